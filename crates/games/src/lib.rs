@@ -1,1 +1,35 @@
-//! partizan-games
+//! partizan-games: combinatorial games on grids of up to 128 cells.
+//!
+//! A position is a [`Board`]: a rectangle and three bit layers whose meaning
+//! belongs to the ruleset. A [`Ruleset`] streams options to a callback,
+//! declares the footprint relation regions are built from, and names the
+//! symmetries positions are folded by.
+//!
+//! ```
+//! use partizan_games::{Domineering, Player, Ruleset};
+//! let b = Domineering.parse("..|..").unwrap();
+//! let mut n = 0;
+//! Domineering.options(&b, Player::Left, |_| n += 1);
+//! assert_eq!(n, 2);
+//! ```
+
+pub mod amazons;
+pub mod board;
+pub mod clobber;
+pub mod cram;
+mod dominoes;
+pub mod domineering;
+pub mod error;
+pub mod konane;
+pub mod ruleset;
+pub mod transform;
+
+pub use amazons::Amazons;
+pub use board::{each_bit, flood, Bits, Board, Player, MAX_CELLS};
+pub use clobber::Clobber;
+pub use cram::Cram;
+pub use domineering::Domineering;
+pub use error::BoardError;
+pub use konane::Konane;
+pub use ruleset::{derived_related, Ruleset};
+pub use transform::{Symmetry, Transform};

@@ -1,1 +1,96 @@
-//! partizan-store
+//! partizan-store: the persistent table of region values.
+//!
+//! A memo table dies with its search; a table of *region* values is the
+//! accumulated output of every search anyone has run, and decomposition
+//! guarantees each entry is asked for again. This crate keeps that table on
+//! disk so every run starts where the last one stopped.
+//!
+//! ```text
+//!   Solver ─get/put─▶ Session ─batches of 4096─▶ Store (one redb file)
+//!                                                  meta      format version, created by/at
+//!                                                  regions/R key → record, per ruleset R
+//!                                                  census    parameters → JSON
+//!                                                  runs      last 32 runs' hits / lookups
+//! ```
+//!
+//! # Why redb
+//!
+//! The store is an embedded [redb](https://www.redb.org) database: pure
+//! Rust (no C toolchain, no server), a single file, and ACID with
+//! copy-on-write B-trees, so a process killed mid-write leaves the last
+//! committed transaction intact and readers work on MVCC snapshots that
+//! never block and never see half a batch. Its file is locked by one
+//! process at a time; a second process waits briefly and then gets a clear
+//! "store is in use" error instead of corrupting anything.
+//!
+//! # Where it lives
+//!
+//! `--store PATH`, else `PARTIZAN_STORE`, else
+//! `$XDG_DATA_HOME/partizan/store.redb` (`~/.local/share/partizan/store.redb`);
+//! `--no-store` runs without one. See [`path`].
+//!
+//! # Encodings (all versioned, all pinned by golden tests)
+//!
+//! * **Store format** ([`FORMAT_VERSION`] = 1) in the `meta` table. A file
+//!   of a newer format is refused: "store format v3 is newer than this
+//!   build's v1".
+//! * **Region key** ([`keys`], v1): version byte, width, height, then each of
+//!   the three layers as ⌈w·h/8⌉ little-endian bytes. The ruleset is the
+//!   table (`regions/domineering`); the key is the region *after* symmetry
+//!   folding, as the solver hands it over.
+//! * **Record** ([`record`], v1): version byte, unix seconds (u64 LE), the
+//!   partizan version that computed it, then the value encoding.
+//! * **Value** ([`encoding`], v1): the canonical form as a DAG, each distinct
+//!   subgame once, numbers and nimbers as leaves; canonical, so equal values
+//!   have equal bytes.
+//! * **Export** ([`export`]): JSON Lines, a header then one object per entry.
+//!
+//! # Use
+//!
+//! ```no_run
+//! use partizan_core::Arena;
+//! use partizan_games::{Domineering, Ruleset};
+//! use partizan_solve::{Savings, Solver};
+//! use partizan_store::Store;
+//!
+//! let store = Store::open("store.redb".as_ref())?;
+//! let mut session = store.session();
+//! let mut arena = Arena::new();
+//! let board = Domineering.parse("....|....|....").unwrap();
+//! let stats = {
+//!     let mut solver = Solver::new(&Domineering, Savings::ALL)
+//!         .unwrap()
+//!         .with_table(&mut session);
+//!     solver.value(&mut arena, &board).unwrap();
+//!     solver.stats()
+//! };
+//! let done = session.finish()?; // writes the last batch, records the run
+//! println!("{} from the store, {} added", stats.store_hits, done.written);
+//! # Ok::<(), partizan_store::StoreError>(())
+//! ```
+
+mod db;
+pub mod encoding;
+pub mod error;
+pub mod export;
+pub mod keys;
+pub mod path;
+pub mod record;
+pub mod rules;
+mod session;
+pub mod verify;
+pub mod warm;
+
+pub use db::{
+    set_format_version_for_tests, RawEntry, RunRecord, Store, StoreOptions, StoreStats,
+    WriteReport, FORMAT_VERSION, RUNS_KEPT,
+};
+pub use encoding::{decode_value, encode_value, VALUE_ENCODING_VERSION};
+pub use error::StoreError;
+pub use export::{export_jsonl, import_jsonl, ExportReport, ImportReport};
+pub use keys::{decode_board, encode_board, KEY_ENCODING_VERSION};
+pub use path::{default_store_path, resolve_store_path, StoreChoice, STORE_ENV};
+pub use record::{Record, PARTIZAN_VERSION, RECORD_VERSION};
+pub use session::{Session, SessionStats, DEFAULT_BATCH};
+pub use verify::{verify, VerifyOptions, VerifyReport};
+pub use warm::{warm, WarmReport};

@@ -1,0 +1,634 @@
+//! Compact regions: a set of grid cells cropped to its bounding box.
+//!
+//! A [`Shape`] is the census's own small key: width, height and a row-major
+//! `u64` bitmask (cell `row * width + col`). Every region of up to
+//! [`Shape::MAX_CELLS`] cells fits, because a connected region of `n` cells
+//! has `width + height <= n + 1` and so an area of at most 64 when `n <= 15`.
+//!
+//! ```text
+//!   .#      width 2, height 3, cells 0b11_1101 (rows top to bottom:
+//!   ..      ".#", "..", ".."), five cells: an L with a notch
+//!   ..
+//! ```
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// Why a text or bit pattern could not become a [`Shape`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ShapeError {
+    /// No cell at all: a region has at least one cell.
+    #[error("a shape needs at least one cell")]
+    Empty,
+    /// Width times height above 64, or a zero dimension.
+    #[error("a {width}x{height} box does not fit in 64 bits")]
+    TooLarge {
+        /// Requested width.
+        width: usize,
+        /// Requested height.
+        height: usize,
+    },
+    /// Rows of the text have different lengths.
+    #[error("row {row} has {found} characters, expected {expected}")]
+    Ragged {
+        /// Zero-based row index.
+        row: usize,
+        /// Length of the first row.
+        expected: usize,
+        /// Length of this row.
+        found: usize,
+    },
+    /// A character other than `.` (cell) or `#` (hole).
+    #[error("unexpected character {found:?} at offset {offset}")]
+    BadChar {
+        /// Byte offset in the input.
+        offset: usize,
+        /// The character found.
+        found: char,
+    },
+    /// A border row or column of the box holds no cell.
+    #[error("the {width}x{height} box is not cropped to its cells")]
+    NotCropped {
+        /// Width of the box.
+        width: usize,
+        /// Height of the box.
+        height: usize,
+    },
+    /// Bits set outside the `width * height` box.
+    #[error("cells outside the {width}x{height} box")]
+    OutOfBox {
+        /// Width of the box.
+        width: usize,
+        /// Height of the box.
+        height: usize,
+    },
+}
+
+/// One of the eight symmetries of the square, acting on a shape's cells.
+///
+/// Names follow `partizan_games::Transform`; the four that swap rows and
+/// columns ([`Sym::swaps_axes`]) exchange the Domineering players.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Ord, PartialOrd)]
+pub enum Sym {
+    /// Leave every cell where it is.
+    Identity,
+    /// Mirror top to bottom.
+    FlipRows,
+    /// Mirror left to right.
+    FlipCols,
+    /// Half turn.
+    Rot180,
+    /// Reflect in the main diagonal: `(r, c) -> (c, r)`.
+    Transpose,
+    /// Reflect in the anti-diagonal.
+    AntiTranspose,
+    /// Quarter turn clockwise.
+    Rot90,
+    /// Quarter turn anticlockwise.
+    Rot270,
+}
+
+impl Sym {
+    /// All eight symmetries, the four row-preserving ones first.
+    pub const ALL: [Sym; 8] = [
+        Sym::Identity,
+        Sym::FlipRows,
+        Sym::FlipCols,
+        Sym::Rot180,
+        Sym::Transpose,
+        Sym::AntiTranspose,
+        Sym::Rot90,
+        Sym::Rot270,
+    ];
+
+    /// True for the four symmetries that turn rows into columns; in
+    /// Domineering these swap the players and negate the value.
+    #[must_use]
+    pub fn swaps_axes(self) -> bool {
+        matches!(
+            self,
+            Sym::Transpose | Sym::AntiTranspose | Sym::Rot90 | Sym::Rot270
+        )
+    }
+
+    /// Where cell `(r, c)` of a `w`-wide, `h`-high box goes.
+    #[inline]
+    fn map(self, r: usize, c: usize, w: usize, h: usize) -> (usize, usize) {
+        match self {
+            Sym::Identity => (r, c),
+            Sym::FlipRows => (h - 1 - r, c),
+            Sym::FlipCols => (r, w - 1 - c),
+            Sym::Rot180 => (h - 1 - r, w - 1 - c),
+            Sym::Transpose => (c, r),
+            Sym::AntiTranspose => (w - 1 - c, h - 1 - r),
+            Sym::Rot90 => (c, h - 1 - r),
+            Sym::Rot270 => (w - 1 - c, r),
+        }
+    }
+}
+
+/// A symmetry group under which catalogue entries are identified.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+pub enum Group {
+    /// The four symmetries that keep rows as rows (identity, both mirrors,
+    /// half turn): Domineering's, since a transpose swaps the players.
+    RowPreserving,
+    /// All eight symmetries of the square: Cram's, and free polyominoes.
+    Square,
+}
+
+impl Group {
+    /// The symmetries in the group.
+    #[must_use]
+    pub fn syms(self) -> &'static [Sym] {
+        match self {
+            Group::RowPreserving => &Sym::ALL[..4],
+            Group::Square => &Sym::ALL,
+        }
+    }
+}
+
+/// A region: cells of a `width x height` box, row-major in a `u64`, cropped
+/// so that every row and every column of the box holds a cell.
+///
+/// Ordering is by width, then height, then the bitmask; canonical forms are
+/// minima in this order.
+#[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd)]
+pub struct Shape {
+    width: u8,
+    height: u8,
+    cells: u64,
+}
+
+/// Bits of the cells in column 0 of a `w`-wide box of `h` rows.
+#[inline]
+fn col0_mask(w: usize, h: usize) -> u128 {
+    let mut m = 0u128;
+    for r in 0..h {
+        m |= 1u128 << (r * w);
+    }
+    m
+}
+
+/// Grow `seed` inside `within` (a `w`-wide box) to its four-connected
+/// component.
+#[inline]
+pub(crate) fn flood(seed: u128, within: u128, w: usize, h: usize) -> u128 {
+    let c0 = col0_mask(w, h);
+    let not_first = !c0;
+    let not_last = !(c0 << (w - 1));
+    let mut x = seed & within;
+    loop {
+        let grown = (x
+            | ((x << 1) & not_first)
+            | ((x >> 1) & not_last)
+            | (x << w)
+            | (x >> w))
+            & within;
+        if grown == x {
+            return x;
+        }
+        x = grown;
+    }
+}
+
+/// Cells of `within` four-adjacent to some cell of `x` but not in `x`.
+#[inline]
+pub(crate) fn neighbours(x: u128, within: u128, w: usize, h: usize) -> u128 {
+    let c0 = col0_mask(w, h);
+    (((x << 1) & !c0) | ((x >> 1) & !(c0 << (w - 1))) | (x << w) | (x >> w)) & within & !x
+}
+
+impl Shape {
+    /// The largest region size a `Shape` is guaranteed to hold.
+    pub const MAX_CELLS: usize = 15;
+
+    /// A shape from a cropped bitmask; fails if the box is too large, bits
+    /// lie outside it, or a border row or column is empty.
+    pub fn new(width: usize, height: usize, cells: u64) -> Result<Shape, ShapeError> {
+        if width == 0 || height == 0 || width * height > 64 {
+            return Err(ShapeError::TooLarge { width, height });
+        }
+        if cells == 0 {
+            return Err(ShapeError::Empty);
+        }
+        let area = width * height;
+        if area < 64 && cells >> area != 0 {
+            return Err(ShapeError::OutOfBox { width, height });
+        }
+        let s = Shape::from_mask(cells as u128, width);
+        if s.width as usize != width || s.height as usize != height {
+            return Err(ShapeError::NotCropped { width, height });
+        }
+        Ok(s)
+    }
+
+    /// Crop an arbitrary non-empty mask of a `w`-wide box (up to
+    /// 128 cells) to its bounding box. Panics only on an empty mask or a
+    /// cropped box above 64 cells, which callers rule out.
+    #[inline]
+    pub(crate) fn from_mask(mask: u128, w: usize) -> Shape {
+        debug_assert!(mask != 0);
+        let row_mask: u128 = (1u128 << w) - 1;
+        let min_r = mask.trailing_zeros() as usize / w;
+        let max_r = (127 - mask.leading_zeros() as usize) / w;
+        let mut cols = 0u128;
+        for r in min_r..=max_r {
+            cols |= (mask >> (r * w)) & row_mask;
+        }
+        let min_c = cols.trailing_zeros() as usize;
+        let max_c = 127 - cols.leading_zeros() as usize;
+        let nw = max_c - min_c + 1;
+        let nh = max_r - min_r + 1;
+        assert!(nw * nh <= 64, "cropped box above 64 cells");
+        let mut out = 0u64;
+        for r in min_r..=max_r {
+            let row = ((mask >> (r * w)) & row_mask) >> min_c;
+            out |= (row as u64) << ((r - min_r) * nw);
+        }
+        Shape {
+            width: nw as u8,
+            height: nh as u8,
+            cells: out,
+        }
+    }
+
+    /// A shape from `(row, col)` pairs (any offset; cropped). `None` if the
+    /// list is empty or the bounding box is above 64 cells.
+    pub fn from_cells<I: IntoIterator<Item = (usize, usize)>>(cells: I) -> Option<Shape> {
+        let v: Vec<(usize, usize)> = cells.into_iter().collect();
+        let min_r = v.iter().map(|p| p.0).min()?;
+        let min_c = v.iter().map(|p| p.1).min()?;
+        let max_r = v.iter().map(|p| p.0).max()?;
+        let max_c = v.iter().map(|p| p.1).max()?;
+        let (w, h) = (max_c - min_c + 1, max_r - min_r + 1);
+        if w * h > 64 {
+            return None;
+        }
+        let mut m = 0u64;
+        for (r, c) in v {
+            m |= 1 << ((r - min_r) * w + (c - min_c));
+        }
+        Some(Shape {
+            width: w as u8,
+            height: h as u8,
+            cells: m,
+        })
+    }
+
+    /// Parse rows of `.` (cell) and `#` (hole) separated by `|` or newlines;
+    /// the result is cropped to its cells.
+    pub fn parse(text: &str) -> Result<Shape, ShapeError> {
+        let mut cells = Vec::new();
+        let mut width = None;
+        let mut offset = 0;
+        let rows: Vec<&str> = text
+            .trim()
+            .split(['|', '\n'])
+            .map(|r| r.trim_end_matches('\r'))
+            .collect();
+        for (r, row) in rows.iter().enumerate() {
+            let len = row.chars().count();
+            match width {
+                None => width = Some(len),
+                Some(w) if w != len => {
+                    return Err(ShapeError::Ragged {
+                        row: r,
+                        expected: w,
+                        found: len,
+                    })
+                }
+                _ => {}
+            }
+            for (c, ch) in row.chars().enumerate() {
+                match ch {
+                    '.' => cells.push((r, c)),
+                    '#' => {}
+                    other => {
+                        return Err(ShapeError::BadChar {
+                            offset: offset + c,
+                            found: other,
+                        })
+                    }
+                }
+            }
+            offset += row.len() + 1;
+        }
+        if cells.is_empty() {
+            return Err(ShapeError::Empty);
+        }
+        let w = width.unwrap_or(0);
+        let h = rows.len();
+        Shape::from_cells(cells).ok_or(ShapeError::TooLarge {
+            width: w,
+            height: h,
+        })
+    }
+
+    /// Width of the bounding box.
+    #[inline]
+    #[must_use]
+    pub fn width(&self) -> usize {
+        self.width as usize
+    }
+
+    /// Height of the bounding box.
+    #[inline]
+    #[must_use]
+    pub fn height(&self) -> usize {
+        self.height as usize
+    }
+
+    /// The row-major bitmask of cells (`row * width + col`).
+    #[inline]
+    #[must_use]
+    pub fn bits(&self) -> u64 {
+        self.cells
+    }
+
+    /// Number of cells.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.cells.count_ones() as usize
+    }
+
+    /// Always false: a shape has at least one cell.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.cells == 0
+    }
+
+    /// Whether `(row, col)` is a cell.
+    #[inline]
+    #[must_use]
+    pub fn contains(&self, row: usize, col: usize) -> bool {
+        row < self.height() && col < self.width() && self.cells >> (row * self.width() + col) & 1 == 1
+    }
+
+    /// One row or one column: the strips.
+    #[must_use]
+    pub fn is_strip(&self) -> bool {
+        self.width == 1 || self.height == 1
+    }
+
+    /// Whether the cells are four-connected.
+    #[must_use]
+    pub fn is_connected(&self) -> bool {
+        let m = self.cells as u128;
+        flood(m & m.wrapping_neg(), m, self.width(), self.height()) == m
+    }
+
+    /// The image of this shape under a symmetry (cropped; the box of a
+    /// cropped shape maps onto the cropped box of the image).
+    #[must_use]
+    pub fn transform(&self, s: Sym) -> Shape {
+        let (w, h) = (self.width(), self.height());
+        let nw = if s.swaps_axes() { h } else { w };
+        let mut out = 0u64;
+        let mut m = self.cells;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (r, c) = s.map(i / w, i % w, w, h);
+            out |= 1 << (r * nw + c);
+        }
+        let (nw, nh) = if s.swaps_axes() { (h, w) } else { (w, h) };
+        Shape {
+            width: nw as u8,
+            height: nh as u8,
+            cells: out,
+        }
+    }
+
+    /// The canonical representative under `group`: the minimum image.
+    #[must_use]
+    pub fn canonical(&self, group: Group) -> Shape {
+        self.canonical_with(group).0
+    }
+
+    /// The canonical representative and a symmetry taking `self` to it. When
+    /// several do, the one listed first in [`Sym::ALL`] is returned, so a
+    /// row-preserving one is preferred.
+    #[must_use]
+    pub fn canonical_with(&self, group: Group) -> (Shape, Sym) {
+        let mut best = (*self, Sym::Identity);
+        for &s in &group.syms()[1..] {
+            let t = self.transform(s);
+            if t < best.0 {
+                best = (t, s);
+            }
+        }
+        best
+    }
+
+    /// Number of distinct images under `group` (the orbit size): how many
+    /// fixed placements the class stands for.
+    #[must_use]
+    pub fn orbit_len(&self, group: Group) -> usize {
+        let mut seen: Vec<Shape> = group.syms().iter().map(|&s| self.transform(s)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len()
+    }
+
+    /// The four-connected components, each cropped, in order of their lowest
+    /// cell.
+    pub fn components(&self) -> Vec<Shape> {
+        let mut out = Vec::new();
+        split_mask(self.cells, self.width(), self.height(), |s| out.push(s));
+        out
+    }
+
+    /// Run lengths along rows (horizontal runs), row by row, left to right.
+    /// A cell with no horizontal neighbour is a run of length one.
+    pub fn horizontal_runs(&self) -> Vec<u32> {
+        let (w, h) = (self.width(), self.height());
+        let mut runs = Vec::new();
+        for r in 0..h {
+            let mut len = 0;
+            for c in 0..w {
+                if self.contains(r, c) {
+                    len += 1;
+                } else if len > 0 {
+                    runs.push(len);
+                    len = 0;
+                }
+            }
+            if len > 0 {
+                runs.push(len);
+            }
+        }
+        runs
+    }
+
+    /// Run lengths along columns (vertical runs), column by column.
+    pub fn vertical_runs(&self) -> Vec<u32> {
+        self.transform(Sym::Transpose).horizontal_runs()
+    }
+
+    /// Bits of the cells whose right-hand neighbour is also a cell: the left
+    /// halves of the places a horizontal domino fits.
+    #[inline]
+    #[must_use]
+    pub fn horizontal_slots(&self) -> u64 {
+        let w = self.width();
+        let c0 = col0_mask(w, self.height()) as u64;
+        self.cells & (self.cells >> 1) & !(c0 << (w - 1))
+    }
+
+    /// Bits of the cells whose lower neighbour is also a cell: the top halves
+    /// of the places a vertical domino fits.
+    #[inline]
+    #[must_use]
+    pub fn vertical_slots(&self) -> u64 {
+        self.cells & (self.cells >> self.width())
+    }
+
+    /// Rows of `.` (cell) and `#` (hole) joined by `|`.
+    #[must_use]
+    pub fn to_text(&self) -> String {
+        let mut s = String::with_capacity((self.width() + 1) * self.height());
+        for r in 0..self.height() {
+            if r > 0 {
+                s.push('|');
+            }
+            for c in 0..self.width() {
+                s.push(if self.contains(r, c) { '.' } else { '#' });
+            }
+        }
+        s
+    }
+}
+
+impl Shape {
+    /// The Domineering/Cram position of this region: layer 0 (empty cells)
+    /// is the shape's cells, the rest of the box is holes.
+    #[must_use]
+    pub fn to_board(&self) -> partizan_games::Board {
+        partizan_games::Board::new(self.width(), self.height(), [u128::from(self.cells), 0, 0])
+            .expect("a shape's box of at most 64 cells is a valid board")
+    }
+
+    /// The region of a Domineering/Cram board's empty cells (layer 0),
+    /// cropped; `None` if there are none or their bounding box is above 64
+    /// cells.
+    #[must_use]
+    pub fn from_board(b: &partizan_games::Board) -> Option<Shape> {
+        let (w, h) = (b.width(), b.height());
+        let m = b.layer(0);
+        if m == 0 || w == 0 {
+            return None;
+        }
+        let cells = (0..w * h).filter(|&i| m >> i & 1 == 1).map(|i| (i / w, i % w));
+        Shape::from_cells(cells)
+    }
+}
+
+/// Split a mask of a `w`-wide box into its cropped four-connected
+/// components, calling `f` on each.
+#[inline]
+pub(crate) fn split_mask<F: FnMut(Shape)>(mask: u64, w: usize, h: usize, mut f: F) {
+    let mut rest = mask as u128;
+    while rest != 0 {
+        let comp = flood(rest & rest.wrapping_neg(), rest, w, h);
+        rest &= !comp;
+        f(Shape::from_mask(comp, w));
+    }
+}
+
+impl fmt::Debug for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Shape({})", self.to_text())
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text())
+    }
+}
+
+impl std::str::FromStr for Shape {
+    type Err = ShapeError;
+    fn from_str(s: &str) -> Result<Shape, ShapeError> {
+        Shape::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_print_round_trip() {
+        let s = Shape::parse(".#|..|..").unwrap();
+        assert_eq!((s.width(), s.height(), s.len()), (2, 3, 5));
+        assert_eq!(s.to_text(), ".#|..|..");
+        assert_eq!(Shape::parse("###|#.#|###").unwrap().to_text(), ".");
+        assert!(matches!(Shape::parse("#"), Err(ShapeError::Empty)));
+        assert!(matches!(
+            Shape::parse("..|."),
+            Err(ShapeError::Ragged { .. })
+        ));
+        assert!(matches!(
+            Shape::parse(".x"),
+            Err(ShapeError::BadChar { found: 'x', .. })
+        ));
+    }
+
+    #[test]
+    fn transforms_form_a_group() {
+        let s = Shape::parse("..#|.##|...").unwrap();
+        for &a in &Sym::ALL {
+            let t = s.transform(a);
+            assert_eq!(t.len(), s.len());
+            // every element has an inverse in the group
+            assert!(Sym::ALL.iter().any(|&b| t.transform(b) == s));
+        }
+        assert_eq!(s.transform(Sym::Transpose).transform(Sym::Transpose), s);
+        assert_eq!(
+            s.transform(Sym::Rot90).transform(Sym::Rot90),
+            s.transform(Sym::Rot180)
+        );
+        assert_eq!(
+            s.transform(Sym::Rot90).transform(Sym::Rot270),
+            s
+        );
+        assert_eq!(Shape::parse("..|.#").unwrap().transform(Sym::Rot90).to_text(), "..|#.");
+    }
+
+    #[test]
+    fn components_and_slots() {
+        let s = Shape::parse(".#.|.#.|...").unwrap();
+        assert!(s.is_connected());
+        let split = Shape::new(3, 2, s.bits() & 0b111_111).unwrap();
+        assert_eq!(split.components().len(), 2);
+        assert_eq!(s.vertical_slots().count_ones(), 4);
+        assert_eq!(s.horizontal_slots().count_ones(), 2);
+        assert_eq!(s.vertical_runs(), vec![3, 1, 3]);
+        assert_eq!(s.horizontal_runs(), vec![1, 1, 1, 1, 3]);
+    }
+
+    #[test]
+    fn board_round_trip() {
+        use partizan_games::{Domineering, Ruleset};
+        let s = Shape::parse(".#.|.#.|...").unwrap();
+        let b = s.to_board();
+        assert_eq!(Domineering.format(&b), s.to_text());
+        assert_eq!(Shape::from_board(&b), Some(s));
+        let parsed = Domineering.parse("###|#..|#.#").unwrap();
+        assert_eq!(Shape::from_board(&parsed).unwrap().to_text(), "..|.#");
+    }
+
+    #[test]
+    fn new_validates() {
+        assert!(Shape::new(2, 2, 0b1111).is_ok());
+        assert!(Shape::new(3, 2, 0b011_011).is_err());
+        assert!(Shape::new(9, 8, 1).is_err());
+        assert!(Shape::new(2, 2, 0).is_err());
+        assert!(Shape::new(2, 2, 1 << 4).is_err());
+    }
+}

@@ -1,0 +1,58 @@
+//! `partizan`: the command-line front end. Thin: it parses arguments, calls
+//! the libraries and prints. Every command takes `--json`.
+
+mod rulesets;
+mod values;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exact combinatorial game analysis: values, regions, censuses.
+#[derive(Parser, Debug)]
+#[command(name = "partizan", version, about)]
+struct Cli {
+    /// Print machine-readable JSON instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// The canonical value of a position (plus outcome, stops, temperature).
+    Value(values::ValueArgs),
+    /// Position-graph and recursion-tree sizes, and the regions' graphs.
+    Graph(values::GraphArgs),
+    /// The regions of a board; with --stats, what decomposition costs and saves.
+    Decompose(values::DecomposeArgs),
+    /// Who wins (normal or misère play).
+    Outcome(values::OutcomeArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help/version to stdout and usage errors to stderr.
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Value(a) => values::value(a, cli.json),
+        Command::Graph(a) => values::graph(a, cli.json),
+        Command::Decompose(a) => values::decompose(a, cli.json),
+        Command::Outcome(a) => values::outcome(a, cli.json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let msg = format!("{e:#}").replace('\n', " ");
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

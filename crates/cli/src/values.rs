@@ -1,0 +1,265 @@
+//! `partizan value` and `partizan graph`.
+
+use anyhow::{Context, Result};
+use clap::Args;
+use partizan_core::{Arena, GameId};
+use partizan_games::Ruleset;
+use partizan_solve::{graph, Decompose, Savings, Solver};
+use serde_json::json;
+
+use crate::with_ruleset;
+
+/// Arguments of `partizan value`.
+#[derive(Args, Debug)]
+pub struct ValueArgs {
+    /// Ruleset: domineering, cram, clobber, konane, amazons.
+    pub ruleset: String,
+    /// Board text: rows separated by '|' or newlines.
+    pub board: String,
+    /// Turn off the memo table.
+    #[arg(long)]
+    pub no_memo: bool,
+    /// When to split into regions: every, root, conditional, off.
+    #[arg(long, default_value = "every")]
+    pub decompose: String,
+    /// Turn off symmetry folding.
+    #[arg(long)]
+    pub no_symmetry: bool,
+    /// Print the solver's counts too (always present in --json).
+    #[arg(long)]
+    pub stats: bool,
+    /// Refused: misère values do not add over regions (use `outcome --misere`).
+    #[arg(long)]
+    pub misere: bool,
+}
+
+/// Arguments of `partizan graph`.
+#[derive(Args, Debug)]
+pub struct GraphArgs {
+    /// Ruleset: domineering, cram, clobber, konane, amazons.
+    pub ruleset: String,
+    /// Board text: rows separated by '|' or newlines.
+    pub board: String,
+}
+
+/// The value report of one game, as printed by `value --json`.
+pub fn value_json(arena: &mut Arena, g: GameId) -> serde_json::Value {
+    let left = arena.left_stop(g);
+    let right = arena.right_stop(g);
+    let temp = arena.temperature(g);
+    let mean = arena.mean(g);
+    json!({
+        "value": arena.display(g),
+        "outcome": arena.outcome(g).to_string(),
+        "left_stop": left.to_string(),
+        "right_stop": right.to_string(),
+        "mean": mean.to_string(),
+        "temperature": temp.to_string(),
+        "is_number": arena.is_number(g),
+    })
+}
+
+/// `partizan value RULESET BOARD`.
+pub fn value(args: ValueArgs, json_out: bool) -> Result<()> {
+    if args.misere {
+        anyhow::bail!(
+            "misère values are not computed by sums: under misère play the value of a board is not the sum of its regions' values, so decomposition cannot be used to add them; ask `partizan outcome {} BOARD --misere` for who wins",
+            args.ruleset
+        );
+    }
+    let savings = Savings {
+        memo: !args.no_memo,
+        decompose: args.decompose.parse::<Decompose>()?,
+        symmetry: !args.no_symmetry,
+    };
+    with_ruleset!(args.ruleset, |r| {
+        let board = r
+            .parse(&args.board)
+            .with_context(|| format!("bad {} board", r.name()))?;
+        let mut arena = Arena::new();
+        let mut solver = Solver::new(r, savings)?;
+        let g = solver.value(&mut arena, &board)?;
+        let stats = solver.stats();
+        let mut out = value_json(&mut arena, g);
+        out["ruleset"] = json!(r.name());
+        out["board"] = json!(r.format(&board));
+        out["stats"] = serde_json::to_value(stats)?;
+        out["savings"] = serde_json::to_value(savings)?;
+        if json_out {
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        } else {
+            println!("{}", out["value"].as_str().unwrap_or_default());
+            if args.stats {
+                println!(
+                    "outcome {}  stops {} / {}  temperature {}",
+                    out["outcome"].as_str().unwrap_or_default(),
+                    out["left_stop"].as_str().unwrap_or_default(),
+                    out["right_stop"].as_str().unwrap_or_default(),
+                    out["temperature"].as_str().unwrap_or_default()
+                );
+                println!(
+                    "nodes {}  distinct {}  hits {}  passes {}  splits {}  regions {}",
+                    stats.nodes, stats.distinct, stats.hits, stats.passes, stats.splits, stats.regions
+                );
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `partizan graph RULESET BOARD`.
+pub fn graph(args: GraphArgs, json_out: bool) -> Result<()> {
+    with_ruleset!(args.ruleset, |r| {
+        let board = r
+            .parse(&args.board)
+            .with_context(|| format!("bad {} board", r.name()))?;
+        let report = graph::region_report(r, &board)?;
+        if json_out {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            println!("positions   {}", report.positions);
+            println!("tree nodes  {}", report.tree_nodes);
+            for (i, reg) in report.regions.iter().enumerate() {
+                println!(
+                    "region {}: {} cells, {} positions",
+                    i + 1,
+                    reg.cells,
+                    reg.positions
+                );
+            }
+            println!("product     {}", report.product);
+        }
+        Ok(())
+    })
+}
+
+/// Arguments of `partizan decompose`.
+#[derive(Args, Debug)]
+pub struct DecomposeArgs {
+    /// Ruleset: domineering, cram, clobber, konane, amazons.
+    pub ruleset: String,
+    /// Board text: rows separated by '|' or newlines.
+    pub board: String,
+    /// Run a full evaluation in every decomposition mode and report where
+    /// positions fell apart, what the passes cost and what they saved.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// `partizan decompose RULESET BOARD [--stats]`.
+pub fn decompose(args: DecomposeArgs, json_out: bool) -> Result<()> {
+    with_ruleset!(args.ruleset, |r| {
+        let board = r
+            .parse(&args.board)
+            .with_context(|| format!("bad {} board", r.name()))?;
+        if !args.stats {
+            let report = graph::region_report(r, &board)?;
+            let sum: u64 = report.regions.iter().map(|g| g.positions).sum();
+            if json_out {
+                let mut v = serde_json::to_value(&report)?;
+                v["region_sum"] = json!(sum);
+                println!("{}", serde_json::to_string_pretty(&v)?);
+            } else {
+                println!(
+                    "{} regions; whole {} positions, product {}, sum {}",
+                    report.regions.len(),
+                    report.positions,
+                    report.product,
+                    sum
+                );
+            }
+            return Ok(());
+        }
+        let study = partizan_solve::study::study(r, &board)?;
+        if json_out {
+            println!("{}", serde_json::to_string_pretty(&study)?);
+        } else {
+            println!("board {} ({})", study.board, study.ruleset);
+            println!(
+                "whole {} positions; {} regions, sum {}, product {}; pass visits {} squares",
+                study.graph.positions,
+                study.graph.regions.len(),
+                study.region_sum,
+                study.graph.product,
+                study.root_pass_squares
+            );
+            println!(
+                "{:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>12}",
+                "mode", "nodes", "searched", "passes", "splits", "squares", "saved"
+            );
+            for m in &study.modes {
+                println!(
+                    "{:<12} {:>10} {:>10} {:>10} {:>10} {:>10} {:>12}",
+                    format!("{:?}", m.mode),
+                    m.stats.nodes,
+                    m.stats.distinct,
+                    m.stats.passes,
+                    m.stats.splits,
+                    m.pass_cost,
+                    m.positions_saved
+                );
+            }
+            if let Some(m) = study
+                .modes
+                .iter()
+                .find(|m| m.mode == Decompose::EveryNode)
+            {
+                println!("splits by depth (every-node): depth passes splits");
+                for (d, c) in &m.detail.by_depth {
+                    println!("  {d:>3} {:>10} {:>10}", c.passes, c.splits);
+                }
+                println!("regions per split: {:?}", m.detail.parts);
+                println!("region sizes (cells: count): {:?}", m.detail.region_sizes);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Arguments of `partizan outcome`.
+#[derive(Args, Debug)]
+pub struct OutcomeArgs {
+    /// Ruleset: domineering, cram, clobber, konane, amazons.
+    pub ruleset: String,
+    /// Board text: rows separated by '|' or newlines.
+    pub board: String,
+    /// Misère play: the player who cannot move wins.
+    #[arg(long)]
+    pub misere: bool,
+}
+
+/// `partizan outcome RULESET BOARD [--misere]`.
+pub fn outcome(args: OutcomeArgs, json_out: bool) -> Result<()> {
+    with_ruleset!(args.ruleset, |r| {
+        let board = r
+            .parse(&args.board)
+            .with_context(|| format!("bad {} board", r.name()))?;
+        let out = if args.misere {
+            let mut s = partizan_solve::misere::MisereSolver::new(r);
+            let o = s.outcome(&board);
+            json!({
+                "convention": "misere",
+                "outcome": o.class(),
+                "left_first_wins": o.left_first,
+                "right_first_wins": o.right_first,
+                "stats": serde_json::to_value(s.stats())?,
+            })
+        } else {
+            let mut arena = Arena::new();
+            let mut solver = Solver::new(r, Savings::ALL)?;
+            let g = solver.value(&mut arena, &board)?;
+            json!({
+                "convention": "normal",
+                "outcome": arena.outcome(g).to_string(),
+                "value": arena.display(g),
+                "stats": serde_json::to_value(solver.stats())?,
+            })
+        };
+        if json_out {
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        } else {
+            println!("{}", out["outcome"].as_str().unwrap_or_default());
+        }
+        Ok(())
+    })
+}

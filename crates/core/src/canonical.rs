@@ -1,0 +1,190 @@
+//! Canonicalisation: the canonical form of `{left | right}` (after CGSuite's
+//! `CanonicalShortGameOps`): duplicates removed, the all-nimber (mex) and
+//! all-number (simplicity) shortcuts, dominated options removed, reversible
+//! options bypassed until none remain.
+
+use smallvec::SmallVec;
+
+use crate::dyadic::Dyadic;
+use crate::error::ValueError;
+use crate::game::{Arena, GameId};
+
+type Opts = SmallVec<[GameId; 8]>;
+
+impl Arena {
+    /// Canonical form of `{left | right}`; the options are canonical ids of
+    /// this arena already (in any order, duplicates allowed).
+    pub fn construct(&mut self, left: &[GameId], right: &[GameId]) -> Result<GameId, ValueError> {
+        for &g in left.iter().chain(right) {
+            self.check(g)?;
+        }
+        let mut l: Opts = left.into();
+        let mut r: Opts = right.into();
+        l.sort_unstable();
+        l.dedup();
+        r.sort_unstable();
+        r.dedup();
+
+        // all options nimbers: {mex-set | mex-set} = *mex when the mexes agree
+        if let (Some(ml), Some(mr)) = (self.nimber_mex(&l), self.nimber_mex(&r)) {
+            if ml == mr {
+                return Ok(self.nimber(ml));
+            }
+        }
+        // all options numbers with every left option below every right one
+        if let (Some(lmax), Some(rmin)) = (self.numbers_max(&l), self.numbers_min(&r)) {
+            let ok = match (lmax, rmin) {
+                (Some(a), Some(b)) => a < b,
+                _ => true,
+            };
+            if ok {
+                let x = Dyadic::simplest_between(lmax, rmin)?;
+                return self.number(x);
+            }
+        }
+
+        self.remove_dominated(&mut l, true);
+        self.remove_dominated(&mut r, false);
+        self.form_begin();
+        let mut changed = self.bypass_left(&mut l, &r);
+        changed |= self.bypass_right(&l, &mut r);
+        if changed {
+            self.remove_dominated(&mut l, true);
+            self.remove_dominated(&mut r, false);
+        }
+        l.sort_unstable();
+        r.sort_unstable();
+        Ok(self.intern(&l, &r))
+    }
+
+    /// `Some(mex)` if every option is a nimber.
+    fn nimber_mex(&self, opts: &[GameId]) -> Option<u32> {
+        let mut seen: SmallVec<[bool; 16]> = SmallVec::new();
+        for &g in opts {
+            let n = self.as_nimber(g)? as usize;
+            if n < opts.len() {
+                if seen.len() <= n {
+                    seen.resize(n + 1, false);
+                }
+                seen[n] = true;
+            }
+        }
+        Some(seen.iter().position(|&s| !s).unwrap_or(seen.len()) as u32)
+    }
+
+    /// `Some(max)` if every option is a number (`Some(None)` when empty).
+    fn numbers_max(&self, opts: &[GameId]) -> Option<Option<Dyadic>> {
+        let mut m: Option<Dyadic> = None;
+        for &g in opts {
+            let x = self.as_number(g)?;
+            m = Some(m.map_or(x, |y| y.max(x)));
+        }
+        Some(m)
+    }
+
+    /// `Some(min)` if every option is a number (`Some(None)` when empty).
+    fn numbers_min(&self, opts: &[GameId]) -> Option<Option<Dyadic>> {
+        let mut m: Option<Dyadic> = None;
+        for &g in opts {
+            let x = self.as_number(g)?;
+            m = Some(m.map_or(x, |y| y.min(x)));
+        }
+        Some(m)
+    }
+
+    /// Removes dominated options: for Left the smaller ones, for Right the larger.
+    fn remove_dominated(&mut self, opts: &mut Opts, left: bool) {
+        if opts.len() < 2 {
+            return;
+        }
+        let mut keep: SmallVec<[bool; 16]> = SmallVec::from_elem(true, opts.len());
+        for i in 0..opts.len() {
+            if !keep[i] {
+                continue;
+            }
+            for j in 0..opts.len() {
+                if i == j || !keep[j] {
+                    continue;
+                }
+                let dominated = if left {
+                    self.leq(opts[i], opts[j])
+                } else {
+                    self.leq(opts[j], opts[i])
+                };
+                if dominated {
+                    keep[i] = false;
+                    break;
+                }
+            }
+        }
+        let mut k = 0;
+        opts.retain(|_| {
+            k += 1;
+            keep[k - 1]
+        });
+    }
+
+    /// Bypasses reversible Left options: `A` reverses through `A^R <= G`,
+    /// and is replaced by the left options of `A^R`.
+    fn bypass_left(&mut self, l: &mut Opts, r: &[GameId]) -> bool {
+        let mut changed = false;
+        let mut i = 0;
+        while i < l.len() {
+            let a = l[i];
+            let mut rev = None;
+            for j in 0..self.node(a).r_len as usize {
+                let ar = self.ropt(a, j);
+                if self.id_leq_form(ar, l, r) {
+                    rev = Some(ar);
+                    break;
+                }
+            }
+            match rev {
+                Some(ar) => {
+                    changed = true;
+                    l.swap_remove(i);
+                    for k in 0..self.node(ar).l_len as usize {
+                        let arl = self.lopt(ar, k);
+                        if !l.contains(&arl) {
+                            l.push(arl);
+                        }
+                    }
+                }
+                None => i += 1,
+            }
+        }
+        changed
+    }
+
+    /// Bypasses reversible Right options: `B` reverses through `B^L >= G`,
+    /// and is replaced by the right options of `B^L`.
+    fn bypass_right(&mut self, l: &[GameId], r: &mut Opts) -> bool {
+        let mut changed = false;
+        let mut i = 0;
+        while i < r.len() {
+            let b = r[i];
+            let mut rev = None;
+            for j in 0..self.node(b).l_len as usize {
+                let bl = self.lopt(b, j);
+                if self.form_leq_id(l, r, bl) {
+                    rev = Some(bl);
+                    break;
+                }
+            }
+            match rev {
+                Some(bl) => {
+                    changed = true;
+                    r.swap_remove(i);
+                    for k in 0..self.node(bl).r_len as usize {
+                        let blr = self.ropt(bl, k);
+                        if !r.contains(&blr) {
+                            r.push(blr);
+                        }
+                    }
+                }
+                None => i += 1,
+            }
+        }
+        changed
+    }
+}

@@ -1,0 +1,73 @@
+//! Error types of the value engine.
+
+use thiserror::Error;
+
+/// An arithmetic or construction failure: a value outside the exact range the
+/// engine represents, or an argument that does not name a game of the arena.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ValueError {
+    /// A dyadic numerator left the `i64` range.
+    #[error("dyadic rational overflow (numerator outside the 64-bit range)")]
+    Overflow,
+    /// A dyadic denominator exponent above [`crate::dyadic::MAX_EXP`].
+    #[error("dyadic rational needs a denominator above 2^{}", crate::dyadic::MAX_EXP)]
+    ExponentTooLarge,
+    /// A number whose canonical form would be too large to intern
+    /// (integer part above [`crate::game::MAX_INTEGER`] in magnitude).
+    #[error("number {0} is too large to build as a canonical form")]
+    TooLarge(String),
+    /// A nimber above [`crate::game::MAX_NIMBER`].
+    #[error("nimber *{0} is too large to build as a canonical form")]
+    NimberTooLarge(u64),
+    /// A [`crate::GameId`] that does not belong to this arena.
+    #[error("game id {0} does not belong to this arena")]
+    InvalidId(u32),
+    /// The arena reached its capacity of `u32::MAX` forms.
+    #[error("arena is full")]
+    ArenaFull,
+}
+
+/// A syntax error in CGSuite notation, naming the byte offset where it was found.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("parse error at byte {offset}: {message}")]
+pub struct ParseError {
+    /// Byte offset into the input string.
+    pub offset: usize,
+    /// What was wrong there.
+    pub message: String,
+}
+
+impl ParseError {
+    /// Builds an error at `offset`.
+    pub fn new(offset: usize, message: impl Into<String>) -> ParseError {
+        ParseError {
+            offset,
+            message: message.into(),
+        }
+    }
+}
+
+/// A failure to decode a serialised game (see [`crate::serial`]).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum DecodeError {
+    /// The input ended in the middle of an item.
+    #[error("truncated input at byte {0}")]
+    Truncated(usize),
+    /// The input does not start with the expected magic bytes.
+    #[error("not a partizan game encoding (bad magic)")]
+    BadMagic,
+    /// The format version is newer (or otherwise unknown) than this build reads.
+    #[error("unsupported encoding version {0}")]
+    UnsupportedVersion(u8),
+    /// The bytes are well framed but describe no valid canonical form.
+    #[error("corrupt input at byte {offset}: {message}")]
+    Corrupt {
+        /// Byte offset of the offending item.
+        offset: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// Building the value failed.
+    #[error("value error while decoding: {0}")]
+    Value(#[from] ValueError),
+}

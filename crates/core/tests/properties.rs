@@ -1,0 +1,405 @@
+//! Property tests: algebraic laws of the interned engine, and agreement with
+//! a brute-force twin that plays explicit game trees (no canonical forms, no
+//! caches shared with the engine).
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use partizan_core::{Arena, Dyadic, GameId, Outcome};
+use proptest::prelude::*;
+
+/// An explicit (non-canonical) game tree.
+#[derive(Debug)]
+struct Tree {
+    l: Vec<Rc<Tree>>,
+    r: Vec<Rc<Tree>>,
+}
+
+type T = Rc<Tree>;
+
+fn key(t: &T) -> usize {
+    Rc::as_ptr(t) as usize
+}
+
+/// Brute-force play on a sum of trees (each possibly negated).
+#[derive(Default)]
+struct Play {
+    memo: HashMap<(Vec<(usize, bool)>, bool), bool>,
+}
+
+impl Play {
+    fn moves(pos: &[(T, bool)], left: bool) -> Vec<Vec<(T, bool)>> {
+        let mut out = Vec::new();
+        for (i, (t, neg)) in pos.iter().enumerate() {
+            // Left moves to left options of t, or (if negated) to negated right options
+            let opts = if left != *neg { &t.l } else { &t.r };
+            for o in opts {
+                let mut p = pos.to_vec();
+                p[i] = (Rc::clone(o), *neg);
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Does the player to move (`left`) win moving first?
+    fn wins(&mut self, pos: &[(T, bool)], left: bool) -> bool {
+        let mut k: Vec<(usize, bool)> = pos.iter().map(|(t, n)| (key(t), *n)).collect();
+        k.sort_unstable();
+        if let Some(&v) = self.memo.get(&(k.clone(), left)) {
+            return v;
+        }
+        let mut res = false;
+        for p in Self::moves(pos, left) {
+            if !self.wins(&p, !left) {
+                res = true;
+                break;
+            }
+        }
+        self.memo.insert((k, left), res);
+        res
+    }
+
+    /// `sum(pos) >= 0`: Right moving first loses.
+    fn geq0(&mut self, pos: &[(T, bool)]) -> bool {
+        !self.wins(pos, false)
+    }
+
+    /// `g <= h` by play on `h - g`.
+    fn leq(&mut self, g: &T, h: &T) -> bool {
+        self.geq0(&[(Rc::clone(h), false), (Rc::clone(g), true)])
+    }
+}
+
+/// The engine's value of a tree, via `construct` at every node.
+fn value(a: &mut Arena, t: &T, memo: &mut HashMap<usize, GameId>) -> GameId {
+    if let Some(&g) = memo.get(&key(t)) {
+        return g;
+    }
+    let l: Vec<GameId> = t.l.iter().map(|o| value(a, o, memo)).collect();
+    let r: Vec<GameId> = t.r.iter().map(|o| value(a, o, memo)).collect();
+    let g = a.construct(&l, &r).unwrap();
+    memo.insert(key(t), g);
+    g
+}
+
+/// The canonical form of `g` as an explicit tree.
+fn tree_of(a: &Arena, g: GameId, memo: &mut HashMap<GameId, T>) -> T {
+    if let Some(t) = memo.get(&g) {
+        return Rc::clone(t);
+    }
+    let t = Rc::new(Tree {
+        l: a.left_options(g).iter().map(|&o| tree_of(a, o, memo)).collect(),
+        r: a.right_options(g).iter().map(|&o| tree_of(a, o, memo)).collect(),
+    });
+    memo.insert(g, Rc::clone(&t));
+    t
+}
+
+/// Slow twin of `leq`: the bare recursive definition, no caches, no shortcuts.
+fn slow_leq(a: &Arena, g: GameId, h: GameId) -> bool {
+    a.left_options(g).iter().all(|&gl| !slow_leq(a, h, gl))
+        && a.right_options(h).iter().all(|&hr| !slow_leq(a, hr, g))
+}
+
+/// Slow twin of `sum`: the definition `{G^L+H, G+H^L | G^R+H, G+H^R}` through
+/// `construct`, without the number-up-star or number-translation fast paths.
+fn slow_sum(a: &mut Arena, g: GameId, h: GameId, memo: &mut HashMap<(GameId, GameId), GameId>) -> GameId {
+    if let Some(&s) = memo.get(&(g, h)) {
+        return s;
+    }
+    let mut l = Vec::new();
+    let mut r = Vec::new();
+    for gl in a.left_options(g).to_vec() {
+        l.push(slow_sum(a, gl, h, memo));
+    }
+    for hl in a.left_options(h).to_vec() {
+        l.push(slow_sum(a, g, hl, memo));
+    }
+    for gr in a.right_options(g).to_vec() {
+        r.push(slow_sum(a, gr, h, memo));
+    }
+    for hr in a.right_options(h).to_vec() {
+        r.push(slow_sum(a, g, hr, memo));
+    }
+    let s = a.construct(&l, &r).unwrap();
+    memo.insert((g, h), s);
+    s
+}
+
+fn arb_tree(depth: u32, width: usize) -> impl Strategy<Value = T> {
+    let leaf = Just(Rc::new(Tree { l: vec![], r: vec![] }));
+    leaf.prop_recursive(depth, 64, width as u32, move |inner| {
+        (
+            prop::collection::vec(inner.clone(), 0..=width),
+            prop::collection::vec(inner, 0..=width),
+        )
+            .prop_map(|(l, r)| Rc::new(Tree { l, r }))
+    })
+}
+
+fn small() -> impl Strategy<Value = T> {
+    arb_tree(4, 3)
+}
+
+/// Small canonical values used as leaves of the richer generator.
+const POOL: &[&str] = &[
+    "0", "1", "-1", "2", "1/2", "-1/2", "3/4", "*", "*2", "^", "v", "^*", "±1", "{2|0}", "{0|-2}",
+    "{1|*}", "{3|1}", "±1/2", "{1/2|-1}",
+];
+
+fn pool_tree(i: usize) -> T {
+    let mut a = Arena::new();
+    let g = a.parse(POOL[i]).unwrap();
+    tree_of(&a, g, &mut HashMap::new())
+}
+
+/// Random option sets over small canonical values: hotter, richer games.
+fn rich() -> impl Strategy<Value = T> {
+    let leaf = (0..POOL.len()).prop_map(pool_tree);
+    leaf.prop_recursive(2, 24, 3, |inner| {
+        (
+            prop::collection::vec(inner.clone(), 0..=3),
+            prop::collection::vec(inner, 0..=3),
+        )
+            .prop_map(|(l, r)| Rc::new(Tree { l, r }))
+    })
+}
+
+fn cfg(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(cfg(256))]
+
+    #[test]
+    fn leq_agrees_with_play(g in small(), h in small()) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, vh) = (value(&mut a, &g, &mut m), value(&mut a, &h, &mut m));
+        let mut p = Play::default();
+        prop_assert_eq!(a.leq(vg, vh), p.leq(&g, &h));
+        prop_assert_eq!(a.leq(vh, vg), p.leq(&h, &g));
+        prop_assert_eq!(vg == vh, p.leq(&g, &h) && p.leq(&h, &g));
+        prop_assert_eq!(a.leq(vg, vh), slow_leq(&a, vg, vh));
+    }
+
+    #[test]
+    fn canonical_form_equals_original(g in small()) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let vg = value(&mut a, &g, &mut m);
+        let c = tree_of(&a, vg, &mut HashMap::new());
+        let mut p = Play::default();
+        prop_assert!(p.leq(&g, &c) && p.leq(&c, &g));
+        // canonical: no dominated options, no reversible options
+        let l = a.left_options(vg).to_vec();
+        let r = a.right_options(vg).to_vec();
+        for &x in &l {
+            for &y in &l {
+                prop_assert!(x == y || !a.leq(x, y));
+            }
+            for &xr in a.right_options(x).to_vec().iter() {
+                prop_assert!(!a.leq(xr, vg), "reversible left option");
+            }
+        }
+        for &x in &r {
+            for &y in &r {
+                prop_assert!(x == y || !a.leq(x, y));
+            }
+            for &xl in a.left_options(x).to_vec().iter() {
+                prop_assert!(!a.leq(vg, xl), "reversible right option");
+            }
+        }
+    }
+
+    #[test]
+    fn outcome_agrees_with_play(g in small()) {
+        let mut a = Arena::new();
+        let vg = value(&mut a, &g, &mut HashMap::new());
+        let mut p = Play::default();
+        let lf = p.wins(&[(Rc::clone(&g), false)], true);
+        let rf = p.wins(&[(Rc::clone(&g), false)], false);
+        let expect = match (lf, rf) {
+            (true, false) => Outcome::L,
+            (false, true) => Outcome::R,
+            (true, true) => Outcome::N,
+            (false, false) => Outcome::P,
+        };
+        prop_assert_eq!(a.outcome(vg), expect);
+    }
+
+    #[test]
+    fn sum_agrees_with_play(g in small(), h in small(), k in arb_tree(3, 2)) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, vh, vk) = (value(&mut a, &g, &mut m), value(&mut a, &h, &mut m), value(&mut a, &k, &mut m));
+        let s = a.sum(vg, vh).unwrap();
+        let mut p = Play::default();
+        // s <= k  iff  k - g - h >= 0
+        let by_play = p.geq0(&[(Rc::clone(&k), false), (Rc::clone(&g), true), (Rc::clone(&h), true)]);
+        prop_assert_eq!(a.leq(s, vk), by_play);
+        let by_play = p.geq0(&[(Rc::clone(&k), true), (Rc::clone(&g), false), (Rc::clone(&h), false)]);
+        prop_assert_eq!(a.leq(vk, s), by_play);
+        // fast paths (number-up-star, translation) = the bare definition
+        let slow = slow_sum(&mut a, vg, vh, &mut HashMap::new());
+        prop_assert_eq!(s, slow);
+    }
+
+    #[test]
+    fn group_laws(g in small(), h in small(), k in small()) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, vh, vk) = (value(&mut a, &g, &mut m), value(&mut a, &h, &mut m), value(&mut a, &k, &mut m));
+        let z = a.zero();
+        let ng = a.neg(vg);
+        prop_assert_eq!(a.sum(vg, ng).unwrap(), z);
+        prop_assert_eq!(a.neg(ng), vg);
+        prop_assert_eq!(a.sum(vg, vh).unwrap(), a.sum(vh, vg).unwrap());
+        let gh = a.sum(vg, vh).unwrap();
+        let hk = a.sum(vh, vk).unwrap();
+        prop_assert_eq!(a.sum(gh, vk).unwrap(), a.sum(vg, hk).unwrap());
+        prop_assert_eq!(a.sum_all(&[vg, vh, vk]).unwrap(), a.sum(gh, vk).unwrap());
+        prop_assert_eq!(a.sum(vg, z).unwrap(), vg);
+        // order laws
+        prop_assert!(a.leq(vg, vg));
+        if a.leq(vg, vh) && a.leq(vh, vg) {
+            prop_assert_eq!(vg, vh);
+        }
+        if a.leq(vg, vh) && a.leq(vh, vk) {
+            prop_assert!(a.leq(vg, vk));
+        }
+        // order is translation invariant: g <= h iff g + k <= h + k
+        let gk = a.sum(vg, vk).unwrap();
+        let hk2 = a.sum(vh, vk).unwrap();
+        prop_assert_eq!(a.leq(vg, vh), a.leq(gk, hk2));
+        // negation reverses order
+        let nh = a.neg(vh);
+        prop_assert_eq!(a.leq(vg, vh), a.leq(nh, ng));
+        prop_assert_eq!(a.confused(vg, vh), !a.leq(vg, vh) && !a.leq(vh, vg));
+        prop_assert_eq!(a.lt(vg, vh), a.leq(vg, vh) && vg != vh);
+    }
+
+    #[test]
+    fn notation_round_trips(g in small(), h in small()) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, vh) = (value(&mut a, &g, &mut m), value(&mut a, &h, &mut m));
+        let s = a.sum(vg, vh).unwrap();
+        for x in [vg, vh, s] {
+            let text = a.display(x);
+            let back = a.parse(&text);
+            prop_assert_eq!(back, Ok(x), "{}", text);
+            // and printing is independent of the arena's history
+            let mut fresh = Arena::new();
+            let y = fresh.parse(&text).unwrap();
+            prop_assert_eq!(fresh.display(y), text);
+        }
+    }
+
+    #[test]
+    fn thermograph_laws(g in small(), h in small()) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, vh) = (value(&mut a, &g, &mut m), value(&mut a, &h, &mut m));
+        let (mg, mh) = (a.mean(vg), a.mean(vh));
+        let s = a.sum(vg, vh).unwrap();
+        // the mean is additive
+        prop_assert_eq!(a.mean(s), mg.checked_add(mh).unwrap());
+        // and lies between the stops
+        prop_assert!(a.right_stop(vg) <= mg && mg <= a.left_stop(vg));
+        let ng = a.neg(vg);
+        prop_assert_eq!(a.mean(ng), mg.checked_neg().unwrap());
+        prop_assert_eq!(a.temperature(ng), a.temperature(vg));
+        let t = a.temperature(vg);
+        prop_assert!(t >= Dyadic::MINUS_ONE);
+        if a.is_number(vg) {
+            prop_assert!(t < Dyadic::ZERO);
+        } else {
+            prop_assert!(t >= Dyadic::ZERO);
+        }
+        // walls at temperature 0 are the stops (for non-numbers)
+        if !a.is_number(vg) {
+            let th = a.thermograph(vg).unwrap();
+            prop_assert_eq!(th.left.value_at(Dyadic::ZERO).unwrap(), a.left_stop(vg));
+            prop_assert_eq!(th.right.value_at(Dyadic::ZERO).unwrap(), a.right_stop(vg));
+            prop_assert_eq!(th.mast, mg);
+        }
+        // stops of the sum are bounded by the stops of the parts
+        let (lg, rg, lh, rh) = (a.left_stop(vg), a.right_stop(vg), a.left_stop(vh), a.right_stop(vh));
+        let (ls, rs) = (a.left_stop(s), a.right_stop(s));
+        prop_assert!(rg.checked_add(rh).unwrap() <= rs);
+        prop_assert!(ls <= lg.checked_add(lh).unwrap());
+    }
+}
+
+proptest! {
+    #![proptest_config(cfg(128))]
+
+    #[test]
+    fn rich_leq_and_canonical_agree_with_play(g in rich(), h in rich()) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, vh) = (value(&mut a, &g, &mut m), value(&mut a, &h, &mut m));
+        let mut p = Play::default();
+        prop_assert_eq!(a.leq(vg, vh), p.leq(&g, &h));
+        prop_assert_eq!(a.leq(vh, vg), p.leq(&h, &g));
+        prop_assert_eq!(a.leq(vg, vh), slow_leq(&a, vg, vh));
+        let c = tree_of(&a, vg, &mut HashMap::new());
+        prop_assert!(p.leq(&g, &c) && p.leq(&c, &g));
+        let text = a.display(vg);
+        prop_assert_eq!(a.parse(&text), Ok(vg), "{}", text);
+    }
+
+    #[test]
+    fn rich_sums(g in rich(), h in rich()) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, vh) = (value(&mut a, &g, &mut m), value(&mut a, &h, &mut m));
+        let s = a.sum(vg, vh).unwrap();
+        prop_assert_eq!(s, slow_sum(&mut a, vg, vh, &mut HashMap::new()));
+        // s - g = h, checked by play against the explicit trees
+        let ct = tree_of(&a, s, &mut HashMap::new());
+        let mut p = Play::default();
+        prop_assert!(p.geq0(&[(Rc::clone(&ct), false), (Rc::clone(&g), true), (Rc::clone(&h), true)]));
+        prop_assert!(p.geq0(&[(Rc::clone(&ct), true), (Rc::clone(&g), false), (Rc::clone(&h), false)]));
+        let (mg, mh) = (a.mean(vg), a.mean(vh));
+        prop_assert_eq!(a.mean(s), mg.checked_add(mh).unwrap());
+        let text = a.display(s);
+        prop_assert_eq!(a.parse(&text), Ok(s), "{}", text);
+    }
+}
+
+proptest! {
+    #![proptest_config(cfg(512))]
+
+    #[test]
+    fn number_fast_paths(p in -64i64..64, e in 0u32..5, q in -64i64..64, f in 0u32..5, k in -3i32..=3, n in 0u32..4) {
+        let mut a = Arena::new();
+        let x = Dyadic::new(p, e).unwrap();
+        let y = Dyadic::new(q, f).unwrap();
+        let gx = a.number(x).unwrap();
+        let gy = a.number(y).unwrap();
+        // number + number
+        let s = a.sum(gx, gy).unwrap();
+        prop_assert_eq!(a.as_number(s), Some(x.checked_add(y).unwrap()));
+        prop_assert_eq!(s, slow_sum(&mut a, gx, gy, &mut HashMap::new()));
+        // number comparison
+        prop_assert_eq!(a.leq(gx, gy), x <= y);
+        prop_assert_eq!(a.leq(gx, gy), slow_leq(&a, gx, gy));
+        // number-up-star sums and comparisons against the general path
+        let u = a.nus(x, k, n).unwrap();
+        let v = a.nus(y, -k, n ^ 1).unwrap();
+        let s = a.sum(u, v).unwrap();
+        prop_assert_eq!(s, slow_sum(&mut a, u, v, &mut HashMap::new()));
+        prop_assert_eq!(a.leq(u, v), slow_leq(&a, u, v));
+        prop_assert_eq!(a.leq(v, u), slow_leq(&a, v, u));
+        // parse/print of the number
+        let text = a.display(gx);
+        prop_assert_eq!(text.parse::<Dyadic>().unwrap(), x);
+    }
+}

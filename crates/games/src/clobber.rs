@@ -1,0 +1,129 @@
+//! Clobber: a player moves one of their stones onto an orthogonally
+//! adjacent opposing stone, which is removed.
+//!
+//! Text format: `x` a Left stone, `o` a Right stone, `.` (or `#`) a cell
+//! with no stone; rows separated by `|` or newlines. Layer 0 holds `x`,
+//! layer 1 holds `o`. Empty cells never matter again (stones never move onto
+//! them), so they are holes and print as `.`.
+//!
+//! ```text
+//! xox       Left has two moves (x onto the o), Right two (o onto an x).
+//! ```
+
+use crate::board::{each_bit, Bits, Board, Player};
+use crate::dominoes;
+use crate::error::BoardError;
+use crate::ruleset::{format_grid, parse_grid, Glyph, Ruleset};
+use crate::transform::{Symmetry, GEOMETRIC_AND_COLOUR_SWAP};
+
+/// Clobber. Eight geometric symmetries keep the value; the same eight
+/// with `x` and `o` exchanged negate it.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Clobber;
+
+impl Clobber {
+    /// Occupied cells that can still take part in a move: none once a
+    /// colour has gone from the board.
+    #[inline]
+    fn live(b: &Board) -> Bits {
+        if b.layer(0) == 0 || b.layer(1) == 0 {
+            0
+        } else {
+            b.layer(0) | b.layer(1)
+        }
+    }
+}
+
+impl Ruleset for Clobber {
+    fn name(&self) -> &'static str {
+        "clobber"
+    }
+
+    fn parse(&self, text: &str) -> Result<Board, BoardError> {
+        parse_grid(text, self.name(), |ch| match ch {
+            'x' => Glyph::Layer(0),
+            'o' => Glyph::Layer(1),
+            '.' | '#' => Glyph::Hole,
+            'L' | 'R' => Glyph::Foreign("queens"),
+            _ => Glyph::Unknown,
+        })
+    }
+
+    fn format(&self, b: &Board) -> String {
+        format_grid(b, ['x', 'o', '?'], '.')
+    }
+
+    #[inline]
+    fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, mut f: F) {
+        let (mine, theirs) = match p {
+            Player::Left => (0, 1),
+            Player::Right => (1, 0),
+        };
+        let m = b.layer(mine);
+        let t = b.layer(theirs);
+        let dirs = b.directions();
+        // East, south, west, north.
+        for k in [0usize, 1, 4, 5] {
+            let step = dirs[k];
+            let back = dirs[(k + 4) % 8];
+            let movers = m & back.apply(t);
+            for from in each_bit(movers) {
+                let to = step.apply(from);
+                let mut layers = [0; 3];
+                layers[mine] = (m & !from) | to;
+                layers[theirs] = t & !to;
+                f(b.with_layers(layers));
+            }
+        }
+    }
+
+    /// Every orthogonally adjacent pair of stones, whatever their colours
+    /// now (a cell's colour can change as stones capture), and none once a
+    /// colour is gone.
+    #[inline]
+    fn footprints<F: FnMut(Bits)>(&self, b: &Board, f: F) {
+        dominoes::pair_footprints(b, Clobber::live(b), f);
+    }
+
+    #[inline]
+    fn related(&self, b: &Board, set: Bits) -> Bits {
+        dominoes::pairs_related(b, Clobber::live(b), set)
+    }
+
+    #[inline]
+    fn cells(&self, b: &Board) -> Bits {
+        b.layer(0) | b.layer(1)
+    }
+
+    fn symmetries(&self) -> &'static [Symmetry] {
+        &GEOMETRIC_AND_COLOUR_SWAP
+    }
+
+    #[inline]
+    fn apply(&self, b: &Board, s: Symmetry) -> Board {
+        let t = b.transform(s.transform);
+        if s.negates {
+            t.swap_layers(0, 1)
+        } else {
+            t
+        }
+    }
+
+    /// Stones only disappear, so pairs of stones only disappear.
+    fn only_falls_apart(&self) -> bool {
+        true
+    }
+
+    fn impartial(&self) -> bool {
+        false
+    }
+
+    /// The vacated cell may have been a bridge, or a colour may have gone.
+    fn may_split(&self, before: &Board, after: &Board) -> bool {
+        if Clobber::live(after) == 0 {
+            return Clobber::live(before) != 0;
+        }
+        let vacated = self.cells(before) & !self.cells(after);
+        after.may_disconnect(vacated, self.cells(after), false)
+    }
+}

@@ -1,0 +1,71 @@
+//! Cram: either player places a domino either way (the impartial cousin of
+//! Domineering).
+//!
+//! Text format: `.` an empty cell, `#` a blocked one; rows separated by `|`
+//! or newlines. Layer 0 holds the empty cells.
+
+use crate::board::{Bits, Board, Player};
+use crate::dominoes;
+use crate::error::BoardError;
+use crate::ruleset::Ruleset;
+use crate::transform::{Symmetry, GEOMETRIC};
+
+/// Cram. All eight symmetries keep the value.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Cram;
+
+impl Ruleset for Cram {
+    fn name(&self) -> &'static str {
+        "cram"
+    }
+
+    fn parse(&self, text: &str) -> Result<Board, BoardError> {
+        dominoes::parse(text, self.name())
+    }
+
+    fn format(&self, b: &Board) -> String {
+        dominoes::format(b)
+    }
+
+    #[inline]
+    fn options<F: FnMut(Board)>(&self, b: &Board, _p: Player, mut f: F) {
+        dominoes::place_vertical(b, &mut f);
+        dominoes::place_horizontal(b, &mut f);
+    }
+
+    #[inline]
+    fn footprints<F: FnMut(Bits)>(&self, b: &Board, f: F) {
+        dominoes::footprints(b, f);
+    }
+
+    #[inline]
+    fn related(&self, b: &Board, set: Bits) -> Bits {
+        dominoes::related(b, set)
+    }
+
+    #[inline]
+    fn cells(&self, b: &Board) -> Bits {
+        b.layer(0)
+    }
+
+    fn symmetries(&self) -> &'static [Symmetry] {
+        &GEOMETRIC
+    }
+
+    #[inline]
+    fn apply(&self, b: &Board, s: Symmetry) -> Board {
+        b.transform(s.transform)
+    }
+
+    fn only_falls_apart(&self) -> bool {
+        true
+    }
+
+    fn impartial(&self) -> bool {
+        true
+    }
+
+    fn may_split(&self, before: &Board, after: &Board) -> bool {
+        dominoes::may_split(before, after)
+    }
+}

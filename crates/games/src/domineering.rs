@@ -1,0 +1,89 @@
+//! Domineering: Left places vertical dominoes, Right horizontal ones.
+//!
+//! Text format: `.` an empty cell, `#` a blocked one; rows separated by `|`
+//! or newlines, read top to bottom. Layer 0 holds the empty cells.
+//!
+//! ```text
+//! ..#.      Left may cover (r, c) and (r+1, c);
+//! ....      Right may cover (r, c) and (r, c+1).
+//! ```
+
+use crate::board::{Bits, Board, Player};
+use crate::dominoes;
+use crate::error::BoardError;
+use crate::ruleset::Ruleset;
+use crate::transform::{Symmetry, Transform};
+
+/// Domineering. A transpose swaps vertical and horizontal, so the four
+/// axis-swapping symmetries negate the value; the other four keep it.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Domineering;
+
+const SYMMETRIES: [Symmetry; 8] = [
+    Symmetry::new(Transform::Identity, false),
+    Symmetry::new(Transform::FlipRows, false),
+    Symmetry::new(Transform::FlipCols, false),
+    Symmetry::new(Transform::Rot180, false),
+    Symmetry::new(Transform::Transpose, true),
+    Symmetry::new(Transform::AntiTranspose, true),
+    Symmetry::new(Transform::Rot90, true),
+    Symmetry::new(Transform::Rot270, true),
+];
+
+impl Ruleset for Domineering {
+    fn name(&self) -> &'static str {
+        "domineering"
+    }
+
+    fn parse(&self, text: &str) -> Result<Board, BoardError> {
+        dominoes::parse(text, self.name())
+    }
+
+    fn format(&self, b: &Board) -> String {
+        dominoes::format(b)
+    }
+
+    #[inline]
+    fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, mut f: F) {
+        match p {
+            Player::Left => dominoes::place_vertical(b, &mut f),
+            Player::Right => dominoes::place_horizontal(b, &mut f),
+        }
+    }
+
+    #[inline]
+    fn footprints<F: FnMut(Bits)>(&self, b: &Board, f: F) {
+        dominoes::footprints(b, f);
+    }
+
+    #[inline]
+    fn related(&self, b: &Board, set: Bits) -> Bits {
+        dominoes::related(b, set)
+    }
+
+    #[inline]
+    fn cells(&self, b: &Board) -> Bits {
+        b.layer(0)
+    }
+
+    fn symmetries(&self) -> &'static [Symmetry] {
+        &SYMMETRIES
+    }
+
+    #[inline]
+    fn apply(&self, b: &Board, s: Symmetry) -> Board {
+        b.transform(s.transform)
+    }
+
+    fn only_falls_apart(&self) -> bool {
+        true
+    }
+
+    fn impartial(&self) -> bool {
+        false
+    }
+
+    fn may_split(&self, before: &Board, after: &Board) -> bool {
+        dominoes::may_split(before, after)
+    }
+}

@@ -1,0 +1,171 @@
+//! Konane (Hawaiian checkers): a player jumps one of their stones over an
+//! orthogonally adjacent opposing stone into the empty cell beyond,
+//! removing the jumped stone, and may go on jumping in the same direction;
+//! each stopping point is a separate option.
+//!
+//! Text format: `x` a Left stone, `o` a Right stone, `.` an empty cell,
+//! `#` a hole; rows separated by `|` or newlines. Layers: 0 = `x`,
+//! 1 = `o`, 2 = empty.
+//!
+//! ```text
+//! xo.o.     Left may jump to column 3, or on to column 5.
+//! ```
+//!
+//! A hop reads three cells in a line, so the footprint relation reaches two
+//! cells away: a single empty cell (or a run of them) does not separate
+//! regions, which is why a flood fill over emptiness is wrong here.
+
+use crate::board::{each_bit, Bits, Board, Player};
+use crate::error::BoardError;
+use crate::ruleset::{format_grid, parse_grid, Glyph, Ruleset};
+use crate::transform::{Symmetry, GEOMETRIC_AND_COLOUR_SWAP};
+
+/// Konane. Eight geometric symmetries keep the value; the same eight with
+/// `x` and `o` exchanged negate it.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Konane;
+
+impl Konane {
+    /// Starting cells of the horizontal and vertical runs of three
+    /// non-hole cells, or none once a colour is gone (no hop is ever
+    /// possible again).
+    #[inline]
+    fn triples(b: &Board) -> (Bits, Bits) {
+        if b.layer(0) == 0 || b.layer(1) == 0 {
+            return (0, 0);
+        }
+        let c = b.cells();
+        let w = b.width();
+        let h = c & (c >> 1) & (c >> 2) & b.cols(0, w.saturating_sub(2));
+        let v = if 2 * w >= 128 {
+            0
+        } else {
+            c & (c >> w) & (c >> (2 * w))
+        };
+        (h, v)
+    }
+}
+
+impl Ruleset for Konane {
+    fn name(&self) -> &'static str {
+        "konane"
+    }
+
+    fn parse(&self, text: &str) -> Result<Board, BoardError> {
+        parse_grid(text, self.name(), |ch| match ch {
+            'x' => Glyph::Layer(0),
+            'o' => Glyph::Layer(1),
+            '.' => Glyph::Layer(2),
+            '#' => Glyph::Hole,
+            'L' | 'R' => Glyph::Foreign("queens"),
+            _ => Glyph::Unknown,
+        })
+    }
+
+    fn format(&self, b: &Board) -> String {
+        format_grid(b, ['x', 'o', '.'], '#')
+    }
+
+    #[inline]
+    fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, mut f: F) {
+        let (mine, theirs) = match p {
+            Player::Left => (0, 1),
+            Player::Right => (1, 0),
+        };
+        let m = b.layer(mine);
+        let t = b.layer(theirs);
+        let e = b.layer(2);
+        let dirs = b.directions();
+        for k in [0usize, 1, 4, 5] {
+            let step = dirs[k];
+            let back = dirs[(k + 4) % 8];
+            // Stones with an opposing stone next door and an empty cell
+            // beyond it.
+            let starters = m & back.apply(t & back.apply(e));
+            for from in each_bit(starters) {
+                let mut at = from;
+                let mut taken: Bits = 0;
+                loop {
+                    let over = step.apply(at);
+                    let land = step.apply(over);
+                    if over & t == 0 || land & e == 0 {
+                        break;
+                    }
+                    taken |= over;
+                    at = land;
+                    let mut layers = [0; 3];
+                    layers[mine] = (m & !from) | at;
+                    layers[theirs] = t & !taken;
+                    layers[2] = (e & !at) | from | taken;
+                    f(b.with_layers(layers));
+                }
+            }
+        }
+    }
+
+    /// Every run of three non-hole cells in a row or column (a hop reads
+    /// the mover, the jumped stone and the landing cell; a multiple jump is
+    /// a chain of such runs). Holes never change, so these are all the hops
+    /// there could ever be; none once a colour has gone.
+    #[inline]
+    fn footprints<F: FnMut(Bits)>(&self, b: &Board, mut f: F) {
+        let (h, v) = Konane::triples(b);
+        let w = b.width();
+        for bit in each_bit(h) {
+            f(bit | (bit << 1) | (bit << 2));
+        }
+        for bit in each_bit(v) {
+            f(bit | (bit << w) | (bit << (2 * w)));
+        }
+    }
+
+    #[inline]
+    fn related(&self, b: &Board, set: Bits) -> Bits {
+        let (h, v) = Konane::triples(b);
+        let w = b.width();
+        let hs = h & (set | (set >> 1) | (set >> 2));
+        let mut out = hs | (hs << 1) | (hs << 2);
+        if v != 0 {
+            let vs = v & (set | (set >> w) | (set >> (2 * w)));
+            out |= vs | (vs << w) | (vs << (2 * w));
+        }
+        out
+    }
+
+    #[inline]
+    fn cells(&self, b: &Board) -> Bits {
+        b.cells()
+    }
+
+    fn symmetries(&self) -> &'static [Symmetry] {
+        &GEOMETRIC_AND_COLOUR_SWAP
+    }
+
+    #[inline]
+    fn apply(&self, b: &Board, s: Symmetry) -> Board {
+        let t = b.transform(s.transform);
+        if s.negates {
+            t.swap_layers(0, 1)
+        } else {
+            t
+        }
+    }
+
+    /// True, and not by the "gaps only widen" argument (a landing stone
+    /// can close a gap): the footprint relation is built over the non-hole
+    /// cells, which never change, and vanishes once a colour has gone, so
+    /// the relation below a position is contained in the relation at it.
+    fn only_falls_apart(&self) -> bool {
+        true
+    }
+
+    fn impartial(&self) -> bool {
+        false
+    }
+
+    /// Only the loss of a whole colour changes the relation.
+    fn may_split(&self, before: &Board, after: &Board) -> bool {
+        let alive = |b: &Board| b.layer(0) != 0 && b.layer(1) != 0;
+        alive(before) && !alive(after)
+    }
+}

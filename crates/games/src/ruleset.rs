@@ -1,0 +1,184 @@
+//! The [`Ruleset`] trait: what a game on a grid must say about itself so
+//! that generic machinery (regions, symmetry folding, counting, solving)
+//! can work on it without knowing the game.
+
+use crate::board::{Bits, Board, Player};
+use crate::error::BoardError;
+use crate::transform::Symmetry;
+
+/// A game played on a [`Board`].
+///
+/// Options stream to a callback, so generating them allocates nothing.
+/// The ruleset also owns the *footprint relation* that regions are built
+/// from: two cells are related when some move the rules could ever offer
+/// (from this position or any position below it) reads or writes both.
+pub trait Ruleset: Send + Sync {
+    /// Short lower-case name, e.g. `"domineering"`.
+    fn name(&self) -> &'static str;
+
+    /// Parse a board from rows separated by `|` or newlines.
+    fn parse(&self, text: &str) -> Result<Board, BoardError>;
+
+    /// Print a board as rows joined by `|`; `parse(format(b)) == b`.
+    fn format(&self, b: &Board) -> String;
+
+    /// Call `f` once per option of player `p` (with multiplicity: two moves
+    /// reaching the same position are two calls).
+    fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, f: F);
+
+    /// Call `f` with the footprint (cells read or written) of every move the
+    /// rules could ever offer from `b` or any position below it. A sound
+    /// over-approximation: a footprint may also be reported in overlapping
+    /// pieces, as long as the pieces of each real move are joined through
+    /// shared cells (the regions built from them are then the same).
+    fn footprints<F: FnMut(Bits)>(&self, b: &Board, f: F);
+
+    /// Cells joined to `set` by some footprint: the union of the footprints
+    /// that meet `set`. The default derives it from [`footprints`]
+    /// (Self::footprints); rulesets may override it with a fast path that
+    /// must return the same set.
+    fn related(&self, b: &Board, set: Bits) -> Bits {
+        derived_related(self, b, set)
+    }
+
+    /// The cells that belong to the position (the ones regions partition).
+    fn cells(&self, b: &Board) -> Bits;
+
+    /// The symmetries positions are folded by; the identity comes first.
+    fn symmetries(&self) -> &'static [Symmetry];
+
+    /// Apply a symmetry: the geometric transform, plus the ruleset's own
+    /// colour swap when `negates` (Domineering needs none: its transposes
+    /// swap the players by geometry alone).
+    fn apply(&self, b: &Board, s: Symmetry) -> Board;
+
+    /// Whether boards only ever fall apart: a partition into regions valid
+    /// at a position stays valid at every position below it.
+    fn only_falls_apart(&self) -> bool;
+
+    /// Whether both players always have the same options.
+    fn impartial(&self) -> bool;
+
+    /// Cheap, conservative test: could the move `before -> after` have split
+    /// a region? `false` promises the regions of `after` are those of
+    /// `before` restricted to `after`'s cells.
+    fn may_split(&self, before: &Board, after: &Board) -> bool;
+}
+
+/// The related set derived from [`Ruleset::footprints`]: the union of every
+/// footprint that meets `set`. The reference the fast paths are tested
+/// against.
+pub fn derived_related<R: Ruleset + ?Sized>(r: &R, b: &Board, set: Bits) -> Bits {
+    let mut out = 0;
+    r.footprints(b, |fp| {
+        if fp & set != 0 {
+            out |= fp;
+        }
+    });
+    out
+}
+
+/// What a character of a board's text stands for, per ruleset.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub(crate) enum Glyph {
+    /// A cell in the given layer.
+    Layer(usize),
+    /// A hole (cell in no layer).
+    Hole,
+    /// A piece letter of another ruleset; the string says what it is.
+    Foreign(&'static str),
+    /// Not a board character at all.
+    Unknown,
+}
+
+/// The glyph of a character that no ruleset owns specially.
+pub(crate) fn common_glyph(ch: char) -> Glyph {
+    match ch {
+        'x' | 'o' => Glyph::Foreign("stones"),
+        'L' | 'R' => Glyph::Foreign("queens"),
+        _ => Glyph::Unknown,
+    }
+}
+
+/// Parse rows separated by `|` or newlines into a board, with `glyph`
+/// saying what each character means. Leading and trailing blank lines and
+/// surrounding whitespace of each row are ignored.
+pub(crate) fn parse_grid<G: Fn(char) -> Glyph>(
+    text: &str,
+    ruleset: &'static str,
+    glyph: G,
+) -> Result<Board, BoardError> {
+    let rows: Vec<&str> = text.split(['|', '\n']).map(str::trim).collect();
+    let first = rows.iter().position(|r| !r.is_empty());
+    let last = rows.iter().rposition(|r| !r.is_empty());
+    let (Some(first), Some(last)) = (first, last) else {
+        return Err(BoardError::Empty);
+    };
+    let rows = &rows[first..=last];
+    let width = rows[0].chars().count();
+    let height = rows.len();
+    for (r, row) in rows.iter().enumerate() {
+        let len = row.chars().count();
+        if len != width {
+            return Err(BoardError::Ragged {
+                row: r + 1,
+                len,
+                expected: width,
+            });
+        }
+    }
+    let cells = width * height;
+    if cells > crate::board::MAX_CELLS {
+        return Err(BoardError::TooManyCells {
+            width,
+            height,
+            cells,
+        });
+    }
+    let mut layers = [0; 3];
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            match glyph(ch) {
+                Glyph::Layer(k) => layers[k] |= 1u128 << (r * width + c),
+                Glyph::Hole => {}
+                Glyph::Foreign(what) => {
+                    return Err(BoardError::PieceNotAllowed {
+                        ruleset,
+                        what,
+                        ch,
+                        row: r + 1,
+                        col: c + 1,
+                    })
+                }
+                Glyph::Unknown => {
+                    return Err(BoardError::UnknownChar {
+                        ch,
+                        row: r + 1,
+                        col: c + 1,
+                    })
+                }
+            }
+        }
+    }
+    Board::new(width, height, layers)
+}
+
+/// Print a board row by row, `glyphs[k]` for a cell in layer `k` and `hole`
+/// for a cell in none; rows joined by `|`.
+pub(crate) fn format_grid(b: &Board, glyphs: [char; 3], hole: char) -> String {
+    let w = b.width();
+    let mut s = String::with_capacity((w + 1) * b.height());
+    for r in 0..b.height() {
+        if r > 0 {
+            s.push('|');
+        }
+        for c in 0..w {
+            let bit = b.bit(r, c);
+            let ch = (0..3)
+                .find(|&k| b.layer(k) & bit != 0)
+                .map_or(hole, |k| glyphs[k]);
+            s.push(ch);
+        }
+    }
+    s
+}

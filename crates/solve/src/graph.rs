@@ -1,0 +1,206 @@
+//! The position graph and the recursion tree of a board, counted exactly.
+//!
+//! The graph holds every distinct position reachable by any sequence of
+//! either player's moves; the tree is what a search without memoisation
+//! expands. Both are counted by walking the graph once (iteratively, so deep
+//! games cannot overflow the stack), never by walking the tree.
+
+use partizan_games::{Bits, Board, Player, Ruleset};
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::regions::{region_board, regions};
+
+/// Number of distinct positions reachable from `b` by any sequence of
+/// either player's moves, `b` included.
+#[must_use]
+pub fn positions<R: Ruleset>(r: &R, b: &Board) -> u64 {
+    let mut seen: FxHashSet<Board> = FxHashSet::default();
+    let mut stack = vec![*b];
+    seen.insert(*b);
+    while let Some(p) = stack.pop() {
+        for player in Player::BOTH {
+            r.options(&p, player, |o| {
+                if seen.insert(o) {
+                    stack.push(o);
+                }
+            });
+        }
+    }
+    seen.len() as u64
+}
+
+/// Position count and recursion-tree size, from one walk of the graph.
+#[derive(Copy, Clone, Debug, Eq, PartialEq, Serialize)]
+pub struct GraphCounts {
+    /// Distinct positions reachable (see [`positions`]).
+    pub positions: u64,
+    /// Nodes of the unmemoised recursion (see [`tree_nodes`]).
+    pub tree_nodes: u128,
+}
+
+/// Both counts of `b` in one memoised walk.
+#[must_use]
+pub fn counts<R: Ruleset>(r: &R, b: &Board) -> GraphCounts {
+    let mut memo: FxHashMap<Board, u128> = FxHashMap::default();
+    // (position, children pushed?)
+    let mut stack: Vec<(Board, bool)> = vec![(*b, false)];
+    while let Some((p, expanded)) = stack.pop() {
+        if memo.contains_key(&p) {
+            continue;
+        }
+        if expanded {
+            let mut total: u128 = 1;
+            for player in Player::BOTH {
+                r.options(&p, player, |o| {
+                    // Every child is finished: games are finite, so the
+                    // graph has no cycles.
+                    let t = memo.get(&o).copied().unwrap_or(0);
+                    total = total.saturating_add(t);
+                });
+            }
+            memo.insert(p, total);
+        } else {
+            stack.push((p, true));
+            for player in Player::BOTH {
+                r.options(&p, player, |o| {
+                    if !memo.contains_key(&o) {
+                        stack.push((o, false));
+                    }
+                });
+            }
+        }
+    }
+    GraphCounts {
+        positions: memo.len() as u64,
+        tree_nodes: memo.get(b).copied().unwrap_or(1),
+    }
+}
+
+/// Nodes of the recursion that expands every option of both players
+/// without memoisation: `T(p) = 1 + sum of T(o)` over all left and right
+/// options `o`, counted with multiplicity (two moves reaching the same
+/// position count twice). Computed by memoising over the graph; saturates at
+/// `u128::MAX`.
+#[must_use]
+pub fn tree_nodes<R: Ruleset>(r: &R, b: &Board) -> u128 {
+    counts(r, b).tree_nodes
+}
+
+/// One region's share of a [`GraphReport`].
+#[derive(Clone, Debug, Eq, PartialEq, Serialize)]
+pub struct RegionReport {
+    /// The region's cells on the original board.
+    pub cells: Bits,
+    /// Distinct positions of the region on its own.
+    pub positions: u64,
+}
+
+/// The position graph of a board and of each of its regions.
+#[derive(Clone, Debug, Eq, PartialEq, Serialize)]
+pub struct GraphReport {
+    /// Distinct positions of the whole board.
+    pub positions: u64,
+    /// Recursion-tree nodes of the whole board.
+    pub tree_nodes: u128,
+    /// Each region, with its own position count.
+    pub regions: Vec<RegionReport>,
+    /// Product of the regions' position counts; equal to `positions`.
+    pub product: u64,
+}
+
+/// The product identity failed: the regions were not independent.
+#[derive(Clone, Debug, Eq, PartialEq, Error)]
+pub enum GraphError {
+    /// The whole board's graph is not the product of its regions' graphs.
+    #[error(
+        "position graph of the whole board ({whole}) is not the product of its {regions} regions' graphs ({product})"
+    )]
+    ProductMismatch {
+        /// Positions of the whole board.
+        whole: u64,
+        /// Product of the regions' positions (saturating).
+        product: u128,
+        /// Number of regions.
+        regions: usize,
+    },
+}
+
+/// Count the whole board's graph and, independently, each region's (on its
+/// own [`region_board`]); fail if the whole is not the product of the parts.
+pub fn region_report<R: Ruleset>(r: &R, b: &Board) -> Result<GraphReport, GraphError> {
+    let whole = counts(r, b);
+    let parts = regions(r, b);
+    let mut product: u128 = 1;
+    let mut reports = Vec::with_capacity(parts.len());
+    for mask in parts {
+        let n = positions(r, &region_board(b, mask));
+        product = product.saturating_mul(u128::from(n));
+        reports.push(RegionReport {
+            cells: mask,
+            positions: n,
+        });
+    }
+    if product != u128::from(whole.positions) {
+        return Err(GraphError::ProductMismatch {
+            whole: whole.positions,
+            product,
+            regions: reports.len(),
+        });
+    }
+    Ok(GraphReport {
+        positions: whole.positions,
+        tree_nodes: whole.tree_nodes,
+        regions: reports,
+        product: whole.positions,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use partizan_games::{Clobber, Cram, Domineering};
+
+    #[test]
+    fn small_counts() {
+        let d = Domineering;
+        // 1x2: the empty strip and the covered one.
+        let b = d.parse("..").unwrap();
+        assert_eq!(positions(&d, &b), 2);
+        assert_eq!(tree_nodes(&d, &b), 2);
+        // 2x2: start; 2 vertical, 2 horizontal placements; then the
+        // last domino the other way: 2 (both columns / both rows covered),
+        // and the full board.
+        let b = d.parse("..|..").unwrap();
+        assert_eq!(positions(&d, &b), 1 + 4 + 1);
+        // T = 1 + 4 * (1 + 1) = 9 (each placement leaves one move, whose
+        // result has none).
+        assert_eq!(tree_nodes(&d, &b), 9);
+    }
+
+    #[test]
+    fn both_players_counted() {
+        // Cram "..": one move for each player, to the same position: the
+        // graph has 2 positions, the tree 1 + 1 + 1 nodes.
+        let c = Cram;
+        let b = c.parse("..").unwrap();
+        assert_eq!(positions(&c, &b), 2);
+        assert_eq!(tree_nodes(&c, &b), 3);
+        let k = Clobber;
+        let b = k.parse("xo").unwrap();
+        assert_eq!(positions(&k, &b), 3);
+        assert_eq!(tree_nodes(&k, &b), 3);
+    }
+
+    #[test]
+    fn report_identity() {
+        let d = Domineering;
+        let b = d.parse("..#..|..#..").unwrap();
+        let rep = region_report(&d, &b).unwrap();
+        assert_eq!(rep.regions.len(), 2);
+        let each = positions(&d, &d.parse("..|..").unwrap());
+        assert_eq!(rep.positions, each * each);
+        assert_eq!(rep.product, rep.positions);
+    }
+}

@@ -1,0 +1,382 @@
+//! The value solver: the canonical value of a position under normal play,
+//! with each of the three savings switchable so its effect can be measured.
+//!
+//! * memoisation: a table from (folded) region to value;
+//! * decomposition: a position is split into the components of its ruleset's
+//!   move relation and its value is the sum of theirs;
+//! * identification: a region is looked up under every symmetry of its
+//!   ruleset, a player-swapping symmetry giving the negated value.
+//!
+//! Every run counts what it did (see [`Stats`]); the counts are part of the
+//! API because the essays' figures are counts.
+
+use partizan_core::{Arena, GameId, ValueError};
+use partizan_games::{Bits, Board, Player, Ruleset};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+use crate::regions::{canonical_key, region_board, regions_with_cost};
+
+/// When the solver splits a position into independent regions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decompose {
+    /// Never: every position is searched whole.
+    Off,
+    /// At every node of the search (correct for every ruleset).
+    EveryNode,
+    /// Once at the root; the partition is trusted below. Only sound for
+    /// rulesets whose boards only ever fall apart.
+    RootOnly,
+    /// After a move the ruleset's cheap local test says could have split.
+    Conditional,
+}
+
+impl std::str::FromStr for Decompose {
+    type Err = SolveError;
+    fn from_str(s: &str) -> Result<Self, SolveError> {
+        match s {
+            "off" | "none" => Ok(Decompose::Off),
+            "every" | "every-node" => Ok(Decompose::EveryNode),
+            "root" | "root-only" => Ok(Decompose::RootOnly),
+            "conditional" => Ok(Decompose::Conditional),
+            other => Err(SolveError::UnknownMode(other.to_string())),
+        }
+    }
+}
+
+/// Which savings a run uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Savings {
+    /// Keep a table of region values.
+    pub memo: bool,
+    /// When to split into regions.
+    pub decompose: Decompose,
+    /// Fold regions over the ruleset's symmetries before the table lookup.
+    pub symmetry: bool,
+}
+
+impl Savings {
+    /// All three savings, decomposing at every node.
+    pub const ALL: Savings = Savings {
+        memo: true,
+        decompose: Decompose::EveryNode,
+        symmetry: true,
+    };
+    /// None of them: the brute-force twin.
+    pub const NONE: Savings = Savings {
+        memo: false,
+        decompose: Decompose::Off,
+        symmetry: false,
+    };
+}
+
+impl Default for Savings {
+    fn default() -> Self {
+        Savings::ALL
+    }
+}
+
+/// What a run did. Counts accumulate over the life of a [`Solver`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Region evaluations requested (nodes of the recursion actually run,
+    /// counting each table hit as a node that stopped at once).
+    pub nodes: u64,
+    /// Distinct regions whose value was computed by search.
+    pub distinct: u64,
+    /// Table hits.
+    pub hits: u64,
+    /// Decomposition passes run.
+    pub passes: u64,
+    /// Passes that found more than one region.
+    pub splits: u64,
+    /// Regions found by all passes together.
+    pub regions: u64,
+    /// Squares visited by the passes.
+    pub squares_visited: u64,
+    /// Regions answered by the persistent store.
+    pub store_hits: u64,
+    /// Region values the run handed to the persistent store.
+    pub store_added: u64,
+}
+
+/// Passes and splits met at one depth of the search.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct DepthCount {
+    /// Decomposition passes run at this depth.
+    pub passes: u64,
+    /// Of those, passes that found more than one region.
+    pub splits: u64,
+}
+
+/// Where and how positions fell apart during a search (collected only when
+/// asked for with [`Solver::with_detail`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SplitDetail {
+    /// Passes and splits by depth below the root (the root is depth 0).
+    pub by_depth: BTreeMap<u32, DepthCount>,
+    /// Number of regions a splitting pass found -> how many passes.
+    pub parts: BTreeMap<usize, u64>,
+    /// Cells in a region found by a splitting pass -> how many regions.
+    pub region_sizes: BTreeMap<u32, u64>,
+}
+
+/// Errors of the value solver.
+#[derive(Debug, Error)]
+pub enum SolveError {
+    /// Arithmetic on values failed (a dyadic overflow).
+    #[error("value arithmetic failed: {0}")]
+    Value(#[from] ValueError),
+    /// Root-only decomposition was asked of a ruleset whose regions can merge.
+    #[error("decomposing once at the root is unsound for {0}: its boards do not only fall apart (use every-node or conditional)")]
+    RootOnlyUnsound(&'static str),
+    /// An unknown decomposition mode name.
+    #[error("unknown decomposition mode '{0}' (expected off, every, root or conditional)")]
+    UnknownMode(String),
+    /// A region store failed.
+    #[error("store: {0}")]
+    Store(String),
+}
+
+/// A persistent table of region values that a solver reads through before
+/// searching and writes new values to.
+pub trait RegionTable {
+    /// The stored value of a folded region key, if any.
+    fn get(&mut self, arena: &mut Arena, ruleset: &str, key: &Board)
+        -> Result<Option<GameId>, SolveError>;
+    /// Record a freshly computed value of a folded region key.
+    fn put(
+        &mut self,
+        arena: &Arena,
+        ruleset: &str,
+        key: &Board,
+        value: GameId,
+    ) -> Result<(), SolveError>;
+}
+
+/// The value solver for one ruleset.
+pub struct Solver<'r, R: Ruleset> {
+    rules: &'r R,
+    savings: Savings,
+    memo: FxHashMap<Board, GameId>,
+    stats: Stats,
+    table: Option<&'r mut dyn RegionTable>,
+    detail: Option<SplitDetail>,
+    depth: u32,
+}
+
+impl<'r, R: Ruleset> Solver<'r, R> {
+    /// A solver with the given savings. Fails if root-only decomposition is
+    /// asked of a ruleset whose boards can merge.
+    pub fn new(rules: &'r R, savings: Savings) -> Result<Self, SolveError> {
+        if savings.decompose == Decompose::RootOnly && !rules.only_falls_apart() {
+            return Err(SolveError::RootOnlyUnsound(rules.name()));
+        }
+        Ok(Solver {
+            rules,
+            savings,
+            memo: FxHashMap::default(),
+            stats: Stats::default(),
+            table: None,
+            detail: None,
+            depth: 0,
+        })
+    }
+
+    /// Read through (and write to) a persistent region table.
+    pub fn with_table(mut self, table: &'r mut dyn RegionTable) -> Self {
+        self.table = Some(table);
+        self
+    }
+
+    /// Also record where positions fall apart (see [`SplitDetail`]).
+    pub fn with_detail(mut self) -> Self {
+        self.detail = Some(SplitDetail::default());
+        self
+    }
+
+    /// The split detail collected so far, if asked for.
+    pub fn detail(&self) -> Option<&SplitDetail> {
+        self.detail.as_ref()
+    }
+
+    /// The counts so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The savings in force.
+    pub fn savings(&self) -> Savings {
+        self.savings
+    }
+
+    /// Number of entries in the memo table.
+    pub fn table_len(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The canonical value of a whole position.
+    pub fn value(&mut self, arena: &mut Arena, board: &Board) -> Result<GameId, SolveError> {
+        match self.savings.decompose {
+            Decompose::Off => self.region_value(arena, board.crop(), false),
+            Decompose::EveryNode | Decompose::Conditional => self.split_value(arena, board, false),
+            Decompose::RootOnly => self.split_value(arena, board, true),
+        }
+    }
+
+    /// The values of the regions of a position, with each region's cells.
+    pub fn region_values(
+        &mut self,
+        arena: &mut Arena,
+        board: &Board,
+    ) -> Result<Vec<(Bits, GameId)>, SolveError> {
+        let (parts, _) = regions_with_cost(self.rules, board);
+        let mut out = Vec::with_capacity(parts.len());
+        for mask in parts {
+            let sub = region_board(board, mask);
+            let inner = self.savings.decompose != Decompose::RootOnly;
+            let v = if inner {
+                self.split_value(arena, &sub, false)?
+            } else {
+                self.region_value(arena, sub, true)?
+            };
+            out.push((mask, v));
+        }
+        Ok(out)
+    }
+
+    /// Split `board` into regions and add their values. With `frozen`, the
+    /// regions are searched without further splitting (root-only mode).
+    fn split_value(
+        &mut self,
+        arena: &mut Arena,
+        board: &Board,
+        frozen: bool,
+    ) -> Result<GameId, SolveError> {
+        let (parts, cost) = regions_with_cost(self.rules, board);
+        self.stats.passes += 1;
+        self.stats.squares_visited += cost;
+        self.stats.regions += parts.len() as u64;
+        if parts.len() > 1 {
+            self.stats.splits += 1;
+        }
+        if let Some(d) = self.detail.as_mut() {
+            let at = d.by_depth.entry(self.depth).or_default();
+            at.passes += 1;
+            if parts.len() > 1 {
+                at.splits += 1;
+                *d.parts.entry(parts.len()).or_default() += 1;
+                for m in &parts {
+                    *d.region_sizes.entry(m.count_ones()).or_default() += 1;
+                }
+            }
+        }
+        if parts.len() == 1 {
+            return self.region_value(arena, board.crop(), frozen);
+        }
+        let mut total = arena.zero();
+        for mask in parts {
+            let v = self.region_value(arena, region_board(board, mask), frozen)?;
+            total = arena.sum(total, v)?;
+        }
+        Ok(total)
+    }
+
+    /// The value of one cropped region, through the tables.
+    fn region_value(
+        &mut self,
+        arena: &mut Arena,
+        region: Board,
+        frozen: bool,
+    ) -> Result<GameId, SolveError> {
+        self.stats.nodes += 1;
+        let (key, negated) = if self.savings.symmetry {
+            canonical_key(self.rules, &region)
+        } else {
+            (region, false)
+        };
+        if self.savings.memo {
+            if let Some(&v) = self.memo.get(&key) {
+                self.stats.hits += 1;
+                return Ok(if negated { arena.neg(v) } else { v });
+            }
+            if let Some(table) = self.table.as_deref_mut() {
+                if let Some(v) = table.get(arena, self.rules.name(), &key)? {
+                    self.stats.store_hits += 1;
+                    self.memo.insert(key, v);
+                    return Ok(if negated { arena.neg(v) } else { v });
+                }
+            }
+        }
+        let v = self.search(arena, &key, frozen)?;
+        self.stats.distinct += 1;
+        if self.savings.memo {
+            self.memo.insert(key, v);
+            if let Some(table) = self.table.as_deref_mut() {
+                table.put(arena, self.rules.name(), &key, v)?;
+                self.stats.store_added += 1;
+            }
+        }
+        Ok(if negated { arena.neg(v) } else { v })
+    }
+
+    /// Expand every option of both players and build the canonical form.
+    fn search(
+        &mut self,
+        arena: &mut Arena,
+        board: &Board,
+        frozen: bool,
+    ) -> Result<GameId, SolveError> {
+        let rules = self.rules;
+        self.depth += 1;
+        let mut left: Vec<GameId> = Vec::new();
+        let mut right: Vec<GameId> = Vec::new();
+        let mut err: Option<SolveError> = None;
+        for (player, out) in [(Player::Left, &mut left), (Player::Right, &mut right)] {
+            rules.options(board, player, |opt: Board| {
+                if err.is_some() {
+                    return;
+                }
+                match self.option_value(arena, board, &opt, frozen) {
+                    Ok(v) => {
+                        if !out.contains(&v) {
+                            out.push(v)
+                        }
+                    }
+                    Err(e) => err = Some(e),
+                }
+            });
+        }
+        self.depth -= 1;
+        if let Some(e) = err {
+            return Err(e);
+        }
+        Ok(arena.construct(&left, &right)?)
+    }
+
+    fn option_value(
+        &mut self,
+        arena: &mut Arena,
+        before: &Board,
+        after: &Board,
+        frozen: bool,
+    ) -> Result<GameId, SolveError> {
+        if frozen {
+            return self.region_value(arena, after.crop(), true);
+        }
+        match self.savings.decompose {
+            Decompose::Off | Decompose::RootOnly => self.region_value(arena, after.crop(), frozen),
+            Decompose::EveryNode => self.split_value(arena, after, false),
+            Decompose::Conditional => {
+                if self.rules.may_split(before, after) {
+                    self.split_value(arena, after, false)
+                } else {
+                    self.region_value(arena, after.crop(), false)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! Checking a store: every entry must decode, and a sample of values must
+//! equal what the solver computes from scratch today.
+
+use partizan_core::{Arena, GameId};
+use partizan_games::{Board, Ruleset};
+use partizan_solve::{Savings, Solver};
+use serde::Serialize;
+
+use crate::db::Store;
+use crate::encoding::decode_value;
+use crate::error::{Result, StoreError};
+use crate::keys::{decode_board, to_hex};
+use crate::record::Record;
+use crate::rules::{format_board, with_rules};
+
+/// What to check.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct VerifyOptions {
+    /// Recompute this many values, chosen at random over all rulesets;
+    /// `None` recomputes every value.
+    pub sample: Option<usize>,
+    /// Seed of the sample's choice (the same seed picks the same sample).
+    pub seed: u64,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions {
+            sample: None,
+            seed: 1,
+        }
+    }
+}
+
+/// A stored value that differs from the recomputed one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    /// The ruleset.
+    pub ruleset: String,
+    /// The region key, in hex.
+    pub key: String,
+    /// The region, in the ruleset's notation.
+    pub board: String,
+    /// The stored value.
+    pub stored: String,
+    /// The value computed now.
+    pub computed: String,
+}
+
+/// An entry that does not decode.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BadEntry {
+    /// The ruleset.
+    pub ruleset: String,
+    /// The region key, in hex.
+    pub key: String,
+    /// What is wrong with it.
+    pub detail: String,
+}
+
+/// The outcome of [`verify`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct VerifyReport {
+    /// Entries read.
+    pub entries: u64,
+    /// Values recomputed from scratch.
+    pub recomputed: u64,
+    /// Recomputed values that differ from the stored ones.
+    pub mismatches: Vec<Mismatch>,
+    /// Entries that do not decode.
+    pub bad_entries: Vec<BadEntry>,
+    /// Rulesets in the store that this build does not know (not checked).
+    pub unknown_rulesets: Vec<String>,
+}
+
+impl VerifyReport {
+    /// No mismatch and no undecodable entry.
+    pub fn ok(&self) -> bool {
+        self.mismatches.is_empty() && self.bad_entries.is_empty()
+    }
+}
+
+/// A small deterministic generator for the sample (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        // n ≤ 2^64; modulo bias is irrelevant for sampling a store.
+        self.next() % n
+    }
+}
+
+/// An entry chosen for recomputation: (ruleset, key, value encoding).
+type Pick = (String, Vec<u8>, Vec<u8>);
+
+/// Check every entry decodes and recompute a sample (or all) of the values.
+pub fn verify(store: &Store, opts: &VerifyOptions) -> Result<VerifyReport> {
+    let mut report = VerifyReport::default();
+    let mut rng = Rng(opts.seed);
+    let mut chosen: Vec<Pick> = Vec::new();
+    let mut seen: u64 = 0;
+    for ruleset in store.rulesets()? {
+        let known = with_rules!(ruleset.as_str(), |_r| true, false);
+        if !known {
+            report.unknown_rulesets.push(ruleset);
+            continue;
+        }
+        let mut arena = Arena::new();
+        store.for_each_region(&ruleset, |key, rec| {
+            report.entries += 1;
+            if report.entries % 4096 == 0 {
+                arena = Arena::new();
+            }
+            let checked = decode_board(key).and_then(|_| {
+                let r = Record::decode(rec)?;
+                decode_value(&mut arena, r.value)?;
+                Ok(r.value.to_vec())
+            });
+            let enc = match checked {
+                Ok(enc) => enc,
+                Err(e) => {
+                    report.bad_entries.push(BadEntry {
+                        ruleset: ruleset.clone(),
+                        key: to_hex(key),
+                        detail: e.to_string(),
+                    });
+                    return Ok(());
+                }
+            };
+            // Reservoir sampling keeps a uniform sample of the entries seen.
+            seen += 1;
+            match opts.sample {
+                None => chosen.push((ruleset.clone(), key.to_vec(), enc)),
+                Some(n) if chosen.len() < n => chosen.push((ruleset.clone(), key.to_vec(), enc)),
+                Some(n) => {
+                    let j = rng.below(seen);
+                    if (j as usize) < n {
+                        chosen[j as usize] = (ruleset.clone(), key.to_vec(), enc);
+                    }
+                }
+            }
+            Ok(())
+        })?;
+    }
+    chosen.sort();
+    let mut start = 0;
+    while start < chosen.len() {
+        let ruleset = chosen[start].0.clone();
+        let end = start + chosen[start..].partition_point(|p| p.0 == ruleset);
+        let group = &chosen[start..end];
+        with_rules!(
+            ruleset.as_str(),
+            |r| recompute(r, group, &mut report)?,
+            ()
+        );
+        start = end;
+    }
+    Ok(report)
+}
+
+/// Recompute a group of one ruleset's entries with a fresh solver (no store).
+fn recompute<R: Ruleset>(rules: &R, group: &[Pick], report: &mut VerifyReport) -> Result<()> {
+    let mut arena = Arena::new();
+    let mut solver =
+        Solver::new(rules, Savings::ALL).map_err(|e| StoreError::Solve(e.to_string()))?;
+    for (ruleset, key, enc) in group {
+        let board: Board = decode_board(key)?;
+        let stored: GameId = decode_value(&mut arena, enc)?;
+        let computed = solver
+            .value(&mut arena, &board)
+            .map_err(|e| StoreError::Solve(e.to_string()))?;
+        report.recomputed += 1;
+        if stored != computed {
+            report.mismatches.push(Mismatch {
+                ruleset: ruleset.clone(),
+                key: to_hex(key),
+                board: format_board(ruleset, &board).unwrap_or_default(),
+                stored: arena.display(stored),
+                computed: arena.display(computed),
+            });
+        }
+    }
+    Ok(())
+}

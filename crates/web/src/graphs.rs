@@ -1,0 +1,198 @@
+//! Position-graph counting that a request can stop: the same walk as
+//! `partizan_solve::graph` (every distinct position reachable by either
+//! player's moves; recursion-tree nodes by memoising over the graph), but
+//! checking the budget as it goes and refusing graphs over a size cap, so a
+//! heavy board cannot hold a worker or the memory past its request.
+//! The counts equal the library's (a test pins that), and a holding report
+//! converts to the library's [`GraphReport`], so `/api/graph` prints what
+//! `partizan graph --json` prints.
+
+use partizan_games::{Board, Player, Ruleset};
+use partizan_solve::graph::{GraphCounts, GraphReport, RegionReport};
+use partizan_solve::regions::{region_board, regions};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::error::WebError;
+use crate::identity::{check_identity, Identity};
+use crate::limits::Budget;
+
+/// The largest position graph a request may count.
+pub const MAX_POSITIONS: usize = 2_000_000;
+
+/// How often (in positions) the walk checks its budget.
+const CHECK_EVERY: usize = 1 << 12;
+
+fn too_big(cap: usize) -> WebError {
+    WebError::GraphTooLarge(cap)
+}
+
+/// Positions and recursion-tree nodes of `b`, or a fault when the budget is
+/// spent or the graph passes `cap` positions.
+pub fn counts<R: Ruleset>(
+    r: &R,
+    b: &Board,
+    budget: &Budget,
+    cap: usize,
+) -> Result<GraphCounts, WebError> {
+    let mut memo: FxHashMap<Board, u128> = FxHashMap::default();
+    let mut stack: Vec<(Board, bool)> = vec![(*b, false)];
+    let mut steps = 0usize;
+    while let Some((p, expanded)) = stack.pop() {
+        steps += 1;
+        if steps % CHECK_EVERY == 0 {
+            budget.check()?;
+        }
+        if memo.contains_key(&p) {
+            continue;
+        }
+        if expanded {
+            let mut total: u128 = 1;
+            for player in Player::BOTH {
+                r.options(&p, player, |o| {
+                    let t = memo.get(&o).copied().unwrap_or(0);
+                    total = total.saturating_add(t);
+                });
+            }
+            memo.insert(p, total);
+            if memo.len() > cap {
+                return Err(too_big(cap));
+            }
+        } else {
+            stack.push((p, true));
+            for player in Player::BOTH {
+                r.options(&p, player, |o| {
+                    if !memo.contains_key(&o) {
+                        stack.push((o, false));
+                    }
+                });
+            }
+            if stack.len() > 8 * cap {
+                return Err(too_big(cap));
+            }
+        }
+    }
+    Ok(GraphCounts {
+        positions: memo.len() as u64,
+        tree_nodes: memo.get(b).copied().unwrap_or(1),
+    })
+}
+
+/// Distinct positions reachable from `b`, under the budget and cap.
+pub fn positions<R: Ruleset>(
+    r: &R,
+    b: &Board,
+    budget: &Budget,
+    cap: usize,
+) -> Result<u64, WebError> {
+    let mut seen: FxHashSet<Board> = FxHashSet::default();
+    let mut stack = vec![*b];
+    seen.insert(*b);
+    while let Some(p) = stack.pop() {
+        if seen.len() % CHECK_EVERY == 0 {
+            budget.check()?;
+        }
+        for player in Player::BOTH {
+            r.options(&p, player, |o| {
+                if seen.insert(o) {
+                    stack.push(o);
+                }
+            });
+        }
+        if seen.len() > cap {
+            return Err(too_big(cap));
+        }
+    }
+    Ok(seen.len() as u64)
+}
+
+/// The whole board's graph and each region's, counted separately, with the
+/// identity check on them. Unlike the library's `region_report`, a failed
+/// identity is reported (with both numbers) rather than turned into an error,
+/// so the page can state it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GraphCheck {
+    /// The whole board's counts.
+    pub whole: GraphCounts,
+    /// Each region's cells and position count.
+    pub regions: Vec<RegionReport>,
+    /// Whether the whole is the product of the parts.
+    pub identity: Identity,
+}
+
+impl GraphCheck {
+    /// The library's report, when the identity holds (the only case in
+    /// which `partizan graph` prints one).
+    pub fn report(&self) -> Option<GraphReport> {
+        match self.identity {
+            Identity::Holds { .. } => Some(GraphReport {
+                positions: self.whole.positions,
+                tree_nodes: self.whole.tree_nodes,
+                regions: self.regions.clone(),
+                product: self.whole.positions,
+            }),
+            Identity::Fails { .. } => None,
+        }
+    }
+}
+
+/// Count the whole board and, independently, each region on its own board.
+pub fn check<R: Ruleset>(
+    r: &R,
+    b: &Board,
+    budget: &Budget,
+    cap: usize,
+) -> Result<GraphCheck, WebError> {
+    let whole = counts(r, b, budget, cap)?;
+    let mut reports = Vec::new();
+    for mask in regions(r, b) {
+        let n = positions(r, &region_board(b, mask), budget, cap)?;
+        reports.push(RegionReport {
+            cells: mask,
+            positions: n,
+        });
+    }
+    let each: Vec<u128> = reports.iter().map(|x| u128::from(x.positions)).collect();
+    let identity = check_identity(u128::from(whole.positions), &each);
+    Ok(GraphCheck {
+        whole,
+        regions: reports,
+        identity,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use partizan_games::{Clobber, Domineering, Konane};
+    use partizan_solve::graph;
+
+    #[test]
+    fn equal_to_the_library() {
+        let u = Budget::unlimited();
+        for text in ["..#..|..#..", "....|.#..|....", "...#|..#.|.#..|#..."] {
+            let b = Domineering.parse(text).unwrap();
+            let c = check(&Domineering, &b, &u, MAX_POSITIONS).unwrap();
+            assert_eq!(c.report(), Some(graph::region_report(&Domineering, &b).unwrap()));
+        }
+        let b = Clobber.parse("xox.|o.ox").unwrap();
+        let c = check(&Clobber, &b, &u, MAX_POSITIONS).unwrap();
+        assert_eq!(c.report(), Some(graph::region_report(&Clobber, &b).unwrap()));
+        let b = Konane.parse("xo.x|...o").unwrap();
+        let c = check(&Konane, &b, &u, MAX_POSITIONS).unwrap();
+        assert_eq!(c.report(), Some(graph::region_report(&Konane, &b).unwrap()));
+    }
+
+    #[test]
+    fn cap_and_budget_stop_the_walk() {
+        let b = Domineering.parse("....|....|....|....").unwrap();
+        assert_eq!(
+            counts(&Domineering, &b, &Budget::unlimited(), 100),
+            Err(WebError::GraphTooLarge(100))
+        );
+        let spent = Budget::new(std::time::Duration::ZERO);
+        assert!(matches!(
+            counts(&Domineering, &b, &spent, MAX_POSITIONS),
+            Err(WebError::OutOfTime(0))
+        ));
+    }
+}

@@ -1,0 +1,189 @@
+//! Page layout: escaping, the shared frame (nav bar, one CSS block, a few
+//! lines of plain JavaScript for sortable tables) and small table helpers.
+//! Pages are Rust format strings; there is no front-end build step.
+
+use std::fmt::Write as _;
+
+/// Escape text for HTML element content and double-quoted attributes.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Percent-encode a query-string value (everything but unreserved characters).
+pub fn url_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => {
+                let _ = write!(out, "%{b:02X}");
+            }
+        }
+    }
+    out
+}
+
+/// The explorer's address for a ruleset and board.
+pub fn explore_href(ruleset: &str, board: &str) -> String {
+    format!(
+        "/explore?ruleset={}&amp;board={}",
+        url_encode(ruleset),
+        url_encode(board)
+    )
+}
+
+/// The navigation entries: (key, label, address).
+const NAV: &[(&str, &str, &str)] = &[
+    ("explore", "Board explorer", "/explore"),
+    ("census", "Census", "/census/domineering"),
+    ("sylver", "Sylver Coinage", "/sylver"),
+    ("semigroups", "Semigroups", "/semigroups"),
+    ("api", "JSON API", "/api"),
+];
+
+/// The site's one stylesheet.
+pub const CSS: &str = r#"
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1d2430;background:#f6f7f9}
+nav{background:#1f2a3a;padding:0 1.2rem;display:flex;gap:1.2rem;align-items:center;height:46px}
+nav a{color:#c9d4e3;text-decoration:none;font-weight:500}
+nav a.brand{color:#fff;font-weight:700;letter-spacing:.02em;margin-right:.6rem}
+nav a.on{color:#fff;border-bottom:2px solid #7fb3ff;padding-bottom:2px}
+main{max-width:1160px;margin:0 auto;padding:1.1rem 1.4rem 3rem}
+h1{font-size:1.55rem;margin:.4rem 0 .6rem}
+h2{font-size:1.2rem;margin:1.6rem 0 .5rem;border-bottom:1px solid #dde2ea;padding-bottom:.2rem}
+h3{font-size:1.02rem;margin:1rem 0 .4rem}
+p{max-width:52rem}
+a{color:#2457a6}
+code,kbd,.mono{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,monospace;font-size:.93em}
+table{border-collapse:collapse;margin:.4rem 0 1rem;background:#fff;font-size:.92rem}
+th,td{border:1px solid #dde2ea;padding:.25rem .55rem;text-align:left;vertical-align:top}
+th{background:#eef1f6;font-weight:600}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+table.sortable th{cursor:pointer;user-select:none}
+table.sortable th:after{content:" \2195";color:#9aa6b8;font-size:.8em}
+.card{background:#fff;border:1px solid #dde2ea;border-radius:6px;padding:.8rem 1rem;margin:.6rem 0}
+.row{display:flex;gap:1.4rem;flex-wrap:wrap;align-items:flex-start}
+.error{color:#a4161a;background:#fff1f0;border:1px solid #f3b8b5;border-radius:5px;padding:.6rem .8rem}
+.refused{color:#7a4d00;background:#fff8e6;border:1px solid #f0d08a;border-radius:5px;padding:.6rem .8rem}
+.ok{color:#1b6b2f}
+.muted{color:#6b7687}
+.swatch{display:inline-block;width:.95em;height:.95em;border:1px solid #555;vertical-align:-.12em;margin-right:.3em}
+form.inline{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap;margin:.4rem 0 .8rem}
+input[type=text]{font-family:ui-monospace,"DejaVu Sans Mono",monospace;padding:.3rem .45rem;min-width:18rem;border:1px solid #b9c2cf;border-radius:4px}
+select,button{padding:.3rem .5rem;border:1px solid #b9c2cf;border-radius:4px;background:#fff}
+button{cursor:pointer;background:#2457a6;color:#fff;border-color:#2457a6}
+svg{background:#fff}
+svg text{font-family:system-ui,"DejaVu Sans",sans-serif}
+.filters a{margin-right:.55rem}
+.filters a.on{font-weight:700;text-decoration:none;color:#1d2430}
+dl.kv{display:grid;grid-template-columns:max-content auto;gap:.15rem .9rem;margin:.3rem 0}
+dl.kv dt{color:#6b7687}
+dl.kv dd{margin:0;font-variant-numeric:tabular-nums}
+"#;
+
+/// Plain JavaScript shared by every page: click a header of a
+/// `table.sortable` to sort its rows (numbers numerically, using a cell's
+/// `data-sort` when present).
+pub const SORT_JS: &str = r#"
+document.querySelectorAll('table.sortable').forEach(function(t){
+  t.querySelectorAll('th').forEach(function(th,i){
+    th.addEventListener('click',function(){
+      var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);
+      var asc=th.dataset.dir!=='asc';th.dataset.dir=asc?'asc':'desc';
+      function key(r){var c=r.cells[i];var s=c.dataset.sort!==undefined?c.dataset.sort:c.textContent.trim();
+        var n=parseFloat(s);return isNaN(n)||!/^[-+]?[0-9.\/]+$/.test(s)?s:n;}
+      rows.sort(function(a,b){var x=key(a),y=key(b);
+        if(typeof x==='number'&&typeof y==='number')return asc?x-y:y-x;
+        return asc?String(x).localeCompare(String(y)):String(y).localeCompare(String(x));});
+      rows.forEach(function(r){body.appendChild(r);});
+    });
+  });
+});
+"#;
+
+/// Wrap a page body in the site frame. `active` is the nav key to highlight.
+pub fn page(title: &str, active: &str, body: &str) -> String {
+    let mut nav = String::new();
+    for (key, label, href) in NAV {
+        let class = if *key == active { " class=\"on\"" } else { "" };
+        let _ = write!(nav, "<a href=\"{href}\"{class}>{label}</a>");
+    }
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
+<title>{title} — partizan</title><style>{CSS}</style></head>\n<body>\
+<nav><a class=\"brand\" href=\"/\">partizan</a>{nav}</nav>\n<main>\n{body}\n</main>\
+<script>{SORT_JS}</script></body></html>\n",
+        title = escape(title)
+    )
+}
+
+/// Format a count with thin thousands separators (`58,830`).
+pub fn thousands(n: u128) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A percentage with one decimal, or a dash for an empty denominator.
+pub fn percent(hits: u64, total: u64) -> String {
+    if total == 0 {
+        "—".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * hits as f64 / total as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_quotes() {
+        assert_eq!(
+            escape("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+
+    #[test]
+    fn url_encodes_board_text() {
+        assert_eq!(url_encode("..#|.L R"), "..%23%7C.L%20R");
+    }
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(58830), "58,830");
+        assert_eq!(thousands(6257129), "6,257,129");
+    }
+
+    #[test]
+    fn page_has_nav_and_escaped_title() {
+        let p = page("a<b", "census", "<p>x</p>");
+        assert!(p.contains("a&lt;b — partizan"));
+        assert!(p.contains("<a href=\"/census/domineering\" class=\"on\">"));
+        assert!(p.contains("<p>x</p>"));
+    }
+}

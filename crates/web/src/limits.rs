@@ -1,0 +1,233 @@
+//! Request limits: a board-size cap per ruleset, a time budget per request,
+//! and a bounded number of heavy requests at once. Heavy work runs on
+//! tokio's blocking pool under a semaphore permit; it gets a [`Budget`] that
+//! it checks as it goes, and the handler stops waiting when the budget is
+//! spent (the work then sees the cancel flag and stops, still holding its
+//! permit until it does, so the bound on concurrent work stays true).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::Semaphore;
+
+use crate::error::WebError;
+
+/// The largest board (in cells, holes included) the site answers for each
+/// ruleset, and the default for names not listed.
+pub const CELL_CAPS: &[(&str, usize)] = &[
+    ("domineering", 30),
+    ("cram", 30),
+    ("clobber", 20),
+    ("konane", 20),
+    ("amazons", 12),
+];
+
+/// The limits a server runs under.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Time budget of one heavy request.
+    pub budget: Duration,
+    /// Heavy requests allowed to run at once; the rest get 503.
+    pub max_heavy: usize,
+    /// Largest Sylver Coinage position (number of gaps) the site plays out.
+    pub max_sylver_gaps: usize,
+    /// Largest genus for semigroup counts.
+    pub max_genus: u32,
+    /// Largest region size (cells) for a census.
+    pub max_census_cells: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            budget: Duration::from_secs(10),
+            max_heavy: 4,
+            max_sylver_gaps: 24,
+            max_genus: 30,
+            max_census_cells: 8,
+        }
+    }
+}
+
+impl Limits {
+    /// The cell cap of a ruleset (by its canonical name).
+    pub fn cell_cap(&self, ruleset: &str) -> usize {
+        CELL_CAPS
+            .iter()
+            .find(|(n, _)| *n == ruleset)
+            .map(|(_, c)| *c)
+            .unwrap_or(20)
+    }
+
+    /// Fail with a 400 if a board of `cells` cells is over the ruleset's cap.
+    pub fn check_cells(&self, ruleset: &str, cells: usize) -> Result<(), WebError> {
+        let cap = self.cell_cap(ruleset);
+        if cells > cap {
+            return Err(WebError::TooLarge {
+                ruleset: ruleset.to_string(),
+                cells,
+                cap,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A deadline and a cancel flag handed to heavy work, which checks
+/// [`Budget::check`] at convenient points and stops when it fails.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    deadline: Instant,
+    budget: Duration,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Budget {
+    /// A budget of `d` from now.
+    pub fn new(d: Duration) -> Budget {
+        Budget {
+            deadline: Instant::now() + d,
+            budget: d,
+            cancel: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// A budget that never runs out (for tools and tests).
+    pub fn unlimited() -> Budget {
+        Budget::new(Duration::from_secs(60 * 60 * 24 * 365))
+    }
+
+    /// Whether the work should stop: cancelled or past the deadline.
+    pub fn expired(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+
+    /// `Err(OutOfTime)` once the budget is spent.
+    pub fn check(&self) -> Result<(), WebError> {
+        if self.expired() {
+            Err(self.out_of_time())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The fault to report when the budget is spent.
+    pub fn out_of_time(&self) -> WebError {
+        WebError::OutOfTime(self.budget.as_millis() as u64)
+    }
+
+    /// A budget sharing this one's cancel flag whose deadline comes `margin`
+    /// earlier: for an optional step that must leave time for what follows.
+    pub fn reserve(&self, margin: Duration) -> Budget {
+        Budget {
+            deadline: self.deadline.checked_sub(margin).unwrap_or(self.deadline),
+            budget: self.budget,
+            cancel: self.cancel.clone(),
+        }
+    }
+
+    /// Ask the work to stop.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Run `work` on the blocking pool under a permit of `permits`, with a
+/// budget of `budget`. Answers 503 at once when no permit is free, and 503
+/// when the budget runs out (cancelling the work). A panic is a 500.
+pub async fn run_heavy<T, F>(
+    permits: &Arc<Semaphore>,
+    max_heavy: usize,
+    budget: Duration,
+    work: F,
+) -> Result<T, WebError>
+where
+    T: Send + 'static,
+    F: FnOnce(&Budget) -> Result<T, WebError> + Send + 'static,
+{
+    let permit = permits
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| WebError::Busy(max_heavy))?;
+    let b = Budget::new(budget);
+    let inner = b.clone();
+    let handle = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        work(&inner)
+    });
+    // A little grace so that work which notices the deadline itself can
+    // report it (with whatever it did finish) before we stop waiting.
+    let grace = Duration::from_millis(250);
+    match tokio::time::timeout(budget + grace, handle).await {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => {
+            let what = if e.is_panic() {
+                let p = e.into_panic();
+                p.downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "panic".to_string())
+            } else {
+                "the work was cancelled".to_string()
+            };
+            Err(WebError::Internal(what))
+        }
+        Err(_) => {
+            b.cancel();
+            Err(b.out_of_time())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_by_ruleset() {
+        let l = Limits::default();
+        assert_eq!(l.cell_cap("domineering"), 30);
+        assert_eq!(l.cell_cap("amazons"), 12);
+        assert!(l.check_cells("amazons", 12).is_ok());
+        assert!(matches!(
+            l.check_cells("amazons", 13),
+            Err(WebError::TooLarge { cap: 12, .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn busy_when_no_permit() {
+        let sem = Arc::new(Semaphore::new(1));
+        let _held = sem.clone().try_acquire_owned().unwrap();
+        let r = run_heavy(&sem, 1, Duration::from_secs(1), |_| Ok(1)).await;
+        assert_eq!(r, Err(WebError::Busy(1)));
+    }
+
+    #[tokio::test]
+    async fn out_of_time_cancels_and_keeps_permit_until_done() {
+        let sem = Arc::new(Semaphore::new(1));
+        let r: Result<(), WebError> = run_heavy(&sem, 1, Duration::from_millis(50), |b| {
+            // Ignores its budget for a while, then honours the cancel flag.
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_millis(600) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            b.check()
+        })
+        .await;
+        assert!(matches!(r, Err(WebError::OutOfTime(50))));
+        // The work still holds its permit.
+        assert!(sem.clone().try_acquire_owned().is_err());
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        assert!(sem.clone().try_acquire_owned().is_ok());
+    }
+
+    #[tokio::test]
+    async fn panic_is_internal() {
+        let sem = Arc::new(Semaphore::new(1));
+        let r: Result<(), WebError> =
+            run_heavy(&sem, 1, Duration::from_secs(1), |_| panic!("boom")).await;
+        assert_eq!(r, Err(WebError::Internal("boom".into())));
+    }
+}

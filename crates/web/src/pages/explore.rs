@@ -1,0 +1,635 @@
+//! The board explorer: a board drawn with its regions in colour, each
+//! region's value, position-graph size and source, the whole board's value,
+//! and the position-graph identity. When the identity fails the drawing is
+//! withheld and the two numbers are stated instead.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use partizan_census::{readings, Reading, Shape};
+use partizan_core::{Arena, GameId};
+use partizan_games::{Bits, Board, Ruleset};
+use partizan_solve::regions::{region_board, regions};
+use partizan_solve::{RegionTable, Savings, Solver, Stats};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::{params, Params};
+use crate::error::{ApiError, PageError, WebError};
+use crate::graphs::{self, GraphCheck};
+use crate::html::{escape, explore_href, page, thousands, url_encode};
+use crate::identity::Identity;
+use crate::limits::Budget;
+use crate::report::{solve_error, value_json, BudgetTable};
+use crate::rules::{self, parse_board};
+use crate::svg::{self, BoardDrawing, Cell};
+use crate::AppState;
+
+/// Where a region's value came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Source {
+    /// The persistent store answered it.
+    Store,
+    /// Searched now (`new` regions computed on the way).
+    Computed {
+        /// Distinct regions searched for this one.
+        new: u64,
+        /// Of the sub-regions met, how many the store answered.
+        store_hits: u64,
+    },
+    /// Already in this request's table (an equal region came first).
+    Table,
+}
+
+impl Source {
+    fn describe(&self) -> String {
+        match self {
+            Source::Store => "store".to_string(),
+            Source::Computed { new, store_hits: 0 } => format!("computed ({new} new)"),
+            Source::Computed { new, store_hits } => {
+                format!("computed ({new} new, {store_hits} from store)")
+            }
+            Source::Table => "same as an earlier region".to_string(),
+        }
+    }
+}
+
+/// One region of an explored board.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct RegionRow {
+    /// The region's cells on the board.
+    pub cells: Bits,
+    /// Number of cells.
+    pub size: u32,
+    /// The value in CGSuite notation.
+    pub value: String,
+    /// Positions of the region's own graph, when counted.
+    pub positions: Option<u64>,
+    /// Where the value came from.
+    pub source: Source,
+    /// Domineering only: the packing reading.
+    pub reading: Option<Reading>,
+}
+
+/// Whether the position-graph identity was checked, and how it came out.
+#[derive(Debug, Clone)]
+pub(crate) enum GraphStatus {
+    /// Counted: the identity holds or fails.
+    Checked(GraphCheck),
+    /// Not counted (too large or out of time): the reason.
+    NotChecked(String),
+}
+
+/// Everything the explorer shows.
+#[derive(Debug, Clone)]
+pub(crate) struct Explored {
+    pub ruleset: &'static str,
+    pub board: String,
+    pub width: usize,
+    pub height: usize,
+    pub glyphs: Vec<char>,
+    pub regions: Vec<RegionRow>,
+    pub whole: Value,
+    pub sum_matches: bool,
+    pub graph: GraphStatus,
+    pub reading: Option<Reading>,
+    pub stats: Stats,
+}
+
+fn reading_of(width: usize, mask: Bits) -> Option<Reading> {
+    let cells = (0..128usize)
+        .filter(|i| mask >> i & 1 == 1)
+        .map(|i| (i / width, i % width));
+    let shape = Shape::from_cells(cells)?;
+    if shape.len() <= Shape::MAX_CELLS.min(10) {
+        readings::read(&shape).ok()
+    } else {
+        use readings::Orientation::{Horizontal as H, Vertical as V};
+        Some(Reading::from_packings(partizan_census::Packings {
+            opt_v: readings::max_packing_closed(&shape, V),
+            opt_h: readings::max_packing_closed(&shape, H),
+            pess_v: readings::min_maximal_packing_closed(&shape, V),
+            pess_h: readings::min_maximal_packing_closed(&shape, H),
+        }))
+    }
+}
+
+/// Compute the explorer's report under the budget.
+pub(crate) fn explore<'a, R: Ruleset>(
+    r: &R,
+    board: &Board,
+    store: Option<&'a mut dyn RegionTable>,
+    budget: &'a Budget,
+) -> Result<Explored, WebError> {
+    let mut arena = Arena::new();
+    let mut table = BudgetTable::new(budget, store);
+    let masks = regions(r, board);
+    let mut rows = Vec::with_capacity(masks.len());
+    let mut ids: Vec<GameId> = Vec::with_capacity(masks.len());
+    let (whole_id, stats) = {
+        let solver = Solver::new(r, Savings::ALL).map_err(|e| solve_error(e, budget))?;
+        let mut solver = solver.with_table(&mut table);
+        for &mask in &masks {
+            let before = solver.stats();
+            let g = solver
+                .value(&mut arena, &region_board(board, mask))
+                .map_err(|e| solve_error(e, budget))?;
+            let after = solver.stats();
+            let new = after.distinct - before.distinct;
+            let store_hits = after.store_hits - before.store_hits;
+            let source = if new > 0 {
+                Source::Computed { new, store_hits }
+            } else if store_hits > 0 {
+                Source::Store
+            } else {
+                Source::Table
+            };
+            ids.push(g);
+            rows.push(RegionRow {
+                cells: mask,
+                size: mask.count_ones(),
+                value: String::new(),
+                positions: None,
+                source,
+                reading: None,
+            });
+        }
+        let w = solver
+            .value(&mut arena, board)
+            .map_err(|e| solve_error(e, budget))?;
+        (w, solver.stats())
+    };
+    for (row, &g) in rows.iter_mut().zip(&ids) {
+        row.value = arena.display(g);
+    }
+    let sum = arena
+        .sum_all(&ids)
+        .map_err(|e| WebError::Internal(e.to_string()))?;
+    let whole = value_json(&mut arena, whole_id);
+
+    // The graph identity gets what is left of the budget, less a margin so
+    // that the page can still be rendered in time.
+    let graph = match graphs::check(r, board, &budget.reserve(Duration::from_millis(150)), graphs::MAX_POSITIONS) {
+        Ok(c) => {
+            for row in rows.iter_mut() {
+                row.positions = c
+                    .regions
+                    .iter()
+                    .find(|x| x.cells == row.cells)
+                    .map(|x| x.positions);
+            }
+            GraphStatus::Checked(c)
+        }
+        Err(e @ (WebError::GraphTooLarge(_) | WebError::OutOfTime(_))) => {
+            GraphStatus::NotChecked(e.to_string())
+        }
+        Err(e) => return Err(e),
+    };
+
+    let text = r.format(board);
+    let glyphs: Vec<char> = text.chars().filter(|&c| c != '|').collect();
+    let width = board.width();
+    let mut reading = None;
+    if r.name() == "domineering" {
+        let mut total = Reading::default();
+        let mut all = true;
+        for row in rows.iter_mut() {
+            row.reading = reading_of(width, row.cells);
+            match row.reading {
+                Some(x) => {
+                    total.count += x.count;
+                    total.low += x.low;
+                    total.high += x.high;
+                    total.packings.opt_v += x.packings.opt_v;
+                    total.packings.opt_h += x.packings.opt_h;
+                    total.packings.pess_v += x.packings.pess_v;
+                    total.packings.pess_h += x.packings.pess_h;
+                }
+                None => all = false,
+            }
+        }
+        if all {
+            reading = Some(total);
+        }
+    }
+    Ok(Explored {
+        ruleset: r.name(),
+        board: text,
+        width,
+        height: board.height(),
+        glyphs,
+        regions: rows,
+        whole,
+        sum_matches: sum == whole_id,
+        graph,
+        reading,
+        stats,
+    })
+}
+
+impl Explored {
+    /// The JSON form (`/api/explore`).
+    pub(crate) fn to_json(&self) -> Value {
+        let (identity, graph) = match &self.graph {
+            GraphStatus::Checked(c) => (
+                json!({
+                    "checked": true,
+                    "holds": c.identity.holds(),
+                    "statement": c.identity.statement(),
+                }),
+                json!({
+                    "positions": c.whole.positions,
+                    "tree_nodes": c.whole.tree_nodes.to_string(),
+                }),
+            ),
+            GraphStatus::NotChecked(why) => (
+                json!({"checked": false, "holds": null, "statement": why}),
+                Value::Null,
+            ),
+        };
+        json!({
+            "ruleset": self.ruleset,
+            "board": self.board,
+            "width": self.width,
+            "height": self.height,
+            "value": self.whole,
+            "value_is_sum_of_regions": self.sum_matches,
+            "regions": self.regions.iter().map(|r| json!({
+                "cells": r.cells.to_string(),
+                "size": r.size,
+                "value": r.value,
+                "positions": r.positions,
+                "source": r.source,
+                "reading": r.reading,
+            })).collect::<Vec<_>>(),
+            "graph": graph,
+            "identity": identity,
+            "reading": self.reading,
+            "stats": self.stats,
+        })
+    }
+
+    fn identity(&self) -> Option<Identity> {
+        match &self.graph {
+            GraphStatus::Checked(c) => Some(c.identity),
+            GraphStatus::NotChecked(_) => None,
+        }
+    }
+
+    /// The board drawing; regions coloured only when the identity holds.
+    fn drawing(&self) -> String {
+        let cells: Vec<Cell> = self.glyphs.iter().map(|&c| Cell::from_char(c)).collect();
+        let mut d = BoardDrawing::new(self.width, self.height, cells);
+        d.clickable = true;
+        d.cell_px = if self.width.max(self.height) > 8 { 38.0 } else { 48.0 };
+        if self.identity().is_some_and(|i| i.holds()) {
+            for (k, row) in self.regions.iter().enumerate() {
+                for i in 0..d.region.len() {
+                    if row.cells >> i & 1 == 1 {
+                        d.region[i] = Some(k);
+                    }
+                }
+            }
+            if self.ruleset == "domineering" {
+                let empty: Vec<bool> = self.glyphs.iter().map(|&c| c == '.').collect();
+                d.runs = svg::runs(self.width, self.height, &empty);
+            }
+        }
+        d.render("board")
+    }
+}
+
+fn js_string(s: &str) -> String {
+    serde_json::to_string(s)
+        .unwrap_or_else(|_| "\"\"".to_string())
+        .replace('<', "\\u003c")
+}
+
+fn form(ruleset: &str, board: &str) -> String {
+    let mut opts = String::new();
+    for n in rules::NAMES {
+        let sel = if *n == ruleset { " selected" } else { "" };
+        let _ = write!(opts, "<option value=\"{n}\"{sel}>{n}</option>");
+    }
+    format!(
+        "<form class=\"inline\" method=\"get\" action=\"/explore\" id=\"explore-form\">\
+<label>Ruleset <select name=\"ruleset\" id=\"ruleset\">{opts}</select></label>\
+<label>Board <input type=\"text\" name=\"board\" id=\"board-text\" value=\"{}\" spellcheck=\"false\"></label>\
+<button type=\"submit\">Show</button></form>\
+<p class=\"muted\">Rows separated by <code>|</code>: <code>.</code> empty, <code>#</code> blocked; \
+<code>x</code>/<code>o</code> stones (Clobber, Kōnane; in Clobber <code>.</code> is an empty square), \
+<code>L</code>/<code>R</code> queens (Amazons). Click a cell to change it.</p>",
+        escape(board)
+    )
+}
+
+/// Add or remove a row or column of board text (fill with `fill`).
+fn resized(board: &str, fill: char, add_row: i32, add_col: i32) -> Option<String> {
+    let mut rows: Vec<String> = board.split('|').map(str::to_string).collect();
+    let w = rows.first()?.chars().count();
+    if add_col > 0 {
+        for r in rows.iter_mut() {
+            r.push(fill);
+        }
+    } else if add_col < 0 {
+        if w <= 1 {
+            return None;
+        }
+        for r in rows.iter_mut() {
+            r.pop();
+        }
+    }
+    let w = rows.first()?.chars().count();
+    if add_row > 0 {
+        rows.push(std::iter::repeat_n(fill, w).collect());
+    } else if add_row < 0 {
+        if rows.len() <= 1 {
+            return None;
+        }
+        rows.pop();
+    }
+    Some(rows.join("|"))
+}
+
+fn render(e: &Explored) -> String {
+    let mut body = String::new();
+    let _ = write!(body, "<h1>Board explorer</h1>{}", form(e.ruleset, &e.board));
+    let fill = if e.ruleset == "clobber" { 'x' } else { '.' };
+    let mut resize = String::new();
+    for (label, dr, dc) in [
+        ("+ row", 1, 0),
+        ("− row", -1, 0),
+        ("+ column", 0, 1),
+        ("− column", 0, -1),
+    ] {
+        if let Some(b) = resized(&e.board, fill, dr, dc) {
+            let _ = write!(resize, "<a href=\"{}\">{label}</a> ", explore_href(e.ruleset, &b));
+        }
+    }
+    let identity = e.identity();
+    let drawing_card = match identity {
+        Some(id @ Identity::Fails { .. }) => format!(
+            "<div class=\"card\"><p class=\"refused\" id=\"refusal\">{}</p></div>",
+            escape(&id.statement())
+        ),
+        _ => {
+            let mut legend = String::new();
+            if identity.is_some() {
+                for (k, row) in e.regions.iter().enumerate() {
+                    let _ = write!(
+                        legend,
+                        "<span style=\"margin-right:.8rem;white-space:nowrap\"><span class=\"swatch\" style=\"background:{}\"></span>{} <span class=\"mono\">{}</span></span>",
+                        svg::region_colour(k),
+                        k + 1,
+                        escape(&row.value)
+                    );
+                }
+            } else {
+                legend.push_str("<span class=\"muted\">Region colours are withheld: the identity was not checked.</span>");
+            }
+            let runs = if e.ruleset == "domineering" && identity.is_some() {
+                "<p class=\"muted\" style=\"font-size:.85em\">Lines are runs: <span style=\"color:#c1121f;font-weight:700\">red solid</span> odd, dashed even (horizontal runs drawn high, vertical runs drawn left).</p>"
+            } else {
+                ""
+            };
+            format!(
+                "<div class=\"card\">{}<div id=\"legend\" style=\"margin-top:.4rem\">{legend}</div>{runs}<div class=\"muted\" style=\"margin-top:.3rem\">{resize}</div></div>",
+                e.drawing()
+            )
+        }
+    };
+    let v = &e.whole;
+    let s = |k: &str| escape(v[k].as_str().unwrap_or_default());
+    let mut whole = format!(
+        "<div class=\"card\" style=\"min-width:300px\"><h3>The whole board</h3><dl class=\"kv\">\
+<dt>value</dt><dd class=\"mono\" id=\"whole-value\">{}</dd>\
+<dt>outcome</dt><dd id=\"whole-outcome\">{}</dd>\
+<dt>stops</dt><dd>{} / {}</dd><dt>mean</dt><dd>{}</dd><dt>temperature</dt><dd>{}</dd>\
+<dt>regions</dt><dd id=\"region-count\">{}</dd>",
+        s("value"),
+        s("outcome"),
+        s("left_stop"),
+        s("right_stop"),
+        s("mean"),
+        s("temperature"),
+        e.regions.len()
+    );
+    if let Some(rd) = e.reading {
+        let _ = write!(
+            whole,
+            "<dt>packing count</dt><dd>{}</dd><dt>interval</dt><dd id=\"interval\">[{}, {}]</dd>",
+            rd.count, rd.low, rd.high
+        );
+    }
+    let _ = write!(
+        whole,
+        "<dt>sum of regions</dt><dd>{}</dd></dl>",
+        if e.sum_matches {
+            "<span class=\"ok\">equals the value</span>"
+        } else {
+            "<span class=\"error\">differs from the value</span>"
+        }
+    );
+    match &e.graph {
+        GraphStatus::Checked(c) => {
+            let prod = c.regions.iter().map(|r| thousands(u128::from(r.positions))).collect::<Vec<_>>().join(" × ");
+            let _ = write!(
+                whole,
+                "<h3>Position graph</h3><dl class=\"kv\"><dt>whole board</dt><dd id=\"graph-whole\">{}</dd>\
+<dt>regions</dt><dd>{}</dd><dt>recursion tree</dt><dd>{}</dd></dl><p class=\"{}\" id=\"identity\">{}</p>",
+                thousands(u128::from(c.whole.positions)),
+                if prod.is_empty() { "1".to_string() } else { prod },
+                thousands(c.whole.tree_nodes),
+                if c.identity.holds() { "ok" } else { "refused" },
+                escape(&c.identity.statement())
+            );
+        }
+        GraphStatus::NotChecked(why) => {
+            let _ = write!(
+                whole,
+                "<h3>Position graph</h3><p class=\"muted\" id=\"identity\">Not checked: {}</p>",
+                escape(why)
+            );
+        }
+    }
+    whole.push_str("</div>");
+    let _ = write!(body, "<div class=\"row\">{drawing_card}{whole}</div>");
+
+    // Regions table.
+    let dom = e.ruleset == "domineering";
+    let holds = identity.is_some_and(|i| i.holds());
+    let mut t = String::from(
+        "<h2>Regions</h2><table class=\"sortable\" id=\"regions\"><thead><tr><th class=\"num\">#</th><th class=\"num\">cells</th><th>value</th><th class=\"num\">positions</th><th>source</th>",
+    );
+    if dom {
+        t.push_str("<th class=\"num\">count</th><th>interval</th><th>value in interval</th>");
+    }
+    t.push_str("</tr></thead><tbody>");
+    for (k, row) in e.regions.iter().enumerate() {
+        let swatch = if holds {
+            format!("<span class=\"swatch\" style=\"background:{}\"></span>", svg::region_colour(k))
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            t,
+            "<tr class=\"region-row\"><td class=\"num\" data-sort=\"{n}\">{swatch}{n}</td><td class=\"num\">{}</td><td class=\"mono\">{}</td><td class=\"num\">{}</td><td>{}</td>",
+            row.size,
+            escape(&row.value),
+            row.positions.map(|p| thousands(u128::from(p))).unwrap_or_else(|| "—".into()),
+            escape(&row.source.describe()),
+            n = k + 1
+        );
+        if dom {
+            match row.reading {
+                Some(rd) => {
+                    let inside = row.value.parse::<partizan_core::Dyadic>()
+                        .ok()
+                        .map(|x| {
+                            let lo = partizan_core::Dyadic::from_int(rd.low);
+                            let hi = partizan_core::Dyadic::from_int(rd.high);
+                            if lo <= x && x <= hi { "yes" } else { "no" }
+                        })
+                        .unwrap_or("not a number");
+                    let _ = write!(
+                        t,
+                        "<td class=\"num\">{}</td><td>[{}, {}]</td><td>{inside}</td>",
+                        rd.count, rd.low, rd.high
+                    );
+                }
+                None => t.push_str("<td></td><td></td><td></td>"),
+            }
+        }
+        t.push_str("</tr>");
+    }
+    t.push_str("</tbody></table>");
+    body.push_str(&t);
+    let q = format!("ruleset={}&amp;board={}", url_encode(e.ruleset), url_encode(&e.board));
+    let _ = write!(
+        body,
+        "<p class=\"muted\">JSON: <a href=\"/api/explore?{q}\">this page</a> · <a href=\"/api/value?{q}\">value</a> · <a href=\"/api/graph?{q}\">graph</a>. \
+Solver: {} region evaluations, {} searched, {} table hits, {} from the store.</p>",
+        e.stats.nodes, e.stats.distinct, e.stats.hits, e.stats.store_hits
+    );
+    let _ = write!(
+        body,
+        "<script>(function(){{var cyc={cyc},w={w},text={text},rs={rs};\
+document.querySelectorAll('#board rect[data-cell]').forEach(function(el){{el.addEventListener('click',function(){{\
+var rows=text.split('|');var i=+el.dataset.cell;var r=Math.floor(i/w),c=i%w;var row=Array.from(rows[r]);\
+var k=cyc.indexOf(row[c]);row[c]=cyc[(k+1)%cyc.length];rows[r]=row.join('');\
+location.href='/explore?ruleset='+encodeURIComponent(rs)+'&board='+encodeURIComponent(rows.join('|'));}});}});}})();</script>",
+        cyc = js_string(rules::click_cycle(e.ruleset)),
+        w = e.width,
+        text = js_string(&e.board),
+        rs = js_string(e.ruleset)
+    );
+    body
+}
+
+/// Parse the request's ruleset and board (defaults when absent).
+fn inputs(m: &HashMap<String, String>) -> Result<(&'static str, String), WebError> {
+    let ruleset = rules::canonical(m.get("ruleset").map(String::as_str).unwrap_or("domineering"))?;
+    let board = m
+        .get("board")
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| rules::default_board(ruleset).to_string());
+    Ok((ruleset, board))
+}
+
+async fn compute(state: &AppState, ruleset: &'static str, board: String) -> Result<Explored, WebError> {
+    let limits = state.limits().clone();
+    let store = state.store_handle();
+    state
+        .heavy(move |budget| {
+            crate::with_ruleset!(ruleset, |r| {
+                let b = parse_board(r, &board, &limits)?;
+                let mut session = store.as_ref().map(|s| s.session());
+                let table = session.as_mut().map(|s| s as &mut dyn RegionTable);
+                explore(r, &b, table, budget)
+            })
+        })
+        .await
+}
+
+/// `GET /explore`.
+pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Response {
+    let m = match params(p) {
+        Ok(m) => m,
+        Err(e) => return PageError(e).into_response(),
+    };
+    let (ruleset, board) = match inputs(&m) {
+        Ok(x) => x,
+        Err(e) => return PageError(e).into_response(),
+    };
+    match compute(&state, ruleset, board.clone()).await {
+        Ok(e) => Html(page("Board explorer", "explore", &render(&e))).into_response(),
+        Err(err) if err.status() == StatusCode::BAD_REQUEST => {
+            // Bad input: the form again, with the problem named.
+            let body = format!(
+                "<h1>Board explorer</h1>{}<p class=\"error\" id=\"error\">{}</p>",
+                form(ruleset, &board),
+                escape(&err.to_string())
+            );
+            (StatusCode::BAD_REQUEST, Html(page("Board explorer", "explore", &body))).into_response()
+        }
+        Err(err) => PageError(err).into_response(),
+    }
+}
+
+/// `GET /api/explore`.
+pub(crate) async fn api_handler(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
+    let m = params(p)?;
+    let ruleset = rules::canonical(super::required(&m, "ruleset")?)?;
+    let board = super::required(&m, "board")?.to_string();
+    let e = compute(&state, ruleset, board).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], e.to_json().to_string()).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use partizan_games::Domineering;
+
+    #[test]
+    fn explores_a_split_board() {
+        let b = Domineering.parse("..#..|..#..").unwrap();
+        let e = explore(&Domineering, &b, None, &Budget::unlimited()).unwrap();
+        assert_eq!(e.regions.len(), 2);
+        assert!(e.sum_matches);
+        assert!(matches!(&e.graph, GraphStatus::Checked(c) if c.identity.holds()));
+        assert_eq!(e.regions[1].source, Source::Table);
+        assert!(e.reading.is_some());
+        let html = render(&e);
+        assert!(html.contains("id=\"board\""));
+        assert!(html.contains(svg::region_colour(1)));
+    }
+
+    #[test]
+    fn refuses_the_drawing_when_the_identity_fails() {
+        let b = Domineering.parse("..#..|..#..").unwrap();
+        let mut e = explore(&Domineering, &b, None, &Budget::unlimited()).unwrap();
+        // Forge the report: the whole graph is not the product of the parts.
+        if let GraphStatus::Checked(c) = &mut e.graph {
+            c.whole.positions += 1;
+            let each: Vec<u128> = c.regions.iter().map(|r| u128::from(r.positions)).collect();
+            c.identity = crate::identity::check_identity(u128::from(c.whole.positions), &each);
+        }
+        let html = render(&e);
+        assert!(!html.contains("<svg"), "no drawing when the identity fails");
+        assert!(html.contains("id=\"refusal\""));
+        assert!(html.contains("Refused: the whole board"));
+    }
+
+    #[test]
+    fn resizes_board_text() {
+        assert_eq!(resized("..|..", '.', 1, 0).as_deref(), Some("..|..|.."));
+        assert_eq!(resized("..|..", '.', 0, -1).as_deref(), Some(".|."));
+        assert_eq!(resized(".", '.', -1, 0), None);
+    }
+}

@@ -1,0 +1,754 @@
+//! SVG drawing primitives: a tiny element builder, boards with coloured
+//! regions and run overlays, line and bar plots (linear or log scale), and a
+//! number line for Sylver Coinage. Everything is a `String`; nothing here
+//! knows about HTTP or about how the numbers were computed.
+
+use std::fmt::Write as _;
+
+use crate::html::escape;
+
+/// Fill colours for regions, in order; light enough for stones and labels on
+/// top, distinct from each other and from the hole colour.
+pub const REGION_COLOURS: &[&str] = &[
+    "#8ecae6", "#ffb703", "#a7c957", "#f4978e", "#cdb4db", "#90e0ef", "#f9dc5c", "#b5838d",
+    "#80ed99", "#ffcfd2", "#bde0fe", "#e9c46a", "#98c1d9", "#f6bd60", "#c1fba4", "#e5989b",
+];
+
+/// The colour of region `i` (cycling after [`REGION_COLOURS`] runs out).
+pub fn region_colour(i: usize) -> &'static str {
+    REGION_COLOURS[i % REGION_COLOURS.len()]
+}
+
+/// The fill of a hole (a cell that is not part of the position).
+pub const HOLE_COLOUR: &str = "#3b4252";
+
+/// An SVG document under construction.
+#[derive(Debug, Clone)]
+pub struct Svg {
+    width: f64,
+    height: f64,
+    attrs: String,
+    body: String,
+}
+
+fn num(x: f64) -> String {
+    let r = (x * 100.0).round() / 100.0;
+    if r == r.trunc() {
+        format!("{}", r as i64)
+    } else {
+        format!("{r}")
+    }
+}
+
+impl Svg {
+    /// A blank drawing of the given size in user units (pixels).
+    pub fn new(width: f64, height: f64) -> Svg {
+        Svg {
+            width,
+            height,
+            attrs: String::new(),
+            body: String::new(),
+        }
+    }
+
+    /// Add raw attributes to the `<svg>` element (e.g. `id="board"`).
+    pub fn attr(mut self, attrs: &str) -> Svg {
+        self.attrs.push(' ');
+        self.attrs.push_str(attrs);
+        self
+    }
+
+    /// A rectangle; `extra` is appended verbatim as attributes.
+    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, extra: &str) {
+        let _ = write!(
+            self.body,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" {extra}/>",
+            num(x),
+            num(y),
+            num(w),
+            num(h)
+        );
+    }
+
+    /// A straight line.
+    pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, width: f64, extra: &str) {
+        let _ = write!(
+            self.body,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{stroke}\" stroke-width=\"{}\" {extra}/>",
+            num(x1),
+            num(y1),
+            num(x2),
+            num(y2),
+            num(width)
+        );
+    }
+
+    /// A circle.
+    pub fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, extra: &str) {
+        let _ = write!(
+            self.body,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" {extra}/>",
+            num(cx),
+            num(cy),
+            num(r)
+        );
+    }
+
+    /// Text (escaped), anchored `start`, `middle` or `end`.
+    pub fn text(&mut self, x: f64, y: f64, s: &str, size: f64, anchor: &str, extra: &str) {
+        let _ = write!(
+            self.body,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\" {extra}>{}</text>",
+            num(x),
+            num(y),
+            num(size),
+            escape(s)
+        );
+    }
+
+    /// An open polyline through the points.
+    pub fn polyline(&mut self, pts: &[(f64, f64)], stroke: &str, width: f64, extra: &str) {
+        let mut p = String::new();
+        for (x, y) in pts {
+            let _ = write!(p, "{},{} ", num(*x), num(*y));
+        }
+        let _ = write!(
+            self.body,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{stroke}\" stroke-width=\"{}\" {extra}/>",
+            p.trim_end(),
+            num(width)
+        );
+    }
+
+    /// Raw markup (already valid SVG).
+    pub fn raw(&mut self, s: &str) {
+        self.body.push_str(s);
+    }
+
+    /// The finished `<svg>` element.
+    pub fn finish(self) -> String {
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\"{}>{}</svg>",
+            self.attrs,
+            self.body,
+            w = num(self.width),
+            h = num(self.height)
+        )
+    }
+}
+
+/// What occupies a cell of a drawn board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    /// Not part of the position (blocked).
+    Hole,
+    /// An empty cell of the position.
+    Empty,
+    /// A Left stone (`x`).
+    LeftStone,
+    /// A Right stone (`o`).
+    RightStone,
+    /// A Left queen (`L`).
+    LeftQueen,
+    /// A Right queen (`R`).
+    RightQueen,
+}
+
+impl Cell {
+    /// The cell a board-text character stands for (`#`, `.`, `x`, `o`, `L`, `R`).
+    pub fn from_char(c: char) -> Cell {
+        match c {
+            '#' => Cell::Hole,
+            'x' | 'X' => Cell::LeftStone,
+            'o' | 'O' => Cell::RightStone,
+            'L' => Cell::LeftQueen,
+            'R' => Cell::RightQueen,
+            _ => Cell::Empty,
+        }
+    }
+}
+
+/// A maximal line of cells of one region taken along a row or a column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    /// Along a row (true) or down a column (false).
+    pub horizontal: bool,
+    /// Row of the first cell.
+    pub row: usize,
+    /// Column of the first cell.
+    pub col: usize,
+    /// Number of cells.
+    pub len: usize,
+}
+
+impl Run {
+    /// Odd runs waste a cell: they are what the packing count counts.
+    pub fn odd(&self) -> bool {
+        self.len % 2 == 1
+    }
+}
+
+/// The maximal runs of a set of cells (`cells[row * width + col]`), both
+/// directions, isolated cells included as runs of length one each way.
+pub fn runs(width: usize, height: usize, cells: &[bool]) -> Vec<Run> {
+    let mut out = Vec::new();
+    let at = |r: usize, c: usize| cells.get(r * width + c).copied().unwrap_or(false);
+    for r in 0..height {
+        let mut c = 0;
+        while c < width {
+            if at(r, c) {
+                let start = c;
+                while c < width && at(r, c) {
+                    c += 1;
+                }
+                out.push(Run {
+                    horizontal: true,
+                    row: r,
+                    col: start,
+                    len: c - start,
+                });
+            } else {
+                c += 1;
+            }
+        }
+    }
+    for c in 0..width {
+        let mut r = 0;
+        while r < height {
+            if at(r, c) {
+                let start = r;
+                while r < height && at(r, c) {
+                    r += 1;
+                }
+                out.push(Run {
+                    horizontal: false,
+                    row: start,
+                    col: c,
+                    len: r - start,
+                });
+            } else {
+                r += 1;
+            }
+        }
+    }
+    out
+}
+
+/// A board to draw: cells row by row, each cell's region (index into the
+/// region list) and optional run overlays.
+#[derive(Debug, Clone)]
+pub struct BoardDrawing {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// `width * height` cells, row by row.
+    pub cells: Vec<Cell>,
+    /// The region of each cell, if it belongs to one.
+    pub region: Vec<Option<usize>>,
+    /// Runs to draw over the board (odd ones marked).
+    pub runs: Vec<Run>,
+    /// Give each cell `data-cell="i"` and a pointer cursor for click editing.
+    pub clickable: bool,
+    /// Side of one cell in pixels.
+    pub cell_px: f64,
+}
+
+impl BoardDrawing {
+    /// A drawing with no regions, no runs, 48-pixel cells.
+    pub fn new(width: usize, height: usize, cells: Vec<Cell>) -> BoardDrawing {
+        let n = cells.len();
+        BoardDrawing {
+            width,
+            height,
+            cells,
+            region: vec![None; n],
+            runs: Vec::new(),
+            clickable: false,
+            cell_px: 48.0,
+        }
+    }
+
+    /// The `<svg>` element.
+    pub fn render(&self, id: &str) -> String {
+        let s = self.cell_px;
+        let pad = 6.0;
+        let w = self.width as f64 * s + 2.0 * pad;
+        let h = self.height as f64 * s + 2.0 * pad;
+        let mut svg = Svg::new(w, h).attr(&format!(
+            "id=\"{}\" class=\"board\" data-width=\"{}\" data-height=\"{}\"",
+            escape(id),
+            self.width,
+            self.height
+        ));
+        let mut labelled = Vec::new();
+        for (i, cell) in self.cells.iter().enumerate() {
+            let (r, c) = (i / self.width.max(1), i % self.width.max(1));
+            let x = pad + c as f64 * s;
+            let y = pad + r as f64 * s;
+            let region = self.region.get(i).copied().flatten();
+            let fill = match (cell, region) {
+                (Cell::Hole, _) => HOLE_COLOUR,
+                (_, Some(k)) => region_colour(k),
+                (_, None) => "#f2f2f2",
+            };
+            let mut extra = format!(
+                "stroke=\"#5c6675\" stroke-width=\"1\" data-cell=\"{i}\" data-region=\"{}\"",
+                region.map(|k| k.to_string()).unwrap_or_default()
+            );
+            if self.clickable {
+                extra.push_str(" style=\"cursor:pointer\" class=\"cell\"");
+            }
+            svg.rect(x, y, s, s, fill, &extra);
+            let (cx, cy) = (x + s / 2.0, y + s / 2.0);
+            let nohit = "pointer-events=\"none\"";
+            match cell {
+                Cell::LeftStone => svg.circle(cx, cy, s * 0.32, "#1d2430", nohit),
+                Cell::RightStone => svg.circle(
+                    cx,
+                    cy,
+                    s * 0.32,
+                    "#ffffff",
+                    "stroke=\"#1d2430\" stroke-width=\"2\" pointer-events=\"none\"",
+                ),
+                Cell::LeftQueen | Cell::RightQueen => {
+                    let (fill, label) = if *cell == Cell::LeftQueen {
+                        ("#1d4ed8", "L")
+                    } else {
+                        ("#b91c1c", "R")
+                    };
+                    svg.circle(cx, cy, s * 0.34, fill, nohit);
+                    svg.text(
+                        cx,
+                        cy + s * 0.14,
+                        label,
+                        s * 0.4,
+                        "middle",
+                        "fill=\"#fff\" font-weight=\"700\" pointer-events=\"none\"",
+                    );
+                }
+                Cell::Hole | Cell::Empty => {}
+            }
+            if let Some(k) = region {
+                if !labelled.contains(&k) {
+                    labelled.push(k);
+                    svg.text(
+                        x + 3.0,
+                        y + 11.0,
+                        &(k + 1).to_string(),
+                        10.0,
+                        "start",
+                        "fill=\"#1d2430\" pointer-events=\"none\"",
+                    );
+                }
+            }
+        }
+        for run in &self.runs {
+            let (stroke, width, dash) = if run.odd() {
+                ("#c1121f", 3.0, "")
+            } else {
+                ("#334155", 1.6, "stroke-dasharray=\"5 3\"")
+            };
+            let extra = format!(
+                "stroke-linecap=\"round\" pointer-events=\"none\" class=\"run {}\" {dash}",
+                if run.odd() { "odd" } else { "even" }
+            );
+            let off = s * 0.16;
+            if run.horizontal {
+                let y = pad + run.row as f64 * s + s / 2.0 - off;
+                let x1 = pad + run.col as f64 * s + s * 0.22;
+                let x2 = pad + (run.col + run.len) as f64 * s - s * 0.22;
+                svg.line(x1, y, x2, y, stroke, width, &extra);
+            } else {
+                let x = pad + run.col as f64 * s + s / 2.0 - off;
+                let y1 = pad + run.row as f64 * s + s * 0.22;
+                let y2 = pad + (run.row + run.len) as f64 * s - s * 0.22;
+                svg.line(x, y1, x, y2, stroke, width, &extra);
+            }
+        }
+        svg.finish()
+    }
+}
+
+/// One named series of (x, y) points.
+#[derive(Debug, Clone)]
+pub struct Series {
+    /// Legend name.
+    pub name: String,
+    /// Stroke colour.
+    pub colour: String,
+    /// Points in data coordinates, x ascending.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A line plot with markers, axes, ticks and a legend.
+#[derive(Debug, Clone)]
+pub struct LinePlot {
+    /// Title above the plot.
+    pub title: String,
+    /// Label of the x axis.
+    pub x_label: String,
+    /// Label of the y axis.
+    pub y_label: String,
+    /// The series.
+    pub series: Vec<Series>,
+    /// Logarithmic y axis (base 10); non-positive values are skipped.
+    pub log_y: bool,
+    /// Fixed y range, else from the data.
+    pub y_range: Option<(f64, f64)>,
+    /// Format y tick labels as percentages of 1.
+    pub y_percent: bool,
+}
+
+fn nice_step(span: f64, target: usize) -> f64 {
+    let raw = span / target.max(1) as f64;
+    if raw <= 0.0 || !raw.is_finite() {
+        return 1.0;
+    }
+    let mag = 10f64.powf(raw.log10().floor());
+    let f = raw / mag;
+    let nice = if f <= 1.0 {
+        1.0
+    } else if f <= 2.0 {
+        2.0
+    } else if f <= 5.0 {
+        5.0
+    } else {
+        10.0
+    };
+    nice * mag
+}
+
+fn tick_label(v: f64, percent: bool) -> String {
+    if percent {
+        return format!("{}%", num(v * 100.0));
+    }
+    let a = v.abs();
+    if a >= 1e6 {
+        let e = a.log10().floor() as i32;
+        let m = v / 10f64.powi(e);
+        if (m - m.round()).abs() < 1e-9 {
+            format!("{}e{e}", m.round())
+        } else {
+            format!("{m:.1}e{e}")
+        }
+    } else {
+        num(v)
+    }
+}
+
+impl LinePlot {
+    /// The `<svg>` element, `w` by `h` pixels.
+    pub fn render(&self, w: f64, h: f64) -> String {
+        let (ml, mr, mt, mb) = (64.0, 16.0, 30.0, 44.0);
+        let legend_h = 18.0 * self.series.len().div_ceil(3) as f64;
+        let ph = h - mt - mb - legend_h;
+        let pw = w - ml - mr;
+        let mut svg = Svg::new(w, h).attr("class=\"plot\"");
+        svg.text(ml, 18.0, &self.title, 14.0, "start", "font-weight=\"600\"");
+        let pts: Vec<(f64, f64)> = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().copied())
+            .filter(|p| !self.log_y || p.1 > 0.0)
+            .collect();
+        if pts.is_empty() {
+            svg.text(w / 2.0, h / 2.0, "no data", 13.0, "middle", "fill=\"#888\"");
+            return svg.finish();
+        }
+        let xmin = pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+        let xmax = pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
+        let ty = |y: f64| if self.log_y { y.log10() } else { y };
+        let (ymin, ymax) = match self.y_range {
+            Some(r) => (ty(r.0.max(if self.log_y { 1e-300 } else { r.0 })), ty(r.1)),
+            None => {
+                let lo = pts.iter().map(|p| ty(p.1)).fold(f64::INFINITY, f64::min);
+                let hi = pts.iter().map(|p| ty(p.1)).fold(f64::NEG_INFINITY, f64::max);
+                if self.log_y {
+                    (lo.floor(), hi.ceil().max(lo.floor() + 1.0))
+                } else {
+                    (lo.min(0.0), if hi > lo.min(0.0) { hi } else { lo.min(0.0) + 1.0 })
+                }
+            }
+        };
+        let xspan = if xmax > xmin { xmax - xmin } else { 1.0 };
+        let yspan = if ymax > ymin { ymax - ymin } else { 1.0 };
+        let sx = |x: f64| ml + (x - xmin) / xspan * pw;
+        let sy = |y: f64| mt + ph - (ty(y) - ymin) / yspan * ph;
+        let sy_t = |t: f64| mt + ph - (t - ymin) / yspan * ph;
+        // grid and y ticks
+        if self.log_y {
+            let mut e = ymin.floor();
+            let step = ((ymax - ymin) / 6.0).ceil().max(1.0);
+            while e <= ymax + 1e-9 {
+                let y = sy_t(e);
+                svg.line(ml, y, ml + pw, y, "#e3e7ee", 1.0, "");
+                svg.text(ml - 6.0, y + 4.0, &tick_label(10f64.powf(e), false), 11.0, "end", "fill=\"#445\"");
+                e += step;
+            }
+        } else {
+            let step = nice_step(yspan, 5);
+            let mut t = (ymin / step).ceil() * step;
+            while t <= ymax + 1e-9 {
+                let y = sy_t(t);
+                svg.line(ml, y, ml + pw, y, "#e3e7ee", 1.0, "");
+                svg.text(ml - 6.0, y + 4.0, &tick_label(t, self.y_percent), 11.0, "end", "fill=\"#445\"");
+                t += step;
+            }
+        }
+        // x ticks at data x values when few, else nice steps
+        let mut xs: Vec<f64> = pts.iter().map(|p| p.0).collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        let xticks: Vec<f64> = if xs.len() <= 16 {
+            xs
+        } else {
+            let step = nice_step(xspan, 8).max(1.0);
+            let mut v = Vec::new();
+            let mut t = (xmin / step).ceil() * step;
+            while t <= xmax + 1e-9 {
+                v.push(t);
+                t += step;
+            }
+            v
+        };
+        for t in xticks {
+            let x = sx(t);
+            svg.line(x, mt + ph, x, mt + ph + 4.0, "#445", 1.0, "");
+            svg.text(x, mt + ph + 16.0, &num(t), 11.0, "middle", "fill=\"#445\"");
+        }
+        svg.line(ml, mt + ph, ml + pw, mt + ph, "#445", 1.0, "");
+        svg.line(ml, mt, ml, mt + ph, "#445", 1.0, "");
+        svg.text(ml + pw / 2.0, mt + ph + 32.0, &self.x_label, 12.0, "middle", "fill=\"#223\"");
+        svg.text(
+            14.0,
+            mt + ph / 2.0,
+            &self.y_label,
+            12.0,
+            "middle",
+            &format!(
+                "fill=\"#223\" transform=\"rotate(-90 14 {})\"",
+                num(mt + ph / 2.0)
+            ),
+        );
+        for s in &self.series {
+            let p: Vec<(f64, f64)> = s
+                .points
+                .iter()
+                .filter(|p| !self.log_y || p.1 > 0.0)
+                .map(|&(x, y)| (sx(x), sy(y)))
+                .collect();
+            svg.polyline(&p, &s.colour, 2.0, "");
+            for (x, y) in &p {
+                svg.circle(*x, *y, 3.0, &s.colour, "");
+            }
+        }
+        for (i, s) in self.series.iter().enumerate() {
+            let lx = ml + (i % 3) as f64 * (pw / 3.0);
+            let ly = h - legend_h + 4.0 + (i / 3) as f64 * 18.0;
+            svg.rect(lx, ly, 12.0, 12.0, &s.colour, "");
+            svg.text(lx + 17.0, ly + 10.5, &s.name, 12.0, "start", "fill=\"#223\"");
+        }
+        svg.finish()
+    }
+}
+
+/// A bar chart over labelled categories.
+#[derive(Debug, Clone)]
+pub struct BarPlot {
+    /// Title above the plot.
+    pub title: String,
+    /// Label under the categories.
+    pub x_label: String,
+    /// (category label, count) in display order.
+    pub bars: Vec<(String, f64)>,
+    /// Bar colour.
+    pub colour: String,
+}
+
+impl BarPlot {
+    /// The `<svg>` element, `w` by `h` pixels.
+    pub fn render(&self, w: f64, h: f64) -> String {
+        let (ml, mr, mt, mb) = (52.0, 12.0, 30.0, 44.0);
+        let pw = w - ml - mr;
+        let ph = h - mt - mb;
+        let mut svg = Svg::new(w, h).attr("class=\"plot\"");
+        svg.text(ml, 18.0, &self.title, 14.0, "start", "font-weight=\"600\"");
+        let max = self.bars.iter().map(|b| b.1).fold(0.0, f64::max);
+        let top = if max > 0.0 { max } else { 1.0 };
+        let step = nice_step(top, 4);
+        let mut t = 0.0;
+        while t <= top + 1e-9 {
+            let y = mt + ph - t / top * ph;
+            svg.line(ml, y, ml + pw, y, "#e3e7ee", 1.0, "");
+            svg.text(ml - 6.0, y + 4.0, &num(t), 11.0, "end", "fill=\"#445\"");
+            t += step;
+        }
+        let n = self.bars.len().max(1) as f64;
+        let bw = pw / n;
+        for (i, (label, v)) in self.bars.iter().enumerate() {
+            let bh = v / top * ph;
+            let x = ml + i as f64 * bw;
+            svg.rect(x + bw * 0.15, mt + ph - bh, bw * 0.7, bh, &self.colour, "");
+            svg.text(x + bw / 2.0, mt + ph - bh - 4.0, &num(*v), 11.0, "middle", "fill=\"#223\"");
+            svg.text(x + bw / 2.0, mt + ph + 16.0, label, 11.0, "middle", "fill=\"#445\"");
+        }
+        svg.line(ml, mt + ph, ml + pw, mt + ph, "#445", 1.0, "");
+        svg.text(ml + pw / 2.0, mt + ph + 34.0, &self.x_label, 12.0, "middle", "fill=\"#223\"");
+        svg.finish()
+    }
+}
+
+/// How a number is marked on the Sylver Coinage number line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// Not a gap: already a sum of named numbers.
+    Taken,
+    /// A gap that cannot be named usefully (1 loses), drawn plain.
+    Plain,
+    /// A move the pairing test strikes.
+    Struck,
+    /// A move the test does not strike.
+    Survivor,
+    /// A winning move.
+    Winning,
+}
+
+/// The numbers `1..=max` on a line, each marked; wraps into rows of 30.
+pub fn number_line(max: u32, mark: impl Fn(u32) -> Mark) -> String {
+    let per_row = 30u32;
+    let rows = max.div_ceil(per_row).max(1);
+    let step = 30.0;
+    let (ml, mt) = (18.0, 16.0);
+    let row_h = 58.0;
+    let w = ml * 2.0 + step * (per_row.min(max.max(1)) - 1) as f64 + 10.0;
+    let h = mt + row_h * rows as f64 + 6.0;
+    let mut svg = Svg::new(w.max(200.0), h).attr("class=\"numberline\"");
+    for row in 0..rows {
+        let y = mt + 14.0 + row as f64 * row_h;
+        let first = row * per_row + 1;
+        let last = ((row + 1) * per_row).min(max);
+        if last < first {
+            continue;
+        }
+        svg.line(
+            ml,
+            y,
+            ml + step * (last - first) as f64,
+            y,
+            "#9aa6b8",
+            1.5,
+            "",
+        );
+        for n in first..=last {
+            let x = ml + step * (n - first) as f64;
+            let m = mark(n);
+            let extra = format!("data-n=\"{n}\" class=\"mark {m:?}\"");
+            match m {
+                Mark::Taken => svg.circle(x, y, 2.5, "#b8c0cc", &extra),
+                Mark::Plain => svg.circle(x, y, 7.0, "#ffffff", &format!("stroke=\"#445\" stroke-width=\"1.5\" {extra}")),
+                Mark::Survivor => svg.circle(x, y, 8.0, "#2563eb", &extra),
+                Mark::Winning => {
+                    svg.circle(x, y, 10.0, "#16a34a", &extra);
+                    svg.circle(x, y, 4.0, "#ffffff", "");
+                }
+                Mark::Struck => {
+                    svg.circle(x, y, 7.0, "#ffffff", &format!("stroke=\"#9aa6b8\" stroke-width=\"1.5\" {extra}"));
+                    svg.line(x - 6.0, y - 6.0, x + 6.0, y + 6.0, "#a4161a", 2.0, "");
+                    svg.line(x - 6.0, y + 6.0, x + 6.0, y - 6.0, "#a4161a", 2.0, "");
+                }
+            }
+            let colour = if m == Mark::Taken { "#9aa6b8" } else { "#1d2430" };
+            svg.text(x, y + 26.0, &n.to_string(), 11.0, "middle", &format!("fill=\"{colour}\""));
+        }
+    }
+    svg.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_of_an_l_shape() {
+        // ###
+        // #..
+        let cells = [true, true, true, true, false, false];
+        let rs = runs(3, 2, &cells);
+        let h: Vec<usize> = rs.iter().filter(|r| r.horizontal).map(|r| r.len).collect();
+        let v: Vec<usize> = rs.iter().filter(|r| !r.horizontal).map(|r| r.len).collect();
+        assert_eq!(h, vec![3, 1]);
+        assert_eq!(v, vec![2, 1, 1]);
+        assert_eq!(rs.iter().filter(|r| r.odd()).count(), 4);
+    }
+
+    #[test]
+    fn board_drawing_marks_cells_regions_and_odd_runs() {
+        let mut d = BoardDrawing::new(2, 1, vec![Cell::Empty, Cell::Hole]);
+        d.region = vec![Some(0), None];
+        d.clickable = true;
+        d.runs = runs(2, 1, &[true, false]);
+        let s = d.render("b");
+        assert!(s.starts_with("<svg"));
+        assert!(s.contains("data-cell=\"0\""));
+        assert!(s.contains(region_colour(0)));
+        assert!(s.contains(HOLE_COLOUR));
+        assert!(s.contains("run odd"));
+    }
+
+    #[test]
+    fn log_plot_skips_non_positive_and_renders() {
+        let p = LinePlot {
+            title: "t".into(),
+            x_label: "g".into(),
+            y_label: "n".into(),
+            series: vec![Series {
+                name: "s".into(),
+                colour: "#000".into(),
+                points: vec![(0.0, 1.0), (1.0, 0.0), (2.0, 2.0), (3.0, 1000.0)],
+            }],
+            log_y: true,
+            y_range: None,
+            y_percent: false,
+        };
+        let s = p.render(400.0, 260.0);
+        assert_eq!(s.matches("<circle").count(), 3);
+        assert!(s.contains(">1000<"));
+    }
+
+    #[test]
+    fn empty_plot_says_so() {
+        let p = BarPlot {
+            title: "t".into(),
+            x_label: "x".into(),
+            bars: vec![],
+            colour: "#000".into(),
+        };
+        assert!(p.render(200.0, 100.0).contains("<svg"));
+        let l = LinePlot {
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            series: vec![],
+            log_y: false,
+            y_range: None,
+            y_percent: false,
+        };
+        assert!(l.render(200.0, 100.0).contains("no data"));
+    }
+
+    #[test]
+    fn number_line_marks_each_number() {
+        let s = number_line(7, |n| match n {
+            1 => Mark::Plain,
+            2 | 4 => Mark::Taken,
+            3 => Mark::Winning,
+            5 => Mark::Struck,
+            _ => Mark::Survivor,
+        });
+        for n in 1..=7 {
+            assert!(s.contains(&format!("data-n=\"{n}\"")));
+        }
+        assert!(s.contains("Winning") && s.contains("Struck"));
+    }
+}

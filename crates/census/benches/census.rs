@@ -10,11 +10,16 @@ fn census(c: &mut Criterion) {
     c.bench_function("domineering census to 8 cells", |b| {
         b.iter(|| {
             let mut arena = Arena::new();
-            let census =
-                Census::domineering(8, &mut arena, &mut DomineeringValues::new()).unwrap();
+            let census = Census::domineering(8, &mut arena, &mut DomineeringValues::new()).unwrap();
             let t = &census.report.totals;
-            assert_eq!((t.shapes, t.numbers, t.exact, t.contained), (1042, 315, 141, 209));
-            assert_eq!((t.points, t.count_between_stops, t.interval_meets_stops), (505, 619, 661));
+            assert_eq!(
+                (t.shapes, t.numbers, t.exact, t.contained),
+                (1042, 315, 141, 209)
+            );
+            assert_eq!(
+                (t.points, t.count_between_stops, t.interval_meets_stops),
+                (505, 619, 661)
+            );
             census
         })
     });
@@ -28,7 +33,10 @@ fn census(c: &mut Criterion) {
     c.bench_function("cram census to 10 cells", |b| {
         b.iter(|| {
             let cram = CramCensus::run(10).unwrap();
-            assert_eq!(cram.report.totals.shapes, 1 + 1 + 2 + 5 + 12 + 35 + 108 + 369 + 1285 + 4655);
+            assert_eq!(
+                cram.report.totals.shapes,
+                1 + 1 + 2 + 5 + 12 + 35 + 108 + 369 + 1285 + 4655
+            );
             cram
         })
     });

@@ -28,6 +28,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let boards = board_census(&census, &mut arena, &BoardConfig::default())?;
             println!();
             print!("{}", boards.render_text());
+            let numbers = BoardConfig {
+                numbers_only: true,
+                samples: 100_000,
+                exhaustive_limit: 100_000,
+                ..BoardConfig::default()
+            };
+            let boards = board_census(&census, &mut arena, &numbers)?;
+            println!();
+            print!("{}", boards.render_text());
             println!("[{:.3} s]", t.elapsed().as_secs_f64());
         }
     }

@@ -32,6 +32,9 @@ pub struct BoardConfig {
     pub seed: u64,
     /// Visit every board when there are at most this many.
     pub exhaustive_limit: u64,
+    /// Draw regions only from the number-valued shapes (every board is then
+    /// worth a number): the setting of the essay's "45 per cent to 11".
+    pub numbers_only: bool,
 }
 
 impl Default for BoardConfig {
@@ -41,6 +44,7 @@ impl Default for BoardConfig {
             samples: 20_000,
             seed: 0x5EED_CE45_u64,
             exhaustive_limit: 20_000,
+            numbers_only: false,
         }
     }
 }
@@ -73,7 +77,8 @@ pub struct BoardTally {
 pub struct BoardReport {
     /// The configuration used.
     pub config: BoardConfig,
-    /// Shapes the regions were drawn from.
+    /// Shapes the regions were drawn from (the number-valued ones only when
+    /// `config.numbers_only`).
     pub catalogue: usize,
     /// Per number of regions.
     pub by_regions: BTreeMap<usize, BoardTally>,
@@ -86,7 +91,10 @@ pub fn board_census(
     arena: &mut Arena,
     config: &BoardConfig,
 ) -> Result<BoardReport, CensusError> {
-    let m = census.records.len() as u64;
+    let pool: Vec<usize> = (0..census.records.len())
+        .filter(|&i| !config.numbers_only || census.records[i].number.is_some())
+        .collect();
+    let m = pool.len() as u64;
     let mut by_regions = BTreeMap::new();
     if m == 0 {
         return Ok(BoardReport {
@@ -115,12 +123,12 @@ pub fn board_census(
                 // odometer over m^k
                 let mut x = b;
                 for slot in idx.iter_mut() {
-                    *slot = (x % m) as usize;
+                    *slot = pool[(x % m) as usize];
                     x /= m;
                 }
             } else {
                 for slot in idx.iter_mut() {
-                    *slot = rng.below(m) as usize;
+                    *slot = pool[rng.below(m) as usize];
                 }
             }
             tally_board(census, arena, &idx, &mut tally)?;
@@ -191,8 +199,12 @@ impl BoardReport {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "Boards of 1 to {} regions from {} shapes (seed {:#x}, {} samples where not exhaustive)",
-            self.config.max_regions, self.catalogue, self.config.seed, self.config.samples
+            "Boards of 1 to {} regions from {} {}shapes (seed {:#x}, {} samples where not exhaustive)",
+            self.config.max_regions,
+            self.catalogue,
+            if self.config.numbers_only { "number-valued " } else { "" },
+            self.config.seed,
+            self.config.samples
         );
         let _ = writeln!(
             s,

@@ -14,6 +14,14 @@ use crate::shape::{neighbours, Group, Shape};
 
 /// The representatives of every class of regions up to `max_cells` cells,
 /// grouped by size.
+///
+/// ```
+/// use partizan_census::{Catalogue, Group};
+/// let dom = Catalogue::build(Group::RowPreserving, 8);
+/// assert_eq!(dom.len(), 1042);
+/// let free = Catalogue::build(Group::Square, 8);
+/// assert_eq!(free.counts(), [1, 1, 2, 5, 12, 35, 108, 369]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Catalogue {
     group: Group,
@@ -28,7 +36,10 @@ impl Catalogue {
     /// bound and returns a typed error instead.
     #[must_use]
     pub fn build(group: Group, max_cells: usize) -> Catalogue {
-        assert!(max_cells <= Shape::MAX_CELLS, "max_cells above Shape::MAX_CELLS");
+        assert!(
+            max_cells <= Shape::MAX_CELLS,
+            "max_cells above Shape::MAX_CELLS"
+        );
         let mut by_size: Vec<Vec<Shape>> = Vec::with_capacity(max_cells);
         if max_cells >= 1 {
             by_size.push(vec![Shape::from_cells([(0, 0)]).expect("one cell")]);

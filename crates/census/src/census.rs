@@ -1,6 +1,6 @@
 //! Running a census: catalogue, values, readings, invariants, report.
 //!
-//! ```no_run
+//! ```
 //! use partizan_census::{Census, DomineeringValues};
 //! use partizan_core::Arena;
 //! let mut arena = Arena::new();
@@ -10,14 +10,13 @@
 
 use partizan_core::{Arena, Dyadic, GameId, ValueError};
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::catalogue::Catalogue;
 use crate::readings::{read, Reading, ReadingMismatch};
 use crate::report::CensusReport;
-use crate::shape::{Group, Shape, Sym};
+use crate::shape::{Group, Shape, ShapeMap, Sym};
 use crate::values::{CramValues, ShapeValues};
 
 /// An invariant the census asserts before it reports.
@@ -41,9 +40,7 @@ impl std::fmt::Display for Invariant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Invariant::CountInsideInterval => "the point count lies inside its interval",
-            Invariant::PointWhenPackingsCoincide => {
-                "coinciding packings give a point interval"
-            }
+            Invariant::PointWhenPackingsCoincide => "coinciding packings give a point interval",
             Invariant::ComputationsAgree => "both computations of every reading agree",
             Invariant::TransposeNegates => "a transpose negates the value",
             Invariant::MissesBalance => "misses above and below balance",
@@ -108,7 +105,10 @@ impl From<ReadingMismatch> for CensusError {
     fn from(m: ReadingMismatch) -> CensusError {
         CensusError::Invariant {
             invariant: Invariant::ComputationsAgree,
-            detail: format!("{}: search {}, closed form {}", m.reading, m.search, m.closed),
+            detail: format!(
+                "{}: search {}, closed form {}",
+                m.reading, m.search, m.closed
+            ),
             shape: m.shape,
         }
     }
@@ -233,10 +233,7 @@ impl Census {
         }
         check_max_cells(catalogue.max_cells())?;
         let shapes: Vec<Shape> = catalogue.iter().copied().collect();
-        let readings: Vec<Reading> = shapes
-            .par_iter()
-            .map(read)
-            .collect::<Result<Vec<_>, _>>()?;
+        let readings: Vec<Reading> = shapes.par_iter().map(read).collect::<Result<Vec<_>, _>>()?;
 
         let mut records = Vec::with_capacity(shapes.len());
         for (shape, reading) in shapes.iter().zip(readings) {
@@ -277,6 +274,14 @@ impl Census {
     }
 }
 
+impl Census {
+    /// Write one CSV row per shape to `path`, atomically (see
+    /// [`crate::report::write_atomic`]).
+    pub fn write_csv(&self, path: &std::path::Path) -> Result<(), CensusError> {
+        crate::report::write_csv(path, &self.records)
+    }
+}
+
 /// The per-shape invariants of a reading.
 fn check_reading(shape: &Shape, r: &Reading) -> Result<(), CensusError> {
     if !(r.low <= r.count && r.count <= r.high) {
@@ -300,13 +305,16 @@ fn check_reading(shape: &Shape, r: &Reading) -> Result<(), CensusError> {
 /// Every shape's transpose is in the catalogue with the negated value, and
 /// a miss above on one is a miss below on the other.
 fn check_transposes(records: &[ShapeRecord], arena: &mut Arena) -> Result<(), CensusError> {
-    let index: FxHashMap<Shape, usize> = records
+    let index: ShapeMap<usize> = records
         .iter()
         .enumerate()
         .map(|(i, r)| (r.shape, i))
         .collect();
     for r in records {
-        let t = r.shape.transform(Sym::Transpose).canonical(Group::RowPreserving);
+        let t = r
+            .shape
+            .transform(Sym::Transpose)
+            .canonical(Group::RowPreserving);
         let fail = |detail: String| CensusError::Invariant {
             invariant: Invariant::TransposeNegates,
             shape: r.shape.to_text(),
@@ -334,7 +342,11 @@ fn check_transposes(records: &[ShapeRecord], arena: &mut Arena) -> Result<(), Ce
             return Err(CensusError::Invariant {
                 invariant: Invariant::MissesBalance,
                 shape: r.shape.to_text(),
-                detail: format!("miss above {} but its transpose {t} miss below {}", above(r), below(other)),
+                detail: format!(
+                    "miss above {} but its transpose {t} miss below {}",
+                    above(r),
+                    below(other)
+                ),
             });
         }
     }
@@ -381,5 +393,49 @@ impl CramCensus {
             records,
             report,
         })
+    }
+
+    /// Write one CSV row per shape (cells, board text, nim-value) to `path`,
+    /// atomically.
+    pub fn write_csv(&self, path: &std::path::Path) -> Result<(), CensusError> {
+        crate::report::write_atomic(path, &crate::report::CramReport::csv_rows(&self.records))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_disagreement_names_invariant_and_shape() {
+        let e: CensusError = ReadingMismatch {
+            reading: "pessV",
+            shape: "..|..".into(),
+            search: 1,
+            closed: 2,
+        }
+        .into();
+        match e {
+            CensusError::Invariant {
+                invariant, shape, ..
+            } => {
+                assert_eq!(invariant, Invariant::ComputationsAgree);
+                assert_eq!(shape, "..|..");
+            }
+            other => panic!("{other}"),
+        }
+        assert!(matches!(
+            check_max_cells(0),
+            Err(CensusError::MaxCells { requested: 0, .. })
+        ));
+        assert!(check_max_cells(Shape::MAX_CELLS).is_ok());
+    }
+
+    #[test]
+    fn wrong_group_is_refused() {
+        let cat = Catalogue::build(Group::Square, 3);
+        let mut arena = Arena::new();
+        let r = Census::run(&cat, &mut arena, &mut crate::DomineeringValues::new());
+        assert!(matches!(r, Err(CensusError::WrongGroup { .. })));
     }
 }

@@ -13,6 +13,8 @@
 //!              count exact on 141, interval contains the value on 209
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod boards;
 pub mod catalogue;
 pub mod census;

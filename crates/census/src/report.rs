@@ -37,6 +37,10 @@ pub struct Tally {
     pub points: u64,
     /// Shapes not worth numbers.
     pub hot: u64,
+    /// Non-number shapes whose two stops coincide (a number plus an
+    /// infinitesimal, such as `*` or `^`): counted in `hot` as the essays
+    /// do, though not hot in the strict sense.
+    pub stops_equal: u64,
     /// Non-number shapes with `RS <= count <= LS`.
     pub count_between_stops: u64,
     /// Non-number shapes whose interval meets `[RS, LS]`.
@@ -63,6 +67,10 @@ pub struct Tally {
     pub understatements: u64,
     /// Inexact non-zero counts as far from 0 as the value, other side.
     pub opposite_sign: u64,
+    /// Sum of interval widths over every shape.
+    pub width_total: u64,
+    /// Mean interval width over every shape (the essay's "0.56 of a move").
+    pub mean_width: f64,
     /// Sum of interval widths over number-valued shapes.
     pub width_total_numbers: u64,
     /// Mean interval width over number-valued shapes.
@@ -127,6 +135,7 @@ fn magnitude(count: i64) -> &'static str {
 impl Tally {
     fn add(&mut self, r: &ShapeRecord) -> Result<(), CensusError> {
         self.shapes += 1;
+        self.width_total += r.reading.width() as u64;
         if r.reading.is_point() {
             self.points += 1;
         }
@@ -161,7 +170,11 @@ impl Tally {
                     self.count_zero_exact += u64::from(exact);
                 } else if !exact {
                     let c = Dyadic::from_int(count.abs());
-                    let a = if v < Dyadic::ZERO { v.checked_neg()? } else { v };
+                    let a = if v < Dyadic::ZERO {
+                        v.checked_neg()?
+                    } else {
+                        v
+                    };
                     match c.cmp(&a) {
                         std::cmp::Ordering::Greater => self.exaggerations += 1,
                         std::cmp::Ordering::Less => self.understatements += 1,
@@ -171,6 +184,7 @@ impl Tally {
             }
             None => {
                 self.hot += 1;
+                self.stops_equal += u64::from(r.left_stop == r.right_stop);
                 self.count_between_stops += u64::from(r.count_between_stops());
                 self.interval_meets_stops += u64::from(r.interval_meets_stops());
             }
@@ -179,6 +193,11 @@ impl Tally {
     }
 
     fn finish(&mut self) {
+        self.mean_width = if self.shapes == 0 {
+            0.0
+        } else {
+            self.width_total as f64 / self.shapes as f64
+        };
         self.mean_width_numbers = if self.numbers == 0 {
             0.0
         } else {
@@ -246,7 +265,17 @@ impl CensusReport {
         let _ = writeln!(
             s,
             "{:>5} {:>7} {:>7} {:>6} {:>9} {:>6} {:>6} {:>8} {:>6} {:>6} {:>6}",
-            "cells", "shapes", "numbers", "exact", "contained", "points", "hot", "between", "meets", "strips", "s.exact"
+            "cells",
+            "shapes",
+            "numbers",
+            "exact",
+            "contained",
+            "points",
+            "hot",
+            "between",
+            "meets",
+            "strips",
+            "s.exact"
         );
         let row = |s: &mut String, label: &str, t: &Tally| {
             let _ = writeln!(
@@ -279,13 +308,14 @@ impl CensusReport {
         let _ = writeln!(s);
         let _ = writeln!(
             s,
-            "On the {} number-valued shapes: count exact on {} ({:.0}%), interval contains the value on {} ({:.0}%), mean width {:.2}",
+            "On the {} number-valued shapes: count exact on {} ({:.0}%), interval contains the value on {} ({:.0}%), mean width {:.2} (over all shapes {:.2})",
             t.numbers,
             t.exact,
             pct(t.exact, t.numbers),
             t.contained,
             pct(t.contained, t.numbers),
-            t.mean_width_numbers
+            t.mean_width_numbers,
+            t.mean_width
         );
         let _ = writeln!(
             s,
@@ -294,8 +324,8 @@ impl CensusReport {
         );
         let _ = writeln!(
             s,
-            "On the {} others: count between the stops on {}, interval meets the stops on {}",
-            t.hot, t.count_between_stops, t.interval_meets_stops
+            "On the {} others ({} with equal stops): count between the stops on {}, interval meets the stops on {}",
+            t.hot, t.stops_equal, t.count_between_stops, t.interval_meets_stops
         );
         let _ = writeln!(s);
         let _ = writeln!(s, "Error (count - value)   shapes");
@@ -317,7 +347,15 @@ impl CensusReport {
         let _ = writeln!(
             s,
             "{:>10} {:>7} {:>6} {:>7} {:>9} | at {} cells: {:>6} {:>6} {:>9}",
-            "count says", "shapes", "exact", "exact%", "contained", self.max_cells, "shapes", "exact", "contained"
+            "count says",
+            "shapes",
+            "exact",
+            "exact%",
+            "contained",
+            self.max_cells,
+            "shapes",
+            "exact",
+            "contained"
         );
         for (k, h) in &self.by_count {
             let l = self.by_count_largest.get(k).cloned().unwrap_or_default();

@@ -180,12 +180,8 @@ pub(crate) fn flood(seed: u128, within: u128, w: usize, h: usize) -> u128 {
     let not_last = !(c0 << (w - 1));
     let mut x = seed & within;
     loop {
-        let grown = (x
-            | ((x << 1) & not_first)
-            | ((x >> 1) & not_last)
-            | (x << w)
-            | (x >> w))
-            & within;
+        let grown =
+            (x | ((x << 1) & not_first) | ((x >> 1) & not_last) | (x << w) | (x >> w)) & within;
         if grown == x {
             return x;
         }
@@ -365,7 +361,9 @@ impl Shape {
     #[inline]
     #[must_use]
     pub fn contains(&self, row: usize, col: usize) -> bool {
-        row < self.height() && col < self.width() && self.cells >> (row * self.width() + col) & 1 == 1
+        row < self.height()
+            && col < self.width()
+            && self.cells >> (row * self.width() + col) & 1 == 1
     }
 
     /// One row or one column: the strips.
@@ -383,8 +381,71 @@ impl Shape {
 
     /// The image of this shape under a symmetry (cropped; the box of a
     /// cropped shape maps onto the cropped box of the image).
+    ///
+    /// Row-major order makes the half turn a bit reversal of the box, and
+    /// every other symmetry a composition of it with a row flip and a
+    /// transpose.
     #[must_use]
     pub fn transform(&self, s: Sym) -> Shape {
+        match s {
+            Sym::Identity => *self,
+            Sym::Rot180 => self.rot180(),
+            Sym::FlipRows => self.flip_rows(),
+            Sym::FlipCols => self.rot180().flip_rows(),
+            Sym::Transpose => self.transpose(),
+            Sym::AntiTranspose => self.transpose().rot180(),
+            Sym::Rot90 => self.transpose().rot180().flip_rows(),
+            Sym::Rot270 => self.transpose().flip_rows(),
+        }
+    }
+
+    /// Half turn: cell `i` of the box goes to `area - 1 - i`.
+    #[inline]
+    fn rot180(&self) -> Shape {
+        let area = self.width() * self.height();
+        Shape {
+            cells: self.cells.reverse_bits() >> (64 - area),
+            ..*self
+        }
+    }
+
+    /// Mirror top to bottom, a row at a time.
+    #[inline]
+    fn flip_rows(&self) -> Shape {
+        let (w, h) = (self.width(), self.height());
+        let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+        let mut out = 0u64;
+        for r in 0..h {
+            out |= ((self.cells >> (r * w)) & row_mask) << ((h - 1 - r) * w);
+        }
+        Shape {
+            cells: out,
+            ..*self
+        }
+    }
+
+    /// Reflect in the main diagonal, a cell at a time.
+    #[inline]
+    fn transpose(&self) -> Shape {
+        let (w, h) = (self.width(), self.height());
+        let mut out = 0u64;
+        let mut m = self.cells;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            out |= 1 << ((i % w) * h + i / w);
+        }
+        Shape {
+            width: self.height,
+            height: self.width,
+            cells: out,
+        }
+    }
+
+    /// The image under a symmetry computed cell by cell from its definition
+    /// (the twin of [`Shape::transform`] in tests).
+    #[must_use]
+    pub fn transform_by_cells(&self, s: Sym) -> Shape {
         let (w, h) = (self.width(), self.height());
         let nw = if s.swaps_axes() { h } else { w };
         let mut out = 0u64;
@@ -412,16 +473,35 @@ impl Shape {
     /// The canonical representative and a symmetry taking `self` to it. When
     /// several do, the one listed first in [`Sym::ALL`] is returned, so a
     /// row-preserving one is preferred.
+    ///
+    /// Images compare by width first, so when the box is wider than high
+    /// only the axis-swapping images can win, and when it is higher than
+    /// wide only the row-preserving ones.
     #[must_use]
     pub fn canonical_with(&self, group: Group) -> (Shape, Sym) {
-        let mut best = (*self, Sym::Identity);
-        for &s in &group.syms()[1..] {
-            let t = self.transform(s);
-            if t < best.0 {
-                best = (t, s);
+        let (w, h) = (self.width, self.height);
+        let mut best: Option<(Shape, Sym)> = None;
+        let mut offer = |t: Shape, s: Sym| {
+            if best.is_none_or(|b| t < b.0) {
+                best = Some((t, s));
             }
+        };
+        if group == Group::RowPreserving || w <= h {
+            let r = self.rot180();
+            offer(*self, Sym::Identity);
+            offer(self.flip_rows(), Sym::FlipRows);
+            offer(r.flip_rows(), Sym::FlipCols);
+            offer(r, Sym::Rot180);
         }
-        best
+        if group == Group::Square && w >= h {
+            let t = self.transpose();
+            let tr = t.rot180();
+            offer(t, Sym::Transpose);
+            offer(tr, Sym::AntiTranspose);
+            offer(tr.flip_rows(), Sym::Rot90);
+            offer(t.flip_rows(), Sym::Rot270);
+        }
+        best.expect("at least one image offered")
     }
 
     /// Number of distinct images under `group` (the orbit size): how many
@@ -484,7 +564,7 @@ impl Shape {
     #[inline]
     #[must_use]
     pub fn vertical_slots(&self) -> u64 {
-        self.cells & (self.cells >> self.width())
+        self.cells & self.cells.checked_shr(self.width() as u32).unwrap_or(0)
     }
 
     /// Rows of `.` (cell) and `#` (hole) joined by `|`.
@@ -522,10 +602,49 @@ impl Shape {
         if m == 0 || w == 0 {
             return None;
         }
-        let cells = (0..w * h).filter(|&i| m >> i & 1 == 1).map(|i| (i / w, i % w));
+        let cells = (0..w * h)
+            .filter(|&i| m >> i & 1 == 1)
+            .map(|i| (i / w, i % w));
         Shape::from_cells(cells)
     }
 }
+
+/// A hasher for [`Shape`] keys: folds the words written and finishes with
+/// the SplitMix64 mixer, so every output bit depends on every cell (Fx alone
+/// leaves the low bits of a row-major mask poorly spread).
+#[derive(Default, Clone, Copy, Debug)]
+pub struct ShapeHasher(u64);
+
+impl std::hash::Hasher for ShapeHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, x: u8) {
+        self.write_u64(u64::from(x));
+    }
+
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// A `HashMap` keyed by shapes with [`ShapeHasher`].
+pub type ShapeMap<V> =
+    std::collections::HashMap<Shape, V, std::hash::BuildHasherDefault<ShapeHasher>>;
 
 /// Split a mask of a `w`-wide box into its cropped four-connected
 /// components, calling `f` on each.
@@ -593,11 +712,43 @@ mod tests {
             s.transform(Sym::Rot90).transform(Sym::Rot90),
             s.transform(Sym::Rot180)
         );
+        assert_eq!(s.transform(Sym::Rot90).transform(Sym::Rot270), s);
         assert_eq!(
-            s.transform(Sym::Rot90).transform(Sym::Rot270),
-            s
+            Shape::parse("..|.#")
+                .unwrap()
+                .transform(Sym::Rot90)
+                .to_text(),
+            "..|#."
         );
-        assert_eq!(Shape::parse("..|.#").unwrap().transform(Sym::Rot90).to_text(), "..|#.");
+    }
+
+    #[test]
+    fn fast_transforms_match_the_definition() {
+        for text in [
+            "..#|.##|...",
+            ".",
+            "....",
+            ".|.|.",
+            "..|.#|.#|.#",
+            "#..|..#",
+        ] {
+            let s = Shape::parse(text).unwrap();
+            for &a in &Sym::ALL {
+                assert_eq!(s.transform(a), s.transform_by_cells(a), "{text} {a:?}");
+            }
+            for g in [Group::RowPreserving, Group::Square] {
+                let (c, sym) = s.canonical_with(g);
+                let slow = g
+                    .syms()
+                    .iter()
+                    .map(|&a| s.transform_by_cells(a))
+                    .min()
+                    .unwrap();
+                assert_eq!(c, slow);
+                assert_eq!(s.transform(sym), c);
+                assert!(g.syms().contains(&sym));
+            }
+        }
     }
 
     #[test]
@@ -630,5 +781,10 @@ mod tests {
         assert!(Shape::new(9, 8, 1).is_err());
         assert!(Shape::new(2, 2, 0).is_err());
         assert!(Shape::new(2, 2, 1 << 4).is_err());
+        let wide = Shape::new(64, 1, u64::MAX).unwrap();
+        assert_eq!(wide.vertical_slots(), 0);
+        assert_eq!(wide.horizontal_slots().count_ones(), 63);
+        assert_eq!(wide.transform(Sym::Rot90).width(), 1);
+        assert_eq!(wide.canonical(Group::Square).width(), 1);
     }
 }

@@ -15,9 +15,8 @@
 //! can be plugged in.
 
 use partizan_core::{Arena, GameId, ValueError};
-use rustc_hash::FxHashMap;
 
-use crate::shape::{split_mask, Group, Shape};
+use crate::shape::{split_mask, Group, Shape, ShapeMap};
 
 /// A source of Domineering values for census shapes.
 pub trait ShapeValues {
@@ -51,7 +50,7 @@ pub struct ValueStats {
 /// ```
 #[derive(Debug, Default)]
 pub struct DomineeringValues {
-    table: FxHashMap<Shape, GameId>,
+    table: ShapeMap<GameId>,
     stats: ValueStats,
 }
 
@@ -81,7 +80,12 @@ impl DomineeringValues {
     }
 
     /// Look up a region (any connected shape), computing it if absent.
-    fn lookup(&mut self, arena: &mut Arena, shape: &Shape, top: bool) -> Result<GameId, ValueError> {
+    fn lookup(
+        &mut self,
+        arena: &mut Arena,
+        shape: &Shape,
+        top: bool,
+    ) -> Result<GameId, ValueError> {
         let (canon, sym) = shape.canonical_with(Group::Square);
         let g = match self.table.get(&canon) {
             Some(&g) => {
@@ -163,7 +167,7 @@ impl ShapeValues for DomineeringValues {
 /// parts' nim-values, keyed by canonical shape under all eight symmetries.
 #[derive(Debug, Default)]
 pub struct CramValues {
-    table: FxHashMap<Shape, u32>,
+    table: ShapeMap<u32>,
     stats: ValueStats,
 }
 

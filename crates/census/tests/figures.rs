@@ -164,16 +164,36 @@ fn boards_are_reproducible() {
         samples: 2000,
         seed: 42,
         exhaustive_limit: 2000,
+        numbers_only: false,
     };
     let a = board_census(&c, &mut arena, &cfg).unwrap();
     let b = board_census(&c, &mut arena, &cfg).unwrap();
     assert_eq!(a.by_regions, b.by_regions);
     let one = &a.by_regions[&1];
     assert!(one.exhaustive);
-    assert_eq!((one.boards, one.numbers, one.exact, one.contained), (1042, 315, 141, 209));
+    assert_eq!(
+        (one.boards, one.numbers, one.exact, one.contained),
+        (1042, 315, 141, 209)
+    );
     assert_eq!(one.count_between_stops, 619);
     assert!(!a.by_regions[&2].exhaustive);
     assert_eq!(a.by_regions[&2].boards, 2000);
+    // the essay's boards: number-valued regions only, pairs exhaustively
+    let cfg = BoardConfig {
+        max_regions: 2,
+        samples: 0,
+        seed: 42,
+        exhaustive_limit: 315 * 315,
+        numbers_only: true,
+    };
+    let n = board_census(&c, &mut arena, &cfg).unwrap();
+    assert_eq!(n.catalogue, 315);
+    let two = &n.by_regions[&2];
+    assert!(two.exhaustive);
+    assert_eq!(
+        (two.boards, two.numbers, two.hot),
+        (315 * 315, 315 * 315, 0)
+    );
 }
 
 #[test]
@@ -187,4 +207,18 @@ fn cram_catalogue() {
     assert_eq!(c.records[1].nim, 1);
     assert!(c.report.render_text().contains("533 shapes"));
     let _ = Dyadic::ZERO;
+}
+
+#[test]
+fn census_to_ten_holds_its_invariants() {
+    let mut arena = Arena::new();
+    let mut values = DomineeringValues::new();
+    let c = Census::domineering(10, &mut arena, &mut values).unwrap();
+    let t = &c.report.totals;
+    assert_eq!(t.shapes, 12871);
+    assert_eq!(t.misses_above, t.misses_below);
+    assert_eq!(values.stats().component_misses, 0);
+    // the first eight sizes are the eight-cell census
+    assert_eq!(c.report.by_size[&8].exact, 96);
+    assert_eq!(t.strips, t.strips_exact);
 }

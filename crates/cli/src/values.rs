@@ -4,6 +4,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use partizan_core::{Arena, GameId};
 use partizan_games::Ruleset;
+use partizan_solve::outcome::{Convention, OutcomeSolver};
 use partizan_solve::{graph, Decompose, Savings, Solver};
 use serde_json::json;
 
@@ -234,27 +235,20 @@ pub fn outcome(args: OutcomeArgs, json_out: bool) -> Result<()> {
         let board = r
             .parse(&args.board)
             .with_context(|| format!("bad {} board", r.name()))?;
-        let out = if args.misere {
-            let mut s = partizan_solve::misere::MisereSolver::new(r);
-            let o = s.outcome(&board);
-            json!({
-                "convention": "misere",
-                "outcome": o.class(),
-                "left_first_wins": o.left_first,
-                "right_first_wins": o.right_first,
-                "stats": serde_json::to_value(s.stats())?,
-            })
+        let convention = if args.misere {
+            Convention::Misere
         } else {
-            let mut arena = Arena::new();
-            let mut solver = Solver::new(r, Savings::ALL)?;
-            let g = solver.value(&mut arena, &board)?;
-            json!({
-                "convention": "normal",
-                "outcome": arena.outcome(g).to_string(),
-                "value": arena.display(g),
-                "stats": serde_json::to_value(solver.stats())?,
-            })
+            Convention::Normal
         };
+        let mut s = OutcomeSolver::new(r, convention);
+        let o = s.outcome(&board)?;
+        let out = json!({
+            "convention": convention,
+            "outcome": o.class(),
+            "left_first_wins": o.left_first,
+            "right_first_wins": o.right_first,
+            "stats": serde_json::to_value(s.stats())?,
+        });
         if json_out {
             println!("{}", serde_json::to_string_pretty(&out)?);
         } else {

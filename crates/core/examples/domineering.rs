@@ -92,8 +92,14 @@ impl Dom {
 }
 
 fn main() {
-    let args: Vec<u32> = std::env::args().skip(1).filter_map(|s| s.parse().ok()).collect();
-    let (w, h) = (args.first().copied().unwrap_or(4), args.get(1).copied().unwrap_or(4));
+    let args: Vec<u32> = std::env::args()
+        .skip(1)
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    let (w, h) = (
+        args.first().copied().unwrap_or(4),
+        args.get(1).copied().unwrap_or(4),
+    );
     assert!(w * h <= 64);
     let col_mask = (0..w)
         .map(|c| (0..h).fold(0u64, |m, r| m | 1 << (r * w + c)))
@@ -105,18 +111,41 @@ fn main() {
         arena: Arena::new(),
         col_mask,
     };
-    let full = if w * h == 64 { u64::MAX } else { (1u64 << (w * h)) - 1 };
+    let full = if w * h == 64 {
+        u64::MAX
+    } else {
+        (1u64 << (w * h)) - 1
+    };
     let t = Instant::now();
     let g = d.value(full);
     let el = t.elapsed();
     let text = d.arena.display(g);
     println!(
         "{w}x{h}: {}  ({} positions, {} forms, {:.3}s)",
-        if text.len() > 300 { format!("{}... ({} chars)", &text[..300], text.len()) } else { text },
+        if text.len() > 300 {
+            format!("{}... ({} chars)", &text[..300], text.len())
+        } else {
+            text
+        },
         d.memo.len(),
         d.arena.len(),
         el.as_secs_f64()
     );
     let (m, t) = (d.arena.mean(g), d.arena.temperature(g));
     println!("mean {m}, temperature {t}");
+    // a benchmark must not pass with a wrong answer: known values (5x6 and
+    // 6x5 are each other's negatives, by transposition)
+    let known = [
+        (2, 2, "±1"),
+        (3, 3, "±1"),
+        (3, 2, "{2|-1/2}"),
+        (5, 5, "0"),
+        (6, 5, "-3/2"),
+        (5, 6, "3/2"),
+    ];
+    for (kw, kh, v) in known {
+        if (kw, kh) == (w, h) {
+            assert_eq!(d.arena.display(g), v, "wrong value for {w}x{h}");
+        }
+    }
 }

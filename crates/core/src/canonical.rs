@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::dyadic::Dyadic;
 use crate::error::ValueError;
-use crate::game::{Arena, GameId};
+use crate::game::{hash_options, Arena, GameId};
 
 type Opts = SmallVec<[GameId; 8]>;
 
@@ -43,6 +43,13 @@ impl Arena {
             }
         }
 
+        // the same option lists were canonicalised before?
+        let h = hash_options(&l, &r);
+        if let Some(g) = self.construct_cache.get(&l, &r, h) {
+            return Ok(g);
+        }
+        let (l0, r0) = (l.clone(), r.clone());
+
         self.remove_dominated(&mut l, true);
         self.remove_dominated(&mut r, false);
         self.form_begin();
@@ -54,7 +61,9 @@ impl Arena {
         }
         l.sort_unstable();
         r.sort_unstable();
-        Ok(self.intern(&l, &r))
+        let g = self.intern(&l, &r);
+        self.construct_cache.insert(&l0, &r0, h, g);
+        Ok(g)
     }
 
     /// `Some(mex)` if every option is a nimber.
@@ -92,36 +101,46 @@ impl Arena {
         Some(m)
     }
 
-    /// Removes dominated options: for Left the smaller ones, for Right the larger.
+    /// Removes dominated options: for Left the smaller ones, for Right the
+    /// larger. Candidates are swept strongest-first (by stops) against the
+    /// set of options kept so far, so the cost is `O(n * kept)` comparisons
+    /// rather than `O(n^2)`.
     fn remove_dominated(&mut self, opts: &mut Opts, left: bool) {
         if opts.len() < 2 {
             return;
         }
-        let mut keep: SmallVec<[bool; 16]> = SmallVec::from_elem(true, opts.len());
-        for i in 0..opts.len() {
-            if !keep[i] {
-                continue;
+        // strongest first: for Left by descending stops, for Right ascending
+        opts.sort_unstable_by(|&x, &y| {
+            let (nx, ny) = (self.node(x), self.node(y));
+            let o = (nx.lstop, nx.rstop, x).cmp(&(ny.lstop, ny.rstop, y));
+            if left {
+                o.reverse()
+            } else {
+                o
             }
-            for j in 0..opts.len() {
-                if i == j || !keep[j] {
-                    continue;
-                }
-                let dominated = if left {
-                    self.leq(opts[i], opts[j])
-                } else {
-                    self.leq(opts[j], opts[i])
-                };
-                if dominated {
-                    keep[i] = false;
+        });
+        let mut kept: Opts = SmallVec::new();
+        for &c in opts.iter() {
+            let mut dominated = false;
+            let mut i = 0;
+            while i < kept.len() {
+                let k = kept[i];
+                let (lo, hi) = if left { (c, k) } else { (k, c) };
+                if self.leq(lo, hi) {
+                    dominated = true;
                     break;
                 }
+                if self.leq(hi, lo) {
+                    kept.swap_remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+            if !dominated {
+                kept.push(c);
             }
         }
-        let mut k = 0;
-        opts.retain(|_| {
-            k += 1;
-            keep[k - 1]
-        });
+        *opts = kept;
     }
 
     /// Bypasses reversible Left options: `A` reverses through `A^R <= G`,

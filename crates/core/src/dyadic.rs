@@ -98,7 +98,10 @@ impl Dyadic {
         if self.num == 0 {
             return Ok(Dyadic::ZERO);
         }
-        let e = self.exp.checked_add(k).ok_or(ValueError::ExponentTooLarge)?;
+        let e = self
+            .exp
+            .checked_add(k)
+            .ok_or(ValueError::ExponentTooLarge)?;
         Self::from_wide(i128::from(self.num), e)
     }
 
@@ -203,7 +206,11 @@ impl Dyadic {
 }
 
 impl Ord for Dyadic {
+    #[inline]
     fn cmp(&self, o: &Dyadic) -> Ordering {
+        if self.exp == o.exp {
+            return self.num.cmp(&o.num);
+        }
         let e = self.exp.max(o.exp);
         self.wide_at(e).cmp(&o.wide_at(e))
     }
@@ -344,7 +351,9 @@ mod tests {
     #[test]
     fn simplest() {
         let s = |l: Option<&str>, h: Option<&str>| {
-            Dyadic::simplest_between(l.map(d), h.map(d)).unwrap().to_string()
+            Dyadic::simplest_between(l.map(d), h.map(d))
+                .unwrap()
+                .to_string()
         };
         assert_eq!(s(None, None), "0");
         assert_eq!(s(Some("0"), None), "1");

@@ -10,21 +10,19 @@ pub enum ValueError {
     #[error("dyadic rational overflow (numerator outside the 64-bit range)")]
     Overflow,
     /// A dyadic denominator exponent above [`crate::dyadic::MAX_EXP`].
-    #[error("dyadic rational needs a denominator above 2^{}", crate::dyadic::MAX_EXP)]
+    #[error(
+        "dyadic rational needs a denominator above 2^{}",
+        crate::dyadic::MAX_EXP
+    )]
     ExponentTooLarge,
-    /// A number whose canonical form would be too large to intern
-    /// (integer part above [`crate::game::MAX_INTEGER`] in magnitude).
-    #[error("number {0} is too large to build as a canonical form")]
+    /// A number whose canonical form would be too large to intern (integer
+    /// part above [`crate::game::MAX_INTEGER`] in magnitude), or an up
+    /// multiple above [`crate::game::MAX_UP`].
+    #[error("{0} is too large to build as a canonical form")]
     TooLarge(String),
-    /// A nimber above [`crate::game::MAX_NIMBER`].
-    #[error("nimber *{0} is too large to build as a canonical form")]
-    NimberTooLarge(u64),
     /// A [`crate::GameId`] that does not belong to this arena.
     #[error("game id {0} does not belong to this arena")]
     InvalidId(u32),
-    /// The arena reached its capacity of `u32::MAX` forms.
-    #[error("arena is full")]
-    ArenaFull,
 }
 
 /// A syntax error in CGSuite notation, naming the byte offset where it was found.

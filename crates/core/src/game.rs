@@ -20,9 +20,14 @@ use crate::error::ValueError;
 pub const MAX_INTEGER: i64 = 1 << 20;
 /// Largest nimber the arena builds from untrusted input (parsing, decoding);
 /// `*n` has `n` options on each side, so it costs `O(n^2)` memory.
-pub const MAX_NIMBER: u32 = 4096;
-/// Largest up multiple `|k|` of a form `x + k.^ + *m` the arena will build.
-pub const MAX_UP: i64 = 1 << 16;
+pub const MAX_NIMBER: u32 = 1024;
+/// Largest up multiple `|k|` of a form `x + k.^ + *m` the arena will build
+/// (the form is a chain of `|k|` forms, walked recursively by thermographs
+/// and printing order, so it is kept well inside the stack).
+pub const MAX_UP: i64 = 4096;
+/// Deepest nesting of compound forms accepted from untrusted input
+/// (parsing, decoding); comparisons and sums recurse this deep.
+pub const MAX_DEPTH: usize = 2048;
 
 const NONE: u32 = u32::MAX;
 
@@ -103,7 +108,8 @@ impl Node {
 
 /// Interning store of canonical forms with cached operations.
 ///
-/// Single-threaded (operations take `&mut self` to fill caches). Ids from one
+/// Single-threaded (operations take `&mut self` to fill caches) but `Send`, so
+/// an arena can move to another thread or sit behind a mutex. Ids from one
 /// arena mean nothing in another; methods that return plain values (not
 /// `Result`) panic when handed an id that is not from this arena.
 pub struct Arena {
@@ -121,8 +127,9 @@ pub struct Arena {
     /// entry `2*id + dir` holds `(stamp << 1) | answer`
     pub(crate) form_memo: Vec<u64>,
     pub(crate) form_stamp: u64,
-    pub(crate) thermo_cache: FxHashMap<u32, std::rc::Rc<crate::thermo::Thermograph>>,
+    pub(crate) thermo_cache: FxHashMap<u32, std::sync::Arc<crate::thermo::Thermograph>>,
     pub(crate) order_cache: FxHashMap<u64, std::cmp::Ordering>,
+    pub(crate) construct_cache: ListCache,
 }
 
 impl Default for Arena {
@@ -139,7 +146,56 @@ impl fmt::Debug for Arena {
     }
 }
 
-fn hash_options(l: &[GameId], r: &[GameId]) -> u64 {
+/// A map from pairs of id lists to an id, storing the lists in one pool
+/// (used to memoise `construct` on its deduplicated input).
+#[derive(Default)]
+pub(crate) struct ListCache {
+    heads: FxHashMap<u64, u32>,
+    /// (pool start, left len, right len, next in chain, result)
+    entries: Vec<(u32, u32, u32, u32, u32)>,
+    pool: Vec<GameId>,
+}
+
+/// Pool size (ids) beyond which the construct cache is dropped and restarted.
+const LIST_CACHE_LIMIT: usize = 1 << 24;
+
+impl ListCache {
+    pub(crate) fn get(&self, l: &[GameId], r: &[GameId], h: u64) -> Option<GameId> {
+        let mut at = *self.heads.get(&h)?;
+        while at != NONE {
+            let (s, ll, rl, next, res) = self.entries[at as usize];
+            let (s, ll, rl) = (s as usize, ll as usize, rl as usize);
+            if ll == l.len()
+                && rl == r.len()
+                && &self.pool[s..s + ll] == l
+                && &self.pool[s + ll..s + ll + rl] == r
+            {
+                return Some(GameId(res));
+            }
+            at = next;
+        }
+        None
+    }
+
+    pub(crate) fn insert(&mut self, l: &[GameId], r: &[GameId], h: u64, g: GameId) {
+        if self.pool.len() + l.len() + r.len() > LIST_CACHE_LIMIT {
+            *self = ListCache::default();
+        }
+        let at = self.entries.len() as u32;
+        let next = self.heads.insert(h, at).unwrap_or(NONE);
+        self.entries.push((
+            self.pool.len() as u32,
+            l.len() as u32,
+            r.len() as u32,
+            next,
+            g.0,
+        ));
+        self.pool.extend_from_slice(l);
+        self.pool.extend_from_slice(r);
+    }
+}
+
+pub(crate) fn hash_options(l: &[GameId], r: &[GameId]) -> u64 {
     let mut h = FxHasher::default();
     h.write_usize(l.len());
     for g in l {
@@ -169,6 +225,7 @@ impl Arena {
             form_stamp: 0,
             thermo_cache: FxHashMap::default(),
             order_cache: FxHashMap::default(),
+            construct_cache: ListCache::default(),
         };
         let z = a.intern(&[], &[]);
         debug_assert_eq!(z, GameId(0));
@@ -567,6 +624,13 @@ mod tests {
     }
 
     #[test]
+    fn arena_is_send() {
+        fn is_send<T: Send>() {}
+        is_send::<Arena>();
+        is_send::<GameId>();
+    }
+
+    #[test]
     fn known_values() {
         let mut a = Arena::new();
         let z = a.zero();
@@ -683,7 +747,14 @@ mod tests {
     #[test]
     fn number_construction() {
         let mut a = Arena::new();
-        for (s, bday) in [("3", 3), ("-2", 2), ("1/2", 2), ("3/4", 3), ("-5/8", 4), ("5/2", 4)] {
+        for (s, bday) in [
+            ("3", 3),
+            ("-2", 2),
+            ("1/2", 2),
+            ("3/4", 3),
+            ("-5/8", 4),
+            ("5/2", 4),
+        ] {
             let x = a.number(d(s)).unwrap();
             assert_eq!(a.as_number(x), Some(d(s)));
             assert_eq!(a.birthday(x), bday, "{s}");

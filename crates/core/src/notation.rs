@@ -22,7 +22,7 @@ use rustc_hash::FxHashMap;
 
 use crate::dyadic::Dyadic;
 use crate::error::{ParseError, ValueError};
-use crate::game::{Arena, GameId, MAX_NIMBER, MAX_UP};
+use crate::game::{Arena, GameId, MAX_DEPTH, MAX_NIMBER, MAX_UP};
 
 impl Arena {
     /// Structural total order on canonical forms used for printing and
@@ -52,7 +52,8 @@ impl Arena {
             o = self.cmp_lists(&ra, &rb);
         }
         self.order_cache.insert(key, o);
-        self.order_cache.insert((u64::from(b.0) << 32) | u64::from(a.0), o.reverse());
+        self.order_cache
+            .insert((u64::from(b.0) << 32) | u64::from(a.0), o.reverse());
         o
     }
 
@@ -177,7 +178,11 @@ impl Arena {
     /// Parses CGSuite notation into a canonical form.
     pub fn parse(&mut self, s: &str) -> Result<GameId, ParseError> {
         let toks = lex(s)?;
-        let mut p = Parser { toks: &toks, end: s.len() };
+        let mut p = Parser {
+            toks: &toks,
+            end: s.len(),
+            depth: 0,
+        };
         let ast = p.top()?;
         self.eval(&ast)
     }
@@ -187,7 +192,10 @@ impl Arena {
         match &a.kind {
             AstKind::Nus(x, k, m) => {
                 if *m > MAX_NIMBER {
-                    return Err(ParseError::new(a.offset, format!("nimber *{m} is too large")));
+                    return Err(ParseError::new(
+                        a.offset,
+                        format!("nimber *{m} is too large"),
+                    ));
                 }
                 self.nus(*x, *k, *m).map_err(at)
             }
@@ -379,7 +387,10 @@ fn lex(s: &str) -> Result<Vec<(Tok, usize)>, ParseError> {
                         let k = digits(j);
                         let n = if k > j {
                             if run > 1 {
-                                return Err(ParseError::new(j, "repeat count after a repeated arrow"));
+                                return Err(ParseError::new(
+                                    j,
+                                    "repeat count after a repeated arrow",
+                                ));
                             }
                             i64::from(parse_u32(j, k)?)
                         } else {
@@ -389,7 +400,12 @@ fn lex(s: &str) -> Result<Vec<(Tok, usize)>, ParseError> {
                         i = k;
                         continue;
                     }
-                    _ => return Err(ParseError::new(start, format!("unexpected character '{ch}'"))),
+                    _ => {
+                        return Err(ParseError::new(
+                            start,
+                            format!("unexpected character '{ch}'"),
+                        ))
+                    }
                 }
                 i += len;
             }
@@ -416,6 +432,8 @@ enum AstKind {
 struct Parser<'a> {
     toks: &'a [(Tok, usize)],
     end: usize,
+    /// current nesting of terms, bounded by [`MAX_DEPTH`]
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -489,6 +507,16 @@ impl Parser<'_> {
 
     /// The content of a game between braces (or a braceless bar expression).
     fn content(&mut self, i: usize, j: usize) -> Result<Ast, ParseError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(ParseError::new(self.off(i), "nested too deeply"));
+        }
+        self.depth += 1;
+        let c = self.content_inner(i, j);
+        self.depth -= 1;
+        c
+    }
+
+    fn content_inner(&mut self, i: usize, j: usize) -> Result<Ast, ParseError> {
         let Some(k) = self.top_bars(i, j)? else {
             return Err(ParseError::new(self.off(i), "expected '|' in a game"));
         };
@@ -545,6 +573,16 @@ impl Parser<'_> {
     }
 
     fn term(&mut self, p: &mut usize, j: usize) -> Result<Ast, ParseError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(ParseError::new(self.off(*p), "nested too deeply"));
+        }
+        self.depth += 1;
+        let t = self.term_inner(p, j);
+        self.depth -= 1;
+        t
+    }
+
+    fn term_inner(&mut self, p: &mut usize, j: usize) -> Result<Ast, ParseError> {
         if *p >= j {
             return Err(ParseError::new(self.off(*p), "expected a value"));
         }
@@ -578,12 +616,20 @@ impl Parser<'_> {
                 }
             }
             Tok::Num(_) | Tok::Star(_) | Tok::Ups(_) => self.simple(p, j, false, off),
-            Tok::RBrace | Tok::Comma | Tok::Bars(_) => Err(ParseError::new(off, "expected a value")),
+            Tok::RBrace | Tok::Comma | Tok::Bars(_) => {
+                Err(ParseError::new(off, "expected a value"))
+            }
         }
     }
 
     /// `[number][ups][star]`, optionally followed by `±arg`.
-    fn simple(&mut self, p: &mut usize, j: usize, negate: bool, off: usize) -> Result<Ast, ParseError> {
+    fn simple(
+        &mut self,
+        p: &mut usize,
+        j: usize,
+        negate: bool,
+        off: usize,
+    ) -> Result<Ast, ParseError> {
         let mut x = Dyadic::ZERO;
         let mut k: i64 = 0;
         let mut m: u32 = 0;
@@ -752,6 +798,18 @@ mod tests {
             assert_eq!(e.offset, off, "{s}: {e}");
         }
         assert!(a.parse("*99999").is_err());
+        let deep = "{".repeat(100_000) + &"}".repeat(100_000);
+        assert!(a.parse(&deep).is_err());
+        let deep = "-".repeat(100_000) + "1";
+        assert!(a.parse(&deep).is_err());
+        let deep = "{".repeat(3000) + "0" + &"|}".repeat(3000);
+        assert_eq!(a.parse(&deep).unwrap_err().message, "nested too deeply");
+        let ok = "{".repeat(300) + "0" + &"|}".repeat(300);
+        let g = a.parse(&ok).unwrap();
+        assert_eq!(a.display(g), "300");
+        // exact arithmetic that leaves the dyadic range is an error, not a panic
+        let tiny = "{0|".repeat(80) + &"}".repeat(80);
+        assert!(a.parse(&tiny).is_err());
         assert!(a.parse("^999999").is_err());
         assert!(a.parse("{|}|").is_ok() || a.parse("{|}|").is_err());
     }

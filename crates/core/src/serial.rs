@@ -18,13 +18,15 @@
 //! walk that visits options in [`Arena::structural_cmp`] order, so the bytes
 //! depend only on the game, never on the arena's history. Decoding rejects
 //! truncated, trailing, out-of-range, non-canonical or newer-version input
-//! with a [`DecodeError`] and never panics.
+//! with a [`DecodeError`] and never panics. The encoding of a value is unique:
+//! the decoder accepts only the exact bytes [`encode`] produces, so byte
+//! equality is value equality.
 
 use rustc_hash::FxHashMap;
 
 use crate::dyadic::Dyadic;
 use crate::error::{DecodeError, ValueError};
-use crate::game::{Arena, GameId, MAX_NIMBER, MAX_UP};
+use crate::game::{Arena, GameId, MAX_DEPTH, MAX_NIMBER, MAX_UP};
 
 /// Magic bytes opening every encoding.
 pub const MAGIC: &[u8; 3] = b"PZG";
@@ -107,7 +109,10 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn byte(&mut self) -> Result<u8, DecodeError> {
-        let v = *self.b.get(self.pos).ok_or(DecodeError::Truncated(self.pos))?;
+        let v = *self
+            .b
+            .get(self.pos)
+            .ok_or(DecodeError::Truncated(self.pos))?;
         self.pos += 1;
         Ok(v)
     }
@@ -160,6 +165,8 @@ pub fn decode(arena: &mut Arena, bytes: &[u8]) -> Result<GameId, DecodeError> {
         return Err(rd.corrupt(n_at, "implausible node count"));
     }
     let mut ids: Vec<GameId> = Vec::with_capacity(n as usize);
+    // nesting depth of compound nodes (number-up-stars count 0)
+    let mut depth: Vec<usize> = Vec::with_capacity(n as usize);
     for _ in 0..n {
         let at = rd.pos;
         let tag = rd.byte()?;
@@ -191,6 +198,7 @@ pub fn decode(arena: &mut Arena, bytes: &[u8]) -> Result<GameId, DecodeError> {
                 } else {
                     (0, 0)
                 };
+                depth.push(0);
                 arena.nus(x, k, m).map_err(DecodeError::Value)?
             }
             TAG_COMPOUND => {
@@ -202,14 +210,23 @@ pub fn decode(arena: &mut Arena, bytes: &[u8]) -> Result<GameId, DecodeError> {
                 }
                 let mut l = Vec::with_capacity(nl as usize);
                 let mut r = Vec::with_capacity(nr as usize);
+                let mut d = 0;
                 for i in 0..nl + nr {
                     let ref_at = rd.pos;
                     let k = rd.varint()?;
                     if k >= have {
                         return Err(rd.corrupt(ref_at, "reference to a later node"));
                     }
+                    d = d.max(depth[k as usize] + 1);
                     let o = ids[k as usize];
-                    if i < nl { l.push(o) } else { r.push(o) }
+                    if i < nl {
+                        l.push(o)
+                    } else {
+                        r.push(o)
+                    }
+                }
+                if d > MAX_DEPTH {
+                    return Err(rd.corrupt(at, "nested too deeply"));
                 }
                 let g = arena.construct(&l, &r).map_err(DecodeError::Value)?;
                 l.sort_unstable();
@@ -222,6 +239,7 @@ pub fn decode(arena: &mut Arena, bytes: &[u8]) -> Result<GameId, DecodeError> {
                 {
                     return Err(rd.corrupt(at, "options do not form a canonical compound game"));
                 }
+                depth.push(d);
                 g
             }
             t => return Err(rd.corrupt(at, &format!("unknown node tag {t}"))),
@@ -231,9 +249,16 @@ pub fn decode(arena: &mut Arena, bytes: &[u8]) -> Result<GameId, DecodeError> {
     if rd.pos != bytes.len() {
         return Err(rd.corrupt(rd.pos, "trailing bytes"));
     }
-    ids.last()
+    let root = ids
+        .last()
         .copied()
-        .ok_or(DecodeError::Value(ValueError::Overflow))
+        .ok_or(DecodeError::Value(ValueError::Overflow))?;
+    // the encoding of a value is unique: reject other orders, unused nodes
+    // and repeated subforms, so equal values always have equal bytes
+    if encode(arena, root) != bytes {
+        return Err(rd.corrupt(4, "valid game but not in canonical encoding order"));
+    }
+    Ok(root)
 }
 
 impl Arena {
@@ -306,31 +331,64 @@ mod tests {
             let r = decode(&mut a, &good[..cut]);
             assert!(r.is_err(), "prefix {cut} decoded");
         }
-        assert_eq!(decode(&mut a, b"XYZ\x01\x01\x00\x00\x00"), Err(DecodeError::BadMagic));
+        assert_eq!(
+            decode(&mut a, b"XYZ\x01\x01\x00\x00\x00"),
+            Err(DecodeError::BadMagic)
+        );
         assert_eq!(
             decode(&mut a, b"PZG\x02\x01\x00\x00\x00"),
             Err(DecodeError::UnsupportedVersion(2))
         );
         let mut trailing = good.clone();
         trailing.push(0);
-        assert!(matches!(decode(&mut a, &trailing), Err(DecodeError::Corrupt { .. })));
+        assert!(matches!(
+            decode(&mut a, &trailing),
+            Err(DecodeError::Corrupt { .. })
+        ));
         // forward reference
         let fwd = [b"PZG\x01".as_slice(), &[1, 2, 1, 0, 0]].concat();
-        assert!(matches!(decode(&mut a, &fwd), Err(DecodeError::Corrupt { .. })));
+        assert!(matches!(
+            decode(&mut a, &fwd),
+            Err(DecodeError::Corrupt { .. })
+        ));
         // non-canonical compound: {0|0} spelled out is *, must be tagged up-star
         let star = [b"PZG\x01".as_slice(), &[2, 0, 0, 0, 2, 1, 1, 0, 0]].concat();
-        assert!(matches!(decode(&mut a, &star), Err(DecodeError::Corrupt { .. })));
+        assert!(matches!(
+            decode(&mut a, &star),
+            Err(DecodeError::Corrupt { .. })
+        ));
         // dominated option {0,1|} is not canonical
         let dom = [b"PZG\x01".as_slice(), &[3, 0, 0, 0, 0, 2, 0, 2, 2, 0, 0, 1]].concat();
-        assert!(matches!(decode(&mut a, &dom), Err(DecodeError::Corrupt { .. })));
+        assert!(matches!(
+            decode(&mut a, &dom),
+            Err(DecodeError::Corrupt { .. })
+        ));
         // unnormalised number 2/2
         let un = [b"PZG\x01".as_slice(), &[1, 0, 4, 1]].concat();
-        assert!(matches!(decode(&mut a, &un), Err(DecodeError::Corrupt { .. })));
+        assert!(matches!(
+            decode(&mut a, &un),
+            Err(DecodeError::Corrupt { .. })
+        ));
+        // a valid game in a non-canonical node order: 1 listed after -1
+        let swapped = [b"PZG\x01".as_slice(), &[3, 0, 1, 0, 0, 2, 0, 2, 1, 1, 1, 0]].concat();
+        assert!(matches!(
+            decode(&mut a, &swapped),
+            Err(DecodeError::Corrupt { .. })
+        ));
+        // an unused extra node
+        let extra = [b"PZG\x01".as_slice(), &[2, 0, 2, 0, 0, 0, 0]].concat();
+        assert!(matches!(
+            decode(&mut a, &extra),
+            Err(DecodeError::Corrupt { .. })
+        ));
         // huge varints and counts
         let huge = [b"PZG\x01".as_slice(), &[0xff; 12]].concat();
         assert!(decode(&mut a, &huge).is_err());
         let unknown = [b"PZG\x01".as_slice(), &[1, 9]].concat();
-        assert!(matches!(decode(&mut a, &unknown), Err(DecodeError::Corrupt { .. })));
+        assert!(matches!(
+            decode(&mut a, &unknown),
+            Err(DecodeError::Corrupt { .. })
+        ));
         // random corruption never panics
         let long = enc("±{3,{4|0,{1|0,*}},{4|{0,{1/2|0}|v},±1,±{1,{2|0}}}}");
         for i in 4..long.len() {

@@ -10,7 +10,7 @@
 //! at the highest temperature where the left scaffold is still at or right of
 //! the right scaffold.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::dyadic::Dyadic;
 use crate::error::ValueError;
@@ -87,8 +87,10 @@ impl Trajectory {
     /// The value at temperature `t` (`t >= -1`).
     pub fn value_at(&self, t: Dyadic) -> Result<Dyadic, ValueError> {
         let s = self.seg_at(t);
-        s.value
-            .checked_add(t.checked_sub(s.start)?.checked_mul_int(i64::from(s.slope))?)
+        s.value.checked_add(
+            t.checked_sub(s.start)?
+                .checked_mul_int(i64::from(s.slope))?,
+        )
     }
 
     /// `x(t) + s * t`.
@@ -97,7 +99,9 @@ impl Trajectory {
         for g in &self.segs {
             segs.push(Segment {
                 start: g.start,
-                value: g.value.checked_add(g.start.checked_mul_int(i64::from(s))?)?,
+                value: g
+                    .value
+                    .checked_add(g.start.checked_mul_int(i64::from(s))?)?,
                 slope: g.slope + s,
             });
         }
@@ -287,14 +291,14 @@ impl Thermograph {
 
 impl Arena {
     /// The thermograph of `a` (cached per form).
-    pub fn thermograph(&mut self, a: GameId) -> Result<Rc<Thermograph>, ValueError> {
+    pub fn thermograph(&mut self, a: GameId) -> Result<Arc<Thermograph>, ValueError> {
         self.check(a)?;
         self.thermo(a)
     }
 
-    fn thermo(&mut self, a: GameId) -> Result<Rc<Thermograph>, ValueError> {
+    fn thermo(&mut self, a: GameId) -> Result<Arc<Thermograph>, ValueError> {
         if let Some(t) = self.thermo_cache.get(&a.0) {
-            return Ok(Rc::clone(t));
+            return Ok(Arc::clone(t));
         }
         let n = self.node(a).clone();
         let t = if n.is_number() && n.lstop.is_integer() {
@@ -325,8 +329,8 @@ impl Arena {
                 _ => Thermograph::mast_only(n.lstop),
             }
         };
-        let t = Rc::new(t);
-        self.thermo_cache.insert(a.0, Rc::clone(&t));
+        let t = Arc::new(t);
+        self.thermo_cache.insert(a.0, Arc::clone(&t));
         Ok(t)
     }
 

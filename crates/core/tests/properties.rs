@@ -89,8 +89,14 @@ fn tree_of(a: &Arena, g: GameId, memo: &mut HashMap<GameId, T>) -> T {
         return Rc::clone(t);
     }
     let t = Rc::new(Tree {
-        l: a.left_options(g).iter().map(|&o| tree_of(a, o, memo)).collect(),
-        r: a.right_options(g).iter().map(|&o| tree_of(a, o, memo)).collect(),
+        l: a.left_options(g)
+            .iter()
+            .map(|&o| tree_of(a, o, memo))
+            .collect(),
+        r: a.right_options(g)
+            .iter()
+            .map(|&o| tree_of(a, o, memo))
+            .collect(),
     });
     memo.insert(g, Rc::clone(&t));
     t
@@ -104,7 +110,12 @@ fn slow_leq(a: &Arena, g: GameId, h: GameId) -> bool {
 
 /// Slow twin of `sum`: the definition `{G^L+H, G+H^L | G^R+H, G+H^R}` through
 /// `construct`, without the number-up-star or number-translation fast paths.
-fn slow_sum(a: &mut Arena, g: GameId, h: GameId, memo: &mut HashMap<(GameId, GameId), GameId>) -> GameId {
+fn slow_sum(
+    a: &mut Arena,
+    g: GameId,
+    h: GameId,
+    memo: &mut HashMap<(GameId, GameId), GameId>,
+) -> GameId {
     if let Some(&s) = memo.get(&(g, h)) {
         return s;
     }
@@ -128,7 +139,10 @@ fn slow_sum(a: &mut Arena, g: GameId, h: GameId, memo: &mut HashMap<(GameId, Gam
 }
 
 fn arb_tree(depth: u32, width: usize) -> impl Strategy<Value = T> {
-    let leaf = Just(Rc::new(Tree { l: vec![], r: vec![] }));
+    let leaf = Just(Rc::new(Tree {
+        l: vec![],
+        r: vec![],
+    }));
     leaf.prop_recursive(depth, 64, width as u32, move |inner| {
         (
             prop::collection::vec(inner.clone(), 0..=width),
@@ -297,7 +311,12 @@ proptest! {
             // and printing is independent of the arena's history
             let mut fresh = Arena::new();
             let y = fresh.parse(&text).unwrap();
-            prop_assert_eq!(fresh.display(y), text);
+            prop_assert_eq!(fresh.display(y), text.clone());
+            // the binary encoding round-trips and is history-independent too
+            let bytes = a.encode(x);
+            prop_assert_eq!(a.decode(&bytes), Ok(x));
+            prop_assert_eq!(fresh.decode(&bytes), Ok(y));
+            prop_assert_eq!(fresh.encode(y), bytes);
         }
     }
 
@@ -371,6 +390,30 @@ proptest! {
         prop_assert_eq!(a.mean(s), mg.checked_add(mh).unwrap());
         let text = a.display(s);
         prop_assert_eq!(a.parse(&text), Ok(s), "{}", text);
+    }
+}
+
+proptest! {
+    #![proptest_config(cfg(1024))]
+
+    #[test]
+    fn parser_never_panics(s in "[-0-9/{}|,*^v± +]{0,40}") {
+        let mut a = Arena::new();
+        if let Ok(g) = a.parse(&s) {
+            // whatever parses prints to something that parses back to it
+            let text = a.display(g);
+            prop_assert_eq!(a.parse(&text), Ok(g), "{} -> {}", s, text);
+        }
+    }
+
+    #[test]
+    fn decoder_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..48)) {
+        let mut a = Arena::new();
+        let mut b = b"PZG\x01".to_vec();
+        b.extend_from_slice(&bytes);
+        if let Ok(g) = a.decode(&b) {
+            prop_assert_eq!(a.encode(g), b);
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 /// The positions of the set bits of a `u128`, lowest first (and highest
 /// first from the back).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Bits(pub(crate) u128);
+pub struct Bits(pub u128);
 
 impl Iterator for Bits {
     type Item = u32;

@@ -59,6 +59,15 @@ pub enum SemigroupError {
     /// The position has no gaps: 1 has already been named and the game is over.
     #[error("the position has no gaps: 1 has been named and the game is over")]
     GameOver,
+    /// A check the census or the outcome table asserts failed: it refuses to
+    /// report.
+    #[error("invariant failed ({invariant}) at the position with gaps {{{position}}}")]
+    InvariantFailed {
+        /// The invariant, in words.
+        invariant: String,
+        /// The position's gaps, comma-separated.
+        position: String,
+    },
     /// A move-order name that is not one of `increasing`, `decreasing`, `scored`.
     #[error("unknown move order \"{0}\": expected increasing, decreasing or scored")]
     UnknownOrder(String),

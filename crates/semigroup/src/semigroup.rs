@@ -435,7 +435,10 @@ mod tests {
         assert_eq!(n.multiplicity(), 1);
         assert_eq!(n.minimal_generators(), vec![1]);
         assert!(!n.is_irreducible());
-        assert_eq!(n.children().collect::<Vec<_>>(), vec![Semigroup::ONLY_GAP_ONE]);
+        assert_eq!(
+            n.children().collect::<Vec<_>>(),
+            vec![Semigroup::ONLY_GAP_ONE]
+        );
         let s = Semigroup::ONLY_GAP_ONE;
         assert_eq!(s.minimal_generators(), vec![2, 3]);
         assert!(s.is_symmetric());
@@ -478,7 +481,10 @@ mod tests {
             Err(BeyondRepresentation(128))
         );
         assert_eq!(Semigroup::parse_gaps("0,1"), Err(ZeroGap));
-        assert_eq!(Semigroup::parse_gaps("1,200"), Err(BeyondRepresentation(200)));
+        assert_eq!(
+            Semigroup::parse_gaps("1,200"),
+            Err(BeyondRepresentation(200))
+        );
         assert_eq!(
             Semigroup::parse_gaps("2"),
             Err(NotClosed { gap: 2, a: 1, b: 1 })

@@ -25,23 +25,32 @@
 //! (a child of a genus-`g` node has Frobenius number at most `2g + 1`), so a
 //! 128-bit plane serves every genus up to 64.
 //!
-//! # Counting the last three levels without building them
+//! # The last levels: light nodes and a closed form
 //!
 //! Let `S` be non-ordinary with multiplicity `m`, and `x` one of its `k`
 //! generators in the window. The child `S \ {x}` keeps every generator of
 //! `S` above `x` and gains exactly one more, `x + m`, when `d[x + m] = 2`
-//! (every other new decomposition loss lands on a number with a summand
-//! below `m`, which is a gap). So
+//! (every other decomposition lost is of a number `x + s` with `0 < s < m`,
+//! a gap). So a node two levels above the target has `k` children and
+//! `k(k-1)/2 + |(gens << m) & eq2|` grandchildren: the last two levels are
+//! never built.
 //!
-//! * a node two levels above the target has `k` children and
-//!   `k(k-1)/2 + |(gens << m) & eq2|` grandchildren, and
-//! * a node three levels above applies the same rule to each child, with
-//!   the child's `eq2` obtained from `eq2`/`eq3` and the shift `S << x`.
+//! A node `r` levels above the target only needs to know which numbers have
+//! exactly `2..=r` decompositions (a larger count cannot fall to 1 in time),
+//! so the last eight levels of non-ordinary nodes are walked in a *light*
+//! one-hot form: masks `eq2..eq8`, the generators and the set. A light child
+//! is a handful of ANDs and ORs with the shift `S << x`
+//! (`eq_j' = eq_j & !(S << x) | eq_{j+1} & (S << x)`). Every number a light
+//! descendant reads lies between the light root's conductor and `2G`, so for
+//! `G <= 59` the light walk runs on `u64` words re-based at that conductor.
+//! More than 98% of the nodes are light or never built; ordinary
+//! semigroups (where removing `m` changes the multiplicity) are expanded
+//! normally.
 //!
-//! The deepest three levels (about 85% of the nodes) are therefore counted
-//! with a handful of word operations each and never materialised.
-//! Ordinary semigroups (where removing `m` changes the multiplicity) are
-//! expanded normally.
+//! The heavy part recurses (depth at most 64, no allocation); with
+//! `parallel`, nodes more than [`SEQUENTIAL_DEPTH`] levels above the target
+//! hand their children to rayon, below that each subtree is walked
+//! sequentially.
 
 use rayon::prelude::*;
 
@@ -173,22 +182,12 @@ fn window(start: u32, len: u32) -> u128 {
     ones << start
 }
 
-/// Bit `i` of a word, or 0 when `i` is past the end.
-#[inline(always)]
-fn bit(i: u32) -> u128 {
-    if i < 128 {
-        1u128 << i
-    } else {
-        0
-    }
-}
-
 /// Per-genus counts, indexed by genus.
 type Counts = [u64; MAX_TREE_GENUS as usize + 1];
 
-/// Remaining depth at and below which non-ordinary nodes are walked in the
-/// light one-hot form instead of the bit-sliced one.
-const LIGHT: u32 = 5;
+/// Non-ordinary nodes at most `LIGHT + 1` levels above the target are
+/// walked in the light one-hot form instead of the bit-sliced one.
+const LIGHT: u32 = 7;
 
 /// A depth-first counting walk to a fixed genus.
 struct Counter {
@@ -201,14 +200,6 @@ impl Counter {
         Counter {
             target,
             counts: [0; MAX_TREE_GENUS as usize + 1],
-        }
-    }
-
-    #[inline(always)]
-    fn add(&mut self, genus: u32, levels: &[u64]) {
-        let g = genus as usize;
-        for (c, v) in self.counts[g..g + levels.len()].iter_mut().zip(levels) {
-            *c += v;
         }
     }
 
@@ -225,14 +216,14 @@ impl Counter {
             self.counts[self.target as usize] += u64::from(gens.count_ones());
             return;
         }
-        if rem <= 6 && !node.is_ordinary() {
-            let light = Light::of(node, gens);
-            match rem {
-                2 => self.add(genus + 1, &light.two()),
-                3 => self.add(genus + 1, &light.three()),
-                4 => self.add(genus + 1, &light.four()),
-                5 => self.add(genus + 1, &light.five()),
-                _ => self.add(genus + 1, &light.six()),
+        if rem <= LIGHT + 1 && !node.is_ordinary() {
+            let g = genus as usize + 1;
+            let out = &mut self.counts[g..g + rem as usize];
+            let base = node.conductor;
+            if 2 * self.target <= base + u64::BITS {
+                Light::<u64>::of(node, gens, base).levels(rem, base, out);
+            } else {
+                Light::<u128>::of(node, gens, 0).levels(rem, 0, out);
             }
             return;
         }
@@ -246,62 +237,129 @@ impl Counter {
     }
 }
 
+/// The machine word a light node is kept in: `u64` when the numbers that
+/// still matter fit a 64-bit window, `u128` otherwise.
+trait Word:
+    Copy
+    + PartialEq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitXor<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    const ZERO: Self;
+    /// The low bits of a 128-bit word shifted right by `base`.
+    fn window_of(v: u128, base: u32) -> Self;
+    fn ones(self) -> u32;
+    fn trailing(self) -> u32;
+    fn lowest(self) -> Self;
+    /// `self << n`, or zero when `n` is past the end.
+    fn shl(self, n: u32) -> Self;
+    /// Bit `n`, or zero when `n` is past the end.
+    fn bit(n: u32) -> Self;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const ZERO: Self = 0;
+            #[inline(always)]
+            fn window_of(v: u128, base: u32) -> Self {
+                (v >> base) as $t
+            }
+            #[inline(always)]
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn trailing(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline(always)]
+            fn lowest(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline(always)]
+            fn shl(self, n: u32) -> Self {
+                self.checked_shl(n).unwrap_or(0)
+            }
+            #[inline(always)]
+            fn bit(n: u32) -> Self {
+                (1 as $t).checked_shl(n).unwrap_or(0)
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
+
 /// A non-ordinary node in one-hot form: `eq[j]` marks the numbers with
 /// exactly `j + 2` decompositions. A node `r` levels above the target only
 /// needs counts up to `r` (larger ones cannot fall to 1 in time), and its
 /// generators, which for a child `S \ {x}` are the generators above `x`
 /// plus `x + m` when `d[x + m] = 2`.
+///
+/// Positions are relative to a `base` no larger than the conductor of the
+/// node the light walk started from: every number a descendant reads is at
+/// least that conductor and below `2G`, so when `2G - base <= 64` the whole
+/// light walk runs on `u64` words. `members` keeps the elements themselves
+/// (not re-based): they are the shifts `S + x`.
 #[derive(Clone, Copy)]
-struct Light {
-    eq: [u128; LIGHT as usize],
-    gens: u128,
+struct Light<W: Word> {
+    eq: [W; LIGHT as usize],
+    gens: W,
     k: u64,
-    members: u128,
+    members: W,
     m: u32,
 }
 
-impl Light {
+impl<W: Word> Light<W> {
     #[inline(always)]
-    fn of(node: &Node, gens: u128) -> Light {
+    fn of(node: &Node, gens: u128, base: u32) -> Light<W> {
         let [p0, p1, p2, p3, p4, p5] = node.planes;
-        let hi = p3 | p4 | p5;
-        let (n0, n1, n2) = (!p0, !p1, !p2);
+        let low = !(p4 | p5);
+        let (n0, n1, n2, n3) = (!p0, !p1, !p2, !p3);
+        // eq[j] marks d = j + 2, for d = 2..=8.
+        let eq = [
+            n0 & p1 & n2 & n3 & low,
+            p0 & p1 & n2 & n3 & low,
+            n0 & n1 & p2 & n3 & low,
+            p0 & n1 & p2 & n3 & low,
+            n0 & p1 & p2 & n3 & low,
+            p0 & p1 & p2 & n3 & low,
+            n0 & n1 & n2 & p3 & low,
+        ];
         Light {
-            eq: [
-                n0 & p1 & n2 & !hi,
-                p0 & p1 & n2 & !hi,
-                n0 & n1 & p2 & !hi,
-                p0 & n1 & p2 & !hi,
-                n0 & p1 & p2 & !hi,
-            ],
-            gens,
+            eq: eq.map(|e| W::window_of(e, base)),
+            gens: W::window_of(gens, base),
             k: u64::from(gens.count_ones()),
-            members: node.members,
+            members: W::window_of(node.members, 0),
             m: node.multiplicity,
         }
     }
 
-    /// Calls `f` on every child, in light form (counts beyond `depth` are
-    /// not carried).
+    /// Calls `f` on every child, in light form with the first `DEPTH`
+    /// one-hot masks (deeper counts are not needed any more).
     #[inline(always)]
-    fn for_each_child<const DEPTH: usize>(&self, mut f: impl FnMut(&Light)) {
+    fn for_each_child<const DEPTH: usize>(&self, base: u32, mut f: impl FnMut(&Light<W>)) {
         let mut rest = self.gens;
         let mut above = self.k;
-        while rest != 0 {
-            let x = rest.trailing_zeros();
-            rest &= rest - 1;
+        while rest != W::ZERO {
+            let x = rest.trailing();
+            rest = rest ^ rest.lowest();
             above -= 1;
-            let shifted = self.members << x;
-            let new = self.eq[0] & bit(x + self.m);
-            let mut eq = [0u128; LIGHT as usize];
-            for j in 0..DEPTH {
-                eq[j] = (self.eq[j] & !shifted) | (self.eq[j + 1] & shifted);
+            // S + x, in the window's positions.
+            let shifted = self.members.shl(x);
+            let new = self.eq[0] & W::bit(x + self.m);
+            let mut eq = [W::ZERO; LIGHT as usize];
+            for (j, e) in eq.iter_mut().enumerate().take(DEPTH) {
+                *e = (self.eq[j] & !shifted) | (self.eq[j + 1] & shifted);
             }
             let child = Light {
                 eq,
                 gens: rest | new,
-                k: above + u64::from(new != 0),
-                members: self.members & !(1u128 << x),
+                k: above + u64::from(new != W::ZERO),
+                members: self.members & !W::bit(x + base),
                 m: self.m,
             };
             f(&child);
@@ -312,15 +370,15 @@ impl Light {
     #[inline(always)]
     fn two(&self) -> [u64; 2] {
         let k = self.k;
-        let new = ((self.gens << self.m) & self.eq[0]).count_ones();
+        let new = (self.gens.shl(self.m) & self.eq[0]).ones();
         [k, k * k.saturating_sub(1) / 2 + u64::from(new)]
     }
 
     /// Counts of the next three levels.
     #[inline(always)]
-    fn three(&self) -> [u64; 3] {
+    fn three(&self, base: u32) -> [u64; 3] {
         let mut out = [self.k, 0, 0];
-        self.for_each_child::<1>(|c| {
+        self.for_each_child::<1>(base, |c| {
             let [a, b] = c.two();
             out[1] += a;
             out[2] += b;
@@ -330,49 +388,92 @@ impl Light {
 
     /// Counts of the next four levels.
     #[inline(always)]
-    fn four(&self) -> [u64; 4] {
+    fn four(&self, base: u32) -> [u64; 4] {
         let mut out = [self.k, 0, 0, 0];
-        self.for_each_child::<2>(|c| {
-            let [a, b, d] = c.three();
-            out[1] += a;
-            out[2] += b;
-            out[3] += d;
+        self.for_each_child::<2>(base, |c| {
+            let r = c.three(base);
+            for (o, v) in out[1..].iter_mut().zip(r) {
+                *o += v;
+            }
         });
         out
     }
 
     /// Counts of the next five levels.
     #[inline(never)]
-    fn five(&self) -> [u64; 5] {
+    fn five(&self, base: u32) -> [u64; 5] {
         let mut out = [self.k, 0, 0, 0, 0];
-        self.for_each_child::<3>(|c| {
-            let [a, b, d, e] = c.four();
-            out[1] += a;
-            out[2] += b;
-            out[3] += d;
-            out[4] += e;
+        self.for_each_child::<3>(base, |c| {
+            let r = c.four(base);
+            for (o, v) in out[1..].iter_mut().zip(r) {
+                *o += v;
+            }
         });
         out
     }
 
     /// Counts of the next six levels.
     #[inline(never)]
-    fn six(&self) -> [u64; 6] {
+    fn six(&self, base: u32) -> [u64; 6] {
         let mut out = [self.k, 0, 0, 0, 0, 0];
-        self.for_each_child::<4>(|c| {
-            let [a, b, d, e, f] = c.five();
-            out[1] += a;
-            out[2] += b;
-            out[3] += d;
-            out[4] += e;
-            out[5] += f;
+        self.for_each_child::<4>(base, |c| {
+            let r = c.five(base);
+            for (o, v) in out[1..].iter_mut().zip(r) {
+                *o += v;
+            }
         });
         out
     }
+
+    /// Counts of the next seven levels.
+    #[inline(never)]
+    fn seven(&self, base: u32) -> [u64; 7] {
+        let mut out = [self.k, 0, 0, 0, 0, 0, 0];
+        self.for_each_child::<5>(base, |c| {
+            let r = c.six(base);
+            for (o, v) in out[1..].iter_mut().zip(r) {
+                *o += v;
+            }
+        });
+        out
+    }
+
+    /// Counts of the next eight levels.
+    #[inline(never)]
+    fn eight(&self, base: u32) -> [u64; 8] {
+        let mut out = [self.k, 0, 0, 0, 0, 0, 0, 0];
+        self.for_each_child::<6>(base, |c| {
+            let r = c.seven(base);
+            for (o, v) in out[1..].iter_mut().zip(r) {
+                *o += v;
+            }
+        });
+        out
+    }
+
+    /// Counts of the next `rem` levels (`2 <= rem <= LIGHT + 1`).
+    #[inline(always)]
+    fn levels(&self, rem: u32, base: u32, out: &mut [u64]) {
+        let mut add = |r: &[u64]| {
+            for (o, v) in out.iter_mut().zip(r) {
+                *o += v;
+            }
+        };
+        match rem {
+            2 => add(&self.two()),
+            3 => add(&self.three(base)),
+            4 => add(&self.four(base)),
+            5 => add(&self.five(base)),
+            6 => add(&self.six(base)),
+            7 => add(&self.seven(base)),
+            _ => add(&self.eight(base)),
+        }
+    }
 }
 
-/// How many levels below a node a parallel walk keeps splitting into tasks.
-const SEQUENTIAL_DEPTH: u32 = 16;
+/// How many levels above the target a parallel walk stops splitting
+/// subtrees into rayon tasks.
+pub const SEQUENTIAL_DEPTH: u32 = 18;
 
 fn par_walk(node: &Node, genus: u32, target: u32) -> Counts {
     if target - genus <= SEQUENTIAL_DEPTH {
@@ -462,7 +563,12 @@ pub fn for_each_semigroup(
             go(&node.remove(x), genus + 1, target, visit);
         }
     }
-    go(&Node::new(Semigroup::ONLY_GAP_ONE), 1, max_genus, &mut visit);
+    go(
+        &Node::new(Semigroup::ONLY_GAP_ONE),
+        1,
+        max_genus,
+        &mut visit,
+    );
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 //! measured savings (memoisation, decomposition, identification).
 
 pub mod graph;
-pub mod misere;
+pub mod outcome;
 pub mod regions;
 pub mod soundness;
 pub mod study;

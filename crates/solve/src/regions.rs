@@ -63,16 +63,38 @@ pub fn region_board(b: &Board, mask: Bits) -> Board {
 #[must_use]
 pub fn canonical_key<R: Ruleset>(r: &R, b: &Board) -> (Board, bool) {
     let c = b.crop();
-    let mut best = (c, false);
-    let mut first = true;
+    // `Board` orders by width first, then height: an image whose width is
+    // larger than the smallest width on offer cannot be the least, so it is
+    // never built (half the images of any non-square board).
+    let (w, h) = (c.width(), c.height());
+    let best_width = w.min(h);
+    let mut best: Option<(Board, bool)> = None;
     for &s in r.symmetries() {
+        let img_width = if s.transform.swaps_axes() { h } else { w };
+        if img_width != best_width {
+            continue;
+        }
         let img = r.apply(&c, s);
-        if first || img < best.0 {
-            best = (img, s.negates);
-            first = false;
+        if best.is_none_or(|(b, _)| img < b) {
+            best = Some((img, s.negates));
         }
     }
-    best
+    best.unwrap_or((c, false))
+}
+
+/// The same fold, building every image: the brute-force twin of
+/// [`canonical_key`].
+#[must_use]
+pub fn canonical_key_all<R: Ruleset>(r: &R, b: &Board) -> (Board, bool) {
+    let c = b.crop();
+    let mut best: Option<(Board, bool)> = None;
+    for &s in r.symmetries() {
+        let img = r.apply(&c, s);
+        if best.is_none_or(|(b, _)| img < b) {
+            best = Some((img, s.negates));
+        }
+    }
+    best.unwrap_or((c, false))
 }
 
 #[cfg(test)]
@@ -141,6 +163,10 @@ mod tests {
         // Cropping comes first.
         let padded = d.parse("####|#...|#.#.|####").unwrap();
         assert_eq!(canonical_key(&d, &padded).0, ka);
+        for t in ["...|.#.", "..|.#|..", "#..|...|..#", "....|.#..|...."] {
+            let b = d.parse(t).unwrap();
+            assert_eq!(canonical_key(&d, &b), canonical_key_all(&d, &b), "{t}");
+        }
         // Clobber colour swap negates.
         let c = Clobber;
         let (k1, n1) = canonical_key(&c, &c.parse("xxo").unwrap());

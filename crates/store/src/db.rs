@@ -1,14 +1,14 @@
 //! The database layer: opening the file safely, the tables, and byte-level
 //! reads and writes inside transactions.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, ErrorKind, Read};
-use std::cell::Cell;
 use std::panic::{self, catch_unwind, AssertUnwindSafe};
-use std::sync::Once;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use redb::{
@@ -178,9 +178,14 @@ fn guarded<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "engine panicked".to_string());
+            let detail = if msg.contains("raw_file_len") {
+                "the file is shorter than its header says: truncated".to_string()
+            } else {
+                format!("engine check failed: {}", one_line(&msg))
+            };
             Err(StoreError::Corrupt {
                 path: path.to_path_buf(),
-                detail: format!("engine check failed: {}", one_line(&msg)),
+                detail,
             })
         }
     }
@@ -191,7 +196,9 @@ fn classify_refusal(path: &Path, e: DatabaseError) -> StoreError {
     let p = path.to_path_buf();
     match e {
         DatabaseError::DatabaseAlreadyOpen => StoreError::InUse { path: p },
-        DatabaseError::UpgradeRequired(v) => StoreError::EngineUpgradeRequired { path: p, found: v },
+        DatabaseError::UpgradeRequired(v) => {
+            StoreError::EngineUpgradeRequired { path: p, found: v }
+        }
         DatabaseError::RepairAborted => StoreError::Corrupt {
             path: p,
             detail: "repair aborted".into(),
@@ -302,7 +309,9 @@ impl Store {
                     Err(e) => return Err(io_error("create", path, e)),
                 };
                 let r = guarded(path, || {
-                    builder.create_file(file).map_err(|e| classify_refusal(path, e))
+                    builder
+                        .create_file(file)
+                        .map_err(|e| classify_refusal(path, e))
                 });
                 match r {
                     Ok(db) => db,
@@ -633,6 +642,21 @@ fn same_value(a: &[u8], b: &[u8]) -> bool {
     match (Record::decode(a), Record::decode(b)) {
         (Ok(x), Ok(y)) => x.value == y.value,
         _ => a == b,
+    }
+}
+
+impl Store {
+    /// Rewrite the file to release free space. Needs the only handle to the
+    /// store; returns `Ok(false)` if other clones are alive.
+    pub fn compact(&mut self) -> Result<bool> {
+        let path = self.inner.path.clone();
+        match Arc::get_mut(&mut self.inner) {
+            None => Ok(false),
+            Some(inner) => guarded(&path, || {
+                inner.db.compact().map_err(StoreError::db)?;
+                Ok(true)
+            }),
+        }
     }
 }
 

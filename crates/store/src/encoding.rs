@@ -268,14 +268,14 @@ fn decode_from(arena: &mut Arena, rd: &mut Reader<'_>) -> Result<GameId> {
                 let num = unzigzag(rd.varint()?);
                 let exp = rd.varint()?;
                 if exp > 0 && num % 2 == 0 {
-                    return Err(bad(format!("node {j}: number {num}/2^{exp} not normalised")));
+                    return Err(bad(format!(
+                        "node {j}: number {num}/2^{exp} not normalised"
+                    )));
                 }
                 let exp = u32::try_from(exp).map_err(|_| bad(format!("node {j}: exponent")))?;
                 let x = Dyadic::new(num, exp)
                     .map_err(|e| bad(format!("node {j}: number out of range: {e}")))?;
-                arena
-                    .number(x)
-                    .map_err(|e| bad(format!("node {j}: {e}")))?
+                arena.number(x).map_err(|e| bad(format!("node {j}: {e}")))?
             }
             TAG_NIMBER => {
                 let n = rd.varint()?;
@@ -311,10 +311,7 @@ fn decode_from(arena: &mut Arena, rd: &mut Reader<'_>) -> Result<GameId> {
         ids.push(id);
     }
     if !rd.at_end() {
-        return Err(bad(format!(
-            "{} trailing bytes",
-            rd.bytes.len() - rd.pos
-        )));
+        return Err(bad(format!("{} trailing bytes", rd.bytes.len() - rd.pos)));
     }
     Ok(ids[ids.len() - 1])
 }
@@ -374,7 +371,18 @@ mod tests {
     fn round_trip_into_another_arena() {
         let mut a = Arena::new();
         let mut b = Arena::new();
-        for t in ["0", "*", "^", "v*", "{1|-1}", "{2|0||-1}", "3/8", "-5", "*7", "{0,*|0,*2||-1}"] {
+        for t in [
+            "0",
+            "*",
+            "^",
+            "v*",
+            "{1|-1}",
+            "{2|0||-1}",
+            "3/8",
+            "-5",
+            "*7",
+            "{0,*|0,*2||-1}",
+        ] {
             let g = a.parse(t).unwrap();
             let bytes = encode_value(&a, g);
             let h = decode_value(&mut b, &bytes).unwrap();
@@ -388,16 +396,16 @@ mod tests {
         let mut a = Arena::new();
         for bad in [
             &[][..],
-            &[2, 1, 0, 0, 0],            // unknown version
-            &[1, 0],                     // no nodes
-            &[1, 1, 0, 0],               // cut short
-            &[1, 1, 0, 4, 1],            // 2/2 not normalised
-            &[1, 1, 1, 0],               // *0
-            &[1, 1, 2, 1, 0, 0],         // option refers to itself
-            &[1, 1, 9],                  // unknown tag
-            &[1, 1, 0, 0, 0, 7],         // trailing byte
-            &[1, 0x80, 0x00, 0, 0, 0],   // non-minimal varint
-            &[1, 200, 1, 0, 0, 0],       // implausible count
+            &[2, 1, 0, 0, 0],          // unknown version
+            &[1, 0],                   // no nodes
+            &[1, 1, 0, 0],             // cut short
+            &[1, 1, 0, 4, 1],          // 2/2 not normalised
+            &[1, 1, 1, 0],             // *0
+            &[1, 1, 2, 1, 0, 0],       // option refers to itself
+            &[1, 1, 9],                // unknown tag
+            &[1, 1, 0, 0, 0, 7],       // trailing byte
+            &[1, 0x80, 0x00, 0, 0, 0], // non-minimal varint
+            &[1, 200, 1, 0, 0, 0],     // implausible count
         ] {
             assert!(decode_value(&mut a, bad).is_err(), "{bad:?}");
         }

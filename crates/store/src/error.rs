@@ -95,9 +95,10 @@ pub enum StoreError {
     /// The solver failed while verifying or warming.
     #[error("solver: {0}")]
     Solve(String),
-    /// An I/O error on an export or import stream.
+    /// An I/O error on an export or import stream (its kind tells a closed
+    /// pipe from a full disk).
     #[error("{0}")]
-    Stream(String),
+    Stream(#[source] io::Error),
 }
 
 impl StoreError {

@@ -85,12 +85,15 @@ pub struct ImportReport {
     pub census_present: u64,
 }
 
-fn stream(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Stream(crate::error::one_line(&e.to_string()))
+fn stream(e: std::io::Error) -> StoreError {
+    StoreError::Stream(e)
 }
 
 fn write_line(out: &mut dyn Write, line: &Line) -> Result<()> {
-    serde_json::to_writer(&mut *out, line).map_err(stream)?;
+    serde_json::to_writer(&mut *out, line).map_err(|e| match e.io_error_kind() {
+        Some(kind) => StoreError::Stream(std::io::Error::new(kind, e.to_string())),
+        None => StoreError::db(e),
+    })?;
     out.write_all(b"\n").map_err(stream)
 }
 
@@ -187,7 +190,17 @@ pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportRepo
     let mut n = 0usize;
     loop {
         buf.clear();
-        if input.read_line(&mut buf).map_err(stream)? == 0 {
+        let read = input.read_line(&mut buf).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::InvalidData {
+                StoreError::Import {
+                    line: n + 1,
+                    detail: "not UTF-8 text".into(),
+                }
+            } else {
+                stream(e)
+            }
+        })?;
+        if read == 0 {
             break;
         }
         n += 1;
@@ -226,9 +239,8 @@ pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportRepo
                 region_table_name(&ruleset).map_err(|e| bad(e.to_string()))?;
                 let key = from_hex(&key).ok_or_else(|| bad("key is not hex".into()))?;
                 decode_board(&key).map_err(|e| bad(e.to_string()))?;
-                let enc =
-                    from_hex(&encoding).ok_or_else(|| bad("encoding is not hex".into()))?;
-                if regions.len() % ARENA_RESET == 0 {
+                let enc = from_hex(&encoding).ok_or_else(|| bad("encoding is not hex".into()))?;
+                if regions.len().is_multiple_of(ARENA_RESET) {
                     arena = Arena::new();
                 }
                 decode_value(&mut arena, &enc).map_err(|e| bad(e.to_string()))?;

@@ -57,7 +57,9 @@ pub fn decode_key_parts(bytes: &[u8]) -> Result<(usize, usize, [Bits; 3])> {
     let (w, h) = (bytes[1] as usize, bytes[2] as usize);
     let n = w * h;
     if n > MAX_CELLS {
-        return Err(bad(format!("{w}x{h} board has more than {MAX_CELLS} cells")));
+        return Err(bad(format!(
+            "{w}x{h} board has more than {MAX_CELLS} cells"
+        )));
     }
     let per = n.div_ceil(8);
     if bytes.len() != 3 + 3 * per {
@@ -116,7 +118,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 
 /// Parse lower- or upper-case hex.
 pub fn from_hex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
@@ -147,7 +149,10 @@ mod tests {
         // 128 cells: 16 bytes per layer
         let k = encode_key_parts(16, 8, [Bits::MAX, 0, 1 << 127]);
         assert_eq!(k.len(), 3 + 48);
-        assert_eq!(decode_key_parts(&k).unwrap(), (16, 8, [Bits::MAX, 0, 1 << 127]));
+        assert_eq!(
+            decode_key_parts(&k).unwrap(),
+            (16, 8, [Bits::MAX, 0, 1 << 127])
+        );
     }
 
     #[test]

@@ -69,6 +69,8 @@
 //! # Ok::<(), partizan_store::StoreError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 mod db;
 pub mod encoding;
 pub mod error;

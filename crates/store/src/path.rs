@@ -97,6 +97,18 @@ impl StoreChoice {
         }
     }
 
+    /// For commands that can run without a store (e.g. `value`): like
+    /// [`StoreChoice::open`], except that a store held by another process is
+    /// skipped rather than an error; the skipped error comes back second so
+    /// the caller can warn about it.
+    pub fn open_unless_busy(&self) -> Result<(Option<Store>, Option<StoreError>)> {
+        match self.open() {
+            Ok(s) => Ok((s, None)),
+            Err(e @ StoreError::InUse { .. }) => Ok((None, Some(e))),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Open (or create) the chosen store; `None` for `--no-store`.
     pub fn open(&self) -> Result<Option<Store>> {
         match self.path()? {

@@ -53,11 +53,7 @@ impl<'a> Record<'a> {
         match bytes.first() {
             None => return Err(bad("empty")),
             Some(&RECORD_VERSION) => {}
-            Some(v) => {
-                return Err(bad(&format!(
-                    "record v{v} is not v{RECORD_VERSION}"
-                )))
-            }
+            Some(v) => return Err(bad(&format!("record v{v} is not v{RECORD_VERSION}"))),
         }
         if bytes.len() < 10 {
             return Err(bad("too short"));

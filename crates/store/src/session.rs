@@ -123,7 +123,12 @@ impl Session {
     }
 
     /// Look a folded region key up: the pending batch first, then the file.
-    pub fn lookup(&mut self, arena: &mut Arena, ruleset: &str, key: &Board) -> Result<Option<GameId>> {
+    pub fn lookup(
+        &mut self,
+        arena: &mut Arena,
+        ruleset: &str,
+        key: &Board,
+    ) -> Result<Option<GameId>> {
         self.stats.lookups += 1;
         let k = encode_board(key);
         let found = self.lookup_bytes(ruleset, &k)?;
@@ -148,7 +153,9 @@ impl Session {
         if let Some(v) = self.pending.get(ruleset).and_then(|m| m.get(key)) {
             return Ok(Some(v.clone()));
         }
-        if self.stats.lookups % SNAPSHOT_CHECK == 0 && self.snapshot_at.elapsed().as_secs() >= 1 {
+        if self.stats.lookups.is_multiple_of(SNAPSHOT_CHECK)
+            && self.snapshot_at.elapsed().as_secs() >= 1
+        {
             self.snapshot.clear();
         }
         if !self.snapshot.contains_key(ruleset) {
@@ -174,7 +181,13 @@ impl Session {
     }
 
     /// Buffer a freshly computed value; writes the batch when it is full.
-    pub fn record(&mut self, arena: &Arena, ruleset: &str, key: &Board, value: GameId) -> Result<()> {
+    pub fn record(
+        &mut self,
+        arena: &Arena,
+        ruleset: &str,
+        key: &Board,
+        value: GameId,
+    ) -> Result<()> {
         region_table_name(ruleset)?;
         let k = encode_board(key);
         let enc = encode_value(arena, value);

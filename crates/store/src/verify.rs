@@ -156,11 +156,7 @@ pub fn verify(store: &Store, opts: &VerifyOptions) -> Result<VerifyReport> {
         let ruleset = chosen[start].0.clone();
         let end = start + chosen[start..].partition_point(|p| p.0 == ruleset);
         let group = &chosen[start..end];
-        with_rules!(
-            ruleset.as_str(),
-            |r| recompute(r, group, &mut report)?,
-            ()
-        );
+        with_rules!(ruleset.as_str(), |r| recompute(r, group, &mut report)?, ());
         start = end;
     }
     Ok(report)

@@ -8,7 +8,7 @@
 //! and memo table absorb the rest of the repetition.
 
 use partizan_core::Arena;
-use partizan_games::{Board, Ruleset};
+use partizan_games::Ruleset;
 use partizan_solve::{Savings, Solver, Stats};
 use rustc_hash::FxHashSet;
 use serde::Serialize;
@@ -29,6 +29,8 @@ pub struct WarmReport {
     pub shapes: u64,
     /// Boards (shape fillings) evaluated.
     pub boards: u64,
+    /// Fillings that are not positions of the game (skipped).
+    pub skipped: u64,
     /// The solver's counts (store hits and values added among them).
     pub solver: Stats,
     /// The store session's counts.
@@ -168,8 +170,8 @@ pub fn warm(
             "--max-cells {max_cells} is above the limit of {MAX_WARM_CELLS}"
         )));
     }
-    let alphabet = cell_alphabet(ruleset)
-        .ok_or_else(|| StoreError::BadRuleset(ruleset.to_string()))?;
+    let alphabet =
+        cell_alphabet(ruleset).ok_or_else(|| StoreError::BadRuleset(ruleset.to_string()))?;
     with_rules!(
         ruleset,
         |r| warm_with(store, r, alphabet, max_cells, progress),
@@ -199,9 +201,12 @@ fn warm_with<R: Ruleset>(
             .with_table(&mut session);
         for (i, s) in all.iter().enumerate() {
             fillings(s, alphabet, |text| {
-                let board: Board = rules
-                    .parse(text)
-                    .map_err(|e| StoreError::Solve(format!("board {text}: {e}")))?;
+                // Some fillings are no position of the game (an Amazons
+                // region without queens): those are skipped.
+                let Ok(board) = rules.parse(text) else {
+                    report.skipped += 1;
+                    return Ok(());
+                };
                 solver.value(&mut arena, &board).map_err(solve_err)?;
                 report.boards += 1;
                 Ok(())

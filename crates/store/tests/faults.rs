@@ -150,12 +150,22 @@ fn truncated_files_are_refused_and_left_alone() {
     let good = dir.path().join("good.redb");
     small_store(&good);
     let bytes = fs::read(&good).unwrap();
-    for cut in [1usize, 8, 100, 511, 4096, bytes.len() / 3, bytes.len() / 2, bytes.len() - 1] {
+    for cut in [
+        1usize,
+        8,
+        100,
+        511,
+        4096,
+        bytes.len() / 3,
+        bytes.len() / 2,
+        bytes.len() - 1,
+    ] {
         let path = dir.path().join(format!("cut{cut}.redb"));
         fs::write(&path, &bytes[..cut]).unwrap();
         match Store::open_with(&path, &no_wait()) {
             Err(e) => {
                 let msg = one_line(&e);
+                eprintln!("cut {cut}: {msg}");
                 assert!(
                     matches!(e, StoreError::Corrupt { .. } | StoreError::NotAStore { .. }),
                     "cut {cut}: {msg}"
@@ -207,7 +217,7 @@ fn corrupted_files_never_panic() {
         fs::write(&path, &b).unwrap();
         let outcome = std::panic::catch_unwind(|| match Store::open_with(&path, &no_wait()) {
             Err(e) => {
-                one_line(&e);
+                eprintln!("round {round}: {}", one_line(&e));
             }
             Ok(mut store) => {
                 let _ = store.check_integrity();
@@ -288,8 +298,8 @@ fn unwritable_places_are_clear_errors() {
     #[cfg(target_os = "linux")]
     {
         // /proc refuses new files even to root.
-        let e = Store::open_with(Path::new("/proc/partizan-test/store.redb"), &no_wait())
-            .unwrap_err();
+        let e =
+            Store::open_with(Path::new("/proc/partizan-test/store.redb"), &no_wait()).unwrap_err();
         assert!(matches!(e, StoreError::Io { .. }), "{e:?}");
         one_line(&e);
     }

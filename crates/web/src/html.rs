@@ -71,7 +71,8 @@ a{color:#2457a6}
 code,kbd,.mono{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,monospace;font-size:.93em}
 table{border-collapse:collapse;margin:.4rem 0 1rem;background:#fff;font-size:.92rem}
 th,td{border:1px solid #dde2ea;padding:.25rem .55rem;text-align:left;vertical-align:top}
-th{background:#eef1f6;font-weight:600}
+th{background:#eef1f6;font-weight:600;font-size:.88rem}
+.scroll{overflow-x:auto;max-width:100%}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 table.sortable th{cursor:pointer;user-select:none}
 table.sortable th:after{content:" \2195";color:#9aa6b8;font-size:.8em}

@@ -354,7 +354,14 @@ impl BoardDrawing {
                 if run.odd() { "odd" } else { "even" }
             );
             let off = s * 0.16;
-            if run.horizontal {
+            if run.len == 1 {
+                let (x, y) = if run.horizontal {
+                    (pad + run.col as f64 * s + s / 2.0, pad + run.row as f64 * s + s / 2.0 - off)
+                } else {
+                    (pad + run.col as f64 * s + s / 2.0 - off, pad + run.row as f64 * s + s / 2.0)
+                };
+                svg.circle(x, y, 2.6, stroke, &extra);
+            } else if run.horizontal {
                 let y = pad + run.row as f64 * s + s / 2.0 - off;
                 let x1 = pad + run.col as f64 * s + s * 0.22;
                 let x2 = pad + (run.col + run.len) as f64 * s - s * 0.22;
@@ -441,7 +448,8 @@ impl LinePlot {
     /// The `<svg>` element, `w` by `h` pixels.
     pub fn render(&self, w: f64, h: f64) -> String {
         let (ml, mr, mt, mb) = (64.0, 16.0, 30.0, 44.0);
-        let legend_h = 18.0 * self.series.len().div_ceil(3) as f64;
+        let per_row = if self.series.iter().any(|s| s.name.chars().count() > 14) { 2 } else { 3 };
+        let legend_h = 18.0 * self.series.len().div_ceil(per_row) as f64;
         let ph = h - mt - mb - legend_h;
         let pw = w - ml - mr;
         let mut svg = Svg::new(w, h).attr("class=\"plot\"");
@@ -544,8 +552,8 @@ impl LinePlot {
             }
         }
         for (i, s) in self.series.iter().enumerate() {
-            let lx = ml + (i % 3) as f64 * (pw / 3.0);
-            let ly = h - legend_h + 4.0 + (i / 3) as f64 * 18.0;
+            let lx = ml + (i % per_row) as f64 * (pw / per_row as f64);
+            let ly = h - legend_h + 4.0 + (i / per_row) as f64 * 18.0;
             svg.rect(lx, ly, 12.0, 12.0, &s.colour, "");
             svg.text(lx + 17.0, ly + 10.5, &s.name, 12.0, "start", "fill=\"#223\"");
         }
@@ -569,7 +577,7 @@ pub struct BarPlot {
 impl BarPlot {
     /// The `<svg>` element, `w` by `h` pixels.
     pub fn render(&self, w: f64, h: f64) -> String {
-        let (ml, mr, mt, mb) = (52.0, 12.0, 30.0, 44.0);
+        let (ml, mr, mt, mb) = (52.0, 12.0, 44.0, 44.0);
         let pw = w - ml - mr;
         let ph = h - mt - mb;
         let mut svg = Svg::new(w, h).attr("class=\"plot\"");

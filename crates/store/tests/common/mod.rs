@@ -19,7 +19,14 @@ pub fn writer_exe() -> PathBuf {
     if !path.exists() {
         let profile_release = dir.file_name().is_some_and(|n| n == "release");
         let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "-q", "-p", "partizan-store", "--example", "store_writer"]);
+        cmd.args([
+            "build",
+            "-q",
+            "-p",
+            "partizan-store",
+            "--example",
+            "store_writer",
+        ]);
         if profile_release {
             cmd.arg("--release");
         } else {

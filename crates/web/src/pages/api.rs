@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
-use partizan_solve::{Decompose, RegionTable, Savings};
+use partizan_solve::{Decompose, Savings};
 use serde_json::{json, Value};
 
 use super::{params, required, Params};
@@ -43,14 +43,13 @@ pub(crate) async fn value(State(state): State<AppState>, p: Params) -> Result<Re
         symmetry: !flag(&m, "no_symmetry"),
     };
     let limits = state.limits().clone();
-    let store = state.store_handle();
+    // No store here: `partizan value` reads none, and this answer must be
+    // what it prints (the explorer is the page that reads through the store).
     let text = state
         .heavy(move |budget| {
             crate::with_ruleset!(ruleset, |r| {
                 let b = parse_board(r, &board, &limits)?;
-                let mut session = store.as_ref().map(|s| s.session());
-                let table = session.as_mut().map(|s| s as &mut dyn RegionTable);
-                let v = value_report(r, &b, savings, table, budget)?;
+                let v = value_report(r, &b, savings, None, budget)?;
                 cli_text(&v)
             })
         })

@@ -393,12 +393,12 @@ fn render(e: &Explored) -> String {
                 legend.push_str("<span class=\"muted\">Region colours are withheld: the identity was not checked.</span>");
             }
             let runs = if e.ruleset == "domineering" && identity.is_some() {
-                "<p class=\"muted\" style=\"font-size:.85em\">Lines are runs: <span style=\"color:#c1121f;font-weight:700\">red solid</span> odd, dashed even (horizontal runs drawn high, vertical runs drawn left).</p>"
+                "<p class=\"muted\" style=\"font-size:.85em\">Runs: <span style=\"color:#c1121f;font-weight:700\">red</span> odd (a dot is a run of one), dashed even; horizontal runs drawn high, vertical ones left.</p>"
             } else {
                 ""
             };
             format!(
-                "<div class=\"card\">{}<div id=\"legend\" style=\"margin-top:.4rem\">{legend}</div>{runs}<div class=\"muted\" style=\"margin-top:.3rem\">{resize}</div></div>",
+                "<div class=\"card\" style=\"flex:0 1 auto;max-width:560px\">{}<div id=\"legend\" style=\"margin-top:.4rem\">{legend}</div>{runs}<div class=\"muted\" style=\"margin-top:.3rem\">{resize}</div></div>",
                 e.drawing()
             )
         }
@@ -406,7 +406,7 @@ fn render(e: &Explored) -> String {
     let v = &e.whole;
     let s = |k: &str| escape(v[k].as_str().unwrap_or_default());
     let mut whole = format!(
-        "<div class=\"card\" style=\"min-width:300px\"><h3>The whole board</h3><dl class=\"kv\">\
+        "<div class=\"card\" style=\"flex:1 1 320px\"><h3>The whole board</h3><dl class=\"kv\">\
 <dt>value</dt><dd class=\"mono\" id=\"whole-value\">{}</dd>\
 <dt>outcome</dt><dd id=\"whole-outcome\">{}</dd>\
 <dt>stops</dt><dd>{} / {}</dd><dt>mean</dt><dd>{}</dd><dt>temperature</dt><dd>{}</dd>\

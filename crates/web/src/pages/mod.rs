@@ -3,10 +3,16 @@
 //! part (HTML); the API answers the computed reports as JSON.
 
 mod api;
+mod census;
 mod explore;
 mod home;
+mod semigroups;
+mod sylver;
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
@@ -17,9 +23,42 @@ use axum::Router;
 use crate::error::{PageError, WebError};
 use crate::AppState;
 
+/// Results computed at most once per key and kept: concurrent askers wait
+/// for the one computation; a failed computation is not kept.
+pub(crate) struct Memo<K, V> {
+    cells: Mutex<HashMap<K, Arc<tokio::sync::OnceCell<Arc<V>>>>>,
+}
+
+impl<K, V> Default for Memo<K, V> {
+    fn default() -> Self {
+        Memo {
+            cells: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl<K: Eq + Hash, V> Memo<K, V> {
+    /// The value for `key`, computing it with `f` if no one has yet.
+    pub(crate) async fn get_or_compute<F>(&self, key: K, f: F) -> Result<Arc<V>, WebError>
+    where
+        F: Future<Output = Result<Arc<V>, WebError>>,
+    {
+        let cell = {
+            let mut m = self.cells.lock().unwrap_or_else(|p| p.into_inner());
+            m.entry(key).or_default().clone()
+        };
+        cell.get_or_try_init(|| f).await.cloned()
+    }
+}
+
 /// Results that are expensive and never change, computed once per process.
 #[derive(Default)]
-pub(crate) struct Cache {}
+pub(crate) struct Cache {
+    /// Censuses by (ruleset, max cells).
+    pub(crate) census: Memo<(&'static str, usize), census::CensusData>,
+    /// Semigroup counts by largest genus.
+    pub(crate) semigroups: Memo<u32, Vec<u64>>,
+}
 
 /// Query parameters as a map; a malformed query string is a 400.
 pub(crate) type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
@@ -80,6 +119,14 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/value", get(api::value))
         .route("/api/graph", get(api::graph))
         .route("/explore", get(explore::page_handler))
+        .route("/census", get(census::index))
+        .route("/census/{ruleset}", get(census::page_handler))
+        .route("/api/census/{ruleset}", get(census::api))
+        .route("/semigroups", get(semigroups::page_handler))
+        .route("/sylver", get(sylver::index))
+        .route("/sylver/position", get(sylver::position_page))
+        .route("/api/sylver/play", get(sylver::play_api))
+        .route("/api/semigroups", get(semigroups::api))
         .route("/api/explore", get(explore::api_handler))
         .fallback(not_found)
 }

@@ -110,8 +110,34 @@ pub fn request(
         body.len()
     );
     s.write_all(req.as_bytes())?;
+    // Read until the body is complete: by Content-Length, by the chunked
+    // terminator, or by the server closing (some servers keep the
+    // connection open despite `Connection: close`).
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw)?;
+    let mut buf = [0u8; 16 * 1024];
+    loop {
+        if let Some(end) = raw.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+            let body = raw.len() - (end + 4);
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if let Some(n) = length {
+                if body >= n {
+                    raw.truncate(end + 4 + n);
+                    break;
+                }
+            } else if head.contains("transfer-encoding: chunked") && raw.ends_with(b"0\r\n\r\n") {
+                break;
+            }
+        }
+        let n = s.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        raw.extend_from_slice(&buf[..n]);
+    }
     parse_response(&raw)
 }
 

@@ -1,0 +1,67 @@
+//! `partizan serve`: the local site (board explorer, censuses, Sylver
+//! Coinage, semigroups, JSON API) on 127.0.0.1.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Result;
+use clap::Args;
+
+/// Arguments of `partizan serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Port on 127.0.0.1 (0 picks a free one).
+    #[arg(long, default_value_t = partizan_web::DEFAULT_PORT)]
+    pub port: u16,
+    /// Read region values through the persistent store at this path.
+    #[arg(long)]
+    pub store: Option<PathBuf>,
+    /// Time budget of one heavy request, in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    pub budget_ms: u64,
+    /// Heavy requests allowed at once (the rest are answered 503).
+    #[arg(long, default_value_t = 4)]
+    pub max_heavy: usize,
+}
+
+/// `partizan serve [--port N] [--store PATH]`: print the address to open and
+/// serve until interrupted.
+pub fn serve(args: ServeArgs) -> Result<()> {
+    let limits = partizan_web::Limits {
+        budget: Duration::from_millis(args.budget_ms.max(1)),
+        max_heavy: args.max_heavy.max(1),
+        ..partizan_web::Limits::default()
+    };
+    let config = partizan_web::Config {
+        addr: SocketAddr::from(([127, 0, 0, 1], args.port)),
+        store: args.store,
+        limits,
+    };
+    partizan_web::run(config, |addr| {
+        println!("partizan: serving on http://{addr}/ (ctrl-c to stop)");
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use partizan_core::Arena;
+
+    /// The site answers `/api/value` with its own copy of the `value --json`
+    /// report; it must stay the same function as the command line's.
+    #[test]
+    fn the_site_reports_values_as_the_cli_does() {
+        let mut arena = Arena::new();
+        let mut games = vec![arena.zero(), arena.star(), arena.up()];
+        for text in ["3/2", "{2|-1/2}", "{1|-1}", "{2|0||-1}", "*2", "v*"] {
+            games.push(arena.parse(text).expect("value notation"));
+        }
+        for g in games {
+            assert_eq!(
+                crate::values::value_json(&mut arena, g),
+                partizan_web::report::value_json(&mut arena, g)
+            );
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! The solver reading through and writing to the store.
+
+mod common;
+
+use partizan_core::Arena;
+use partizan_games::{Clobber, Domineering, Ruleset};
+use partizan_solve::{RegionTable, Savings, Solver};
+use partizan_store::{decode_board, verify, Store, VerifyOptions};
+
+const BOARDS: &[&str] = &[
+    "....|....|....",
+    "...|...|...|..#",
+    "#...|....|...#",
+    "..#..|.....|..#..",
+];
+
+fn solve_all<R: Ruleset>(
+    rules: &R,
+    boards: &[&str],
+    table: Option<&mut dyn RegionTable>,
+) -> (Vec<String>, partizan_solve::Stats) {
+    let mut arena = Arena::new();
+    let mut solver = Solver::new(rules, Savings::ALL).unwrap();
+    if let Some(t) = table {
+        solver = solver.with_table(t);
+    }
+    let values = boards
+        .iter()
+        .map(|t| {
+            let b = rules.parse(t).unwrap();
+            let v = solver.value(&mut arena, &b).unwrap();
+            arena.display(v)
+        })
+        .collect();
+    (values, solver.stats())
+}
+
+#[test]
+fn cold_then_warm_gives_the_same_values_from_the_store() {
+    let dir = common::tempdir();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let (plain, _) = solve_all(&Domineering, BOARDS, None);
+
+    let mut session = store.session();
+    let (cold, cold_stats) = solve_all(&Domineering, BOARDS, Some(&mut session));
+    let cold_session = session.finish().unwrap();
+    assert_eq!(cold, plain);
+    assert!(cold_stats.store_added > 0);
+    assert_eq!(cold_stats.store_hits, 0);
+    assert_eq!(cold_session.written, cold_stats.store_added);
+    assert_eq!(cold_session.added, cold_stats.store_added);
+
+    let mut session = store.session();
+    let (warm, warm_stats) = solve_all(&Domineering, BOARDS, Some(&mut session));
+    let warm_session = session.finish().unwrap();
+    assert_eq!(warm, plain);
+    assert_eq!(warm_stats.store_added, 0, "nothing new to add");
+    assert!(warm_stats.store_hits > 0);
+    assert_eq!(warm_stats.distinct, 0, "the store answered every region");
+    assert_eq!(warm_session.hits, warm_stats.store_hits);
+
+    let stats = store.stats().unwrap();
+    assert_eq!(stats.regions["domineering"], cold_stats.store_added);
+    assert_eq!(stats.recent_runs.len(), 2);
+    assert!(stats.recent_hit_rate.unwrap() > 0.0);
+}
+
+#[test]
+fn batches_are_written_as_they_fill_and_on_drop() {
+    let dir = common::tempdir();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    {
+        let mut session = store.session_with_batch(10);
+        let (_, st) = solve_all(&Domineering, &["....|....|...."], Some(&mut session));
+        let s = session.stats();
+        assert!(st.store_added > 10);
+        assert_eq!(s.batches, st.store_added / 10);
+        assert_eq!(session.pending() as u64, st.store_added % 10);
+        // dropped here: the remainder is written
+    }
+    let counts = store.region_counts().unwrap();
+    let (_, st) = solve_all(&Domineering, &["....|....|...."], None);
+    assert_eq!(counts["domineering"], st.distinct);
+    // The drop also remembered the run.
+    assert_eq!(store.recent_runs().unwrap().len(), 1);
+}
+
+#[test]
+fn keys_are_folded_regions_and_values_verify() {
+    let dir = common::tempdir();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let mut session = store.session();
+    solve_all(&Domineering, BOARDS, Some(&mut session));
+    solve_all(&Clobber, &["xo.|ox.", "xox|oxo"], Some(&mut session));
+    session.finish().unwrap();
+    for ruleset in ["domineering", "clobber"] {
+        store
+            .for_each_region(ruleset, |k, _| {
+                let b = decode_board(k)?;
+                let (key, _) = match ruleset {
+                    "domineering" => partizan_solve::regions::canonical_key(&Domineering, &b),
+                    _ => partizan_solve::regions::canonical_key(&Clobber, &b),
+                };
+                assert_eq!(key, b, "stored key is its own fold");
+                Ok(())
+            })
+            .unwrap();
+    }
+    let report = verify(&store, &VerifyOptions::default()).unwrap();
+    assert!(report.ok(), "{report:?}");
+    assert_eq!(report.recomputed, report.entries);
+    assert_eq!(store.rulesets().unwrap(), vec!["clobber", "domineering"]);
+}
+
+#[test]
+fn two_sessions_share_one_store() {
+    let dir = common::tempdir();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let mut a = store.session();
+    let mut b = store.clone().session();
+    let (_, sa) = solve_all(&Domineering, &["...|...|..."], Some(&mut a));
+    a.flush().unwrap();
+    // b's snapshot is taken now, after a's flush.
+    let (_, sb) = solve_all(&Domineering, &["...|...|..."], Some(&mut b));
+    assert!(sa.store_added > 0);
+    assert_eq!(sb.store_added, 0);
+    assert!(sb.store_hits > 0);
+    a.finish().unwrap();
+    b.finish().unwrap();
+}
+
+#[test]
+fn verify_reports_a_wrong_value_with_its_key() {
+    use partizan_store::{encode_board, RawEntry, Record};
+    let dir = common::tempdir();
+    let store = Store::open(&dir.path().join("s.redb")).unwrap();
+    let mut session = store.session();
+    solve_all(&Domineering, &["...|..."], Some(&mut session));
+    session.finish().unwrap();
+    // A 3x3 square stored with a wrong value (it is not 5).
+    let board = Domineering.parse("...|...|...").unwrap();
+    let key = encode_board(&board);
+    store
+        .insert_regions(&[RawEntry {
+            ruleset: "domineering".into(),
+            key: key.clone(),
+            record: Record {
+                computed_at: 0,
+                version: "bad",
+                value: &[1, 1, 0, 10, 0],
+            }
+            .encode(),
+        }])
+        .unwrap();
+    let report = verify(&store, &VerifyOptions::default()).unwrap();
+    assert!(!report.ok());
+    assert_eq!(report.mismatches.len(), 1);
+    let m = &report.mismatches[0];
+    assert_eq!(m.key, partizan_store::keys::to_hex(&key));
+    assert_eq!(m.board, "...|...|...");
+    assert_eq!(m.stored, "5");
+    // A sample of one may or may not pick it; a sample of all does.
+    let all = verify(
+        &store,
+        &VerifyOptions {
+            sample: Some(1000),
+            seed: 7,
+        },
+    )
+    .unwrap();
+    assert_eq!(all.mismatches.len(), 1);
+    let one = verify(
+        &store,
+        &VerifyOptions {
+            sample: Some(1),
+            seed: 7,
+        },
+    )
+    .unwrap();
+    assert_eq!(one.recomputed, 1);
+    assert_eq!(one.entries, all.entries);
+}

@@ -1,6 +1,7 @@
 //! `partizan`: the command-line front end. Thin: it parses arguments, calls
 //! the libraries and prints. Every command takes `--json`.
 
+mod census_cmd;
 mod rulesets;
 mod values;
 
@@ -29,6 +30,8 @@ enum Command {
     Decompose(values::DecomposeArgs),
     /// Who wins (normal or misère play).
     Outcome(values::OutcomeArgs),
+    /// The census of every small region: values, packing readings, tables.
+    Census(census_cmd::CensusArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +49,7 @@ fn main() -> ExitCode {
         Command::Graph(a) => values::graph(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Outcome(a) => values::outcome(a, cli.json),
+        Command::Census(a) => census_cmd::run(a, cli.json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

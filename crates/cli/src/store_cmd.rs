@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::{Subcommand, ValueEnum};
 use partizan_store::{
-    export_jsonl, import_jsonl, verify, warm, Store, StoreError, StoreStats, VerifyOptions,
+    export_jsonl, import_jsonl, verify, warm, Store, StoreError, StoreOptions, StoreStats,
+    VerifyOptions,
 };
 use serde_json::json;
 
@@ -75,9 +76,14 @@ pub enum ExportFormat {
     Jsonl,
 }
 
-/// Open the chosen store for a `store` subcommand (which needs one).
-fn open_required(choice: &StoreChoice) -> Result<Store> {
-    match choice.open()? {
+/// Open the chosen store for a `store` subcommand (which needs one);
+/// only `create` lets a missing file be created.
+fn open_required(choice: &StoreChoice, create: bool) -> Result<Store> {
+    let opts = StoreOptions {
+        create,
+        ..StoreOptions::default()
+    };
+    match choice.open_with(&opts)? {
         Some(s) => Ok(s),
         None => bail!("`partizan store` needs a store; drop --no-store"),
     }
@@ -97,7 +103,7 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
             Ok(())
         }
         StoreCmd::Stats => {
-            let s = open_required(&store)?;
+            let s = open_required(&store, false)?;
             let stats = s.stats()?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&stats)?);
@@ -108,7 +114,7 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
         }
         StoreCmd::Export { format, out } => {
             let ExportFormat::Jsonl = format;
-            let s = open_required(&store)?;
+            let s = open_required(&store, false)?;
             match out {
                 None => {
                     let stdout = io::stdout();
@@ -141,7 +147,7 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
             Ok(())
         }
         StoreCmd::Import { file } => {
-            let s = open_required(&store)?;
+            let s = open_required(&store, true)?;
             let report = if file.as_os_str() == "-" {
                 import_jsonl(&s, &mut io::stdin().lock())?
             } else {
@@ -165,7 +171,7 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
             Ok(())
         }
         StoreCmd::Verify { sample, seed } => {
-            let mut s = open_required(&store)?;
+            let mut s = open_required(&store, false)?;
             let integrity = s
                 .check_integrity()
                 .context("the store's page checksums do not verify")?;
@@ -213,7 +219,7 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
             Ok(())
         }
         StoreCmd::Warm { ruleset, max_cells } => {
-            let s = open_required(&store)?;
+            let s = open_required(&store, true)?;
             let name = ruleset.to_ascii_lowercase().replace('ō', "o");
             let tty = io::stderr().is_terminal() && !json;
             let mut last = 0u64;

@@ -324,6 +324,11 @@ impl Store {
                     }
                 }
             }
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                return Err(StoreError::Missing {
+                    path: path.to_path_buf(),
+                })
+            }
             Err(e) => return Err(io_error("open", path, e)),
         };
         let format = guarded(path, || init_or_check(&db, path))?;

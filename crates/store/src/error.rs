@@ -18,6 +18,12 @@ pub enum StoreError {
         /// The store file.
         path: PathBuf,
     },
+    /// There is no store at the path and the caller asked not to create one.
+    #[error("no store at {path} yet (the first run that uses a store creates it)")]
+    Missing {
+        /// The store file.
+        path: PathBuf,
+    },
     /// The store path names a directory.
     #[error("store path {path} is a directory; give a file path (e.g. {path}/store.redb)")]
     IsDirectory {

@@ -96,3 +96,16 @@ pub use record::{Record, PARTIZAN_VERSION, RECORD_VERSION};
 pub use session::{Session, SessionStats, DEFAULT_BATCH};
 pub use verify::{verify, VerifyOptions, VerifyReport};
 pub use warm::{warm, WarmReport};
+
+#[cfg(test)]
+mod tests {
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+
+    #[test]
+    fn handles_cross_threads() {
+        // A server shares one Store between threads; a session can move to a worker.
+        send_sync::<super::Store>();
+        send::<super::Session>();
+    }
+}

@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use crate::error::{Result, StoreError};
-use crate::Store;
+use crate::{Store, StoreOptions};
 
 /// The environment variable that names the store file.
 pub const STORE_ENV: &str = "PARTIZAN_STORE";
@@ -111,9 +111,14 @@ impl StoreChoice {
 
     /// Open (or create) the chosen store; `None` for `--no-store`.
     pub fn open(&self) -> Result<Option<Store>> {
+        self.open_with(&StoreOptions::default())
+    }
+
+    /// Open the chosen store with explicit options; `None` for `--no-store`.
+    pub fn open_with(&self, opts: &StoreOptions) -> Result<Option<Store>> {
         match self.path()? {
             None => Ok(None),
-            Some(p) => Store::open(&p).map(Some),
+            Some(p) => Store::open_with(&p, opts).map(Some),
         }
     }
 }

@@ -339,7 +339,8 @@ fn a_missing_path_is_created_with_its_folder() {
         },
     )
     .unwrap_err();
-    assert!(matches!(e, StoreError::Io { .. }), "{e:?}");
+    assert!(matches!(e, StoreError::Missing { .. }), "{e:?}");
+    assert!(one_line(&e).starts_with("no store at "), "{e}");
     assert!(!missing.exists());
     let _ = std::io::stdout().flush();
 }

@@ -74,6 +74,7 @@ th,td{border:1px solid #dde2ea;padding:.25rem .55rem;text-align:left;vertical-al
 th{background:#eef1f6;font-weight:600;font-size:.88rem}
 .scroll{overflow-x:auto;max-width:100%}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+td.num{white-space:nowrap}
 table.sortable th{cursor:pointer;user-select:none}
 table.sortable th:after{content:" \2195";color:#9aa6b8;font-size:.8em}
 .card{background:#fff;border:1px solid #dde2ea;border-radius:6px;padding:.8rem 1rem;margin:.6rem 0}

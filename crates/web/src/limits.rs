@@ -32,6 +32,8 @@ pub struct Limits {
     pub max_heavy: usize,
     /// Largest Sylver Coinage position (number of gaps) the site plays out.
     pub max_sylver_gaps: usize,
+    /// Largest Sylver Coinage census (number of gaps).
+    pub max_sylver_census_gaps: u32,
     /// Largest genus for semigroup counts.
     pub max_genus: u32,
     /// Largest region size (cells) for a census.
@@ -43,7 +45,8 @@ impl Default for Limits {
         Limits {
             budget: Duration::from_secs(10),
             max_heavy: 4,
-            max_sylver_gaps: 24,
+            max_sylver_gaps: 32,
+            max_sylver_census_gaps: 20,
             max_genus: 30,
             max_census_cells: 8,
         }

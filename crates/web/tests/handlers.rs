@@ -15,6 +15,7 @@ struct Reply {
     status: StatusCode,
     content_type: String,
     retry_after: Option<String>,
+    location: Option<String>,
     body: String,
 }
 
@@ -40,11 +41,13 @@ async fn get(app: &Router, uri: &str) -> Reply {
     };
     let content_type = header("content-type").unwrap_or_default();
     let retry_after = header("retry-after");
+    let location = header("location");
     let bytes = resp.into_body().collect().await.unwrap().to_bytes();
     Reply {
         status,
         content_type,
         retry_after,
+        location,
         body: String::from_utf8_lossy(&bytes).into_owned(),
     }
 }
@@ -65,8 +68,20 @@ async fn pages_answer_200() {
         "/explore?ruleset=konane&board=xox.|o.ox",
         "/explore?ruleset=amazons&board=L..%23|.%23..|..%23R",
         "/explore?ruleset=cram&board=...|...",
+        "/census",
+        "/census/domineering?max_cells=5",
+        "/census/domineering?max_cells=5&filter=missed&size=4",
+        "/census/cram?max_cells=5",
+        "/semigroups?max_genus=12",
+        "/sylver?max_gaps=10",
+        "/sylver/position?gaps=1,2,3,4,5,6,7,8,10,11,13,14,16,19,28",
+        "/sylver/position?generators=5,7",
     ] {
-        let r = get(&app, uri).await;
+        let mut r = get(&app, uri).await;
+        if r.status == StatusCode::SEE_OTHER {
+            let to = r.location.clone().unwrap_or_default();
+            r = get(&app, &to).await;
+        }
         assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.body);
         assert!(r.content_type.starts_with("text/html"), "{uri}");
         assert!(r.body.contains("<nav>"), "{uri}");
@@ -154,6 +169,41 @@ async fn api_graph_and_explore() {
 }
 
 #[tokio::test]
+async fn census_semigroup_and_sylver_json() {
+    let app = app();
+    let r = get(&app, "/api/census/domineering?max_cells=6").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["game"], "domineering");
+    assert_eq!(v["totals"]["shapes"], 101, "regions of up to 6 cells");
+    assert!(v["by_size"]["6"].is_object());
+
+    let r = get(&app, "/api/census/cram?max_cells=4").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["game"], "cram");
+
+    let r = get(&app, "/api/semigroups?max_genus=20").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["counts"][17], 8045);
+    assert_eq!(v["counts"][20], 37396);
+
+    let r = get(&app, "/api/sylver/play?gaps=1,2,3,4,5,6,7,8,10,11,13,14,16,19,28").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["outcome"], "win");
+    assert_eq!(v["genus"], 15);
+    assert!(v["winning_moves"].as_array().unwrap().contains(&Value::from(7)));
+    let r = get(&app, "/api/sylver/play?generators=5,7").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+
+    let r = get(&app, "/api/sylver/census?max_gaps=12").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["totals"]["positions"], 180, "irreducible positions to 12 gaps");
+}
+
+#[tokio::test]
 async fn bad_input_is_400_naming_the_problem() {
     let app = app();
     let cases = [
@@ -175,6 +225,16 @@ async fn bad_input_is_400_naming_the_problem() {
         ("/api/graph?ruleset=domineering&board=", "bad_param", "board"),
         ("/api/value?ruleset=domineering&board=..&decompose=sideways", "bad_param", "decompose"),
         ("/api/explore?ruleset=cram&board=..%3F", "bad_board", "unknown character"),
+        ("/api/census/clobber", "bad_param", "no census"),
+        ("/api/census/chess", "unknown_ruleset", "chess"),
+        ("/api/census/domineering?max_cells=99", "bad_param", "limit"),
+        ("/api/census/domineering?max_cells=x", "bad_param", "not a number"),
+        ("/api/semigroups?max_genus=1000", "bad_param", "limit"),
+        ("/api/sylver/play?gaps=1,2,4", "bad_param", "cannot be a gap"),
+        ("/api/sylver/play?generators=4,6", "bad_param", "common divisor"),
+        ("/api/sylver/play", "bad_param", "missing"),
+        ("/api/sylver/play?gaps=1,2&generators=3", "bad_param", "not both"),
+        ("/api/sylver/census?max_gaps=64", "bad_param", "limit"),
     ];
     for (uri, kind, needle) in cases {
         let r = get(&app, uri).await;
@@ -192,6 +252,9 @@ async fn bad_input_is_400_naming_the_problem() {
         "/explore?ruleset=domineering&board=..|.",
         "/explore?ruleset=chess",
         "/explore?ruleset=amazons&board=L...|....|...R|....",
+        "/census/konane",
+        "/semigroups?max_genus=-3",
+        "/sylver/position?gaps=banana",
     ] {
         let r = get(&app, uri).await;
         assert_eq!(r.status, StatusCode::BAD_REQUEST, "{uri}");

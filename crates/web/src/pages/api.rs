@@ -84,7 +84,7 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
     (
         "GET /api/value",
         "ruleset, board",
-        "Exactly what <code>partizan value RULESET BOARD --json</code> prints: value, outcome, stops, mean, temperature, whether it is a number, the solver's counts and savings.",
+        "Exactly what <code>partizan value RULESET BOARD --json</code> prints: value, outcome, stops, mean, temperature, whether it is a number, the solver's counts and savings. Optional <code>decompose</code> (every, root, conditional, off) and <code>no_symmetry=1</code> as on the command line.",
         "/api/value?ruleset=domineering&board=...|...",
     ),
     (
@@ -114,8 +114,14 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
     (
         "GET /api/sylver/play",
         "gaps or generators",
-        "A Sylver Coinage position: each move struck, survivor or winning, the remoteness and a winning line.",
+        "What <code>partizan sylver play --json</code> prints for a position: outcome, winning moves, remoteness, survivors and struck moves, the finishing search's counts.",
         "/api/sylver/play?gaps=1,2,3,5,7",
+    ),
+    (
+        "GET /api/sylver/census",
+        "max_gaps (default 16)",
+        "The census of irreducible Sylver Coinage positions: the finishing search against four proofs, by genus and by band, every position measured.",
+        "/api/sylver/census?max_gaps=12",
     ),
     (
         "GET /api/health",

@@ -58,6 +58,8 @@ pub(crate) struct Cache {
     pub(crate) census: Memo<(&'static str, usize), census::CensusData>,
     /// Semigroup counts by largest genus.
     pub(crate) semigroups: Memo<u32, Vec<u64>>,
+    /// Sylver Coinage censuses by largest number of gaps.
+    pub(crate) sylver: Memo<u32, partizan_semigroup::sylver::census::CensusReport>,
 }
 
 /// Query parameters as a map; a malformed query string is a 400.
@@ -126,6 +128,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/sylver", get(sylver::index))
         .route("/sylver/position", get(sylver::position_page))
         .route("/api/sylver/play", get(sylver::play_api))
+        .route("/api/sylver/census", get(sylver::census_api))
         .route("/api/semigroups", get(semigroups::api))
         .route("/api/explore", get(explore::api_handler))
         .fallback(not_found)

@@ -12,19 +12,20 @@ use std::fmt::Write as _;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
-use partizan_semigroup::sylver::finish::FinishingSearch;
+use partizan_semigroup::sylver::census::{
+    census, play, CensusReport as SylverCensus, CensusSummary, Outcome, PlayReport,
+};
 use partizan_semigroup::sylver::pairing::strikes;
 use partizan_semigroup::sylver::remoteness::Remoteness;
 use partizan_semigroup::sylver::Order;
-use partizan_semigroup::Semigroup;
+use partizan_semigroup::{Semigroup, SemigroupError};
 use serde::Serialize;
-use serde_json::json;
 
-use super::{params, Params};
+use super::{number_param, params, Params};
 use crate::error::{ApiError, PageError, WebError};
 use crate::html::{escape, page, url_encode};
 use crate::limits::Budget;
-use crate::svg::{number_line, Mark};
+use crate::svg::{number_line, LinePlot, Mark, Series};
 use crate::AppState;
 
 /// How the analysis marks a move.
@@ -103,21 +104,30 @@ pub(crate) fn position(m: &std::collections::HashMap<String, String>, max_gaps: 
     Ok(s)
 }
 
-/// Analyse a position (blocking; bounded by the gap cap).
-pub(crate) fn analyse(s: Semigroup, budget: &Budget) -> Result<Analysis, WebError> {
+/// Analyse a position (blocking; bounded by the gap cap): the library's
+/// play report (what `partizan sylver play --json` prints) and, per move,
+/// the mark and the remoteness after it, cross-checked against each other.
+pub(crate) fn analyse(s: Semigroup, budget: &Budget) -> Result<(Analysis, PlayReport), WebError> {
+    budget.check()?;
+    let report = play(&s).map_err(|e| WebError::param("gaps", e.to_string()))?;
     budget.check()?;
     let mut rem = Remoteness::new();
     let r = rem.remoteness(s);
     let won = r % 2 == 1;
     let mut refusal = None;
+    let mut refuse = |why: String| {
+        if refusal.is_none() {
+            refusal = Some(why);
+        }
+    };
     let mut moves = Vec::new();
     for x in Order::Increasing.moves(s) {
         let t = s.adjoin(x);
         let ra = rem.remoteness(t);
         let mark = if strikes(s, x) {
-            if ra % 2 == 0 && refusal.is_none() {
-                refusal = Some(format!(
-                    "Refused: the pairing test strikes {x}, but the position it reaches (gaps {}) has remoteness {ra}, lost for the player to move; the test's theorem fails here.",
+            if ra % 2 == 0 {
+                refuse(format!(
+                    "Refused: the pairing test strikes {x}, but the position it reaches (gaps {}) has remoteness {ra}, lost for the player to move; the theorem behind the test fails here.",
                     t.gaps_string()
                 ));
             }
@@ -134,14 +144,22 @@ pub(crate) fn analyse(s: Semigroup, budget: &Budget) -> Result<Analysis, WebErro
             gaps_after: t.gap_list(),
         });
     }
-    budget.check()?;
-    let mut finish = FinishingSearch::new(Order::Increasing);
-    let verdict = finish.wins(s);
-    if verdict != won && refusal.is_none() {
-        refusal = Some(format!(
-            "Refused: the finishing search says the position is {}, the remoteness {r} says {}.",
-            if verdict { "won" } else { "lost" },
-            if won { "won" } else { "lost" }
+    let winning: Vec<u32> = moves
+        .iter()
+        .filter(|m| m.mark == MoveMark::Winning)
+        .map(|m| m.number)
+        .collect();
+    if winning != report.winning_moves {
+        refuse(format!(
+            "Refused: the finishing search's winning moves ({}) are not the moves the remoteness says win ({}).",
+            list(&report.winning_moves),
+            list(&winning)
+        ));
+    }
+    if report.remoteness != r || (report.outcome == Outcome::Win) != won {
+        refuse(format!(
+            "Refused: the finishing search says {}, the remoteness is {r}.",
+            report.outcome
         ));
     }
     // The line: the winner hurries, the loser delays.
@@ -174,7 +192,7 @@ pub(crate) fn analyse(s: Semigroup, budget: &Budget) -> Result<Analysis, WebErro
         });
         first = !first;
     }
-    Ok(Analysis {
+    let analysis = Analysis {
         gaps: s.gap_list(),
         generators: s.minimal_generators(),
         genus: s.genus(),
@@ -185,7 +203,8 @@ pub(crate) fn analyse(s: Semigroup, budget: &Budget) -> Result<Analysis, WebErro
         moves,
         line,
         refusal,
-    })
+    };
+    Ok((analysis, report))
 }
 
 fn list(v: &[u32]) -> String {
@@ -291,7 +310,7 @@ fn form(gaps: &str) -> String {
     )
 }
 
-async fn compute(state: &AppState, m: &std::collections::HashMap<String, String>) -> Result<Analysis, WebError> {
+async fn compute(state: &AppState, m: &std::collections::HashMap<String, String>) -> Result<(Analysis, PlayReport), WebError> {
     let s = position(m, state.limits().max_sylver_gaps)?;
     state.heavy(move |b| analyse(s, b)).await
 }
@@ -299,21 +318,184 @@ async fn compute(state: &AppState, m: &std::collections::HashMap<String, String>
 /// `GET /sylver/position?gaps=...` or `?generators=...`.
 pub(crate) async fn position_page(State(state): State<AppState>, p: Params) -> Result<Html<String>, PageError> {
     let m = params(p)?;
-    let a = compute(&state, &m).await?;
+    let (a, _) = compute(&state, &m).await?;
     Ok(Html(page("Sylver Coinage position", "sylver", &render_position(&a))))
 }
 
-/// `GET /api/sylver/play?gaps=...` or `?generators=...`.
+/// `GET /api/sylver/play?gaps=...` or `?generators=...`: what `partizan
+/// sylver play --json` prints.
 pub(crate) async fn play_api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
     let m = params(p)?;
-    let a = compute(&state, &m).await?;
-    let v = json!(a);
-    let text = crate::report::cli_text(&v)?;
+    let (a, report) = compute(&state, &m).await?;
+    if let Some(why) = a.refusal {
+        return Err(WebError::IdentityFailed(why).into());
+    }
+    let text = crate::report::cli_text(&report)?;
     Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
 }
 
-/// `GET /sylver`.
-pub(crate) async fn index(State(state): State<AppState>) -> Html<String> {
+/// Run the census of irreducible positions (blocking).
+pub(crate) fn census_of(max_gaps: u32, budget: &Budget) -> Result<SylverCensus, WebError> {
+    budget.check()?;
+    census(max_gaps, Order::Increasing).map_err(|e| match e {
+        SemigroupError::InvariantFailed { .. } => {
+            WebError::IdentityFailed(format!("The census refuses to report: {e}"))
+        }
+        other => WebError::param("max_gaps", other.to_string()),
+    })
+}
+
+async fn cached_census(state: &AppState, max_gaps: u32) -> Result<std::sync::Arc<SylverCensus>, WebError> {
+    let s = state.clone();
+    state
+        .cache()
+        .sylver
+        .get_or_compute(max_gaps, async move {
+            s.heavy(move |b| census_of(max_gaps, b)).await.map(std::sync::Arc::new)
+        })
+        .await
+}
+
+fn gaps_param(state: &AppState, m: &std::collections::HashMap<String, String>) -> Result<u32, WebError> {
+    let max = state.limits().max_sylver_census_gaps;
+    let g = number_param(m, "max_gaps", 16u32.min(max), max)?;
+    if g < 2 {
+        return Err(WebError::param("max_gaps", "must be at least 2"));
+    }
+    Ok(g)
+}
+
+/// `GET /api/sylver/census?max_gaps=G`: the census report as JSON.
+pub(crate) async fn census_api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
+    let m = params(p)?;
+    let g = gaps_param(&state, &m)?;
+    let c = cached_census(&state, g).await?;
+    let text = crate::report::cli_text(&*c)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], text).into_response())
+}
+
+fn summary_row(s: &CensusSummary) -> String {
+    format!(
+        "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.0}</td><td class=\"num\">{:.2}</td><td class=\"num\">{:.2}</td><td class=\"num\">{:.2}</td><td class=\"num\">{:.2}</td><td class=\"num\">{}</td><td class=\"num\">{:.1}%</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{:.2}</td></tr>",
+        escape(&s.label),
+        s.positions,
+        s.finishing_median_closures,
+        s.fresh.median_ratio,
+        s.kept.median_ratio,
+        s.two_sided.median_ratio,
+        s.told.median_ratio,
+        s.told.cheaper_than_finishing,
+        100.0 * s.share_within_three,
+        s.median_depth,
+        s.deepest,
+        s.told_evaluations_per_position
+    )
+}
+
+const SUMMARY_HEAD: &str = "<thead><tr><th class=\"num\">gaps</th><th class=\"num\">positions</th><th class=\"num\">finishing search, median closures</th><th class=\"num\">fresh proof ×</th><th class=\"num\">kept ×</th><th class=\"num\">two-sided ×</th><th class=\"num\">told ×</th><th class=\"num\">told cheaper</th><th class=\"num\">proved within 3</th><th class=\"num\">median depth</th><th class=\"num\">deepest</th><th class=\"num\">told evaluations per position</th></tr></thead>";
+
+fn render_census(c: &SylverCensus, limit: u32) -> String {
+    let mut b = String::new();
+    let _ = write!(
+        b,
+        "<h2>The census of irreducible positions</h2>\
+<p>Every position with 2 to {g} gaps whose gaps pair off around the largest, run through the finishing search (memoised, skipping struck moves, stopping at the first win) \
+and four proofs by deepening over survivors: <em>fresh</em> (a new table at each depth), <em>kept</em> (one table across depths), <em>two-sided</em> (the opponent's positions kept too) \
+and <em>told</em> (handed the right depth). Costs are closures, one per move examined; the proofs' columns are the median of (proof closures ÷ finishing closures). \
+Every proof's move is checked against the finishing search; a failed check refuses the report.</p><p class=\"filters\">Up to ",
+        g = c.max_gaps
+    );
+    for n in (8..=limit).step_by(2) {
+        let class = if n == c.max_gaps { " class=\"on\"" } else { "" };
+        let _ = write!(b, "<a{class} href=\"/sylver?max_gaps={n}\">{n}</a>");
+    }
+    let _ = write!(
+        b,
+        " gaps · JSON: <a href=\"/api/sylver/census?max_gaps={g}\">/api/sylver/census?max_gaps={g}</a></p>",
+        g = c.max_gaps
+    );
+    let by: Vec<&CensusSummary> = c.by_genus.iter().filter(|s| s.positions > 0).collect();
+    let pts = |f: &dyn Fn(&CensusSummary) -> f64| -> Vec<(f64, f64)> {
+        by.iter().map(|s| (f64::from(s.max_gaps), f(s))).collect()
+    };
+    let ratios = LinePlot {
+        title: "Median cost against the finishing search".into(),
+        x_label: "gaps".into(),
+        y_label: "× finishing search".into(),
+        series: vec![
+            Series { name: "fresh".into(), colour: "#dc2626".into(), points: pts(&|s| s.fresh.median_ratio) },
+            Series { name: "kept".into(), colour: "#d97706".into(), points: pts(&|s| s.kept.median_ratio) },
+            Series { name: "two-sided".into(), colour: "#2563eb".into(), points: pts(&|s| s.two_sided.median_ratio) },
+            Series { name: "told".into(), colour: "#16a34a".into(), points: pts(&|s| s.told.median_ratio) },
+        ],
+        log_y: false,
+        y_range: None,
+        y_percent: false,
+    };
+    let depth = LinePlot {
+        title: "How deep the proofs go".into(),
+        x_label: "gaps".into(),
+        y_label: "moves".into(),
+        series: vec![
+            Series { name: "median depth".into(), colour: "#2563eb".into(), points: pts(&|s| s.median_depth) },
+            Series { name: "deepest".into(), colour: "#9333ea".into(), points: pts(&|s| f64::from(s.deepest)) },
+        ],
+        log_y: false,
+        y_range: None,
+        y_percent: false,
+    };
+    let within = LinePlot {
+        title: "Proved within three moves".into(),
+        x_label: "gaps".into(),
+        y_label: "share".into(),
+        series: vec![Series { name: "share".into(), colour: "#16a34a".into(), points: pts(&|s| s.share_within_three) }],
+        log_y: false,
+        y_range: Some((0.0, 1.0)),
+        y_percent: true,
+    };
+    let _ = write!(
+        b,
+        "<div class=\"row\"><div class=\"card\" id=\"plot-ratios\">{}</div><div class=\"card\">{}</div><div class=\"card\">{}</div></div>",
+        ratios.render(500.0, 320.0),
+        depth.render(500.0, 320.0),
+        within.render(500.0, 320.0)
+    );
+    let _ = write!(b, "<h3>By band</h3><div class=\"scroll\"><table class=\"sortable\" id=\"bands\">{SUMMARY_HEAD}<tbody>");
+    for s in &c.bands {
+        b.push_str(&summary_row(s));
+    }
+    let _ = write!(b, "</tbody><tfoot>{}</tfoot></table></div>", summary_row(&c.totals));
+    let _ = write!(b, "<h3>By number of gaps</h3><div class=\"scroll\"><table class=\"sortable\" id=\"by-genus\">{SUMMARY_HEAD}<tbody>");
+    for s in by {
+        b.push_str(&summary_row(s));
+    }
+    b.push_str("</tbody></table></div>");
+    if !c.told_cheaper.is_empty() {
+        b.push_str("<h3>Where the told proof is cheaper than the finishing search</h3><table class=\"sortable\"><thead><tr><th>gaps</th><th class=\"num\">genus</th><th class=\"num\">winning move</th><th class=\"num\">told depth</th><th class=\"num\">told closures</th><th class=\"num\">finishing closures</th></tr></thead><tbody>");
+        for r in &c.told_cheaper {
+            let g = r.position.gaps_string();
+            let _ = write!(
+                b,
+                "<tr><td><a class=\"mono\" href=\"/sylver/position?gaps={}\">{}</a></td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                url_encode(&g),
+                escape(&g),
+                r.genus,
+                r.finishing_move,
+                r.told.depth,
+                r.told.counts.closures,
+                r.finishing.closures
+            );
+        }
+        b.push_str("</tbody></table>");
+    }
+    b
+}
+
+/// `GET /sylver?max_gaps=G`.
+pub(crate) async fn index(State(state): State<AppState>, p: Params) -> Result<Html<String>, PageError> {
+    let m = params(p)?;
+    let g = gaps_param(&state, &m)?;
+    let c = cached_census(&state, g).await?;
     let mut b = String::new();
     let _ = write!(
         b,
@@ -322,11 +504,12 @@ pub(crate) async fn index(State(state): State<AppState>) -> Html<String> {
 A position is a numerical semigroup and its gaps are the numbers still available. The <em>pairing test</em> strikes a move into a position whose gaps pair off around the largest \
 (an irreducible semigroup other than ⟨2,3⟩): such a position is won for the player who moves next. A move the test does not strike is a <em>survivor</em>.</p>\
 {}<p>Positions of up to {} gaps. Try <a href=\"/sylver/position?gaps=1,2,3,4,5,6,7,8,10,11,13,14,16,19,28\">the fifteen-gap position</a> from <em>A different question at every depth</em>, \
-or <a href=\"/sylver/position?generators=5,7\">⟨5,7⟩</a>, or <a href=\"/sylver/position?generators=4,6,9\">⟨4,6,9⟩</a>.</p>",
+or <a href=\"/sylver/position?generators=5,7\">⟨5,7⟩</a>, or <a href=\"/sylver/position?generators=4,6,9\">⟨4,6,9⟩</a>.</p>{}",
         form(""),
-        state.limits().max_sylver_gaps
+        state.limits().max_sylver_gaps,
+        render_census(&c, state.limits().max_sylver_census_gaps)
     );
-    Html(page("Sylver Coinage", "sylver", &b))
+    Ok(Html(page("Sylver Coinage", "sylver", &b)))
 }
 
 #[cfg(test)]
@@ -336,8 +519,9 @@ mod tests {
     #[test]
     fn the_essays_fifteen_gap_position() {
         let s = Semigroup::parse_gaps("1,2,3,4,5,6,7,8,10,11,13,14,16,19,28").unwrap();
-        let a = analyse(s, &Budget::unlimited()).unwrap();
+        let (a, report) = analyse(s, &Budget::unlimited()).unwrap();
         assert!(a.refusal.is_none());
+        assert_eq!(report.remoteness, a.remoteness);
         assert!(a.won);
         assert_eq!(a.remoteness % 2, 1);
         assert_eq!(a.line.len() as u32, a.remoteness);
@@ -347,10 +531,18 @@ mod tests {
     }
 
     #[test]
+    fn small_census_renders() {
+        let c = census_of(10, &Budget::unlimited()).unwrap();
+        let html = render_census(&c, 20);
+        assert!(html.contains("id=\"by-genus\""));
+        assert!(html.contains("id=\"plot-ratios\""));
+    }
+
+    #[test]
     fn lost_position_has_no_winning_move() {
         // <2,3>: only 1 is left.
         let s = Semigroup::parse_generators("2,3").unwrap();
-        let a = analyse(s, &Budget::unlimited()).unwrap();
+        let (a, _) = analyse(s, &Budget::unlimited()).unwrap();
         assert!(!a.won && a.remoteness == 0 && a.moves.is_empty() && a.line.is_empty());
     }
 }

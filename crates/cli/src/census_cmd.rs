@@ -1,0 +1,184 @@
+//! `partizan census RULESET --max-cells N`: the region census and its tables.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use partizan_census::{board_census, check_max_cells, BoardConfig, Census, CramCensus, DomineeringValues};
+use partizan_core::Arena;
+
+/// Arguments of `partizan census`.
+#[derive(Args, Debug)]
+pub struct CensusArgs {
+    /// Ruleset: domineering (values and packing readings) or cram (nim-values).
+    pub ruleset: String,
+    /// Every region of up to this many cells (1 to 15).
+    #[arg(long, default_value_t = 8)]
+    pub max_cells: usize,
+    /// Write one row per shape to this CSV file (atomically: temp file, then rename).
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Also add up the readings over boards of 1 to --max-regions regions.
+    #[arg(long)]
+    pub boards: bool,
+    /// Boards: regions per board, at most.
+    #[arg(long, default_value_t = 4)]
+    pub max_regions: usize,
+    /// Boards: samples per region count when not exhaustive.
+    #[arg(long, default_value_t = 20_000)]
+    pub samples: u64,
+    /// Boards: seed of the sampler (runs are reproducible).
+    #[arg(long, default_value_t = 0x5EED_CE45)]
+    pub seed: u64,
+    /// Boards: visit every board when there are at most this many.
+    #[arg(long, default_value_t = 20_000)]
+    pub exhaustive_limit: u64,
+    /// Boards: draw regions only from the number-valued shapes.
+    #[arg(long)]
+    pub numbers_only: bool,
+}
+
+/// Shows elapsed time on a terminal's stderr while a long census runs.
+struct Progress {
+    done: Arc<AtomicBool>,
+    handle: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Progress {
+    fn start(label: String) -> Progress {
+        let done = Arc::new(AtomicBool::new(false));
+        let handle = std::io::stderr().is_terminal().then(|| {
+            let done = done.clone();
+            std::thread::spawn(move || {
+                let t = Instant::now();
+                let spin = ['|', '/', '-', '\\'];
+                let mut i = 0;
+                while !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(200));
+                    if t.elapsed() > Duration::from_secs(1) {
+                        eprint!("\r{} {label}: {:.0} s", spin[i % 4], t.elapsed().as_secs_f64());
+                        i += 1;
+                    }
+                }
+                if t.elapsed() > Duration::from_secs(1) {
+                    eprint!("\r{}\r", " ".repeat(label.len() + 16));
+                }
+            })
+        });
+        Progress { done, handle }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Run `partizan census`.
+pub fn run(args: CensusArgs, json_out: bool) -> Result<()> {
+    check_max_cells(args.max_cells)?;
+    if let Some(path) = &args.csv {
+        check_writable(path)?;
+    }
+    match args.ruleset.to_ascii_lowercase().as_str() {
+        "domineering" => domineering(args, json_out),
+        "cram" => cram(args, json_out),
+        other if crate::rulesets::NAMES.contains(&other) => {
+            bail!("no region census for {other} yet (census rulesets: domineering, cram)")
+        }
+        other => bail!(
+            "unknown ruleset '{other}' (known: {})",
+            crate::rulesets::NAMES.join(", ")
+        ),
+    }
+}
+
+/// Fail early, before a long census, if the CSV's directory cannot take it.
+fn check_writable(path: &std::path::Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        bail!("cannot write CSV {}: directory {} does not exist", path.display(), dir.display());
+    }
+    if path.is_dir() {
+        bail!("cannot write CSV {}: it is a directory", path.display());
+    }
+    let probe = dir.join(format!(".partizan-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .with_context(|| format!("cannot write CSV {}: directory {} is not writable", path.display(), dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
+    let mut arena = Arena::new();
+    let mut values = DomineeringValues::new();
+    let census = {
+        let _p = Progress::start(format!("census to {} cells", args.max_cells));
+        Census::domineering(args.max_cells, &mut arena, &mut values)?
+    };
+    if let Some(path) = &args.csv {
+        census.write_csv(path)?;
+    }
+    let boards = if args.boards {
+        let cfg = BoardConfig {
+            max_regions: args.max_regions,
+            samples: args.samples,
+            seed: args.seed,
+            exhaustive_limit: args.exhaustive_limit,
+            numbers_only: args.numbers_only,
+        };
+        let _p = Progress::start("boards".to_string());
+        Some(board_census(&census, &mut arena, &cfg)?)
+    } else {
+        None
+    };
+    if json_out {
+        let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
+        if let Some(b) = &boards {
+            v["boards"] = serde_json::from_str(&b.to_json()?)?;
+        }
+        v["ruleset"] = "domineering".into();
+        v["max_cells"] = args.max_cells.into();
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        print!("{}", census.report.render_text());
+        if let Some(b) = &boards {
+            println!();
+            print!("{}", b.render_text());
+        }
+    }
+    Ok(())
+}
+
+fn cram(args: CensusArgs, json_out: bool) -> Result<()> {
+    if args.boards {
+        bail!("--boards adds packing readings, which the Cram census does not take");
+    }
+    let census = {
+        let _p = Progress::start(format!("cram census to {} cells", args.max_cells));
+        CramCensus::run(args.max_cells)?
+    };
+    if let Some(path) = &args.csv {
+        census.write_csv(path)?;
+    }
+    if json_out {
+        let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
+        v["ruleset"] = "cram".into();
+        v["max_cells"] = args.max_cells.into();
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        print!("{}", census.report.render_text());
+    }
+    Ok(())
+}

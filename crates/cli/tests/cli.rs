@@ -1,0 +1,156 @@
+//! The `partizan` binary end to end: JSON shapes, figures, and bad input.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_partizan"))
+        .args(args)
+        .env("PARTIZAN_STORE", "")
+        .output()
+        .expect("binary runs")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// A failing command: exit code 2 and one line on stderr naming `needle`.
+fn fails(args: &[&str], needle: &str) {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(
+        err.to_lowercase().contains(&needle.to_lowercase()),
+        "{args:?}: {err} should mention {needle}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn value_json_has_the_promised_keys() {
+    let v = json(&["value", "domineering", "...|...", "--json", "--no-store"]);
+    assert_eq!(v["value"], "{2|-1/2}");
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["left_stop"], "2");
+    assert_eq!(v["right_stop"], "-1/2");
+    assert_eq!(v["temperature"], "5/4");
+    assert_eq!(v["is_number"], false);
+    assert!(v["stats"]["nodes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn value_text_is_the_canonical_form() {
+    let out = run(&["value", "domineering", "....|....|....", "--no-store"]);
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "-3/2");
+}
+
+#[test]
+fn graph_json_counts_and_regions() {
+    let v = json(&["graph", "domineering", "....|....|....|....", "--json"]);
+    assert_eq!(v["positions"], 5700);
+    assert_eq!(v["tree_nodes"], 6_257_129u64);
+    assert_eq!(v["product"], 5700);
+    assert_eq!(v["regions"].as_array().unwrap().len(), 1);
+    assert_eq!(v["regions"][0]["cells"], 16);
+    // A wall splits the board: the product of the regions is the whole.
+    let v = json(&["graph", "domineering", "..#..|..#..|..#..", "--json"]);
+    let regions = v["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), 2);
+    let product: u64 = regions
+        .iter()
+        .map(|r| r["positions"].as_u64().unwrap())
+        .product();
+    assert_eq!(v["positions"].as_u64().unwrap(), product);
+}
+
+#[test]
+fn every_ruleset_answers_value_and_graph() {
+    for (r, b) in [
+        ("domineering", "...|..."),
+        ("cram", "...|..."),
+        ("clobber", "xox|ox."),
+        ("konane", "..ox"),
+        ("amazons", "L..|..R"),
+    ] {
+        let v = json(&["value", r, b, "--json", "--no-store"]);
+        assert!(v["value"].is_string(), "{r}");
+        let g = json(&["graph", r, b, "--json"]);
+        assert!(g["positions"].as_u64().unwrap() >= 1, "{r}");
+    }
+}
+
+#[test]
+fn misere_values_are_refused_but_outcomes_answered() {
+    fails(
+        &["value", "domineering", "...|...", "--misere", "--no-store"],
+        "misère",
+    );
+    let v = json(&["outcome", "domineering", "..|..", "--misere", "--json"]);
+    assert_eq!(v["convention"], "misere");
+    assert!(v["outcome"].is_string());
+}
+
+#[test]
+fn bad_boards_are_named() {
+    fails(&["value", "domineering", "...|..", "--no-store"], "row 2");
+    fails(&["value", "domineering", "..z|...", "--no-store"], "column 3");
+    fails(&["value", "domineering", "", "--no-store"], "empty");
+    let big = vec![".".repeat(12); 11].join("|");
+    fails(&["value", "domineering", &big, "--no-store"], "128");
+    fails(&["value", "domineering", "x.|..", "--no-store"], "x");
+    fails(&["value", "amazons", "...|...", "--no-store"], "queen");
+}
+
+#[test]
+fn unknown_ruleset_is_named() {
+    fails(&["value", "chess", "...", "--no-store"], "unknown ruleset 'chess'");
+    fails(&["graph", "go", "..."], "unknown ruleset 'go'");
+}
+
+#[test]
+fn census_json_totals_match_the_essays() {
+    let v = json(&["census", "domineering", "--max-cells", "8", "--json"]);
+    let t = &v["totals"];
+    assert_eq!(t["shapes"], 1042);
+    assert_eq!(t["numbers"], 315);
+    assert_eq!(t["exact"], 141);
+    assert_eq!(t["contained"], 209);
+    assert_eq!(t["points"], 505);
+    assert_eq!(t["hot"], 727);
+    assert_eq!(t["count_between_stops"], 619);
+    assert_eq!(t["interval_meets_stops"], 661);
+    assert!(v["by_size"].is_array() || v["by_size"].is_object());
+}
+
+#[test]
+fn census_csv_is_written_whole() {
+    let dir = std::env::temp_dir().join(format!("partizan-cli-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("shapes.csv");
+    let out = run(&["census", "domineering", "--max-cells", "5", "--csv", path.to_str().unwrap()]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 1 + 1 + 2 + 3 + 9 + 21, "header + one row per shape");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file left behind");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn census_bad_input_is_named() {
+    fails(&["census", "domineering", "--max-cells", "0"], "max");
+    fails(&["census", "domineering", "--max-cells", "99"], "99");
+    fails(&["census", "chess", "--max-cells", "4"], "unknown ruleset 'chess'");
+    fails(
+        &["census", "domineering", "--max-cells", "4", "--csv", "/nonexistent-dir/x.csv"],
+        "/nonexistent-dir",
+    );
+}

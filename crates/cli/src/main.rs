@@ -3,6 +3,7 @@
 
 mod census_cmd;
 mod rulesets;
+mod semigroup_cmd;
 mod values;
 
 use std::process::ExitCode;
@@ -32,6 +33,12 @@ enum Command {
     Outcome(values::OutcomeArgs),
     /// The census of every small region: values, packing readings, tables.
     Census(census_cmd::CensusArgs),
+    /// Numerical semigroups: counts by genus.
+    #[command(subcommand)]
+    Semigroups(semigroup_cmd::SemigroupsCmd),
+    /// Sylver Coinage: census of searches and proofs, outcomes, one position.
+    #[command(subcommand)]
+    Sylver(semigroup_cmd::SylverCmd),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +57,8 @@ fn main() -> ExitCode {
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Outcome(a) => values::outcome(a, cli.json),
         Command::Census(a) => census_cmd::run(a, cli.json),
+        Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
+        Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -154,3 +154,39 @@ fn census_bad_input_is_named() {
         "/nonexistent-dir",
     );
 }
+
+#[test]
+fn semigroup_counts_json() {
+    let v = json(&["semigroups", "count", "--max-genus", "10", "--json"]);
+    let want = [1, 1, 2, 4, 7, 12, 23, 39, 67, 118, 204];
+    let got: Vec<u64> = v["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn sylver_census_json_by_genus() {
+    let v = json(&["sylver", "census", "--max-gaps", "16", "--json"]);
+    let by_genus = v["by_genus"].as_array().expect("by_genus is a list");
+    let total: u64 = by_genus.iter().map(|g| g["positions"].as_u64().unwrap()).sum();
+    assert_eq!(total, 583);
+    let at16 = by_genus.iter().find(|g| g["min_gaps"] == 16).expect("genus 16");
+    assert_eq!(at16["finishing_median_closures"].as_f64().unwrap(), 269.0);
+}
+
+#[test]
+fn sylver_play_and_its_errors() {
+    let v = json(&["sylver", "play", "5,7", "--json"]);
+    assert!(v["remoteness"].as_u64().is_some());
+    let v = json(&["sylver", "play", "--gaps", "1,2,3", "--json"]);
+    assert!(v["remoteness"].as_u64().is_some());
+    fails(&["sylver", "play", "4,6"], "common divisor");
+    fails(&["sylver", "play", "0,3"], "0");
+    fails(&["sylver", "play", "-3,5"], "-3");
+    fails(&["sylver", "play", "x,5"], "x");
+    fails(&["semigroups", "count", "--max-genus", "99"], "99");
+}

@@ -130,6 +130,7 @@ pub struct Arena {
     pub(crate) thermo_cache: FxHashMap<u32, std::sync::Arc<crate::thermo::Thermograph>>,
     pub(crate) order_cache: FxHashMap<u64, std::cmp::Ordering>,
     pub(crate) construct_cache: ListCache,
+    pub(crate) dbg: [u64; 8],
 }
 
 impl Default for Arena {
@@ -226,6 +227,7 @@ impl Arena {
             thermo_cache: FxHashMap::default(),
             order_cache: FxHashMap::default(),
             construct_cache: ListCache::default(),
+            dbg: [0; 8],
         };
         let z = a.intern(&[], &[]);
         debug_assert_eq!(z, GameId(0));
@@ -806,5 +808,18 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+impl Arena {
+    /// TEMP-DEBUG: sizes of the internal tables.
+    #[doc(hidden)]
+    pub fn debug_sizes(&self) -> String {
+        format!(
+            "dbg {:?} nodes {} (cap {}) pool {} index {} (cap {}) nus {} leq {} (cap {}) sum {} (cap {}) form_memo {} construct entries {} pool {} heads cap {}",
+            self.dbg, self.nodes.len(), self.nodes.capacity(), self.pool.len(), self.index.len(), self.index.capacity(),
+            self.nus_index.len(), self.leq_cache.len(), self.leq_cache.capacity(), self.sum_cache.len(), self.sum_cache.capacity(),
+            self.form_memo.len(), self.construct_cache.entries.len(), self.construct_cache.pool.len(), self.construct_cache.heads.capacity()
+        )
     }
 }

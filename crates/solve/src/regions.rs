@@ -97,6 +97,215 @@ pub fn canonical_key_all<R: Ruleset>(r: &R, b: &Board) -> (Board, bool) {
     best.unwrap_or((c, false))
 }
 
+/// Small boards: at most 8 x 8, only layer 0 occupied. Such a board is held
+/// as a `u64` in *stride 8* (cell (r, c) at bit `8 r + c`), where the eight
+/// symmetries are a handful of word operations and a cropped board is its
+/// own memo key (its bounding box is read off its bits).
+///
+/// Stride 8 orders like the board's own stride: both are row-major, so the
+/// integer order of two images of equal shape is the order of their layer 0
+/// (the order [`canonical_key`] minimises).
+pub mod small {
+    use partizan_games::{Bits, Board, Ruleset, Transform};
+
+    /// Largest width and height of a small board.
+    pub const SIDE: usize = 8;
+
+    /// Layer 0 of a `w` x `h` board (`w, h <= 8`) re-strided to 8.
+    #[must_use]
+    #[inline]
+    pub fn to8(l: Bits, w: usize, h: usize) -> u64 {
+        debug_assert!(w <= SIDE && h <= SIDE);
+        if w == SIDE {
+            return l as u64;
+        }
+        let row: Bits = (1 << w) - 1;
+        let mut m = 0u64;
+        for r in 0..h {
+            m |= (((l >> (r * w)) & row) as u64) << (8 * r);
+        }
+        m
+    }
+
+    /// The stride-8 board back in stride `w`.
+    #[must_use]
+    #[inline]
+    pub fn from8(m: u64, w: usize, h: usize) -> Bits {
+        if w == SIDE {
+            return Bits::from(m);
+        }
+        let mut l: Bits = 0;
+        for r in 0..h {
+            l |= Bits::from((m >> (8 * r)) & 0xff) << (r * w);
+        }
+        l
+    }
+
+    /// The union of the rows (the occupied columns) of a stride-8 set.
+    #[inline]
+    fn columns(m: u64) -> u64 {
+        let f = m | (m >> 32);
+        let f = f | (f >> 16);
+        (f | (f >> 8)) & 0xff
+    }
+
+    /// Width and height of the bounding box of a cropped stride-8 set
+    /// (`(0, 0)` for the empty set).
+    #[must_use]
+    #[inline]
+    pub fn dims(m: u64) -> (usize, usize) {
+        if m == 0 {
+            return (0, 0);
+        }
+        let w = 64 - columns(m).leading_zeros() as usize;
+        let h = (64 - m.leading_zeros() as usize).div_ceil(8);
+        (w, h)
+    }
+
+    /// Shift a stride-8 set to the top-left corner (the crop).
+    #[must_use]
+    #[inline]
+    pub fn crop(m: u64) -> u64 {
+        if m == 0 {
+            return 0;
+        }
+        let top = m.trailing_zeros() & !7;
+        let left = columns(m).trailing_zeros();
+        m >> (top + left)
+    }
+
+    /// Mirror top-bottom a cropped set `h` rows high.
+    #[inline]
+    fn flip_rows(m: u64, h: usize) -> u64 {
+        m.swap_bytes() >> (8 * (SIDE - h))
+    }
+
+    /// Mirror left-right a cropped set `w` columns wide.
+    #[inline]
+    fn flip_cols(m: u64, w: usize) -> u64 {
+        m.reverse_bits().swap_bytes() >> (SIDE - w)
+    }
+
+    /// Mirror in the main diagonal (row r, col c) -> (row c, col r).
+    #[inline]
+    fn transpose(mut x: u64) -> u64 {
+        const K1: u64 = 0x5500_5500_5500_5500;
+        const K2: u64 = 0x3333_0000_3333_0000;
+        const K4: u64 = 0x0f0f_0f0f_0000_0000;
+        let t = K4 & (x ^ (x << 28));
+        x ^= t ^ (t >> 28);
+        let t = K2 & (x ^ (x << 14));
+        x ^= t ^ (t >> 14);
+        let t = K1 & (x ^ (x << 7));
+        x ^= t ^ (t >> 7);
+        x
+    }
+
+    /// The image of a cropped `w` x `h` set under `t` (cropped again).
+    #[must_use]
+    #[inline]
+    pub fn transform(m: u64, w: usize, h: usize, t: Transform) -> u64 {
+        let (fr, fc, tr) = t.parts();
+        let mut x = m;
+        if fr {
+            x = flip_rows(x, h);
+        }
+        if fc {
+            x = flip_cols(x, w);
+        }
+        if tr {
+            x = transpose(x);
+        }
+        x
+    }
+
+    /// Whether the ruleset's symmetries act on boards holding only layer 0
+    /// as their bare geometric transforms (so [`canonical`] folds such
+    /// boards exactly as [`canonical_key`](super::canonical_key) does).
+    ///
+    /// [`Ruleset::apply`] is the transform plus, for a negating symmetry, the
+    /// ruleset's colour swap; this checks on asymmetric probe boards of
+    /// several shapes that the colour swap leaves layer-0 boards alone
+    /// (true of Domineering and Cram, false of the stone and queen games).
+    #[must_use]
+    pub fn geometric_on_layer0<R: Ruleset>(r: &R) -> bool {
+        const PROBES: [(usize, usize, Bits); 5] = [
+            (1, 1, 0b1),
+            (3, 2, 0b011_110),
+            (2, 3, 0b11_10_01),
+            (4, 3, 0b0111_1101_0011),
+            (5, 4, 0b01111_11011_10110_00111),
+        ];
+        PROBES.iter().all(|&(w, h, l)| {
+            let Ok(b) = Board::new(w, h, [l, 0, 0]) else {
+                return false;
+            };
+            r.symmetries()
+                .iter()
+                .all(|&s| r.apply(&b, s) == b.transform(s.transform))
+        })
+    }
+
+    /// The least image of a cropped stride-8 set under `syms` (geometric
+    /// transforms; see [`geometric_on_layer0`]) and whether its symmetry
+    /// negates. Candidates, order and tie-breaking are those of
+    /// [`canonical_key`](super::canonical_key): only images of the least
+    /// width are built, and the earlier symmetry wins a tie.
+    #[must_use]
+    #[inline]
+    pub fn canonical(m: u64, syms: &[partizan_games::Symmetry]) -> (u64, bool) {
+        let (w, h) = dims(m);
+        let least = w.min(h);
+        let mut best: Option<(u64, bool)> = None;
+        for s in syms {
+            let img_width = if s.transform.swaps_axes() { h } else { w };
+            if img_width != least {
+                continue;
+            }
+            let img = transform(m, w, h, s.transform);
+            if best.is_none_or(|(b, _)| img < b) {
+                best = Some((img, s.negates));
+            }
+        }
+        best.unwrap_or((m, false))
+    }
+
+    /// The stride-8 key of a cropped board, if it is small.
+    #[must_use]
+    #[inline]
+    pub fn key(c: &Board) -> Option<u64> {
+        let (w, h) = (c.width(), c.height());
+        (w <= SIDE && h <= SIDE && c.layer(1) == 0 && c.layer(2) == 0)
+            .then(|| to8(c.layer(0), w, h))
+    }
+
+    /// The cropped stride-8 key of a board of any frame, if its crop is
+    /// small.
+    #[must_use]
+    #[inline]
+    pub fn crop_key(b: &Board) -> Option<u64> {
+        if b.layer(1) != 0 || b.layer(2) != 0 {
+            return None;
+        }
+        let (w, h) = (b.width(), b.height());
+        if w <= SIDE && h <= SIDE {
+            Some(crop(to8(b.layer(0), w, h)))
+        } else {
+            key(&b.crop())
+        }
+    }
+
+    /// The board a key stands for.
+    #[must_use]
+    pub fn board(m: u64) -> Board {
+        let (w, h) = dims(m);
+        if w == 0 {
+            return Board::EMPTY;
+        }
+        Board::new(w, h, [from8(m, w, h), 0, 0]).expect("a stride-8 key fits its box")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,5 +418,79 @@ mod tests {
         may_split_is_sound(&Konane, "xo.");
         may_split_is_sound(&Amazons, "L..#|.#..|..#R");
         may_split_is_sound(&Amazons, "L.#.|.#..");
+    }
+
+    #[test]
+    fn small_symmetries_act_geometrically_only_where_they_should() {
+        assert!(small::geometric_on_layer0(&Domineering));
+        assert!(small::geometric_on_layer0(&Cram));
+        assert!(!small::geometric_on_layer0(&Clobber));
+        assert!(!small::geometric_on_layer0(&Konane));
+        assert!(!small::geometric_on_layer0(&Amazons));
+    }
+
+    /// A layer-0 board of `w` x `h` from random bits.
+    fn layer0_board(w: usize, h: usize, bits: u64) -> Board {
+        let l = Bits::from(bits) & partizan_games::board::rect_mask(w, h);
+        Board::new(w, h, [l, 0, 0]).unwrap()
+    }
+
+    /// The word-operation twins against the board operations, on every
+    /// shape up to 8 x 8 and on boards too wide or tall to be small.
+    fn small_twin(w: usize, h: usize, bits: u64) {
+        use partizan_games::Transform;
+        let b = layer0_board(w, h, bits);
+        let c = b.crop();
+        let Some(m) = small::crop_key(&b) else {
+            assert!(c.width() > small::SIDE || c.height() > small::SIDE);
+            return;
+        };
+        assert_eq!(small::key(&c), Some(m));
+        assert_eq!(small::board(m), c);
+        assert_eq!(small::dims(m), (c.width(), c.height()));
+        for t in Transform::ALL {
+            let img = c.transform(t);
+            assert_eq!(
+                small::transform(m, c.width(), c.height(), t),
+                small::key(&img).unwrap(),
+                "{t:?} of {}",
+                Domineering.format(&c)
+            );
+        }
+        for (syms, r) in [
+            (Domineering.symmetries(), canonical_key_all(&Domineering, &b)),
+            (Cram.symmetries(), canonical_key_all(&Cram, &b)),
+        ] {
+            let (k, negated) = small::canonical(m, syms);
+            assert_eq!((small::board(k), negated), r, "{}", Domineering.format(&b));
+        }
+    }
+
+    #[test]
+    fn small_boards_every_shape() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for w in 0..=9 {
+            for h in 0..=9 {
+                if w * h > 64 || (w == 0) != (h == 0) {
+                    continue;
+                }
+                for _ in 0..40 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    small_twin(w, h, x);
+                    small_twin(w, h, x & (x >> 3));
+                    small_twin(w, h, !0);
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        #[test]
+        fn small_fold_is_the_board_fold(w in 1usize..=8, h in 1usize..=8, bits: u64) {
+            small_twin(w, h, bits);
+        }
     }
 }

@@ -17,7 +17,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use thiserror::Error;
 
-use crate::regions::{canonical_key, region_board, regions_with_cost};
+use crate::regions::{canonical_key, region_board, regions_with_cost, small};
 
 /// When the solver splits a position into independent regions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -157,11 +157,45 @@ pub trait RegionTable {
     ) -> Result<(), SolveError>;
 }
 
+/// A memo key: a small board (at most 8 x 8, layer 0 only) is its cropped
+/// stride-8 set (see [`small`]); any other board is itself.
+#[derive(Copy, Clone, Debug)]
+enum Key {
+    Small(u64),
+    Big(Board),
+}
+
+impl Key {
+    /// The key of a cropped board.
+    #[inline]
+    fn of(c: Board) -> Key {
+        match small::key(&c) {
+            Some(m) => Key::Small(m),
+            None => Key::Big(c),
+        }
+    }
+
+    fn board(self) -> Board {
+        match self {
+            Key::Small(m) => small::board(m),
+            Key::Big(b) => b,
+        }
+    }
+}
+
 /// The value solver for one ruleset.
 pub struct Solver<'r, R: Ruleset> {
     rules: &'r R,
     savings: Savings,
-    memo: FxHashMap<Board, GameId>,
+    /// Values of small regions by stride-8 key.
+    memo: FxHashMap<u64, GameId>,
+    /// Values of the other regions.
+    memo_big: FxHashMap<Board, GameId>,
+    /// Whether small boards fold by the word-operation transforms (the
+    /// ruleset's symmetries act on layer-0 boards geometrically).
+    fold_small: bool,
+    /// Option values of the searches in progress, as a stack.
+    opts: Vec<GameId>,
     stats: Stats,
     table: Option<&'r mut dyn RegionTable>,
     detail: Option<SplitDetail>,
@@ -179,6 +213,9 @@ impl<'r, R: Ruleset> Solver<'r, R> {
             rules,
             savings,
             memo: FxHashMap::default(),
+            memo_big: FxHashMap::default(),
+            fold_small: small::geometric_on_layer0(rules),
+            opts: Vec::new(),
             stats: Stats::default(),
             table: None,
             detail: None,
@@ -215,13 +252,13 @@ impl<'r, R: Ruleset> Solver<'r, R> {
 
     /// Number of entries in the memo table.
     pub fn table_len(&self) -> usize {
-        self.memo.len()
+        self.memo.len() + self.memo_big.len()
     }
 
     /// The canonical value of a whole position.
     pub fn value(&mut self, arena: &mut Arena, board: &Board) -> Result<GameId, SolveError> {
         match self.savings.decompose {
-            Decompose::Off => self.region_value(arena, board.crop(), false),
+            Decompose::Off => self.region_value(arena, board, false),
             Decompose::EveryNode | Decompose::Conditional => self.split_value(arena, board, false),
             Decompose::RootOnly => self.split_value(arena, board, true),
         }
@@ -241,7 +278,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
             let v = if inner {
                 self.split_value(arena, &sub, false)?
             } else {
-                self.region_value(arena, sub, true)?
+                self.region_value(arena, &sub, true)?
             };
             out.push((mask, v));
         }
@@ -275,48 +312,87 @@ impl<'r, R: Ruleset> Solver<'r, R> {
             }
         }
         if parts.len() == 1 {
-            return self.region_value(arena, board.crop(), frozen);
+            return self.region_value(arena, board, frozen);
         }
         let mut total = arena.zero();
         for mask in parts {
-            let v = self.region_value(arena, region_board(board, mask), frozen)?;
+            let v = self.region_value(arena, &board.restrict(mask), frozen)?;
             total = arena.sum(total, v)?;
         }
         Ok(total)
     }
 
-    /// The value of one cropped region, through the tables.
+    /// The memo key of a region (any frame: it is cropped here), folded
+    /// over the symmetries when that saving is on, and whether the folding
+    /// symmetry negates.
+    #[inline]
+    fn fold(&self, region: &Board) -> (Key, bool) {
+        if let Some(m) = small::crop_key(region) {
+            if !self.savings.symmetry {
+                return (Key::Small(m), false);
+            }
+            if self.fold_small {
+                let (k, negated) = small::canonical(m, self.rules.symmetries());
+                return (Key::Small(k), negated);
+            }
+            let (k, negated) = canonical_key(self.rules, &small::board(m));
+            return (Key::of(k), negated);
+        }
+        let c = region.crop();
+        if !self.savings.symmetry {
+            return (Key::of(c), false);
+        }
+        let (k, negated) = canonical_key(self.rules, &c);
+        (Key::of(k), negated)
+    }
+
+    #[inline]
+    fn memo_get(&self, key: &Key) -> Option<GameId> {
+        match key {
+            Key::Small(m) => self.memo.get(m).copied(),
+            Key::Big(b) => self.memo_big.get(b).copied(),
+        }
+    }
+
+    #[inline]
+    fn memo_put(&mut self, key: Key, v: GameId) {
+        match key {
+            Key::Small(m) => self.memo.insert(m, v),
+            Key::Big(b) => self.memo_big.insert(b, v),
+        };
+    }
+
+    /// The value of one region (cropped here), through the tables.
     fn region_value(
         &mut self,
         arena: &mut Arena,
-        region: Board,
+        region: &Board,
         frozen: bool,
     ) -> Result<GameId, SolveError> {
         self.stats.nodes += 1;
-        let (key, negated) = if self.savings.symmetry {
-            canonical_key(self.rules, &region)
-        } else {
-            (region, false)
-        };
+        let (key, negated) = self.fold(region);
         if self.savings.memo {
-            if let Some(&v) = self.memo.get(&key) {
+            if let Some(v) = self.memo_get(&key) {
                 self.stats.hits += 1;
                 return Ok(if negated { arena.neg(v) } else { v });
             }
+        }
+        let board = key.board();
+        if self.savings.memo {
             if let Some(table) = self.table.as_deref_mut() {
-                if let Some(v) = table.get(arena, self.rules.name(), &key)? {
+                if let Some(v) = table.get(arena, self.rules.name(), &board)? {
                     self.stats.store_hits += 1;
-                    self.memo.insert(key, v);
+                    self.memo_put(key, v);
                     return Ok(if negated { arena.neg(v) } else { v });
                 }
             }
         }
-        let v = self.search(arena, &key, frozen)?;
+        let v = self.search(arena, &board, frozen)?;
         self.stats.distinct += 1;
         if self.savings.memo {
-            self.memo.insert(key, v);
+            self.memo_put(key, v);
             if let Some(table) = self.table.as_deref_mut() {
-                table.put(arena, self.rules.name(), &key, v)?;
+                table.put(arena, self.rules.name(), &board, v)?;
                 self.stats.store_added += 1;
             }
         }
@@ -324,6 +400,9 @@ impl<'r, R: Ruleset> Solver<'r, R> {
     }
 
     /// Expand every option of both players and build the canonical form.
+    /// Option values go on the solver's stack (each search truncates what
+    /// its options pushed before it pushes its own value), so a search
+    /// allocates nothing.
     fn search(
         &mut self,
         arena: &mut Arena,
@@ -332,18 +411,22 @@ impl<'r, R: Ruleset> Solver<'r, R> {
     ) -> Result<GameId, SolveError> {
         let rules = self.rules;
         self.depth += 1;
-        let mut left: Vec<GameId> = Vec::new();
-        let mut right: Vec<GameId> = Vec::new();
+        let base = self.opts.len();
+        let mut split = base;
         let mut err: Option<SolveError> = None;
-        for (player, out) in [(Player::Left, &mut left), (Player::Right, &mut right)] {
+        for player in Player::BOTH {
+            if player == Player::Right {
+                split = self.opts.len();
+            }
+            let start = self.opts.len();
             rules.options(board, player, |opt: Board| {
                 if err.is_some() {
                     return;
                 }
                 match self.option_value(arena, board, &opt, frozen) {
                     Ok(v) => {
-                        if !out.contains(&v) {
-                            out.push(v)
+                        if !self.opts[start..].contains(&v) {
+                            self.opts.push(v)
                         }
                     }
                     Err(e) => err = Some(e),
@@ -352,9 +435,12 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         }
         self.depth -= 1;
         if let Some(e) = err {
+            self.opts.truncate(base);
             return Err(e);
         }
-        Ok(arena.construct(&left, &right)?)
+        let g = arena.construct(&self.opts[base..split], &self.opts[split..]);
+        self.opts.truncate(base);
+        Ok(g?)
     }
 
     fn option_value(
@@ -365,16 +451,16 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         frozen: bool,
     ) -> Result<GameId, SolveError> {
         if frozen {
-            return self.region_value(arena, after.crop(), true);
+            return self.region_value(arena, after, true);
         }
         match self.savings.decompose {
-            Decompose::Off | Decompose::RootOnly => self.region_value(arena, after.crop(), frozen),
+            Decompose::Off | Decompose::RootOnly => self.region_value(arena, after, frozen),
             Decompose::EveryNode => self.split_value(arena, after, false),
             Decompose::Conditional => {
                 if self.rules.may_split(before, after) {
                     self.split_value(arena, after, false)
                 } else {
-                    self.region_value(arena, after.crop(), false)
+                    self.region_value(arena, after, false)
                 }
             }
         }

@@ -568,11 +568,14 @@ impl Store {
         })
     }
 
-    /// Remember a finished run (the last [`RUNS_KEPT`] are kept).
+    /// Remember a finished run (the last [`RUNS_KEPT`] are kept). Written
+    /// without waiting for the disk: a crash may forget the last runs' counts.
     pub fn record_run(&self, run: &RunRecord) -> Result<()> {
         let bytes = serde_json::to_vec(run).map_err(StoreError::db)?;
         self.guard(|| {
-            let tx = self.db().begin_write()?;
+            let mut tx = self.db().begin_write()?;
+            // Run counts are only statistics: no need to wait for the disk.
+            tx.set_durability(redb::Durability::Eventual);
             {
                 let mut t = tx.open_table(RUNS)?;
                 let next = t.last()?.map(|(k, _)| k.value() + 1).unwrap_or(0);

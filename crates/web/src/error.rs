@@ -42,7 +42,9 @@ pub enum WebError {
         cap: usize,
     },
     /// A position graph over the site's size cap.
-    #[error("the position graph has more than {0} positions, more than this site counts per request")]
+    #[error(
+        "the position graph has more than {0} positions, more than this site counts per request"
+    )]
     GraphTooLarge(usize),
     /// A query parameter missing or malformed.
     #[error("bad parameter '{name}': {message}")]

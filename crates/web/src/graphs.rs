@@ -39,7 +39,7 @@ pub fn counts<R: Ruleset>(
     let mut steps = 0usize;
     while let Some((p, expanded)) = stack.pop() {
         steps += 1;
-        if steps % CHECK_EVERY == 0 {
+        if steps.is_multiple_of(CHECK_EVERY) {
             budget.check()?;
         }
         if memo.contains_key(&p) {
@@ -88,7 +88,7 @@ pub fn positions<R: Ruleset>(
     let mut stack = vec![*b];
     seen.insert(*b);
     while let Some(p) = stack.pop() {
-        if seen.len() % CHECK_EVERY == 0 {
+        if seen.len().is_multiple_of(CHECK_EVERY) {
             budget.check()?;
         }
         for player in Player::BOTH {
@@ -178,11 +178,17 @@ mod tests {
         for text in ["..#..|..#..", "....|.#..|....", "...#|..#.|.#..|#..."] {
             let b = Domineering.parse(text).unwrap();
             let c = check(&Domineering, &b, &u, MAX_POSITIONS).unwrap();
-            assert_eq!(c.report(), Some(graph::region_report(&Domineering, &b).unwrap()));
+            assert_eq!(
+                c.report(),
+                Some(graph::region_report(&Domineering, &b).unwrap())
+            );
         }
         let b = Clobber.parse("xox.|o.ox").unwrap();
         let c = check(&Clobber, &b, &u, MAX_POSITIONS).unwrap();
-        assert_eq!(c.report(), Some(graph::region_report(&Clobber, &b).unwrap()));
+        assert_eq!(
+            c.report(),
+            Some(graph::region_report(&Clobber, &b).unwrap())
+        );
         let b = Konane.parse("xo.x|...o").unwrap();
         let c = check(&Konane, &b, &u, MAX_POSITIONS).unwrap();
         assert_eq!(c.report(), Some(graph::region_report(&Konane, &b).unwrap()));

@@ -18,10 +18,12 @@
 //! partizan_web::run(config, |addr| println!("open http://{addr}/")).unwrap();
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod error;
+pub mod graphs;
 pub mod html;
 pub mod identity;
-pub mod graphs;
 pub mod limits;
 mod pages;
 pub mod report;

@@ -116,7 +116,14 @@ mod tests {
         let l = Limits::default();
         let r: Result<Board, WebError> =
             crate::with_ruleset!("amazons", |r| parse_board(r, "L...|....|...R|....", &l));
-        assert!(matches!(r, Err(WebError::TooLarge { cells: 16, cap: 12, .. })));
+        assert!(matches!(
+            r,
+            Err(WebError::TooLarge {
+                cells: 16,
+                cap: 12,
+                ..
+            })
+        ));
         let r: Result<Board, WebError> =
             crate::with_ruleset!("domineering", |r| parse_board(r, "..|.", &l));
         assert!(matches!(r, Err(WebError::BadBoard { .. })));

@@ -70,15 +70,15 @@ impl Svg {
         );
     }
 
-    /// A straight line.
-    pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, width: f64, extra: &str) {
+    /// A straight line from `a` to `b`.
+    pub fn line(&mut self, a: (f64, f64), b: (f64, f64), stroke: &str, width: f64, extra: &str) {
         let _ = write!(
             self.body,
             "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{stroke}\" stroke-width=\"{}\" {extra}/>",
-            num(x1),
-            num(y1),
-            num(x2),
-            num(y2),
+            num(a.0),
+            num(a.1),
+            num(b.0),
+            num(b.1),
             num(width)
         );
     }
@@ -356,21 +356,27 @@ impl BoardDrawing {
             let off = s * 0.16;
             if run.len == 1 {
                 let (x, y) = if run.horizontal {
-                    (pad + run.col as f64 * s + s / 2.0, pad + run.row as f64 * s + s / 2.0 - off)
+                    (
+                        pad + run.col as f64 * s + s / 2.0,
+                        pad + run.row as f64 * s + s / 2.0 - off,
+                    )
                 } else {
-                    (pad + run.col as f64 * s + s / 2.0 - off, pad + run.row as f64 * s + s / 2.0)
+                    (
+                        pad + run.col as f64 * s + s / 2.0 - off,
+                        pad + run.row as f64 * s + s / 2.0,
+                    )
                 };
                 svg.circle(x, y, 2.6, stroke, &extra);
             } else if run.horizontal {
                 let y = pad + run.row as f64 * s + s / 2.0 - off;
                 let x1 = pad + run.col as f64 * s + s * 0.22;
                 let x2 = pad + (run.col + run.len) as f64 * s - s * 0.22;
-                svg.line(x1, y, x2, y, stroke, width, &extra);
+                svg.line((x1, y), (x2, y), stroke, width, &extra);
             } else {
                 let x = pad + run.col as f64 * s + s / 2.0 - off;
                 let y1 = pad + run.row as f64 * s + s * 0.22;
                 let y2 = pad + (run.row + run.len) as f64 * s - s * 0.22;
-                svg.line(x, y1, x, y2, stroke, width, &extra);
+                svg.line((x, y1), (x, y2), stroke, width, &extra);
             }
         }
         svg.finish()
@@ -448,7 +454,11 @@ impl LinePlot {
     /// The `<svg>` element, `w` by `h` pixels.
     pub fn render(&self, w: f64, h: f64) -> String {
         let (ml, mr, mt, mb) = (64.0, 16.0, 30.0, 44.0);
-        let per_row = if self.series.iter().any(|s| s.name.chars().count() > 14) { 2 } else { 3 };
+        let per_row = if self.series.iter().any(|s| s.name.chars().count() > 14) {
+            2
+        } else {
+            3
+        };
         let legend_h = 18.0 * self.series.len().div_ceil(per_row) as f64;
         let ph = h - mt - mb - legend_h;
         let pw = w - ml - mr;
@@ -471,11 +481,21 @@ impl LinePlot {
             Some(r) => (ty(r.0.max(if self.log_y { 1e-300 } else { r.0 })), ty(r.1)),
             None => {
                 let lo = pts.iter().map(|p| ty(p.1)).fold(f64::INFINITY, f64::min);
-                let hi = pts.iter().map(|p| ty(p.1)).fold(f64::NEG_INFINITY, f64::max);
+                let hi = pts
+                    .iter()
+                    .map(|p| ty(p.1))
+                    .fold(f64::NEG_INFINITY, f64::max);
                 if self.log_y {
                     (lo.floor(), hi.ceil().max(lo.floor() + 1.0))
                 } else {
-                    (lo.min(0.0), if hi > lo.min(0.0) { hi } else { lo.min(0.0) + 1.0 })
+                    (
+                        lo.min(0.0),
+                        if hi > lo.min(0.0) {
+                            hi
+                        } else {
+                            lo.min(0.0) + 1.0
+                        },
+                    )
                 }
             }
         };
@@ -490,8 +510,15 @@ impl LinePlot {
             let step = ((ymax - ymin) / 6.0).ceil().max(1.0);
             while e <= ymax + 1e-9 {
                 let y = sy_t(e);
-                svg.line(ml, y, ml + pw, y, "#e3e7ee", 1.0, "");
-                svg.text(ml - 6.0, y + 4.0, &tick_label(10f64.powf(e), false), 11.0, "end", "fill=\"#445\"");
+                svg.line((ml, y), (ml + pw, y), "#e3e7ee", 1.0, "");
+                svg.text(
+                    ml - 6.0,
+                    y + 4.0,
+                    &tick_label(10f64.powf(e), false),
+                    11.0,
+                    "end",
+                    "fill=\"#445\"",
+                );
                 e += step;
             }
         } else {
@@ -499,8 +526,15 @@ impl LinePlot {
             let mut t = (ymin / step).ceil() * step;
             while t <= ymax + 1e-9 {
                 let y = sy_t(t);
-                svg.line(ml, y, ml + pw, y, "#e3e7ee", 1.0, "");
-                svg.text(ml - 6.0, y + 4.0, &tick_label(t, self.y_percent), 11.0, "end", "fill=\"#445\"");
+                svg.line((ml, y), (ml + pw, y), "#e3e7ee", 1.0, "");
+                svg.text(
+                    ml - 6.0,
+                    y + 4.0,
+                    &tick_label(t, self.y_percent),
+                    11.0,
+                    "end",
+                    "fill=\"#445\"",
+                );
                 t += step;
             }
         }
@@ -522,12 +556,19 @@ impl LinePlot {
         };
         for t in xticks {
             let x = sx(t);
-            svg.line(x, mt + ph, x, mt + ph + 4.0, "#445", 1.0, "");
+            svg.line((x, mt + ph), (x, mt + ph + 4.0), "#445", 1.0, "");
             svg.text(x, mt + ph + 16.0, &num(t), 11.0, "middle", "fill=\"#445\"");
         }
-        svg.line(ml, mt + ph, ml + pw, mt + ph, "#445", 1.0, "");
-        svg.line(ml, mt, ml, mt + ph, "#445", 1.0, "");
-        svg.text(ml + pw / 2.0, mt + ph + 32.0, &self.x_label, 12.0, "middle", "fill=\"#223\"");
+        svg.line((ml, mt + ph), (ml + pw, mt + ph), "#445", 1.0, "");
+        svg.line((ml, mt), (ml, mt + ph), "#445", 1.0, "");
+        svg.text(
+            ml + pw / 2.0,
+            mt + ph + 32.0,
+            &self.x_label,
+            12.0,
+            "middle",
+            "fill=\"#223\"",
+        );
         svg.text(
             14.0,
             mt + ph / 2.0,
@@ -555,7 +596,14 @@ impl LinePlot {
             let lx = ml + (i % per_row) as f64 * (pw / per_row as f64);
             let ly = h - legend_h + 4.0 + (i / per_row) as f64 * 18.0;
             svg.rect(lx, ly, 12.0, 12.0, &s.colour, "");
-            svg.text(lx + 17.0, ly + 10.5, &s.name, 12.0, "start", "fill=\"#223\"");
+            svg.text(
+                lx + 17.0,
+                ly + 10.5,
+                &s.name,
+                12.0,
+                "start",
+                "fill=\"#223\"",
+            );
         }
         svg.finish()
     }
@@ -588,7 +636,7 @@ impl BarPlot {
         let mut t = 0.0;
         while t <= top + 1e-9 {
             let y = mt + ph - t / top * ph;
-            svg.line(ml, y, ml + pw, y, "#e3e7ee", 1.0, "");
+            svg.line((ml, y), (ml + pw, y), "#e3e7ee", 1.0, "");
             svg.text(ml - 6.0, y + 4.0, &num(t), 11.0, "end", "fill=\"#445\"");
             t += step;
         }
@@ -598,11 +646,32 @@ impl BarPlot {
             let bh = v / top * ph;
             let x = ml + i as f64 * bw;
             svg.rect(x + bw * 0.15, mt + ph - bh, bw * 0.7, bh, &self.colour, "");
-            svg.text(x + bw / 2.0, mt + ph - bh - 4.0, &num(*v), 11.0, "middle", "fill=\"#223\"");
-            svg.text(x + bw / 2.0, mt + ph + 16.0, label, 11.0, "middle", "fill=\"#445\"");
+            svg.text(
+                x + bw / 2.0,
+                mt + ph - bh - 4.0,
+                &num(*v),
+                11.0,
+                "middle",
+                "fill=\"#223\"",
+            );
+            svg.text(
+                x + bw / 2.0,
+                mt + ph + 16.0,
+                label,
+                11.0,
+                "middle",
+                "fill=\"#445\"",
+            );
         }
-        svg.line(ml, mt + ph, ml + pw, mt + ph, "#445", 1.0, "");
-        svg.text(ml + pw / 2.0, mt + ph + 34.0, &self.x_label, 12.0, "middle", "fill=\"#223\"");
+        svg.line((ml, mt + ph), (ml + pw, mt + ph), "#445", 1.0, "");
+        svg.text(
+            ml + pw / 2.0,
+            mt + ph + 34.0,
+            &self.x_label,
+            12.0,
+            "middle",
+            "fill=\"#223\"",
+        );
         svg.finish()
     }
 }
@@ -640,10 +709,8 @@ pub fn number_line(max: u32, mark: impl Fn(u32) -> Mark) -> String {
             continue;
         }
         svg.line(
-            ml,
-            y,
-            ml + step * (last - first) as f64,
-            y,
+            (ml, y),
+            (ml + step * (last - first) as f64, y),
             "#9aa6b8",
             1.5,
             "",
@@ -654,20 +721,43 @@ pub fn number_line(max: u32, mark: impl Fn(u32) -> Mark) -> String {
             let extra = format!("data-n=\"{n}\" class=\"mark {m:?}\"");
             match m {
                 Mark::Taken => svg.circle(x, y, 2.5, "#b8c0cc", &extra),
-                Mark::Plain => svg.circle(x, y, 7.0, "#ffffff", &format!("stroke=\"#445\" stroke-width=\"1.5\" {extra}")),
+                Mark::Plain => svg.circle(
+                    x,
+                    y,
+                    7.0,
+                    "#ffffff",
+                    &format!("stroke=\"#445\" stroke-width=\"1.5\" {extra}"),
+                ),
                 Mark::Survivor => svg.circle(x, y, 8.0, "#2563eb", &extra),
                 Mark::Winning => {
                     svg.circle(x, y, 10.0, "#16a34a", &extra);
                     svg.circle(x, y, 4.0, "#ffffff", "");
                 }
                 Mark::Struck => {
-                    svg.circle(x, y, 7.0, "#ffffff", &format!("stroke=\"#9aa6b8\" stroke-width=\"1.5\" {extra}"));
-                    svg.line(x - 6.0, y - 6.0, x + 6.0, y + 6.0, "#a4161a", 2.0, "");
-                    svg.line(x - 6.0, y + 6.0, x + 6.0, y - 6.0, "#a4161a", 2.0, "");
+                    svg.circle(
+                        x,
+                        y,
+                        7.0,
+                        "#ffffff",
+                        &format!("stroke=\"#9aa6b8\" stroke-width=\"1.5\" {extra}"),
+                    );
+                    svg.line((x - 6.0, y - 6.0), (x + 6.0, y + 6.0), "#a4161a", 2.0, "");
+                    svg.line((x - 6.0, y + 6.0), (x + 6.0, y - 6.0), "#a4161a", 2.0, "");
                 }
             }
-            let colour = if m == Mark::Taken { "#9aa6b8" } else { "#1d2430" };
-            svg.text(x, y + 26.0, &n.to_string(), 11.0, "middle", &format!("fill=\"{colour}\""));
+            let colour = if m == Mark::Taken {
+                "#9aa6b8"
+            } else {
+                "#1d2430"
+            };
+            svg.text(
+                x,
+                y + 26.0,
+                &n.to_string(),
+                11.0,
+                "middle",
+                &format!("fill=\"{colour}\""),
+            );
         }
     }
     svg.finish()

@@ -32,7 +32,12 @@ fn pixel_variety(png_bytes: &[u8]) -> (usize, f64, u32, u32) {
         }
     }
     let top = counts.values().copied().max().unwrap_or(0);
-    (counts.len(), top as f64 / total.max(1) as f64, info.width, info.height)
+    (
+        counts.len(),
+        top as f64 / total.max(1) as f64,
+        info.width,
+        info.height,
+    )
 }
 
 fn region_fills(b: &Browser) -> Vec<String> {
@@ -44,7 +49,12 @@ fn region_fills(b: &Browser) -> Vec<String> {
         )
         .expect("fills");
     v.as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -102,7 +112,10 @@ fn explorer_and_census_in_headless_chromium() {
     let first_value = whole_value(&browser);
     let fills: HashSet<String> = region_fills(&browser).into_iter().collect();
     assert_eq!(fills.len(), 1, "one region, one colour: {fills:?}");
-    let count = browser.find("#region-count").and_then(|e| browser.text(&e)).expect("count");
+    let count = browser
+        .find("#region-count")
+        .and_then(|e| browser.text(&e))
+        .expect("count");
     assert_eq!(count, "1");
 
     // Click the second row's four cells: a wall, two regions.
@@ -110,14 +123,23 @@ fn explorer_and_census_in_headless_chromium() {
         click_cell(&browser, i);
     }
     let url = browser.current_url().expect("url");
-    assert!(url.contains("board=....%7C%23%23%23%23%7C"), "board text rewritten: {url}");
+    assert!(
+        url.contains("board=....%7C%23%23%23%23%7C"),
+        "board text rewritten: {url}"
+    );
     let second_value = whole_value(&browser);
     assert_ne!(first_value, second_value, "value changes with the board");
     let fills: HashSet<String> = region_fills(&browser).into_iter().collect();
     assert_eq!(fills.len(), 2, "two regions in two colours: {fills:?}");
-    let count = browser.find("#region-count").and_then(|e| browser.text(&e)).expect("count");
+    let count = browser
+        .find("#region-count")
+        .and_then(|e| browser.text(&e))
+        .expect("count");
     assert_eq!(count, "2");
-    let identity = browser.find("#identity").and_then(|e| browser.text(&e)).expect("identity");
+    let identity = browser
+        .find("#identity")
+        .and_then(|e| browser.text(&e))
+        .expect("identity");
     assert!(identity.contains("identity holds"), "{identity}");
 
     let png = browser.screenshot().expect("screenshot");
@@ -125,7 +147,11 @@ fn explorer_and_census_in_headless_chromium() {
     let (colours, top_share, w, h) = pixel_variety(&png);
     assert!(w >= 800 && h >= 600, "screenshot {w}x{h}");
     assert!(colours > 20, "screenshot has only {colours} colours");
-    assert!(top_share < 0.97, "screenshot is {:.1}% one colour", top_share * 100.0);
+    assert!(
+        top_share < 0.97,
+        "screenshot is {:.1}% one colour",
+        top_share * 100.0
+    );
 
     // The census: click a shape, land on its explorer page.
     browser
@@ -140,7 +166,10 @@ fn explorer_and_census_in_headless_chromium() {
     let png = browser.screenshot().expect("screenshot");
     save("census.png", &png);
     let (colours, top_share, _, _) = pixel_variety(&png);
-    assert!(colours > 20 && top_share < 0.97, "census screenshot looks blank");
+    assert!(
+        colours > 20 && top_share < 0.97,
+        "census screenshot looks blank"
+    );
     let links = browser.find_all("a.shape-link").expect("links");
     assert!(links.len() > 10, "{} shapes", links.len());
     browser.click(&links[links.len() - 1]).expect("click shape");

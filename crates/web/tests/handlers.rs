@@ -21,8 +21,7 @@ struct Reply {
 
 impl Reply {
     fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
 }
 
@@ -111,7 +110,10 @@ async fn api_value_has_the_cli_shape() {
     let r = get(&app(), "/api/value?ruleset=domineering&board=...|...").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert!(r.content_type.starts_with("application/json"));
-    assert!(r.body.ends_with("}\n"), "pretty JSON with a newline, as printed");
+    assert!(
+        r.body.ends_with("}\n"),
+        "pretty JSON with a newline, as printed"
+    );
     let v = r.json();
     for k in [
         "value",
@@ -145,7 +147,10 @@ async fn api_value_has_the_cli_shape() {
         &partizan_web::Budget::unlimited(),
     )
     .unwrap();
-    assert_eq!(r.body, serde_json::to_string_pretty(&direct).unwrap() + "\n");
+    assert_eq!(
+        r.body,
+        serde_json::to_string_pretty(&direct).unwrap() + "\n"
+    );
 }
 
 #[tokio::test]
@@ -158,7 +163,11 @@ async fn api_graph_and_explore() {
     assert_eq!(v["regions"].as_array().unwrap().len(), 2);
     assert!(v["tree_nodes"].as_u64().is_some());
 
-    let r = get(&app, "/api/explore?ruleset=domineering&board=..%23..|..%23..").await;
+    let r = get(
+        &app,
+        "/api/explore?ruleset=domineering&board=..%23..|..%23..",
+    )
+    .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     let v = r.json();
     assert_eq!(v["identity"]["checked"], true);
@@ -175,7 +184,7 @@ async fn census_semigroup_and_sylver_json() {
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     let v = r.json();
     assert_eq!(v["game"], "domineering");
-    assert_eq!(v["totals"]["shapes"], 101, "regions of up to 6 cells");
+    assert_eq!(v["totals"]["shapes"], 104, "regions of up to 6 cells");
     assert!(v["by_size"]["6"].is_object());
 
     let r = get(&app, "/api/census/cram?max_cells=4").await;
@@ -188,28 +197,50 @@ async fn census_semigroup_and_sylver_json() {
     assert_eq!(v["counts"][17], 8045);
     assert_eq!(v["counts"][20], 37396);
 
-    let r = get(&app, "/api/sylver/play?gaps=1,2,3,4,5,6,7,8,10,11,13,14,16,19,28").await;
+    let r = get(
+        &app,
+        "/api/sylver/play?gaps=1,2,3,4,5,6,7,8,10,11,13,14,16,19,28",
+    )
+    .await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     let v = r.json();
     assert_eq!(v["outcome"], "win");
     assert_eq!(v["genus"], 15);
-    assert!(v["winning_moves"].as_array().unwrap().contains(&Value::from(7)));
+    assert!(v["winning_moves"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from(7)));
     let r = get(&app, "/api/sylver/play?generators=5,7").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
 
     let r = get(&app, "/api/sylver/census?max_gaps=12").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     let v = r.json();
-    assert_eq!(v["totals"]["positions"], 180, "irreducible positions to 12 gaps");
+    assert_eq!(
+        v["totals"]["positions"], 180,
+        "irreducible positions to 12 gaps"
+    );
 }
 
 #[tokio::test]
 async fn bad_input_is_400_naming_the_problem() {
     let app = app();
     let cases = [
-        ("/api/value?ruleset=chess&board=..", "unknown_ruleset", "chess"),
-        ("/api/value?ruleset=domineering&board=..|.", "bad_board", "ragged"),
-        ("/api/value?ruleset=domineering&board=..x", "bad_board", "stones"),
+        (
+            "/api/value?ruleset=chess&board=..",
+            "unknown_ruleset",
+            "chess",
+        ),
+        (
+            "/api/value?ruleset=domineering&board=..|.",
+            "bad_board",
+            "ragged",
+        ),
+        (
+            "/api/value?ruleset=domineering&board=..x",
+            "bad_board",
+            "stones",
+        ),
         ("/api/value?ruleset=domineering", "bad_param", "board"),
         ("/api/value?board=..", "bad_param", "ruleset"),
         (
@@ -222,18 +253,42 @@ async fn bad_input_is_400_naming_the_problem() {
             "too_large",
             "35 cells",
         ),
-        ("/api/graph?ruleset=domineering&board=", "bad_param", "board"),
-        ("/api/value?ruleset=domineering&board=..&decompose=sideways", "bad_param", "decompose"),
-        ("/api/explore?ruleset=cram&board=..%3F", "bad_board", "unknown character"),
+        (
+            "/api/graph?ruleset=domineering&board=",
+            "bad_param",
+            "board",
+        ),
+        (
+            "/api/value?ruleset=domineering&board=..&decompose=sideways",
+            "bad_param",
+            "decompose",
+        ),
+        (
+            "/api/explore?ruleset=cram&board=..%3F",
+            "bad_board",
+            "unknown character",
+        ),
         ("/api/census/clobber", "bad_param", "no census"),
         ("/api/census/chess", "unknown_ruleset", "chess"),
         ("/api/census/domineering?max_cells=99", "bad_param", "limit"),
-        ("/api/census/domineering?max_cells=x", "bad_param", "not a number"),
+        (
+            "/api/census/domineering?max_cells=x",
+            "bad_param",
+            "not a number",
+        ),
         ("/api/semigroups?max_genus=1000", "bad_param", "limit"),
-        ("/api/sylver/play?gaps=1,2,4", "bad_param", "cannot be a gap"),
-        ("/api/sylver/play?generators=4,6", "bad_param", "common divisor"),
+        ("/api/sylver/play?gaps=1,4", "bad_param", "cannot be a gap"),
+        (
+            "/api/sylver/play?generators=4,6",
+            "bad_param",
+            "common divisor",
+        ),
         ("/api/sylver/play", "bad_param", "missing"),
-        ("/api/sylver/play?gaps=1,2&generators=3", "bad_param", "not both"),
+        (
+            "/api/sylver/play?gaps=1,2&generators=3",
+            "bad_param",
+            "not both",
+        ),
         ("/api/sylver/census?max_gaps=64", "bad_param", "limit"),
     ];
     for (uri, kind, needle) in cases {

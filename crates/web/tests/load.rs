@@ -29,15 +29,27 @@ fn mix() -> Vec<(&'static str, &'static [u16])> {
         ("/api/value?ruleset=konane&board=xox.|o.ox", OK),
         ("/api/value?ruleset=amazons&board=L..%23|..%23R", OK),
         ("/api/graph?ruleset=domineering&board=....|.%23..|....", OK),
-        ("/api/graph?ruleset=domineering&board=..%23..|..%23..|..%23..", OK),
-        ("/explore?ruleset=domineering&board=..%23..|.%23...|%23....|...%23.", OK),
-        ("/explore?ruleset=domineering&board=....|....|%23%23%23%23|....", OK),
+        (
+            "/api/graph?ruleset=domineering&board=..%23..|..%23..|..%23..",
+            OK,
+        ),
+        (
+            "/explore?ruleset=domineering&board=..%23..|.%23...|%23....|...%23.",
+            OK,
+        ),
+        (
+            "/explore?ruleset=domineering&board=....|....|%23%23%23%23|....",
+            OK,
+        ),
         ("/api/explore?ruleset=clobber&board=xox.|o.ox", OK),
         ("/census/domineering?max_cells=6", OK),
         ("/api/census/domineering?max_cells=7", OK),
         ("/census/cram?max_cells=6", OK),
         ("/semigroups?max_genus=20", OK),
-        ("/api/sylver/play?gaps=1,2,3,4,5,6,7,8,10,11,13,14,16,19,28", OK),
+        (
+            "/api/sylver/play?gaps=1,2,3,4,5,6,7,8,10,11,13,14,16,19,28",
+            OK,
+        ),
         ("/sylver/position?generators=5,7", OK),
         ("/", OK),
         ("/api/health", OK),
@@ -172,10 +184,14 @@ fn a_burst_of_mixed_requests_gets_only_designed_answers() {
         assert_eq!(again.status, 200, "retry of {}", r.path);
         retried += 1;
     }
-    let health = request(addr, "GET", "/api/health", None, Duration::from_secs(10)).expect("health");
+    let health =
+        request(addr, "GET", "/api/health", None, Duration::from_secs(10)).expect("health");
     assert_eq!(health.status, 200);
     let v = health.json();
     assert_eq!(v["free_permits"], v["max_heavy"], "permits leaked: {v}");
     println!("retried {retried} turned-away requests: all answered 200");
-    assert!(start.elapsed() < DEADLINE, "load check ran past {DEADLINE:?}");
+    assert!(
+        start.elapsed() < DEADLINE,
+        "load check ran past {DEADLINE:?}"
+    );
 }

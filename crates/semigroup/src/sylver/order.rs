@@ -71,6 +71,16 @@ impl Order {
 /// up to 18 (29,544 positions, 398,747 survivors). The winningest classes
 /// are the upper-half ones, led by `x = F`; the least winning are the
 /// small moves below the multiplicity in the lower half.
+///
+/// What it shows: it puts a winning move first in 21.8% of won positions to
+/// genus 18 (increasing order: 6.9%), yet on the census to twenty gaps the
+/// finishing search gets dearer (median 495 closures at sixteen gaps and
+/// 2,409 at twenty, against 269 and 967 in increasing order), because small
+/// moves, though they rarely win, are refuted cheaply. Against their own
+/// dearer finishing search the proofs now win more often (fresh, kept,
+/// two-sided, told: 27, 27, 30, 39 positions of 1,766), but against the
+/// increasing finishing search only 3, 3, 3 and 29. Proof depths do not
+/// depend on the order.
 #[inline]
 fn score(m: u32, f: u32, x: u32) -> i32 {
     let class = (usize::from(x == f) << 3)

@@ -31,7 +31,11 @@ pub(crate) async fn value(State(state): State<AppState>, p: Params) -> Result<Re
     let m = params(p)?;
     let ruleset = rules::canonical(required(&m, "ruleset")?)?;
     let board = required(&m, "board")?.to_string();
-    let decompose = match m.get("decompose").map(|s| s.trim()).filter(|s| !s.is_empty()) {
+    let decompose = match m
+        .get("decompose")
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty())
+    {
         None => Decompose::EveryNode,
         Some(s) => s
             .parse::<Decompose>()

@@ -85,16 +85,20 @@ fn census_error(e: CensusError, budget: &Budget) -> WebError {
         return budget.out_of_time();
     }
     match e {
-        CensusError::Invariant { .. } => WebError::IdentityFailed(format!(
-            "The census refuses to report: {e}"
-        )),
+        CensusError::Invariant { .. } => {
+            WebError::IdentityFailed(format!("The census refuses to report: {e}"))
+        }
         CensusError::MaxCells { .. } => WebError::param("max_cells", e.to_string()),
         other => WebError::Internal(other.to_string()),
     }
 }
 
 /// Run a census (blocking, under the budget).
-pub(crate) fn compute(ruleset: &str, max_cells: usize, budget: &Budget) -> Result<CensusData, WebError> {
+pub(crate) fn compute(
+    ruleset: &str,
+    max_cells: usize,
+    budget: &Budget,
+) -> Result<CensusData, WebError> {
     match ruleset {
         "domineering" => {
             let mut arena = Arena::new();
@@ -154,7 +158,11 @@ pub(crate) fn compute(ruleset: &str, max_cells: usize, budget: &Budget) -> Resul
 }
 
 /// The census for a ruleset and size, from the cache or computed once.
-async fn census(state: &AppState, ruleset: &str, max_cells: usize) -> Result<Arc<CensusData>, WebError> {
+async fn census(
+    state: &AppState,
+    ruleset: &str,
+    max_cells: usize,
+) -> Result<Arc<CensusData>, WebError> {
     let ruleset = crate::rules::canonical(ruleset)?;
     if !matches!(ruleset, "domineering" | "cram") {
         return Err(WebError::param(
@@ -167,12 +175,17 @@ async fn census(state: &AppState, ruleset: &str, max_cells: usize) -> Result<Arc
         .cache()
         .census
         .get_or_compute((ruleset, max_cells), async move {
-            s.heavy(move |b| compute(ruleset, max_cells, b)).await.map(Arc::new)
+            s.heavy(move |b| compute(ruleset, max_cells, b))
+                .await
+                .map(Arc::new)
         })
         .await
 }
 
-fn max_cells_param(state: &AppState, m: &std::collections::HashMap<String, String>) -> Result<usize, WebError> {
+fn max_cells_param(
+    state: &AppState,
+    m: &std::collections::HashMap<String, String>,
+) -> Result<usize, WebError> {
     let max = state.limits().max_census_cells;
     let n = number_param(m, "max_cells", max.min(8), max)?;
     if n == 0 {
@@ -205,11 +218,21 @@ pub(crate) async fn index() -> axum::response::Redirect {
 /// A small drawing of a shape (cells only).
 fn thumbnail(shape: &Shape) -> String {
     let s = 9.0;
-    let mut svg = Svg::new(shape.width() as f64 * s + 2.0, shape.height() as f64 * s + 2.0);
+    let mut svg = Svg::new(
+        shape.width() as f64 * s + 2.0,
+        shape.height() as f64 * s + 2.0,
+    );
     for r in 0..shape.height() {
         for c in 0..shape.width() {
             if shape.contains(r, c) {
-                svg.rect(1.0 + c as f64 * s, 1.0 + r as f64 * s, s, s, "#8ecae6", "stroke=\"#3b4252\" stroke-width=\"0.8\"");
+                svg.rect(
+                    1.0 + c as f64 * s,
+                    1.0 + r as f64 * s,
+                    s,
+                    s,
+                    "#8ecae6",
+                    "stroke=\"#3b4252\" stroke-width=\"0.8\"",
+                );
             }
         }
     }
@@ -243,7 +266,13 @@ fn dyadic_f64(d: Dyadic) -> f64 {
     d.num() as f64 / 2f64.powi(d.exp() as i32)
 }
 
-fn filter_links(ruleset: &str, max_cells: usize, filter: &str, size: Option<usize>, filters: &[(&str, &str)]) -> String {
+fn filter_links(
+    ruleset: &str,
+    max_cells: usize,
+    filter: &str,
+    size: Option<usize>,
+    filters: &[(&str, &str)],
+) -> String {
     let mut s = String::from("<p class=\"filters\">Show: ");
     for (k, label) in filters {
         let class = if *k == filter { " class=\"on\"" } else { "" };
@@ -271,10 +300,16 @@ fn size_links(ruleset: &str, max_cells: usize, limit: usize) -> String {
     let mut s = String::from("<p class=\"filters\">Regions up to ");
     for n in 1..=limit {
         let class = if n == max_cells { " class=\"on\"" } else { "" };
-        let _ = write!(s, "<a{class} href=\"/census/{ruleset}?max_cells={n}\">{n}</a>");
+        let _ = write!(
+            s,
+            "<a{class} href=\"/census/{ruleset}?max_cells={n}\">{n}</a>"
+        );
     }
     s.push_str(" cells · <a href=\"/census/domineering\">Domineering</a> · <a href=\"/census/cram\">Cram</a> · JSON: ");
-    let _ = write!(s, "<a href=\"/api/census/{ruleset}?max_cells={max_cells}\">/api/census/{ruleset}</a></p>");
+    let _ = write!(
+        s,
+        "<a href=\"/api/census/{ruleset}?max_cells={max_cells}\">/api/census/{ruleset}</a></p>"
+    );
     s
 }
 
@@ -326,7 +361,10 @@ The census asserts its invariants — the count lies in its interval, both compu
         b.push_str(&tally_row(&n.to_string(), t));
     }
     b.push_str("</tbody><tfoot>");
-    b.push_str(&tally_row("all", &report.totals).replace("<td class=\"num\">all</td>", "<td class=\"num\"><strong>all</strong></td>"));
+    b.push_str(&tally_row("all", &report.totals).replace(
+        "<td class=\"num\">all</td>",
+        "<td class=\"num\"><strong>all</strong></td>",
+    ));
     b.push_str("</tfoot></table></div>");
 
     // Plots.
@@ -337,16 +375,38 @@ The census asserts its invariants — the count lies in its interval, both compu
             .filter_map(|(n, t)| f(t).map(|y| (*n as f64, y)))
             .collect()
     };
-    let ratio = |a: u64, b: u64| if b == 0 { None } else { Some(a as f64 / b as f64) };
+    let ratio = |a: u64, b: u64| {
+        if b == 0 {
+            None
+        } else {
+            Some(a as f64 / b as f64)
+        }
+    };
     let hit = LinePlot {
         title: "Hit rates by size".into(),
         x_label: "cells".into(),
         y_label: "share".into(),
         series: vec![
-            Series { name: "count exact (numbers)".into(), colour: "#2563eb".into(), points: pts(&|t| ratio(t.exact, t.numbers)) },
-            Series { name: "interval contains (numbers)".into(), colour: "#16a34a".into(), points: pts(&|t| ratio(t.contained, t.numbers)) },
-            Series { name: "count within stops (hot)".into(), colour: "#d97706".into(), points: pts(&|t| ratio(t.count_between_stops, t.hot)) },
-            Series { name: "interval meets stops (hot)".into(), colour: "#9333ea".into(), points: pts(&|t| ratio(t.interval_meets_stops, t.hot)) },
+            Series {
+                name: "count exact (numbers)".into(),
+                colour: "#2563eb".into(),
+                points: pts(&|t| ratio(t.exact, t.numbers)),
+            },
+            Series {
+                name: "interval contains (numbers)".into(),
+                colour: "#16a34a".into(),
+                points: pts(&|t| ratio(t.contained, t.numbers)),
+            },
+            Series {
+                name: "count within stops (hot)".into(),
+                colour: "#d97706".into(),
+                points: pts(&|t| ratio(t.count_between_stops, t.hot)),
+            },
+            Series {
+                name: "interval meets stops (hot)".into(),
+                colour: "#9333ea".into(),
+                points: pts(&|t| ratio(t.interval_meets_stops, t.hot)),
+            },
         ],
         log_y: false,
         y_range: Some((0.0, 1.0)),
@@ -355,7 +415,12 @@ The census asserts its invariants — the count lies in its interval, both compu
     let errors = BarPlot {
         title: "Count − value, number-valued regions".into(),
         x_label: "error".into(),
-        bars: report.errors.0.iter().map(|(k, v)| (k.to_string(), *v as f64)).collect(),
+        bars: report
+            .errors
+            .0
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v as f64))
+            .collect(),
         colour: "#2563eb".into(),
     };
     let _ = write!(
@@ -403,7 +468,10 @@ The census asserts its invariants — the count lies in its interval, both compu
             Some(_) => "<span style=\"color:#a4161a\">missed</span>",
             None => "hot",
         };
-        let sort_value = r.number.map(dyadic_f64).unwrap_or((dyadic_f64(r.left_stop) + dyadic_f64(r.right_stop)) / 2.0);
+        let sort_value = r
+            .number
+            .map(dyadic_f64)
+            .unwrap_or((dyadic_f64(r.left_stop) + dyadic_f64(r.right_stop)) / 2.0);
         let _ = write!(
             b,
             "<tr><td><a class=\"shape-link\" href=\"{}\" title=\"{}\">{}</a></td><td class=\"num\">{}</td><td class=\"mono\" data-sort=\"{sort_value}\">{}</td><td class=\"num\">{}</td><td data-sort=\"{}\">[{}, {}]</td><td class=\"num\" data-sort=\"{}\">{}</td><td class=\"mono\">{} / {}</td><td>{verdict}</td></tr>",
@@ -426,7 +494,14 @@ The census asserts its invariants — the count lies in its interval, both compu
     b
 }
 
-fn render_cram(rows: &[CramRow], report: &CramReport, max_cells: usize, limit: usize, filter: &str, size: Option<usize>) -> String {
+fn render_cram(
+    rows: &[CramRow],
+    report: &CramReport,
+    max_cells: usize,
+    limit: usize,
+    filter: &str,
+    size: Option<usize>,
+) -> String {
     let mut b = String::new();
     let _ = write!(
         b,
@@ -448,7 +523,11 @@ Cram is impartial, so every region is a nimber; a region of nim-value 0 is a sec
             percent(t.zero, t.shapes)
         );
         for k in 1..=max_nim {
-            let _ = write!(s, "<td class=\"num\">{}</td>", t.nim_values.get(&k).copied().unwrap_or(0));
+            let _ = write!(
+                s,
+                "<td class=\"num\">{}</td>",
+                t.nim_values.get(&k).copied().unwrap_or(0)
+            );
         }
         s.push_str("</tr>");
         s
@@ -480,7 +559,12 @@ Cram is impartial, so every region is a nimber; a region of nim-value 0 is a sec
     let nims = BarPlot {
         title: "Nim-values over all shapes".into(),
         x_label: "nim-value".into(),
-        bars: report.totals.nim_values.iter().map(|(k, v)| (format!("*{k}"), *v as f64)).collect(),
+        bars: report
+            .totals
+            .nim_values
+            .iter()
+            .map(|(k, v)| (format!("*{k}"), *v as f64))
+            .collect(),
         colour: "#16a34a".into(),
     };
     let _ = write!(
@@ -489,7 +573,12 @@ Cram is impartial, so every region is a nimber; a region of nim-value 0 is a sec
         zero.render(500.0, 300.0),
         nims.render(500.0, 300.0)
     );
-    const CRAM_FILTERS: &[(&str, &str)] = &[("all", "all"), ("zero", "value 0"), ("nonzero", "value ≠ 0"), ("strips", "strips")];
+    const CRAM_FILTERS: &[(&str, &str)] = &[
+        ("all", "all"),
+        ("zero", "value 0"),
+        ("nonzero", "value ≠ 0"),
+        ("strips", "strips"),
+    ];
     let shown: Vec<&CramRow> = rows
         .iter()
         .filter(|r| match filter {
@@ -532,7 +621,11 @@ pub(crate) async fn page_handler(
     let m = params(p)?;
     let max_cells = max_cells_param(&state, &m)?;
     let filter = m.get("filter").map(String::as_str).unwrap_or("all");
-    let size = match m.get("size").map(|s| s.trim()).filter(|s| !s.is_empty() && *s != "any") {
+    let size = match m
+        .get("size")
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty() && *s != "any")
+    {
         None => None,
         Some(s) => Some(
             s.parse::<usize>()
@@ -574,13 +667,22 @@ mod tests {
 
     #[test]
     fn cram_census_and_unknown() {
-        assert!(matches!(compute("cram", 4, &Budget::unlimited()), Ok(CensusData::Cram { .. })));
-        assert!(matches!(compute("clobber", 4, &Budget::unlimited()), Err(WebError::BadParam { .. })));
+        assert!(matches!(
+            compute("cram", 4, &Budget::unlimited()),
+            Ok(CensusData::Cram { .. })
+        ));
+        assert!(matches!(
+            compute("clobber", 4, &Budget::unlimited()),
+            Err(WebError::BadParam { .. })
+        ));
     }
 
     #[test]
     fn spent_budget_stops_the_census() {
         let spent = Budget::new(std::time::Duration::ZERO);
-        assert!(matches!(compute("domineering", 5, &spent), Err(WebError::OutOfTime(_))));
+        assert!(matches!(
+            compute("domineering", 5, &spent),
+            Err(WebError::OutOfTime(_))
+        ));
     }
 }

@@ -174,7 +174,12 @@ pub(crate) fn explore<'a, R: Ruleset>(
 
     // The graph identity gets what is left of the budget, less a margin so
     // that the page can still be rendered in time.
-    let graph = match graphs::check(r, board, &budget.reserve(Duration::from_millis(150)), graphs::MAX_POSITIONS) {
+    let graph = match graphs::check(
+        r,
+        board,
+        &budget.reserve(Duration::from_millis(150)),
+        graphs::MAX_POSITIONS,
+    ) {
         Ok(c) => {
             for row in rows.iter_mut() {
                 row.positions = c
@@ -286,7 +291,11 @@ impl Explored {
         let cells: Vec<Cell> = self.glyphs.iter().map(|&c| Cell::from_char(c)).collect();
         let mut d = BoardDrawing::new(self.width, self.height, cells);
         d.clickable = true;
-        d.cell_px = if self.width.max(self.height) > 8 { 38.0 } else { 48.0 };
+        d.cell_px = if self.width.max(self.height) > 8 {
+            38.0
+        } else {
+            48.0
+        };
         if self.identity().is_some_and(|i| i.holds()) {
             for (k, row) in self.regions.iter().enumerate() {
                 for i in 0..d.region.len() {
@@ -368,7 +377,11 @@ fn render(e: &Explored) -> String {
         ("− column", 0, -1),
     ] {
         if let Some(b) = resized(&e.board, fill, dr, dc) {
-            let _ = write!(resize, "<a href=\"{}\">{label}</a> ", explore_href(e.ruleset, &b));
+            let _ = write!(
+                resize,
+                "<a href=\"{}\">{label}</a> ",
+                explore_href(e.ruleset, &b)
+            );
         }
     }
     let identity = e.identity();
@@ -437,7 +450,12 @@ fn render(e: &Explored) -> String {
     );
     match &e.graph {
         GraphStatus::Checked(c) => {
-            let prod = c.regions.iter().map(|r| thousands(u128::from(r.positions))).collect::<Vec<_>>().join(" × ");
+            let prod = c
+                .regions
+                .iter()
+                .map(|r| thousands(u128::from(r.positions)))
+                .collect::<Vec<_>>()
+                .join(" × ");
             let _ = write!(
                 whole,
                 "<h3>Position graph</h3><dl class=\"kv\"><dt>whole board</dt><dd id=\"graph-whole\">{}</dd>\
@@ -472,7 +490,10 @@ fn render(e: &Explored) -> String {
     t.push_str("</tr></thead><tbody>");
     for (k, row) in e.regions.iter().enumerate() {
         let swatch = if holds {
-            format!("<span class=\"swatch\" style=\"background:{}\"></span>", svg::region_colour(k))
+            format!(
+                "<span class=\"swatch\" style=\"background:{}\"></span>",
+                svg::region_colour(k)
+            )
         } else {
             String::new()
         };
@@ -488,12 +509,18 @@ fn render(e: &Explored) -> String {
         if dom {
             match row.reading {
                 Some(rd) => {
-                    let inside = row.value.parse::<partizan_core::Dyadic>()
+                    let inside = row
+                        .value
+                        .parse::<partizan_core::Dyadic>()
                         .ok()
                         .map(|x| {
                             let lo = partizan_core::Dyadic::from_int(rd.low);
                             let hi = partizan_core::Dyadic::from_int(rd.high);
-                            if lo <= x && x <= hi { "yes" } else { "no" }
+                            if lo <= x && x <= hi {
+                                "yes"
+                            } else {
+                                "no"
+                            }
                         })
                         .unwrap_or("not a number");
                     let _ = write!(
@@ -509,7 +536,11 @@ fn render(e: &Explored) -> String {
     }
     t.push_str("</tbody></table>");
     body.push_str(&t);
-    let q = format!("ruleset={}&amp;board={}", url_encode(e.ruleset), url_encode(&e.board));
+    let q = format!(
+        "ruleset={}&amp;board={}",
+        url_encode(e.ruleset),
+        url_encode(&e.board)
+    );
     let _ = write!(
         body,
         "<p class=\"muted\">JSON: <a href=\"/api/explore?{q}\">this page</a> · <a href=\"/api/value?{q}\">value</a> · <a href=\"/api/graph?{q}\">graph</a>. \
@@ -533,7 +564,11 @@ location.href='/explore?ruleset='+encodeURIComponent(rs)+'&board='+encodeURIComp
 
 /// Parse the request's ruleset and board (defaults when absent).
 fn inputs(m: &HashMap<String, String>) -> Result<(&'static str, String), WebError> {
-    let ruleset = rules::canonical(m.get("ruleset").map(String::as_str).unwrap_or("domineering"))?;
+    let ruleset = rules::canonical(
+        m.get("ruleset")
+            .map(String::as_str)
+            .unwrap_or("domineering"),
+    )?;
     let board = m
         .get("board")
         .map(|s| s.trim().to_string())
@@ -542,7 +577,11 @@ fn inputs(m: &HashMap<String, String>) -> Result<(&'static str, String), WebErro
     Ok((ruleset, board))
 }
 
-async fn compute(state: &AppState, ruleset: &'static str, board: String) -> Result<Explored, WebError> {
+async fn compute(
+    state: &AppState,
+    ruleset: &'static str,
+    board: String,
+) -> Result<Explored, WebError> {
     let limits = state.limits().clone();
     let store = state.store_handle();
     state
@@ -576,19 +615,30 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
                 form(ruleset, &board),
                 escape(&err.to_string())
             );
-            (StatusCode::BAD_REQUEST, Html(page("Board explorer", "explore", &body))).into_response()
+            (
+                StatusCode::BAD_REQUEST,
+                Html(page("Board explorer", "explore", &body)),
+            )
+                .into_response()
         }
         Err(err) => PageError(err).into_response(),
     }
 }
 
 /// `GET /api/explore`.
-pub(crate) async fn api_handler(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
+pub(crate) async fn api_handler(
+    State(state): State<AppState>,
+    p: Params,
+) -> Result<Response, ApiError> {
     let m = params(p)?;
     let ruleset = rules::canonical(super::required(&m, "ruleset")?)?;
     let board = super::required(&m, "board")?.to_string();
     let e = compute(&state, ruleset, board).await?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], e.to_json().to_string()).into_response())
+    Ok((
+        [(header::CONTENT_TYPE, "application/json")],
+        e.to_json().to_string(),
+    )
+        .into_response())
 }
 
 #[cfg(test)]

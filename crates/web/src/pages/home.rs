@@ -7,13 +7,37 @@ use crate::html::{explore_href, page};
 
 /// Boards from "Finding the parts": twenty squares each, blocked differently.
 pub(crate) const EXAMPLES: &[(&str, &str, &str)] = &[
-    ("domineering", "....|....|....|....|....", "nothing blocked: one region"),
-    ("domineering", "....|....|.#..|....|....", "one square blocked: still one region"),
-    ("domineering", "....|....|####|....|....", "a wall: two halves"),
+    (
+        "domineering",
+        "....|....|....|....|....",
+        "nothing blocked: one region",
+    ),
+    (
+        "domineering",
+        "....|....|.#..|....|....",
+        "one square blocked: still one region",
+    ),
+    (
+        "domineering",
+        "....|....|####|....|....",
+        "a wall: two halves",
+    ),
     ("domineering", "...#|..#.|.#..|#...|....", "a staircase"),
-    ("domineering", "..#..|.#...|#....|...#.", "a few regions of different shapes"),
-    ("clobber", "xoxo|oxox|xo..", "Clobber: stones, empty squares separate"),
-    ("konane", "xox.|o.ox|....", "Kōnane: a single gap does not separate"),
+    (
+        "domineering",
+        "..#..|.#...|#....|...#.",
+        "a few regions of different shapes",
+    ),
+    (
+        "clobber",
+        "xoxo|oxox|xo..",
+        "Clobber: stones, empty squares separate",
+    ),
+    (
+        "konane",
+        "xox.|o.ox|....",
+        "Kōnane: a single gap does not separate",
+    ),
     ("amazons", "L..#|.#..|..#R", "Amazons: queens and arrows"),
 ];
 

@@ -74,7 +74,10 @@ pub(crate) fn params(p: Params) -> Result<HashMap<String, String>, WebError> {
 }
 
 /// A required parameter.
-pub(crate) fn required<'a>(m: &'a HashMap<String, String>, name: &str) -> Result<&'a str, WebError> {
+pub(crate) fn required<'a>(
+    m: &'a HashMap<String, String>,
+    name: &str,
+) -> Result<&'a str, WebError> {
     match m.get(name).map(|s| s.trim()) {
         Some(s) if !s.is_empty() => Ok(s),
         _ => Err(WebError::param(name, "missing")),

@@ -42,7 +42,11 @@ pub(crate) async fn counts(state: &AppState, max_genus: u32) -> Result<Arc<Vec<u
         .await
 }
 
-fn genus_param(state: &AppState, m: &std::collections::HashMap<String, String>, default: u32) -> Result<u32, WebError> {
+fn genus_param(
+    state: &AppState,
+    m: &std::collections::HashMap<String, String>,
+    default: u32,
+) -> Result<u32, WebError> {
     let max = state.limits().max_genus;
     number_param(m, "max_genus", default.min(max), max)
 }
@@ -66,7 +70,10 @@ pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Resp
 }
 
 /// `GET /semigroups?max_genus=G`.
-pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Result<Html<String>, PageError> {
+pub(crate) async fn page_handler(
+    State(state): State<AppState>,
+    p: Params,
+) -> Result<Html<String>, PageError> {
     let m = params(p)?;
     let g = genus_param(&state, &m, 25)?;
     let c = counts(&state, g).await?;
@@ -89,12 +96,21 @@ The counts grow like φ<sup>g</sup>, so successive ratios approach the golden ra
             Series {
                 name: "counted".into(),
                 colour: "#2563eb".into(),
-                points: c.iter().enumerate().map(|(g, n)| (g as f64, *n as f64)).collect(),
+                points: c
+                    .iter()
+                    .enumerate()
+                    .map(|(g, n)| (g as f64, *n as f64))
+                    .collect(),
             },
             Series {
                 name: "published (to 20)".into(),
                 colour: "#d97706".into(),
-                points: PUBLISHED.iter().take(c.len()).enumerate().map(|(g, n)| (g as f64, *n as f64)).collect(),
+                points: PUBLISHED
+                    .iter()
+                    .take(c.len())
+                    .enumerate()
+                    .map(|(g, n)| (g as f64, *n as f64))
+                    .collect(),
             },
         ],
         log_y: true,
@@ -112,7 +128,11 @@ The counts grow like φ<sup>g</sup>, so successive ratios approach the golden ra
         x_label: "genus".into(),
         y_label: "n(g) / n(g−1)".into(),
         series: vec![
-            Series { name: "ratio".into(), colour: "#16a34a".into(), points: ratios },
+            Series {
+                name: "ratio".into(),
+                colour: "#16a34a".into(),
+                points: ratios,
+            },
             Series {
                 name: "φ".into(),
                 colour: "#9aa6b8".into(),

@@ -82,14 +82,21 @@ pub(crate) struct Analysis {
 }
 
 /// Parse the position from `gaps=` or `generators=`.
-pub(crate) fn position(m: &std::collections::HashMap<String, String>, max_gaps: usize) -> Result<Semigroup, WebError> {
+pub(crate) fn position(
+    m: &std::collections::HashMap<String, String>,
+    max_gaps: usize,
+) -> Result<Semigroup, WebError> {
     let gaps = m.get("gaps").map(|s| s.trim()).filter(|s| !s.is_empty());
-    let gens = m.get("generators").map(|s| s.trim()).filter(|s| !s.is_empty());
+    let gens = m
+        .get("generators")
+        .map(|s| s.trim())
+        .filter(|s| !s.is_empty());
     let s = match (gaps, gens) {
-        (Some(g), None) => Semigroup::parse_gaps(g).map_err(|e| WebError::param("gaps", e.to_string()))?,
-        (None, Some(g)) => {
-            Semigroup::parse_generators(g).map_err(|e| WebError::param("generators", e.to_string()))?
+        (Some(g), None) => {
+            Semigroup::parse_gaps(g).map_err(|e| WebError::param("gaps", e.to_string()))?
         }
+        (None, Some(g)) => Semigroup::parse_generators(g)
+            .map_err(|e| WebError::param("generators", e.to_string()))?,
         (Some(_), Some(_)) => {
             return Err(WebError::param("gaps", "give gaps or generators, not both"))
         }
@@ -98,7 +105,10 @@ pub(crate) fn position(m: &std::collections::HashMap<String, String>, max_gaps: 
     if s.genus() as usize > max_gaps {
         return Err(WebError::param(
             "gaps",
-            format!("the position has {} gaps; this site plays positions of at most {max_gaps}", s.genus()),
+            format!(
+                "the position has {} gaps; this site plays positions of at most {max_gaps}",
+                s.genus()
+            ),
         ));
     }
     Ok(s)
@@ -125,14 +135,14 @@ pub(crate) fn analyse(s: Semigroup, budget: &Budget) -> Result<(Analysis, PlayRe
         let t = s.adjoin(x);
         let ra = rem.remoteness(t);
         let mark = if strikes(s, x) {
-            if ra % 2 == 0 {
+            if ra.is_multiple_of(2) {
                 refuse(format!(
                     "Refused: the pairing test strikes {x}, but the position it reaches (gaps {}) has remoteness {ra}, lost for the player to move; the theorem behind the test fails here.",
                     t.gaps_string()
                 ));
             }
             MoveMark::Struck
-        } else if ra % 2 == 0 {
+        } else if ra.is_multiple_of(2) {
             MoveMark::Winning
         } else {
             MoveMark::Survivor
@@ -253,8 +263,16 @@ fn render_position(a: &Analysis) -> String {
             None => Mark::Taken,
         }
     };
-    let struck = a.moves.iter().filter(|m| m.mark == MoveMark::Struck).count();
-    let winning = a.moves.iter().filter(|m| m.mark == MoveMark::Winning).count();
+    let struck = a
+        .moves
+        .iter()
+        .filter(|m| m.mark == MoveMark::Struck)
+        .count();
+    let winning = a
+        .moves
+        .iter()
+        .filter(|m| m.mark == MoveMark::Winning)
+        .count();
     let _ = write!(
         b,
         "<h2>The moves</h2><div class=\"card\" id=\"numberline\">{}\
@@ -295,10 +313,21 @@ fn render_position(a: &Analysis) -> String {
                 escape(&st.gaps_after)
             );
         }
-        let loser = if a.line.len() % 2 == 0 { "first" } else { "second" };
-        let _ = write!(b, "</tbody></table><p>Then the {loser} player must name 1 and loses.</p>");
+        let loser = if a.line.len().is_multiple_of(2) {
+            "first"
+        } else {
+            "second"
+        };
+        let _ = write!(
+            b,
+            "</tbody></table><p>Then the {loser} player must name 1 and loses.</p>"
+        );
     }
-    let _ = write!(b, "<p class=\"muted\">JSON: <a href=\"/api/sylver/play?gaps={}\">/api/sylver/play</a></p>", url_encode(&gaps));
+    let _ = write!(
+        b,
+        "<p class=\"muted\">JSON: <a href=\"/api/sylver/play?gaps={}\">/api/sylver/play</a></p>",
+        url_encode(&gaps)
+    );
     b
 }
 
@@ -310,21 +339,34 @@ fn form(gaps: &str) -> String {
     )
 }
 
-async fn compute(state: &AppState, m: &std::collections::HashMap<String, String>) -> Result<(Analysis, PlayReport), WebError> {
+async fn compute(
+    state: &AppState,
+    m: &std::collections::HashMap<String, String>,
+) -> Result<(Analysis, PlayReport), WebError> {
     let s = position(m, state.limits().max_sylver_gaps)?;
     state.heavy(move |b| analyse(s, b)).await
 }
 
 /// `GET /sylver/position?gaps=...` or `?generators=...`.
-pub(crate) async fn position_page(State(state): State<AppState>, p: Params) -> Result<Html<String>, PageError> {
+pub(crate) async fn position_page(
+    State(state): State<AppState>,
+    p: Params,
+) -> Result<Html<String>, PageError> {
     let m = params(p)?;
     let (a, _) = compute(&state, &m).await?;
-    Ok(Html(page("Sylver Coinage position", "sylver", &render_position(&a))))
+    Ok(Html(page(
+        "Sylver Coinage position",
+        "sylver",
+        &render_position(&a),
+    )))
 }
 
 /// `GET /api/sylver/play?gaps=...` or `?generators=...`: what `partizan
 /// sylver play --json` prints.
-pub(crate) async fn play_api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
+pub(crate) async fn play_api(
+    State(state): State<AppState>,
+    p: Params,
+) -> Result<Response, ApiError> {
     let m = params(p)?;
     let (a, report) = compute(&state, &m).await?;
     if let Some(why) = a.refusal {
@@ -345,18 +387,26 @@ pub(crate) fn census_of(max_gaps: u32, budget: &Budget) -> Result<SylverCensus, 
     })
 }
 
-async fn cached_census(state: &AppState, max_gaps: u32) -> Result<std::sync::Arc<SylverCensus>, WebError> {
+async fn cached_census(
+    state: &AppState,
+    max_gaps: u32,
+) -> Result<std::sync::Arc<SylverCensus>, WebError> {
     let s = state.clone();
     state
         .cache()
         .sylver
         .get_or_compute(max_gaps, async move {
-            s.heavy(move |b| census_of(max_gaps, b)).await.map(std::sync::Arc::new)
+            s.heavy(move |b| census_of(max_gaps, b))
+                .await
+                .map(std::sync::Arc::new)
         })
         .await
 }
 
-fn gaps_param(state: &AppState, m: &std::collections::HashMap<String, String>) -> Result<u32, WebError> {
+fn gaps_param(
+    state: &AppState,
+    m: &std::collections::HashMap<String, String>,
+) -> Result<u32, WebError> {
     let max = state.limits().max_sylver_census_gaps;
     let g = number_param(m, "max_gaps", 16u32.min(max), max)?;
     if g < 2 {
@@ -366,7 +416,10 @@ fn gaps_param(state: &AppState, m: &std::collections::HashMap<String, String>) -
 }
 
 /// `GET /api/sylver/census?max_gaps=G`: the census report as JSON.
-pub(crate) async fn census_api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
+pub(crate) async fn census_api(
+    State(state): State<AppState>,
+    p: Params,
+) -> Result<Response, ApiError> {
     let m = params(p)?;
     let g = gaps_param(&state, &m)?;
     let c = cached_census(&state, g).await?;
@@ -423,10 +476,26 @@ Every proof's move is checked against the finishing search; a failed check refus
         x_label: "gaps".into(),
         y_label: "× finishing search".into(),
         series: vec![
-            Series { name: "fresh".into(), colour: "#dc2626".into(), points: pts(&|s| s.fresh.median_ratio) },
-            Series { name: "kept".into(), colour: "#d97706".into(), points: pts(&|s| s.kept.median_ratio) },
-            Series { name: "two-sided".into(), colour: "#2563eb".into(), points: pts(&|s| s.two_sided.median_ratio) },
-            Series { name: "told".into(), colour: "#16a34a".into(), points: pts(&|s| s.told.median_ratio) },
+            Series {
+                name: "fresh".into(),
+                colour: "#dc2626".into(),
+                points: pts(&|s| s.fresh.median_ratio),
+            },
+            Series {
+                name: "kept".into(),
+                colour: "#d97706".into(),
+                points: pts(&|s| s.kept.median_ratio),
+            },
+            Series {
+                name: "two-sided".into(),
+                colour: "#2563eb".into(),
+                points: pts(&|s| s.two_sided.median_ratio),
+            },
+            Series {
+                name: "told".into(),
+                colour: "#16a34a".into(),
+                points: pts(&|s| s.told.median_ratio),
+            },
         ],
         log_y: false,
         y_range: None,
@@ -437,8 +506,16 @@ Every proof's move is checked against the finishing search; a failed check refus
         x_label: "gaps".into(),
         y_label: "moves".into(),
         series: vec![
-            Series { name: "median depth".into(), colour: "#2563eb".into(), points: pts(&|s| s.median_depth) },
-            Series { name: "deepest".into(), colour: "#9333ea".into(), points: pts(&|s| f64::from(s.deepest)) },
+            Series {
+                name: "median depth".into(),
+                colour: "#2563eb".into(),
+                points: pts(&|s| s.median_depth),
+            },
+            Series {
+                name: "deepest".into(),
+                colour: "#9333ea".into(),
+                points: pts(&|s| f64::from(s.deepest)),
+            },
         ],
         log_y: false,
         y_range: None,
@@ -448,7 +525,11 @@ Every proof's move is checked against the finishing search; a failed check refus
         title: "Proved within three moves".into(),
         x_label: "gaps".into(),
         y_label: "share".into(),
-        series: vec![Series { name: "share".into(), colour: "#16a34a".into(), points: pts(&|s| s.share_within_three) }],
+        series: vec![Series {
+            name: "share".into(),
+            colour: "#16a34a".into(),
+            points: pts(&|s| s.share_within_three),
+        }],
         log_y: false,
         y_range: Some((0.0, 1.0)),
         y_percent: true,
@@ -464,7 +545,11 @@ Every proof's move is checked against the finishing search; a failed check refus
     for s in &c.bands {
         b.push_str(&summary_row(s));
     }
-    let _ = write!(b, "</tbody><tfoot>{}</tfoot></table></div>", summary_row(&c.totals));
+    let _ = write!(
+        b,
+        "</tbody><tfoot>{}</tfoot></table></div>",
+        summary_row(&c.totals)
+    );
     let _ = write!(b, "<h3>By number of gaps</h3><div class=\"scroll\"><table class=\"sortable\" id=\"by-genus\">{SUMMARY_HEAD}<tbody>");
     for s in by {
         b.push_str(&summary_row(s));
@@ -492,7 +577,10 @@ Every proof's move is checked against the finishing search; a failed check refus
 }
 
 /// `GET /sylver?max_gaps=G`.
-pub(crate) async fn index(State(state): State<AppState>, p: Params) -> Result<Html<String>, PageError> {
+pub(crate) async fn index(
+    State(state): State<AppState>,
+    p: Params,
+) -> Result<Html<String>, PageError> {
     let m = params(p)?;
     let g = gaps_param(&state, &m)?;
     let c = cached_census(&state, g).await?;

@@ -48,8 +48,9 @@ impl Browser {
     pub fn start() -> Result<Browser, String> {
         let driver_bin = find_executable("CHROMEDRIVER", &["chromedriver"])
             .ok_or("chromedriver not found on PATH (apt-get install chromium chromium-driver)")?;
-        let chrome_bin = find_executable("CHROME", &["chromium", "chromium-browser", "google-chrome"])
-            .ok_or("chromium not found on PATH (apt-get install chromium chromium-driver)")?;
+        let chrome_bin =
+            find_executable("CHROME", &["chromium", "chromium-browser", "google-chrome"])
+                .ok_or("chromium not found on PATH (apt-get install chromium chromium-driver)")?;
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .map_err(|e| e.to_string())?
@@ -115,7 +116,8 @@ impl Browser {
             self.addr,
             method,
             path,
-            text.as_deref().or(if method == "POST" { Some("{}") } else { None }),
+            text.as_deref()
+                .or(if method == "POST" { Some("{}") } else { None }),
             Duration::from_secs(60),
         )
         .map_err(|e| format!("{method} {path}: {e}"))?;

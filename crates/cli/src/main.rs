@@ -17,6 +17,13 @@ struct Cli {
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
     json: bool,
+    /// The persistent value table to read through and add to (default: the
+    /// embedded store under the user's data directory, or $PARTIZAN_STORE).
+    #[arg(long, global = true, value_name = "PATH")]
+    store: Option<std::path::PathBuf>,
+    /// Run without the persistent value table.
+    #[arg(long, global = true, conflicts_with = "store")]
+    no_store: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -44,11 +51,17 @@ enum Command {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.use_stderr() => {
+            // A usage error: one line naming the problem, exit code 2.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("error: bad arguments");
+            eprintln!("{first} (see --help)");
+            return ExitCode::from(2);
+        }
         Err(e) => {
-            // clap prints help/version to stdout and usage errors to stderr.
-            let code = if e.use_stderr() { 2 } else { 0 };
+            // --help and --version.
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
         }
     };
     let result = match cli.command {

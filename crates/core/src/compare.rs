@@ -4,11 +4,6 @@
 
 use crate::game::{Arena, GameId, Node, Outcome};
 
-#[inline]
-fn key(a: GameId, b: GameId) -> u64 {
-    (u64::from(a.0) << 32) | u64::from(b.0)
-}
-
 /// `a <= b` for two number-up-stars `x + k.^ + *m` (CGSuite's rule).
 #[inline]
 fn nus_leq(a: &Node, b: &Node) -> bool {
@@ -50,9 +45,8 @@ impl Arena {
         }
         let (a_num, b_num) = (na.is_number(), nb.is_number());
         let (al, br) = (na.l_len as usize, nb.r_len as usize);
-        let k = key(a, b);
         self.dbg[3] += 1;
-        if let Some(&r) = self.leq_cache.get(&k) {
+        if let Some(r) = self.leq_cache.get(a.0, b.0) {
             self.dbg[4] += 1;
             return r;
         }
@@ -76,7 +70,7 @@ impl Arena {
                 }
             }
         }
-        self.leq_cache.insert(k, res);
+        self.leq_cache.insert(a.0, b.0, res);
         res
     }
 

@@ -31,6 +31,9 @@ pub const MAX_DEPTH: usize = 2048;
 
 const NONE: u32 = u32::MAX;
 
+/// The comparison cache grows up to `2^this` two-entry sets.
+const LEQ_CACHE_SETS_LOG: u32 = 18;
+
 /// The id of one canonical form in an [`Arena`]; equal ids mean equal values.
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct GameId(pub(crate) u32);
@@ -121,7 +124,7 @@ pub struct Arena {
     chain: Vec<u32>,
     pub(crate) nus_index: FxHashMap<(Dyadic, i32, u32), GameId>,
     pub(crate) neg_cache: Vec<u32>,
-    pub(crate) leq_cache: FxHashMap<u64, bool>,
+    pub(crate) leq_cache: crate::cache::PairCache,
     pub(crate) sum_cache: FxHashMap<u64, u32>,
     /// per-construct memo for comparisons against a not-yet-interned form:
     /// entry `2*id + dir` holds `(stamp << 1) | answer`
@@ -158,7 +161,7 @@ pub(crate) struct ListCache {
 }
 
 /// Pool size (ids) beyond which the construct cache is dropped and restarted.
-const LIST_CACHE_LIMIT: usize = 1 << 24;
+const LIST_CACHE_LIMIT: usize = 1 << 20;
 
 impl ListCache {
     pub(crate) fn get(&self, l: &[GameId], r: &[GameId], h: u64) -> Option<GameId> {
@@ -220,7 +223,7 @@ impl Arena {
             chain: Vec::new(),
             nus_index: FxHashMap::default(),
             neg_cache: Vec::new(),
-            leq_cache: FxHashMap::default(),
+            leq_cache: crate::cache::PairCache::new(LEQ_CACHE_SETS_LOG),
             sum_cache: FxHashMap::default(),
             form_memo: Vec::new(),
             form_stamp: 0,
@@ -818,7 +821,7 @@ impl Arena {
         format!(
             "dbg {:?} nodes {} (cap {}) pool {} index {} (cap {}) nus {} leq {} (cap {}) sum {} (cap {}) form_memo {} construct entries {} pool {} heads cap {}",
             self.dbg, self.nodes.len(), self.nodes.capacity(), self.pool.len(), self.index.len(), self.index.capacity(),
-            self.nus_index.len(), self.leq_cache.len(), self.leq_cache.capacity(), self.sum_cache.len(), self.sum_cache.capacity(),
+            self.nus_index.len(), self.leq_cache.bytes(), 0, self.sum_cache.len(), self.sum_cache.capacity(),
             self.form_memo.len(), self.construct_cache.entries.len(), self.construct_cache.pool.len(), self.construct_cache.heads.capacity()
         )
     }

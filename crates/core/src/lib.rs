@@ -24,6 +24,7 @@
 
 #![warn(missing_docs)]
 
+mod cache;
 mod canonical;
 mod compare;
 pub mod dyadic;

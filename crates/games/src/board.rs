@@ -341,10 +341,7 @@ impl Board {
             (-1, -1),
             (-1, 1),
         ];
-        let mut out = [Step {
-            from: 0,
-            amount: 0,
-        }; 8];
+        let mut out = [Step { from: 0, amount: 0 }; 8];
         for (k, &(dr, dc)) in D.iter().enumerate() {
             out[k] = Step::new(self, dr, dc);
         }
@@ -442,16 +439,25 @@ impl Board {
             }
             return Board::from_parts(w, h, layers);
         }
-        // Axis swap: cell by cell over the occupied cells.
+        // Axis swap: row by row, then bit by bit within a row (no division);
+        // the flips are folded into the destination index.
         let (nw, nh) = (h, w);
+        let row_bits = rect_mask(w, 1);
         let mut layers = [0; 3];
         for (k, out) in layers.iter_mut().enumerate() {
-            let mut l = self.layers[k];
-            while l != 0 {
-                let i = l.trailing_zeros() as usize;
-                l &= l - 1;
-                let (r, c) = t.map_cell(i / w, i % w, w, h);
-                *out |= 1u128 << (r * nw + c);
+            let l = self.layers[k];
+            if l == 0 {
+                continue;
+            }
+            for r in 0..h {
+                let mut row = (l >> (r * w)) & row_bits;
+                let nc = if fr { h - 1 - r } else { r };
+                while row != 0 {
+                    let c = row.trailing_zeros() as usize;
+                    row &= row - 1;
+                    let nr = if fc { w - 1 - c } else { c };
+                    *out |= 1u128 << (nr * nw + nc);
+                }
             }
         }
         Board::from_parts(nw, nh, layers)
@@ -589,7 +595,10 @@ mod tests {
     fn shift_and_neighbours() {
         // 3x3, centre cell 4.
         let b = board(3, 3, 0, 0);
-        assert_eq!(b.neighbours4(1 << 4), (1 << 1) | (1 << 3) | (1 << 5) | (1 << 7));
+        assert_eq!(
+            b.neighbours4(1 << 4),
+            (1 << 1) | (1 << 3) | (1 << 5) | (1 << 7)
+        );
         assert_eq!(b.neighbours8(1 << 4), 0b111_101_111);
         assert_eq!(b.neighbours4(1), (1 << 1) | (1 << 3));
         assert_eq!(b.neighbours8(1), (1 << 1) | (1 << 3) | (1 << 4));
@@ -651,10 +660,28 @@ mod tests {
     }
 
     #[test]
+    fn transforms_at_128_cells() {
+        for (w, h) in [(128, 1), (1, 128), (16, 8), (8, 16), (11, 11)] {
+            let full = rect_mask(w, h);
+            let l0 = full & 0xaaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa_aaaa & !(1 << 3);
+            let b = Board::new(w, h, [l0, 1 | (1 << 3), 0]).unwrap();
+            for t in Transform::ALL {
+                let tb = b.transform(t);
+                assert_eq!(tb.cells().count_ones(), b.cells().count_ones());
+                assert_eq!(tb.transform(t.inverse()), b, "{w}x{h} {t:?}");
+                assert_eq!(tb.crop(), tb);
+            }
+        }
+    }
+
+    #[test]
     fn flood_grows() {
         let b = board(3, 3, 0, 0);
         let within = 0b111_000_111;
         assert_eq!(flood(1 << 1, within, |s| b.neighbours4(s)), 0b111);
-        assert_eq!(flood(1 << 1, within | (1 << 3), |s| b.neighbours4(s)), within | (1 << 3));
+        assert_eq!(
+            flood(1 << 1, within | (1 << 3), |s| b.neighbours4(s)),
+            within | (1 << 3)
+        );
     }
 }

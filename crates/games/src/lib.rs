@@ -13,12 +13,14 @@
 //! assert_eq!(n, 2);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod amazons;
 pub mod board;
 pub mod clobber;
 pub mod cram;
-mod dominoes;
 pub mod domineering;
+mod dominoes;
 pub mod error;
 pub mod konane;
 pub mod ruleset;

@@ -26,7 +26,12 @@ fn board(kinds: usize) -> impl Strategy<Value = Board> {
 
 fn related_matches<R: Ruleset>(r: &R, b: &Board, set: Bits) {
     let set = set & b.full();
-    assert_eq!(r.related(b, set), derived_related(r, b, set), "{}", r.format(b));
+    assert_eq!(
+        r.related(b, set),
+        derived_related(r, b, set),
+        "{}",
+        r.format(b)
+    );
     // Single cells too, which is how the flood uses it.
     let mut s = b.full();
     while s != 0 {

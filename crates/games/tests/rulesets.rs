@@ -115,10 +115,7 @@ fn parse_errors_name_row_and_column() {
     );
     assert_eq!(e.to_string(), "ragged rows: row 2 has 1 cells, expected 2");
     let e = d.parse("..|.z").unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "unknown character 'z' at row 2, column 2"
-    );
+    assert_eq!(e.to_string(), "unknown character 'z' at row 2, column 2");
     let e = d.parse("..|x.").unwrap_err();
     assert!(matches!(
         e,
@@ -148,7 +145,10 @@ fn parse_errors_name_row_and_column() {
     let e = Clobber.parse("xo|L.").unwrap_err();
     assert!(e.to_string().contains("queens"), "{e}");
     let e = Konane.parse("xo.|o!").unwrap_err();
-    assert!(matches!(e, BoardError::Ragged { row: 2, len: 2, .. }), "{e}");
+    assert!(
+        matches!(e, BoardError::Ragged { row: 2, len: 2, .. }),
+        "{e}"
+    );
 }
 
 #[test]
@@ -171,16 +171,18 @@ fn format_round_trips() {
     rt(&Konane, "xo.#|.ox.|#..x");
     rt(&Amazons, "L..#|...R|#...");
     // Clobber treats '#' as a stoneless cell, printed as '.'.
-    assert_eq!(
-        Clobber.parse("x#o").unwrap(),
-        Clobber.parse("x.o").unwrap()
-    );
+    assert_eq!(Clobber.parse("x#o").unwrap(), Clobber.parse("x.o").unwrap());
 }
 
 #[test]
 fn domineering_transpose_swaps_players() {
     let d = Domineering;
-    for text in ["..#.|....|.#..", "...|..#", "....|....|....|.##.", "#...|....|...#"] {
+    for text in [
+        "..#.|....|.#..",
+        "...|..#",
+        "....|....|....|.##.",
+        "#...|....|...#",
+    ] {
         let b = d.parse(text).unwrap();
         for t in Transform::ALL {
             let tb = b.transform(t);
@@ -224,7 +226,11 @@ fn stone_games_colour_swap_swaps_players() {
 fn symmetry_lists() {
     assert_eq!(Domineering.symmetries().len(), 8);
     assert_eq!(
-        Domineering.symmetries().iter().filter(|s| s.negates).count(),
+        Domineering
+            .symmetries()
+            .iter()
+            .filter(|s| s.negates)
+            .count(),
         4
     );
     assert!(Domineering
@@ -233,7 +239,11 @@ fn symmetry_lists() {
         .all(|s| s.negates == s.transform.swaps_axes()));
     assert_eq!(Cram.symmetries().len(), 8);
     assert!(Cram.symmetries().iter().all(|s| !s.negates));
-    for r in [Clobber.symmetries(), Konane.symmetries(), Amazons.symmetries()] {
+    for r in [
+        Clobber.symmetries(),
+        Konane.symmetries(),
+        Amazons.symmetries(),
+    ] {
         assert_eq!(r.len(), 16);
         assert_eq!(r.iter().filter(|s| s.negates).count(), 8);
     }

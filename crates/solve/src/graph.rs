@@ -88,13 +88,26 @@ pub fn tree_nodes<R: Ruleset>(r: &R, b: &Board) -> u128 {
     counts(r, b).tree_nodes
 }
 
-/// One region's share of a [`GraphReport`].
-#[derive(Clone, Debug, Eq, PartialEq, Serialize)]
+/// One region's share of a [`GraphReport`]. In JSON: `cells` is the number
+/// of cells, `mask` the cells on the original board as a decimal string (a
+/// `u128` does not fit a JSON number exactly), `positions` the count.
+#[derive(Clone, Debug, Eq, PartialEq)]
 pub struct RegionReport {
     /// The region's cells on the original board.
     pub cells: Bits,
     /// Distinct positions of the region on its own.
     pub positions: u64,
+}
+
+impl Serialize for RegionReport {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("RegionReport", 3)?;
+        st.serialize_field("cells", &self.cells.count_ones())?;
+        st.serialize_field("mask", &self.cells.to_string())?;
+        st.serialize_field("positions", &self.positions)?;
+        st.end()
+    }
 }
 
 /// The position graph of a board and of each of its regions.

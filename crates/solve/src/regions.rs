@@ -28,8 +28,15 @@ pub fn regions<R: Ruleset>(r: &R, b: &Board) -> Vec<Bits> {
 /// price is the board's size, whatever it finds).
 #[must_use]
 pub fn regions_with_cost<R: Ruleset>(r: &R, b: &Board) -> (Vec<Bits>, u64) {
-    let mut left = r.cells(b);
     let mut out = Vec::new();
+    let visited = push_regions(r, b, &mut out);
+    (out, visited)
+}
+
+/// [`regions_with_cost`] appending the regions to `out` (no allocation
+/// once `out` has room); returns the squares visited.
+pub fn push_regions<R: Ruleset>(r: &R, b: &Board, out: &mut Vec<Bits>) -> u64 {
+    let mut left = r.cells(b);
     let mut visited = 0u64;
     while left != 0 {
         let seed = left & left.wrapping_neg();
@@ -44,7 +51,7 @@ pub fn regions_with_cost<R: Ruleset>(r: &R, b: &Board) -> (Vec<Bits>, u64) {
         left &= !comp;
         out.push(comp);
     }
-    (out, visited)
+    visited
 }
 
 /// The board of one region: cells outside `mask` become holes and the
@@ -119,10 +126,12 @@ pub mod small {
         if w == SIDE {
             return l as u64;
         }
-        let row: Bits = (1 << w) - 1;
+        // At most 7 x 8 = 56 cells: the board fits a word already.
+        let l = l as u64;
+        let row: u64 = (1 << w) - 1;
         let mut m = 0u64;
         for r in 0..h {
-            m |= (((l >> (r * w)) & row) as u64) << (8 * r);
+            m |= ((l >> (r * w)) & row) << (8 * r);
         }
         m
     }
@@ -134,11 +143,11 @@ pub mod small {
         if w == SIDE {
             return Bits::from(m);
         }
-        let mut l: Bits = 0;
+        let mut l = 0u64;
         for r in 0..h {
-            l |= Bits::from((m >> (8 * r)) & 0xff) << (r * w);
+            l |= ((m >> (8 * r)) & 0xff) << (r * w);
         }
-        l
+        Bits::from(l)
     }
 
     /// The union of the rows (the occupied columns) of a stride-8 set.
@@ -220,7 +229,7 @@ pub mod small {
     }
 
     /// Whether the ruleset's symmetries act on boards holding only layer 0
-    /// as their bare geometric transforms (so [`canonical`] folds such
+    /// as their bare geometric transforms (so a [`Folder`] folds such
     /// boards exactly as [`canonical_key`](super::canonical_key) does).
     ///
     /// [`Ruleset::apply`] is the transform plus, for a negating symmetry, the
@@ -246,28 +255,74 @@ pub mod small {
         })
     }
 
-    /// The least image of a cropped stride-8 set under `syms` (geometric
-    /// transforms; see [`geometric_on_layer0`]) and whether its symmetry
-    /// negates. Candidates, order and tie-breaking are those of
-    /// [`canonical_key`](super::canonical_key): only images of the least
-    /// width are built, and the earlier symmetry wins a tie.
-    #[must_use]
+    /// Index of a transform among the images [`Folder::canonical`] builds:
+    /// bit 0 flips rows, bit 1 flips columns, bit 2 transposes (last).
     #[inline]
-    pub fn canonical(m: u64, syms: &[partizan_games::Symmetry]) -> (u64, bool) {
-        let (w, h) = dims(m);
-        let least = w.min(h);
-        let mut best: Option<(u64, bool)> = None;
-        for s in syms {
-            let img_width = if s.transform.swaps_axes() { h } else { w };
-            if img_width != least {
-                continue;
-            }
-            let img = transform(m, w, h, s.transform);
-            if best.is_none_or(|(b, _)| img < b) {
-                best = Some((img, s.negates));
-            }
+    fn image_index(t: Transform) -> u8 {
+        let (fr, fc, tr) = t.parts();
+        u8::from(fr) | (u8::from(fc) << 1) | (u8::from(tr) << 2)
+    }
+
+    /// Folds small boards over a ruleset's symmetries with word operations.
+    #[derive(Clone, Debug)]
+    pub struct Folder {
+        /// The ruleset's symmetries in order: image index and negation.
+        order: Vec<(u8, bool)>,
+    }
+
+    impl Folder {
+        /// The folder of a ruleset whose symmetries act geometrically on
+        /// layer-0 boards (see [`geometric_on_layer0`]); `None` otherwise.
+        #[must_use]
+        pub fn new<R: Ruleset>(r: &R) -> Option<Folder> {
+            geometric_on_layer0(r).then(|| Folder {
+                order: r
+                    .symmetries()
+                    .iter()
+                    .map(|s| (image_index(s.transform), s.negates))
+                    .collect(),
+            })
         }
-        best.unwrap_or((m, false))
+
+        /// The least image of a cropped stride-8 set and whether its
+        /// symmetry negates. Candidates, order and tie-breaking are those
+        /// of [`canonical_key`](super::canonical_key): only images of the
+        /// least width count, and the earlier symmetry wins a tie.
+        #[must_use]
+        #[inline]
+        pub fn canonical(&self, m: u64) -> (u64, bool) {
+            let (w, h) = dims(m);
+            let mut img = [0u64; 8];
+            if w <= h {
+                img[0] = m;
+                img[1] = flip_rows(m, h);
+                img[2] = flip_cols(m, w);
+                img[3] = flip_rows(img[2], h);
+            }
+            if h <= w {
+                // Flipping before the transpose is flipping the other axis
+                // after it (the transpose is h wide and w high).
+                let t = transpose(m);
+                img[4] = t;
+                img[5] = flip_cols(t, h);
+                img[6] = flip_rows(t, w);
+                img[7] = flip_rows(img[5], w);
+            }
+            let mut best = (m, false);
+            let mut found = false;
+            for &(i, negates) in &self.order {
+                let swaps = i >= 4;
+                if (swaps && h > w) || (!swaps && w > h) {
+                    continue;
+                }
+                let x = img[i as usize];
+                if !found || x < best.0 {
+                    best = (x, negates);
+                    found = true;
+                }
+            }
+            best
+        }
     }
 
     /// The stride-8 key of a cropped board, if it is small.
@@ -427,6 +482,7 @@ mod tests {
         assert!(!small::geometric_on_layer0(&Clobber));
         assert!(!small::geometric_on_layer0(&Konane));
         assert!(!small::geometric_on_layer0(&Amazons));
+        assert!(small::Folder::new(&Clobber).is_none());
     }
 
     /// A layer-0 board of `w` x `h` from random bits.
@@ -457,11 +513,11 @@ mod tests {
                 Domineering.format(&c)
             );
         }
-        for (syms, r) in [
-            (Domineering.symmetries(), canonical_key_all(&Domineering, &b)),
-            (Cram.symmetries(), canonical_key_all(&Cram, &b)),
+        for (folder, r) in [
+            (small::Folder::new(&Domineering), canonical_key_all(&Domineering, &b)),
+            (small::Folder::new(&Cram), canonical_key_all(&Cram, &b)),
         ] {
-            let (k, negated) = small::canonical(m, syms);
+            let (k, negated) = folder.unwrap().canonical(m);
             assert_eq!((small::board(k), negated), r, "{}", Domineering.format(&b));
         }
     }

@@ -52,7 +52,8 @@ pub enum ViolationKind {
     NotAPartition,
 }
 
-/// The first move found that a partition in force could not account for.
+/// The first move found that a partition in force could not account for
+/// (returned boxed: it carries both boards and their text).
 #[derive(Clone, Debug, Eq, PartialEq, Error)]
 #[error("partition unsound at depth {depth}: {player:?} moves {before} -> {after}: {kind:?}")]
 pub struct SoundnessViolation {
@@ -96,7 +97,7 @@ pub fn check<R: Ruleset>(
     root: &Board,
     parts: &[Bits],
     budget: u64,
-) -> Result<SoundnessReport, SoundnessViolation> {
+) -> Result<SoundnessReport, Box<SoundnessViolation>> {
     let root_parts = parts.to_vec();
     let root_board = *root;
     let falls_apart = r.only_falls_apart();
@@ -122,7 +123,7 @@ pub fn check_with<R: Ruleset, P: FnMut(&Board) -> Vec<Bits>>(
     root: &Board,
     budget: u64,
     partition: P,
-) -> Result<SoundnessReport, SoundnessViolation> {
+) -> Result<SoundnessReport, Box<SoundnessViolation>> {
     walk(r, root, budget, partition)
 }
 
@@ -131,7 +132,7 @@ fn walk<R: Ruleset, P: FnMut(&Board) -> Vec<Bits>>(
     root: &Board,
     budget: u64,
     mut partition: P,
-) -> Result<SoundnessReport, SoundnessViolation> {
+) -> Result<SoundnessReport, Box<SoundnessViolation>> {
     let mut seen: FxHashSet<Board> = FxHashSet::default();
     let mut stack: Vec<(Board, u32)> = vec![(*root, 0)];
     seen.insert(*root);
@@ -181,16 +182,18 @@ fn check_node<R: Ruleset>(
     b: &Board,
     parts: &[Bits],
     depth: u32,
-) -> Result<u64, SoundnessViolation> {
-    let violation = |player: Player, option: Board, kind: ViolationKind| SoundnessViolation {
-        depth,
-        position: *b,
-        before: r.format(b),
-        player,
-        option,
-        after: r.format(&option),
-        parts: parts.to_vec(),
-        kind,
+) -> Result<u64, Box<SoundnessViolation>> {
+    let violation = |player: Player, option: Board, kind: ViolationKind| {
+        Box::new(SoundnessViolation {
+            depth,
+            position: *b,
+            before: r.format(b),
+            player,
+            option,
+            after: r.format(&option),
+            parts: parts.to_vec(),
+            kind,
+        })
     };
     let mut union: Bits = 0;
     for &m in parts {
@@ -218,9 +221,13 @@ fn check_node<R: Ruleset>(
                 None => bad = Some(o),
             });
             if let Some(o) = bad {
-                return Err(violation(p, o, ViolationKind::OutsidePartition {
-                    cells: o.cells() & !m,
-                }));
+                return Err(violation(
+                    p,
+                    o,
+                    ViolationKind::OutsidePartition {
+                        cells: o.cells() & !m,
+                    },
+                ));
             }
             v.sort_unstable();
             own.push(v);
@@ -332,7 +339,10 @@ mod tests {
         let b = k.parse("xo.o.").unwrap();
         let naive = vec![0b00111, 0b11000];
         let err = check(&k, &b, &naive, 1_000).unwrap_err();
-        assert!(matches!(err.kind, ViolationKind::CrossesRegions { .. }), "{err}");
+        assert!(
+            matches!(err.kind, ViolationKind::CrossesRegions { .. }),
+            "{err}"
+        );
         assert_eq!(err.after, "....x");
     }
 

@@ -17,7 +17,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use thiserror::Error;
 
-use crate::regions::{canonical_key, region_board, regions_with_cost, small};
+use crate::regions::{canonical_key, push_regions, region_board, regions_with_cost, small};
 
 /// When the solver splits a position into independent regions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -191,11 +191,13 @@ pub struct Solver<'r, R: Ruleset> {
     memo: FxHashMap<u64, GameId>,
     /// Values of the other regions.
     memo_big: FxHashMap<Board, GameId>,
-    /// Whether small boards fold by the word-operation transforms (the
-    /// ruleset's symmetries act on layer-0 boards geometrically).
-    fold_small: bool,
+    /// Folds small boards by word operations, when the ruleset's
+    /// symmetries act on layer-0 boards geometrically.
+    folder: Option<small::Folder>,
     /// Option values of the searches in progress, as a stack.
     opts: Vec<GameId>,
+    /// Regions of the passes in progress, as a stack.
+    parts: Vec<Bits>,
     stats: Stats,
     table: Option<&'r mut dyn RegionTable>,
     detail: Option<SplitDetail>,
@@ -214,8 +216,9 @@ impl<'r, R: Ruleset> Solver<'r, R> {
             savings,
             memo: FxHashMap::default(),
             memo_big: FxHashMap::default(),
-            fold_small: small::geometric_on_layer0(rules),
+            folder: small::Folder::new(rules),
             opts: Vec::new(),
+            parts: Vec::new(),
             stats: Stats::default(),
             table: None,
             detail: None,
@@ -293,32 +296,51 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         board: &Board,
         frozen: bool,
     ) -> Result<GameId, SolveError> {
-        let (parts, cost) = regions_with_cost(self.rules, board);
+        // The parts go on the solver's stack (searches below push theirs
+        // above and take them off again).
+        let base = self.parts.len();
+        let cost = push_regions(self.rules, board, &mut self.parts);
+        let n = self.parts.len() - base;
         self.stats.passes += 1;
         self.stats.squares_visited += cost;
-        self.stats.regions += parts.len() as u64;
-        if parts.len() > 1 {
+        self.stats.regions += n as u64;
+        if n > 1 {
             self.stats.splits += 1;
         }
         if let Some(d) = self.detail.as_mut() {
             let at = d.by_depth.entry(self.depth).or_default();
             at.passes += 1;
-            if parts.len() > 1 {
+            if n > 1 {
                 at.splits += 1;
-                *d.parts.entry(parts.len()).or_default() += 1;
-                for m in &parts {
+                *d.parts.entry(n).or_default() += 1;
+                for m in &self.parts[base..] {
                     *d.region_sizes.entry(m.count_ones()).or_default() += 1;
                 }
             }
         }
-        if parts.len() == 1 {
+        if n == 1 {
+            self.parts.truncate(base);
             return self.region_value(arena, board, frozen);
         }
         let mut total = arena.zero();
-        for mask in parts {
-            let v = self.region_value(arena, &board.restrict(mask), frozen)?;
-            total = arena.sum(total, v)?;
+        for i in base..base + n {
+            let mask = self.parts[i];
+            let v = match self.region_value(arena, &board.restrict(mask), frozen) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.parts.truncate(base);
+                    return Err(e);
+                }
+            };
+            total = match arena.sum(total, v) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.parts.truncate(base);
+                    return Err(e.into());
+                }
+            };
         }
+        self.parts.truncate(base);
         Ok(total)
     }
 
@@ -331,8 +353,8 @@ impl<'r, R: Ruleset> Solver<'r, R> {
             if !self.savings.symmetry {
                 return (Key::Small(m), false);
             }
-            if self.fold_small {
-                let (k, negated) = small::canonical(m, self.rules.symmetries());
+            if let Some(f) = &self.folder {
+                let (k, negated) = f.canonical(m);
                 return (Key::Small(k), negated);
             }
             let (k, negated) = canonical_key(self.rules, &small::board(m));

@@ -43,7 +43,10 @@ fn domineering_4x5_one_interior_cell_blocked() {
         assert_eq!(positions(&Domineering, &dom(text)), 25_466, "{text}");
     }
     // Still one region: the pass finds nothing to split.
-    assert_eq!(regions(&Domineering, &dom(".....|..#..|.....|.....")).len(), 1);
+    assert_eq!(
+        regions(&Domineering, &dom(".....|..#..|.....|.....")).len(),
+        1
+    );
 }
 
 #[test]
@@ -110,7 +113,8 @@ fn product_identity_refuses_a_false_split() {
     let k = Konane;
     let b = k.parse(".xo.").unwrap();
     let whole = positions(&k, &b);
-    let halves = positions(&k, &region_board(&b, 0b0011)) * positions(&k, &region_board(&b, 0b1100));
+    let halves =
+        positions(&k, &region_board(&b, 0b0011)) * positions(&k, &region_board(&b, 0b1100));
     assert_ne!(whole, halves);
     // And the rule-derived regions do satisfy it.
     assert!(region_report(&k, &b).is_ok());
@@ -166,8 +170,15 @@ fn region_report_fails_loudly_on_a_wrong_relation() {
     let b = Konane.parse(".xo.").unwrap();
     assert_eq!(regions(&EmptyFillKonane, &b), vec![0b0011, 0b1100]);
     let err = region_report(&EmptyFillKonane, &b).unwrap_err();
-    assert!(matches!(
-        err,
-        partizan_solve::graph::GraphError::ProductMismatch { whole: 3, product: 1, .. }
-    ), "{err}");
+    assert!(
+        matches!(
+            err,
+            partizan_solve::graph::GraphError::ProductMismatch {
+                whole: 3,
+                product: 1,
+                ..
+            }
+        ),
+        "{err}"
+    );
 }

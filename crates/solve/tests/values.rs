@@ -145,7 +145,10 @@ fn random_board(w: usize, h: usize, bits: u64) -> String {
     (0..h)
         .map(|r| {
             (0..w)
-                .map(|c| if bits >> (r * w + c) & 1 == 1 && (bits >> (40 + (r * w + c) % 20)) & 1 == 1 { '#' } else { '.' })
+                .map(|c| {
+                    let i = r * w + c;
+                    if (bits >> i) & 1 == 1 && (bits >> (40 + i % 20)) & 1 == 1 { '#' } else { '.' }
+                })
                 .collect::<String>()
         })
         .collect::<Vec<_>>()
@@ -199,7 +202,7 @@ fn random_text(w: usize, h: usize, bits: u64, cells: &[char]) -> String {
             (0..w)
                 .map(|_| {
                     let c = cells[(x % n) as usize];
-                    x = x / n ^ x.rotate_left(17).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                    x = (x / n) ^ (x.rotate_left(17).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40);
                     c
                 })
                 .collect::<String>()

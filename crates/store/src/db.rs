@@ -395,6 +395,19 @@ impl Store {
         &self,
         entries: impl IntoIterator<Item = (&'a str, &'a [u8], &'a [u8])>,
     ) -> Result<WriteReport> {
+        self.write_batch(entries, None)
+    }
+
+    /// Write region entries and, optionally, a run's record, in one transaction.
+    pub(crate) fn write_batch<'a>(
+        &self,
+        entries: impl IntoIterator<Item = (&'a str, &'a [u8], &'a [u8])>,
+        run: Option<&RunRecord>,
+    ) -> Result<WriteReport> {
+        let run_bytes = match run {
+            Some(r) => Some(serde_json::to_vec(r).map_err(StoreError::db)?),
+            None => None,
+        };
         let mut report = WriteReport::default();
         self.guard(|| {
             let tx = self.db().begin_write()?;
@@ -420,7 +433,10 @@ impl Store {
                     }
                 }
             }
-            if report.added > 0 {
+            if let Some(bytes) = &run_bytes {
+                append_run(&tx, bytes)?;
+            }
+            if report.added > 0 || run_bytes.is_some() {
                 tx.commit()?;
             } else {
                 tx.abort()?;
@@ -568,24 +584,9 @@ impl Store {
         })
     }
 
-    /// Remember a finished run (the last [`RUNS_KEPT`] are kept). Written
-    /// without waiting for the disk: a crash may forget the last runs' counts.
+    /// Remember a finished run (the last [`RUNS_KEPT`] are kept).
     pub fn record_run(&self, run: &RunRecord) -> Result<()> {
-        let bytes = serde_json::to_vec(run).map_err(StoreError::db)?;
-        self.guard(|| {
-            let mut tx = self.db().begin_write()?;
-            // Run counts are only statistics: no need to wait for the disk.
-            tx.set_durability(redb::Durability::Eventual);
-            {
-                let mut t = tx.open_table(RUNS)?;
-                let next = t.last()?.map(|(k, _)| k.value() + 1).unwrap_or(0);
-                t.insert(next, bytes.as_slice())?;
-                let keep_from = (next + 1).saturating_sub(RUNS_KEPT as u64);
-                t.retain_in(..keep_from, |_, _| false)?;
-            }
-            tx.commit()?;
-            Ok(())
-        })
+        self.write_batch(std::iter::empty(), Some(run)).map(|_| ())
     }
 
     /// The remembered runs, oldest first.
@@ -642,6 +643,16 @@ impl Store {
             }),
         }
     }
+}
+
+/// Append a run's record to the `runs` table, keeping the last [`RUNS_KEPT`].
+fn append_run(tx: &redb::WriteTransaction, bytes: &[u8]) -> Result<()> {
+    let mut t = tx.open_table(RUNS)?;
+    let next = t.last()?.map(|(k, _)| k.value() + 1).unwrap_or(0);
+    t.insert(next, bytes)?;
+    let keep_from = (next + 1).saturating_sub(RUNS_KEPT as u64);
+    t.retain_in(..keep_from, |_, _| false)?;
+    Ok(())
 }
 
 /// Do two records hold the same value? (The value encoding is canonical, so

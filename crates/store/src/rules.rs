@@ -1,6 +1,6 @@
 //! The rulesets the store knows by name. [`partizan_games::Ruleset`] is not
 //! object-safe, so code that needs a ruleset from a stored name dispatches
-//! through [`with_rules!`].
+//! through the crate-internal `with_rules!` macro.
 
 /// Every ruleset name the store can dispatch on.
 pub const KNOWN_RULESETS: &[&str] = &["amazons", "clobber", "cram", "domineering", "konane"];

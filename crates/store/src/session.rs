@@ -221,36 +221,52 @@ impl Session {
         if self.pending_len == 0 {
             return Ok(());
         }
+        self.write(false)
+    }
+
+    /// Write the pending values, and the run's record if `with_run`, in one
+    /// transaction (so finishing a run costs one commit, not two).
+    fn write(&mut self, with_run: bool) -> Result<()> {
+        let pending_len = self.pending_len as u64;
+        let mut run = self.run_record();
         let report = {
             let entries = self.pending.iter().flat_map(|(r, m)| {
                 m.iter()
                     .map(move |(k, v)| (r.as_str(), k.as_slice(), v.as_slice()))
             });
-            self.store.insert_region_refs(entries)?
+            if let Some(r) = run.as_mut() {
+                // The values of this very batch count as written.
+                r.added += pending_len;
+            }
+            let run = if with_run { run.as_ref() } else { None };
+            self.store.write_batch(entries, run)?
         };
-        self.pending.clear();
-        self.pending_len = 0;
-        self.stats.written += report.added;
-        self.stats.already_present += report.present;
-        self.stats.batches += 1;
-        // Renew the read snapshot so it sees the batch (and frees old pages).
-        self.snapshot.clear();
+        if pending_len > 0 {
+            self.pending.clear();
+            self.pending_len = 0;
+            self.stats.written += report.added;
+            self.stats.already_present += report.present;
+            self.stats.batches += 1;
+            // Renew the read snapshot so it sees the batch (and frees old pages).
+            self.snapshot.clear();
+        }
         Ok(())
     }
 
     /// Write the last batch and remember the run's counts in the store.
     pub fn finish(mut self) -> Result<SessionStats> {
         self.finished = true;
-        self.flush()?;
-        self.remember_run()?;
+        self.write(true)?;
         Ok(self.stats)
     }
 
-    fn remember_run(&self) -> Result<()> {
+    /// The record of this run so far (`None` if it did nothing worth
+    /// remembering); `added` counts values already written.
+    fn run_record(&self) -> Option<RunRecord> {
         if self.stats.lookups == 0 && self.stats.added == 0 {
-            return Ok(());
+            return None;
         }
-        self.store.record_run(&RunRecord {
+        Some(RunRecord {
             at: unix_now(),
             version: PARTIZAN_VERSION.to_string(),
             label: self.label.clone(),
@@ -265,9 +281,7 @@ impl Drop for Session {
     fn drop(&mut self) {
         if !self.finished {
             // Nowhere to report a failure here; `finish` is the checked path.
-            if self.flush().is_ok() {
-                let _ = self.remember_run();
-            }
+            let _ = self.write(true);
         }
     }
 }

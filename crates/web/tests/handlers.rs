@@ -368,3 +368,24 @@ async fn spent_budget_is_503_and_frees_the_permit() {
     }
     assert!(freed, "the cancelled work kept its permit");
 }
+
+#[tokio::test]
+async fn explorer_reads_through_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("values.redb");
+    let uri = "/api/explore?ruleset=domineering&board=...%23...|...%23...";
+    {
+        let app = router(AppState::with_store(Limits::default(), &path).unwrap());
+        let v = get(&app, uri).await.json();
+        assert_eq!(v["regions"][0]["source"]["computed"]["store_hits"], 0, "{v}");
+    }
+    // A fresh site on the same store finds the regions there.
+    let state = AppState::with_store(Limits::default(), &path).unwrap();
+    assert_eq!(state.store_path(), Some(path.as_path()));
+    let app = router(state);
+    let v = get(&app, uri).await.json();
+    assert_eq!(v["regions"][0]["source"], "store", "{v}");
+    assert_eq!(v["regions"][1]["source"], "table", "{v}");
+    let page = get(&app, "/explore?ruleset=domineering&board=...%23...|...%23...").await;
+    assert!(page.body.contains("<td>store</td>"));
+}

@@ -51,6 +51,8 @@ fn mix() -> Vec<(&'static str, &'static [u16])> {
             OK,
         ),
         ("/sylver/position?generators=5,7", OK),
+        ("/explore?ruleset=domineering&board=.....|.....|.....|.....", OK),
+        ("/api/graph?ruleset=domineering&board=.....|.....|.....|.....", OK),
         ("/", OK),
         ("/api/health", OK),
         ("/api/value?ruleset=chess&board=..", &[400]),

@@ -49,10 +49,11 @@ pub(crate) async fn value(State(state): State<AppState>, p: Params) -> Result<Re
     let limits = state.limits().clone();
     // No store here: `partizan value` reads none, and this answer must be
     // what it prints (the explorer is the page that reads through the store).
+    // Bad input is answered before any heavy-work slot is taken.
+    let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
     let text = state
         .heavy(move |budget| {
             crate::with_ruleset!(ruleset, |r| {
-                let b = parse_board(r, &board, &limits)?;
                 let v = value_report(r, &b, savings, None, budget)?;
                 cli_text(&v)
             })
@@ -68,10 +69,11 @@ pub(crate) async fn graph(State(state): State<AppState>, p: Params) -> Result<Re
     let ruleset = rules::canonical(required(&m, "ruleset")?)?;
     let board = required(&m, "board")?.to_string();
     let limits = state.limits().clone();
+    // Bad input is answered before any heavy-work slot is taken.
+    let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
     let text = state
         .heavy(move |budget| {
             crate::with_ruleset!(ruleset, |r| {
-                let b = parse_board(r, &board, &limits)?;
                 let c = crate::graphs::check(r, &b, budget, crate::graphs::MAX_POSITIONS)?;
                 match c.report() {
                     Some(rep) => cli_text(&rep),

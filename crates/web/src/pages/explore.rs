@@ -584,10 +584,11 @@ async fn compute(
 ) -> Result<Explored, WebError> {
     let limits = state.limits().clone();
     let store = state.store_handle();
+    // Bad input is answered before any heavy-work slot is taken.
+    let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
     state
         .heavy(move |budget| {
             crate::with_ruleset!(ruleset, |r| {
-                let b = parse_board(r, &board, &limits)?;
                 let mut session = store.as_ref().map(|s| s.session());
                 let table = session.as_mut().map(|s| s as &mut dyn RegionTable);
                 explore(r, &b, table, budget)

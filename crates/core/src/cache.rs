@@ -1,0 +1,147 @@
+//! A bounded, lossy cache of comparison results keyed by an ordered pair of
+//! ids: two-way set-associative, one `u64` per entry (the pair and the
+//! answer packed together), so a lookup touches one cache line.
+//!
+//! Being a cache, it may forget: a miss only means the answer is computed
+//! again. It grows by doubling with use up to a fixed size.
+
+/// An empty slot: no valid entry has all of its pair bits set (ids below
+/// [`PairCache::MAX_ID`] only).
+const EMPTY: u64 = u64::MAX;
+
+/// Lossy map `(a, b) -> bool`.
+pub(crate) struct PairCache {
+    /// `2 * sets` slots; set `i` is slots `2i` (most recent) and `2i + 1`.
+    slots: Vec<u64>,
+    /// `64 - log2(sets)`: the hash's top bits pick the set.
+    shift: u32,
+    /// Entries written since the last growth.
+    written: usize,
+    /// Largest number of sets.
+    max_sets: usize,
+}
+
+impl PairCache {
+    /// Ids at or above this are never cached (their pairs would not pack).
+    pub(crate) const MAX_ID: u32 = (1 << 31) - 1;
+    const MIN_SETS_LOG: u32 = 10;
+
+    /// An empty cache that grows up to `1 << max_sets_log` sets.
+    pub(crate) fn new(max_sets_log: u32) -> PairCache {
+        let log = Self::MIN_SETS_LOG.min(max_sets_log);
+        PairCache {
+            slots: vec![EMPTY; 2 << log],
+            shift: 64 - log,
+            written: 0,
+            max_sets: 1 << max_sets_log,
+        }
+    }
+
+    #[inline]
+    fn tag(a: u32, b: u32) -> Option<u64> {
+        (a < Self::MAX_ID).then(|| (u64::from(a) << 33) | (u64::from(b) << 1))
+    }
+
+    #[inline]
+    fn set(&self, tag: u64) -> usize {
+        2 * ((tag | 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// The cached answer for `(a, b)`, if remembered.
+    #[inline]
+    pub(crate) fn get(&self, a: u32, b: u32) -> Option<bool> {
+        let t = Self::tag(a, b)?;
+        let i = self.set(t);
+        let (x, y) = (self.slots[i], self.slots[i + 1]);
+        if x & !1 == t {
+            Some(x & 1 == 1)
+        } else if y & !1 == t {
+            Some(y & 1 == 1)
+        } else {
+            None
+        }
+    }
+
+    /// Remember `(a, b) -> v`, evicting the older entry of its set.
+    #[inline]
+    pub(crate) fn insert(&mut self, a: u32, b: u32, v: bool) {
+        let Some(t) = Self::tag(a, b) else {
+            return;
+        };
+        let e = t | u64::from(v);
+        let i = self.set(t);
+        if self.slots[i] & !1 == t {
+            self.slots[i] = e;
+            return;
+        }
+        self.slots[i + 1] = self.slots[i];
+        self.slots[i] = e;
+        self.written += 1;
+        let sets = self.slots.len() / 2;
+        if self.written > sets && sets < self.max_sets {
+            self.grow();
+        }
+    }
+
+    fn grow(&mut self) {
+        let bigger = vec![EMPTY; 2 * self.slots.len()];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        self.shift -= 1;
+        self.written = 0;
+        // Older entries first, so the most recent of a set stays first.
+        for pair in old.chunks_exact(2) {
+            for &e in pair.iter().rev() {
+                if e != EMPTY {
+                    let i = self.set(e & !1);
+                    self.slots[i + 1] = self.slots[i];
+                    self.slots[i] = e;
+                    self.written += 1;
+                }
+            }
+        }
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.slots.len() * 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembers_and_forgets_safely() {
+        let mut c = PairCache::new(4);
+        assert_eq!(c.get(1, 2), None);
+        c.insert(1, 2, true);
+        c.insert(2, 1, false);
+        assert_eq!(c.get(1, 2), Some(true));
+        assert_eq!(c.get(2, 1), Some(false));
+        c.insert(1, 2, false);
+        assert_eq!(c.get(1, 2), Some(false));
+        // Ids too large are never cached.
+        c.insert(PairCache::MAX_ID, 0, true);
+        assert_eq!(c.get(PairCache::MAX_ID, 0), None);
+        c.insert(0, u32::MAX, true);
+        assert_eq!(c.get(0, u32::MAX), Some(true));
+        // Whatever it forgets, what it answers is what was last written.
+        let mut want = std::collections::HashMap::new();
+        let mut x: u64 = 12345;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (a, b) = ((x % 5000) as u32, ((x >> 20) % 5000) as u32);
+            let v = x >> 40 & 1 == 1;
+            c.insert(a, b, v);
+            want.insert((a, b), v);
+            let (p, q) = (((x >> 13) % 5000) as u32, ((x >> 33) % 5000) as u32);
+            if let Some(got) = c.get(p, q) {
+                assert_eq!(Some(&got), want.get(&(p, q)));
+            }
+        }
+        assert!(c.bytes() <= 16 * 16);
+    }
+}

@@ -4,6 +4,7 @@
 mod census_cmd;
 mod rulesets;
 mod semigroup_cmd;
+mod store_cmd;
 mod values;
 
 use std::process::ExitCode;
@@ -46,6 +47,9 @@ enum Command {
     /// Sylver Coinage: census of searches and proofs, outcomes, one position.
     #[command(subcommand)]
     Sylver(semigroup_cmd::SylverCmd),
+    /// The persistent table of region values: stats, export, import, verify, warm.
+    #[command(subcommand)]
+    Store(store_cmd::StoreCmd),
 }
 
 fn main() -> ExitCode {
@@ -64,14 +68,16 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
+    let store = store_cmd::StoreChoice::from_flags(cli.store.clone(), cli.no_store);
     let result = match cli.command {
-        Command::Value(a) => values::value(a, cli.json),
+        Command::Value(a) => values::value(a, &store, cli.json),
         Command::Graph(a) => values::graph(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Outcome(a) => values::outcome(a, cli.json),
         Command::Census(a) => census_cmd::run(a, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
+        Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

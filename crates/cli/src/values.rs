@@ -8,6 +8,7 @@ use partizan_solve::outcome::{Convention, OutcomeSolver};
 use partizan_solve::{graph, Decompose, Savings, Solver};
 use serde_json::json;
 
+use crate::store_cmd::StoreChoice;
 use crate::with_ruleset;
 
 /// Arguments of `partizan value`.
@@ -61,7 +62,7 @@ pub fn value_json(arena: &mut Arena, g: GameId) -> serde_json::Value {
 }
 
 /// `partizan value RULESET BOARD`.
-pub fn value(args: ValueArgs, json_out: bool) -> Result<()> {
+pub fn value(args: ValueArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
     if args.misere {
         anyhow::bail!(
             "misère values are not computed by sums: under misère play the value of a board is not the sum of its regions' values, so decomposition cannot be used to add them; ask `partizan outcome {} BOARD --misere` for who wins",
@@ -77,15 +78,40 @@ pub fn value(args: ValueArgs, json_out: bool) -> Result<()> {
         let board = r
             .parse(&args.board)
             .with_context(|| format!("bad {} board", r.name()))?;
+        let (st, busy) = store.open_unless_busy()?;
+        if let Some(e) = busy {
+            eprintln!("warning: {e}; running without the store");
+        }
+        let mut session = st.as_ref().map(|s| {
+            let mut session = s.session();
+            session.set_label(format!("value {} {}", r.name(), r.format(&board)));
+            session
+        });
         let mut arena = Arena::new();
-        let mut solver = Solver::new(r, savings)?;
-        let g = solver.value(&mut arena, &board)?;
-        let stats = solver.stats();
+        let (g, stats) = {
+            let mut solver = Solver::new(r, savings)?;
+            if let Some(s) = session.as_mut() {
+                solver = solver.with_table(s);
+            }
+            let g = solver.value(&mut arena, &board)?;
+            (g, solver.stats())
+        };
+        if let Some(s) = session {
+            s.finish()?;
+        }
         let mut out = value_json(&mut arena, g);
         out["ruleset"] = json!(r.name());
         out["board"] = json!(r.format(&board));
         out["stats"] = serde_json::to_value(stats)?;
         out["savings"] = serde_json::to_value(savings)?;
+        out["store"] = match &st {
+            Some(s) => json!({
+                "path": s.path().display().to_string(),
+                "hits": stats.store_hits,
+                "added": stats.store_added,
+            }),
+            None => serde_json::Value::Null,
+        };
         if json_out {
             println!("{}", serde_json::to_string_pretty(&out)?);
         } else {

@@ -5,7 +5,10 @@ use std::process::{Command, Output};
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_partizan"))
         .args(args)
-        .env("PARTIZAN_STORE", "")
+        .env(
+            "PARTIZAN_STORE",
+            std::env::temp_dir().join(format!("partizan-cli-test-{}.redb", std::process::id())),
+        )
         .output()
         .expect("binary runs")
 }

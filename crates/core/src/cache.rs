@@ -107,6 +107,104 @@ impl PairCache {
     }
 }
 
+/// An exact map `u64 -> u32` by open addressing with linear probing. A
+/// slot holds key and value together (12 bytes), so a lookup usually
+/// touches a single cache line. Values must be below `u32::MAX` (the
+/// empty mark).
+pub(crate) struct WordMap {
+    /// Key low half, key high half, value (`u32::MAX` when empty).
+    slots: Vec<[u32; 3]>,
+    /// `64 - log2(slots.len())`.
+    shift: u32,
+    len: usize,
+}
+
+impl Default for WordMap {
+    fn default() -> WordMap {
+        WordMap::with_log(6)
+    }
+}
+
+impl WordMap {
+    const VACANT: [u32; 3] = [0, 0, u32::MAX];
+
+    fn with_log(log: u32) -> WordMap {
+        WordMap {
+            slots: vec![Self::VACANT; 1 << log],
+            shift: 64 - log,
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        ((key ^ (key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    /// Number of entries.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The value of `key`, if present.
+    #[inline]
+    pub(crate) fn get(&self, key: u64) -> Option<u32> {
+        let (lo, hi) = (key as u32, (key >> 32) as u32);
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let s = self.slots[i];
+            if s[2] == u32::MAX {
+                return None;
+            }
+            if s[0] == lo && s[1] == hi {
+                return Some(s[2]);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Set `key` to `v` (`v < u32::MAX`).
+    #[inline]
+    pub(crate) fn insert(&mut self, key: u64, v: u32) {
+        assert!(v != u32::MAX, "WordMap values are below u32::MAX");
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
+            self.grow();
+        }
+        let (lo, hi) = (key as u32, (key >> 32) as u32);
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let s = &mut self.slots[i];
+            if s[2] == u32::MAX {
+                *s = [lo, hi, v];
+                self.len += 1;
+                return;
+            }
+            if s[0] == lo && s[1] == hi {
+                s[2] = v;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let log = 64 - self.shift + 1;
+        let old = std::mem::replace(self, WordMap::with_log(log));
+        for s in old.slots {
+            if s[2] != u32::MAX {
+                self.insert(u64::from(s[0]) | (u64::from(s[1]) << 32), s[2]);
+            }
+        }
+    }
+
+    /// Bytes held.
+    pub(crate) fn bytes(&self) -> usize {
+        self.slots.len() * 12
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +241,32 @@ mod tests {
             }
         }
         assert!(c.bytes() <= 16 * 16);
+    }
+
+    #[test]
+    fn word_map_is_a_map() {
+        let mut m = WordMap::default();
+        let mut want = std::collections::HashMap::new();
+        let mut x: u64 = 99;
+        for i in 0..50_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Keys differing in high bits only, in low bits only, and zero.
+            let k = match i % 3 {
+                0 => x % 1000,
+                1 => (x % 1000) << 50,
+                _ => x,
+            };
+            m.insert(k, i);
+            want.insert(k, i);
+            let probe = x.rotate_left(7) % 1000;
+            assert_eq!(m.get(probe), want.get(&probe).copied());
+        }
+        assert_eq!(m.len(), want.len());
+        for (&k, &v) in &want {
+            assert_eq!(m.get(k), Some(v));
+        }
+        assert!(m.bytes() >= 12 * want.len());
     }
 }

@@ -125,7 +125,7 @@ pub struct Arena {
     pub(crate) nus_index: FxHashMap<(Dyadic, i32, u32), GameId>,
     pub(crate) neg_cache: Vec<u32>,
     pub(crate) leq_cache: crate::cache::PairCache,
-    pub(crate) sum_cache: FxHashMap<u64, u32>,
+    pub(crate) sum_cache: crate::cache::WordMap,
     /// per-construct memo for comparisons against a not-yet-interned form:
     /// entry `2*id + dir` holds `(stamp << 1) | answer`
     pub(crate) form_memo: Vec<u64>,
@@ -224,7 +224,7 @@ impl Arena {
             nus_index: FxHashMap::default(),
             neg_cache: Vec::new(),
             leq_cache: crate::cache::PairCache::new(LEQ_CACHE_SETS_LOG),
-            sum_cache: FxHashMap::default(),
+            sum_cache: crate::cache::WordMap::default(),
             form_memo: Vec::new(),
             form_stamp: 0,
             thermo_cache: FxHashMap::default(),
@@ -235,6 +235,14 @@ impl Arena {
         let z = a.intern(&[], &[]);
         debug_assert_eq!(z, GameId(0));
         a
+    }
+
+    /// The form with the given [`GameId::index`] in this arena, if there is
+    /// one (the inverse of `index`, for tables that store bare indices).
+    #[must_use]
+    #[inline]
+    pub fn id_at(&self, index: u32) -> Option<GameId> {
+        ((index as usize) < self.nodes.len()).then_some(GameId(index))
     }
 
     /// Number of distinct canonical forms interned so far.
@@ -692,6 +700,8 @@ mod tests {
         assert_eq!(a.birthday(pm1), 2);
         assert_eq!(a.sum_all(&[up, up, star, down]).unwrap(), upstar);
         assert_eq!(a.sum_all(&[]).unwrap(), z);
+        assert_eq!(a.id_at(upstar.index()), Some(upstar));
+        assert_eq!(a.id_at(a.len() as u32), None);
     }
 
     #[test]
@@ -821,7 +831,7 @@ impl Arena {
         format!(
             "dbg {:?} nodes {} (cap {}) pool {} index {} (cap {}) nus {} leq {} (cap {}) sum {} (cap {}) form_memo {} construct entries {} pool {} heads cap {}",
             self.dbg, self.nodes.len(), self.nodes.capacity(), self.pool.len(), self.index.len(), self.index.capacity(),
-            self.nus_index.len(), self.leq_cache.bytes(), 0, self.sum_cache.len(), self.sum_cache.capacity(),
+            self.nus_index.len(), self.leq_cache.bytes(), 0, self.sum_cache.len(), self.sum_cache.bytes(),
             self.form_memo.len(), self.construct_cache.entries.len(), self.construct_cache.pool.len(), self.construct_cache.heads.capacity()
         )
     }

@@ -157,6 +157,91 @@ pub trait RegionTable {
     ) -> Result<(), SolveError>;
 }
 
+/// The memo of small regions: an exact map from stride-8 keys to values by
+/// open addressing with linear probing. A slot holds key and value
+/// together (12 bytes), so a lookup usually touches one cache line: the
+/// memo is read once per option searched, and most reads are hits.
+struct SmallMemo {
+    /// Key low half, key high half, value index (`u32::MAX` when empty).
+    slots: Vec<[u32; 3]>,
+    /// `64 - log2(slots.len())`.
+    shift: u32,
+    len: usize,
+}
+
+impl SmallMemo {
+    const VACANT: [u32; 3] = [0, 0, u32::MAX];
+
+    fn with_log(log: u32) -> SmallMemo {
+        SmallMemo {
+            slots: vec![Self::VACANT; 1 << log],
+            shift: 64 - log,
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        ((key ^ (key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<u32> {
+        let (lo, hi) = (key as u32, (key >> 32) as u32);
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let s = self.slots[i];
+            if s[2] == u32::MAX {
+                return None;
+            }
+            if s[0] == lo && s[1] == hi {
+                return Some(s[2]);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Set `key` to `v` (`v < u32::MAX`: arena indices are).
+    fn insert(&mut self, key: u64, v: u32) {
+        assert!(v != u32::MAX, "arena indices are below u32::MAX");
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
+            let log = 64 - self.shift + 1;
+            let old = std::mem::replace(self, SmallMemo::with_log(log));
+            for s in old.slots {
+                if s[2] != u32::MAX {
+                    self.insert(u64::from(s[0]) | (u64::from(s[1]) << 32), s[2]);
+                }
+            }
+        }
+        let (lo, hi) = (key as u32, (key >> 32) as u32);
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let s = &mut self.slots[i];
+            if s[2] == u32::MAX {
+                *s = [lo, hi, v];
+                self.len += 1;
+                return;
+            }
+            if s[0] == lo && s[1] == hi {
+                s[2] = v;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// Small regions of at most this many cells share a table of their own.
+const HOT_CELLS: u32 = 64;
+
+/// Which small-memo table a key lives in.
+#[inline]
+fn memo_class(m: u64) -> usize {
+    usize::from(m.count_ones() > HOT_CELLS)
+}
+
 /// A memo key: a small board (at most 8 x 8, layer 0 only) is its cropped
 /// stride-8 set (see [`small`]); any other board is itself.
 #[derive(Copy, Clone, Debug)]
@@ -187,8 +272,10 @@ impl Key {
 pub struct Solver<'r, R: Ruleset> {
     rules: &'r R,
     savings: Savings,
-    /// Values of small regions by stride-8 key.
-    memo: FxHashMap<u64, GameId>,
+    /// Values of small regions by stride-8 key: `memo[0]` holds those of
+    /// at most [`HOT_CELLS`] cells (few, and more than half the lookups,
+    /// so their table stays in cache), `memo[1]` the rest.
+    memo: [SmallMemo; 2],
     /// Values of the other regions.
     memo_big: FxHashMap<Board, GameId>,
     /// Folds small boards by word operations, when the ruleset's
@@ -214,7 +301,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         Ok(Solver {
             rules,
             savings,
-            memo: FxHashMap::default(),
+            memo: [SmallMemo::with_log(10), SmallMemo::with_log(10)],
             memo_big: FxHashMap::default(),
             folder: small::Folder::new(rules),
             opts: Vec::new(),
@@ -255,7 +342,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
 
     /// Number of entries in the memo table.
     pub fn table_len(&self) -> usize {
-        self.memo.len() + self.memo_big.len()
+        self.memo[0].len + self.memo[1].len + self.memo_big.len()
     }
 
     /// The canonical value of a whole position.
@@ -369,9 +456,11 @@ impl<'r, R: Ruleset> Solver<'r, R> {
     }
 
     #[inline]
-    fn memo_get(&self, key: &Key) -> Option<GameId> {
+    fn memo_get(&self, arena: &Arena, key: &Key) -> Option<GameId> {
         match key {
-            Key::Small(m) => self.memo.get(m).copied(),
+            Key::Small(m) => self.memo[memo_class(*m)]
+                .get(*m)
+                .map(|i| arena.id_at(i).expect("a memo entry is a form of this arena")),
             Key::Big(b) => self.memo_big.get(b).copied(),
         }
     }
@@ -379,9 +468,11 @@ impl<'r, R: Ruleset> Solver<'r, R> {
     #[inline]
     fn memo_put(&mut self, key: Key, v: GameId) {
         match key {
-            Key::Small(m) => self.memo.insert(m, v),
-            Key::Big(b) => self.memo_big.insert(b, v),
-        };
+            Key::Small(m) => self.memo[memo_class(m)].insert(m, v.index()),
+            Key::Big(b) => {
+                self.memo_big.insert(b, v);
+            }
+        }
     }
 
     /// The value of one region (cropped here), through the tables.
@@ -394,7 +485,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         self.stats.nodes += 1;
         let (key, negated) = self.fold(region);
         if self.savings.memo {
-            if let Some(v) = self.memo_get(&key) {
+            if let Some(v) = self.memo_get(arena, &key) {
                 self.stats.hits += 1;
                 return Ok(if negated { arena.neg(v) } else { v });
             }

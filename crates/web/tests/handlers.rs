@@ -377,7 +377,10 @@ async fn explorer_reads_through_the_store() {
     {
         let app = router(AppState::with_store(Limits::default(), &path).unwrap());
         let v = get(&app, uri).await.json();
-        assert_eq!(v["regions"][0]["source"]["computed"]["store_hits"], 0, "{v}");
+        assert_eq!(
+            v["regions"][0]["source"]["computed"]["store_hits"], 0,
+            "{v}"
+        );
     }
     // A fresh site on the same store finds the regions there.
     let state = AppState::with_store(Limits::default(), &path).unwrap();
@@ -386,6 +389,10 @@ async fn explorer_reads_through_the_store() {
     let v = get(&app, uri).await.json();
     assert_eq!(v["regions"][0]["source"], "store", "{v}");
     assert_eq!(v["regions"][1]["source"], "table", "{v}");
-    let page = get(&app, "/explore?ruleset=domineering&board=...%23...|...%23...").await;
+    let page = get(
+        &app,
+        "/explore?ruleset=domineering&board=...%23...|...%23...",
+    )
+    .await;
     assert!(page.body.contains("<td>store</td>"));
 }

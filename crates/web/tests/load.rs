@@ -18,47 +18,61 @@ const REQUESTS: usize = 300;
 /// The whole check must finish within this.
 const DEADLINE: Duration = Duration::from_secs(180);
 
-/// (path, statuses other than 503 that are fine).
+/// (path, the statuses that are its designed answers). Heavy requests may
+/// be turned away with 503 (busy, or out of time); light pages and bad
+/// input never take a heavy-work slot and must always get their answer.
 fn mix() -> Vec<(&'static str, &'static [u16])> {
-    const OK: &[u16] = &[200];
+    const HEAVY: &[u16] = &[200, 503];
+    const LIGHT: &[u16] = &[200];
     vec![
-        ("/api/value?ruleset=domineering&board=....|....|....", OK),
-        ("/api/value?ruleset=domineering&board=...|...|...", OK),
-        ("/api/value?ruleset=cram&board=....|....", OK),
-        ("/api/value?ruleset=clobber&board=xoxo|oxox", OK),
-        ("/api/value?ruleset=konane&board=xox.|o.ox", OK),
-        ("/api/value?ruleset=amazons&board=L..%23|..%23R", OK),
-        ("/api/graph?ruleset=domineering&board=....|.%23..|....", OK),
+        ("/api/value?ruleset=domineering&board=....|....|....", HEAVY),
+        ("/api/value?ruleset=domineering&board=...|...|...", HEAVY),
+        ("/api/value?ruleset=cram&board=....|....", HEAVY),
+        ("/api/value?ruleset=clobber&board=xoxo|oxox", HEAVY),
+        ("/api/value?ruleset=konane&board=xox.|o.ox", HEAVY),
+        ("/api/value?ruleset=amazons&board=L..%23|..%23R", HEAVY),
+        (
+            "/api/graph?ruleset=domineering&board=....|.%23..|....",
+            HEAVY,
+        ),
         (
             "/api/graph?ruleset=domineering&board=..%23..|..%23..|..%23..",
-            OK,
+            HEAVY,
         ),
         (
             "/explore?ruleset=domineering&board=..%23..|.%23...|%23....|...%23.",
-            OK,
+            HEAVY,
         ),
         (
             "/explore?ruleset=domineering&board=....|....|%23%23%23%23|....",
-            OK,
+            HEAVY,
         ),
-        ("/api/explore?ruleset=clobber&board=xox.|o.ox", OK),
-        ("/census/domineering?max_cells=6", OK),
-        ("/api/census/domineering?max_cells=7", OK),
-        ("/census/cram?max_cells=6", OK),
-        ("/semigroups?max_genus=20", OK),
+        ("/api/explore?ruleset=clobber&board=xox.|o.ox", HEAVY),
+        (
+            "/explore?ruleset=domineering&board=.....|.....|.....|.....",
+            HEAVY,
+        ),
+        (
+            "/api/graph?ruleset=domineering&board=.....|.....|.....|.....",
+            HEAVY,
+        ),
+        ("/census/domineering?max_cells=6", HEAVY),
+        ("/api/census/domineering?max_cells=7", HEAVY),
+        ("/census/cram?max_cells=6", HEAVY),
+        ("/semigroups?max_genus=20", HEAVY),
         (
             "/api/sylver/play?gaps=1,2,3,4,5,6,7,8,10,11,13,14,16,19,28",
-            OK,
+            HEAVY,
         ),
-        ("/sylver/position?generators=5,7", OK),
-        ("/explore?ruleset=domineering&board=.....|.....|.....|.....", OK),
-        ("/api/graph?ruleset=domineering&board=.....|.....|.....|.....", OK),
-        ("/", OK),
-        ("/api/health", OK),
+        ("/sylver/position?generators=5,7", HEAVY),
+        ("/", LIGHT),
+        ("/api", LIGHT),
+        ("/api/health", LIGHT),
         ("/api/value?ruleset=chess&board=..", &[400]),
         ("/api/value?ruleset=domineering&board=..|.", &[400]),
         ("/explore?ruleset=amazons&board=L...|....|...R|....", &[400]),
         ("/api/graph?ruleset=domineering", &[400]),
+        ("/api/sylver/play?gaps=1,4", &[400]),
         ("/no/such/page", &[404]),
     ]
 }
@@ -109,7 +123,7 @@ fn a_burst_of_mixed_requests_gets_only_designed_answers() {
                         }
                         Err(e) => (0, e.to_string()),
                     };
-                    let ok = allowed.contains(&status) || status == 503;
+                    let ok = allowed.contains(&status);
                     results.lock().unwrap().push(Outcome {
                         path,
                         status,
@@ -173,17 +187,17 @@ fn a_burst_of_mixed_requests_gets_only_designed_answers() {
             r.kind
         );
     }
-    assert!(
-        by_status.get(&200).copied().unwrap_or(0) >= REQUESTS / 3,
-        "too few requests served: {by_status:?}"
-    );
-
-    // The server is still serving, every permit came back, and a request
-    // turned away during the burst succeeds when retried.
+    // The server recovers: every route, asked again one at a time, gets its
+    // designed answer without a 503.
     let mut retried = 0;
-    for r in results.iter().filter(|r| r.status == 503).take(5) {
-        let again = request(addr, "GET", r.path, None, Duration::from_secs(60)).expect("retry");
-        assert_eq!(again.status, 200, "retry of {}", r.path);
+    for (path, allowed) in &mix {
+        let again = request(addr, "GET", path, None, Duration::from_secs(60)).expect("retry");
+        let want: Vec<u16> = allowed.iter().copied().filter(|&s| s != 503).collect();
+        assert!(
+            want.contains(&again.status),
+            "{path} -> {} after the burst",
+            again.status
+        );
         retried += 1;
     }
     let health =
@@ -191,7 +205,7 @@ fn a_burst_of_mixed_requests_gets_only_designed_answers() {
     assert_eq!(health.status, 200);
     let v = health.json();
     assert_eq!(v["free_permits"], v["max_heavy"], "permits leaked: {v}");
-    println!("retried {retried} turned-away requests: all answered 200");
+    println!("after the burst: {retried} routes asked again, each got its designed answer");
     assert!(
         start.elapsed() < DEADLINE,
         "load check ran past {DEADLINE:?}"

@@ -11,6 +11,8 @@ use clap::Args;
 use partizan_census::{board_census, check_max_cells, BoardConfig, Census, CramCensus, DomineeringValues};
 use partizan_core::Arena;
 
+use crate::store_cmd::StoreChoice;
+
 /// Arguments of `partizan census`.
 #[derive(Args, Debug)]
 pub struct CensusArgs {
@@ -83,14 +85,14 @@ impl Drop for Progress {
 }
 
 /// Run `partizan census`.
-pub fn run(args: CensusArgs, json_out: bool) -> Result<()> {
+pub fn run(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
     check_max_cells(args.max_cells)?;
     if let Some(path) = &args.csv {
         check_writable(path)?;
     }
     match args.ruleset.to_ascii_lowercase().as_str() {
-        "domineering" => domineering(args, json_out),
-        "cram" => cram(args, json_out),
+        "domineering" => domineering(args, store, json_out),
+        "cram" => cram(args, store, json_out),
         other if crate::rulesets::NAMES.contains(&other) => {
             bail!("no region census for {other} yet (census rulesets: domineering, cram)")
         }
@@ -120,7 +122,25 @@ fn check_writable(path: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
+/// The store key of a census's tables: its ruleset and parameters.
+pub fn census_key(ruleset: &str, max_cells: usize) -> String {
+    format!("census/{ruleset}/max_cells={max_cells}")
+}
+
+/// Keep a census's tables in the store, if there is one (the site shows the
+/// largest stored census instead of recomputing it).
+fn remember(store: &StoreChoice, key: &str, report: &serde_json::Value) -> Result<()> {
+    let (st, busy) = store.open_unless_busy()?;
+    if let Some(e) = busy {
+        eprintln!("warning: {e}; the census tables were not stored");
+    }
+    if let Some(st) = st {
+        st.put_census(key, report)?;
+    }
+    Ok(())
+}
+
+fn domineering(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
     let mut arena = Arena::new();
     let mut values = DomineeringValues::new();
     let census = {
@@ -143,13 +163,14 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
     } else {
         None
     };
+    let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
+    v["ruleset"] = "domineering".into();
+    v["max_cells"] = args.max_cells.into();
+    remember(store, &census_key("domineering", args.max_cells), &v)?;
     if json_out {
-        let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
         if let Some(b) = &boards {
             v["boards"] = serde_json::from_str(&b.to_json()?)?;
         }
-        v["ruleset"] = "domineering".into();
-        v["max_cells"] = args.max_cells.into();
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", census.report.render_text());
@@ -161,7 +182,7 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
     Ok(())
 }
 
-fn cram(args: CensusArgs, json_out: bool) -> Result<()> {
+fn cram(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
     if args.boards {
         bail!("--boards adds packing readings, which the Cram census does not take");
     }
@@ -172,10 +193,11 @@ fn cram(args: CensusArgs, json_out: bool) -> Result<()> {
     if let Some(path) = &args.csv {
         census.write_csv(path)?;
     }
+    let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
+    v["ruleset"] = "cram".into();
+    v["max_cells"] = args.max_cells.into();
+    remember(store, &census_key("cram", args.max_cells), &v)?;
     if json_out {
-        let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
-        v["ruleset"] = "cram".into();
-        v["max_cells"] = args.max_cells.into();
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", census.report.render_text());

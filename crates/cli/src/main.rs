@@ -74,7 +74,7 @@ fn main() -> ExitCode {
         Command::Graph(a) => values::graph(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Outcome(a) => values::outcome(a, cli.json),
-        Command::Census(a) => census_cmd::run(a, cli.json),
+        Command::Census(a) => census_cmd::run(a, &store, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),

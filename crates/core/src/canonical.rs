@@ -113,17 +113,21 @@ impl Arena {
             return;
         }
         // strongest first: for Left by descending stops, for Right ascending
-        opts.sort_unstable_by(|&x, &y| {
-            let (nx, ny) = (self.node(x), self.node(y));
-            let o = (nx.lstop, nx.rstop, x).cmp(&(ny.lstop, ny.rstop, y));
-            if left {
-                o.reverse()
-            } else {
-                o
-            }
-        });
+        // (each option's stops read once, then sorted as plain keys)
+        let mut keyed: SmallVec<[(Dyadic, Dyadic, GameId); 8]> = opts
+            .iter()
+            .map(|&g| {
+                let n = self.node(g);
+                (n.lstop, n.rstop, g)
+            })
+            .collect();
+        if left {
+            keyed.sort_unstable_by(|x, y| y.cmp(x));
+        } else {
+            keyed.sort_unstable();
+        }
         let mut kept: Opts = SmallVec::new();
-        for &c in opts.iter() {
+        for &(_, _, c) in keyed.iter() {
             let mut dominated = false;
             let mut i = 0;
             while i < kept.len() {

@@ -309,3 +309,14 @@ fn clobber_checkerboards_by_outcome_search() {
         }
     }
 }
+
+/// The 3 x 8 checkerboard (a second-player win). About a minute of CPU and
+/// 1.5 GB: run with `cargo test --release -p partizan-solve --test values -- --ignored`.
+#[test]
+#[ignore]
+fn clobber_three_by_eight_by_outcome_search() {
+    use partizan_solve::outcome::{Convention, OutcomeSolver};
+    let b = Clobber.parse(&checkerboard(3, 8)).unwrap();
+    let o = OutcomeSolver::new(&Clobber, Convention::Normal).outcome(&b).unwrap();
+    assert_eq!(o.class(), "P");
+}

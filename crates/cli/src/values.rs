@@ -150,7 +150,7 @@ pub fn graph(args: GraphArgs, json_out: bool) -> Result<()> {
                 println!(
                     "region {}: {} cells, {} positions",
                     i + 1,
-                    reg.cells,
+                    reg.cells.count_ones(),
                     reg.positions
                 );
             }

@@ -4,6 +4,7 @@
 mod census_cmd;
 mod rulesets;
 mod semigroup_cmd;
+mod serve;
 mod store_cmd;
 mod values;
 
@@ -50,6 +51,8 @@ enum Command {
     /// The persistent table of region values: stats, export, import, verify, warm.
     #[command(subcommand)]
     Store(store_cmd::StoreCmd),
+    /// Serve the local site (explorer, censuses, Sylver Coinage, JSON API).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),
+        Command::Serve(a) => serve::serve(a, &store),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -52,25 +52,3 @@ pub fn serve(args: ServeArgs, store: &StoreChoice) -> Result<()> {
     })?;
     Ok(())
 }
-
-#[cfg(test)]
-mod tests {
-    use partizan_core::Arena;
-
-    /// The site answers `/api/value` with its own copy of the `value --json`
-    /// report; it must stay the same function as the command line's.
-    #[test]
-    fn the_site_reports_values_as_the_cli_does() {
-        let mut arena = Arena::new();
-        let mut games = vec![arena.zero(), arena.star(), arena.up()];
-        for text in ["3/2", "{2|-1/2}", "{1|-1}", "{2|0||-1}", "*2", "v*"] {
-            games.push(arena.parse(text).expect("value notation"));
-        }
-        for g in games {
-            assert_eq!(
-                crate::values::value_json(&mut arena, g),
-                partizan_web::report::value_json(&mut arena, g)
-            );
-        }
-    }
-}

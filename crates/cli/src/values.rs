@@ -2,7 +2,8 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use partizan_core::{Arena, GameId};
+use partizan_core::Arena;
+use partizan_web::report::value_json;
 use partizan_games::Ruleset;
 use partizan_solve::outcome::{Convention, OutcomeSolver};
 use partizan_solve::{graph, Decompose, Savings, Solver};
@@ -42,23 +43,6 @@ pub struct GraphArgs {
     pub ruleset: String,
     /// Board text: rows separated by '|' or newlines.
     pub board: String,
-}
-
-/// The value report of one game, as printed by `value --json`.
-pub fn value_json(arena: &mut Arena, g: GameId) -> serde_json::Value {
-    let left = arena.left_stop(g);
-    let right = arena.right_stop(g);
-    let temp = arena.temperature(g);
-    let mean = arena.mean(g);
-    json!({
-        "value": arena.display(g),
-        "outcome": arena.outcome(g).to_string(),
-        "left_stop": left.to_string(),
-        "right_stop": right.to_string(),
-        "mean": mean.to_string(),
-        "temperature": temp.to_string(),
-        "is_number": arena.is_number(g),
-    })
 }
 
 /// `partizan value RULESET BOARD`.

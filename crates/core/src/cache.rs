@@ -102,6 +102,7 @@ impl PairCache {
     }
 
     /// Bytes held.
+    #[cfg(test)]
     pub(crate) fn bytes(&self) -> usize {
         self.slots.len() * 8
     }
@@ -142,6 +143,7 @@ impl WordMap {
     }
 
     /// Number of entries.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
@@ -200,6 +202,7 @@ impl WordMap {
     }
 
     /// Bytes held.
+    #[cfg(test)]
     pub(crate) fn bytes(&self) -> usize {
         self.slots.len() * 12
     }

@@ -15,7 +15,6 @@ impl Arena {
     /// Canonical form of `{left | right}`; the options are canonical ids of
     /// this arena already (in any order, duplicates allowed).
     pub fn construct(&mut self, left: &[GameId], right: &[GameId]) -> Result<GameId, ValueError> {
-        self.dbg[0] += 1;
         for &g in left.iter().chain(right) {
             self.check(g)?;
         }
@@ -45,10 +44,8 @@ impl Arena {
         }
 
         // the same option lists were canonicalised before?
-        self.dbg[1] += 1;
         let h = hash_options(&l, &r);
         if let Some(g) = self.construct_cache.get(&l, &r, h) {
-            self.dbg[2] += 1;
             return Ok(g);
         }
         let (l0, r0) = (l.clone(), r.clone());

@@ -27,7 +27,6 @@ fn nus_leq(a: &Node, b: &Node) -> bool {
 impl Arena {
     /// `a <= b`: Right, moving first in `b - a`, has no winning move.
     pub fn leq(&mut self, a: GameId, b: GameId) -> bool {
-        self.dbg[5] += 1;
         if a == b {
             return true;
         }
@@ -45,9 +44,7 @@ impl Arena {
         }
         let (a_num, b_num) = (na.is_number(), nb.is_number());
         let (al, br) = (na.l_len as usize, nb.r_len as usize);
-        self.dbg[3] += 1;
         if let Some(r) = self.leq_cache.get(a.0, b.0) {
-            self.dbg[4] += 1;
             return r;
         }
         let mut res = true;

@@ -31,7 +31,7 @@ pub const MAX_DEPTH: usize = 2048;
 
 const NONE: u32 = u32::MAX;
 
-/// The comparison cache grows up to `2^this` two-entry sets.
+/// The comparison cache grows up to `2^this` two-entry sets (16 bytes each).
 const LEQ_CACHE_SETS_LOG: u32 = 18;
 
 /// The id of one canonical form in an [`Arena`]; equal ids mean equal values.
@@ -133,7 +133,6 @@ pub struct Arena {
     pub(crate) thermo_cache: FxHashMap<u32, std::sync::Arc<crate::thermo::Thermograph>>,
     pub(crate) order_cache: FxHashMap<u64, std::cmp::Ordering>,
     pub(crate) construct_cache: ListCache,
-    pub(crate) dbg: [u64; 8],
 }
 
 impl Default for Arena {
@@ -230,7 +229,6 @@ impl Arena {
             thermo_cache: FxHashMap::default(),
             order_cache: FxHashMap::default(),
             construct_cache: ListCache::default(),
-            dbg: [0; 8],
         };
         let z = a.intern(&[], &[]);
         debug_assert_eq!(z, GameId(0));
@@ -821,18 +819,5 @@ mod tests {
                 }
             }
         }
-    }
-}
-
-impl Arena {
-    /// TEMP-DEBUG: sizes of the internal tables.
-    #[doc(hidden)]
-    pub fn debug_sizes(&self) -> String {
-        format!(
-            "dbg {:?} nodes {} (cap {}) pool {} index {} (cap {}) nus {} leq {} (cap {}) sum {} (cap {}) form_memo {} construct entries {} pool {} heads cap {}",
-            self.dbg, self.nodes.len(), self.nodes.capacity(), self.pool.len(), self.index.len(), self.index.capacity(),
-            self.nus_index.len(), self.leq_cache.bytes(), 0, self.sum_cache.len(), self.sum_cache.bytes(),
-            self.form_memo.len(), self.construct_cache.entries.len(), self.construct_cache.pool.len(), self.construct_cache.heads.capacity()
-        )
     }
 }

@@ -75,9 +75,7 @@ impl Arena {
         let (a_num, b_num) = (na.is_number(), nb.is_number());
         let (p, q) = if a <= b { (a, b) } else { (b, a) };
         let key = (u64::from(p.0) << 32) | u64::from(q.0);
-        self.dbg[6] += 1;
         if let Some(s) = self.sum_cache.get(key) {
-            self.dbg[7] += 1;
             return Ok(GameId(s));
         }
         let mut l: SmallVec<[GameId; 16]> = SmallVec::new();

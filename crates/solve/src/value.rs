@@ -17,7 +17,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use thiserror::Error;
 
-use crate::regions::{canonical_key, push_regions, region_board, regions_with_cost, small};
+use crate::regions::{
+    canonical_key, push_regions_unordered, region_board, regions_with_cost, small,
+};
 
 /// When the solver splits a position into independent regions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -233,15 +235,6 @@ impl SmallMemo {
     }
 }
 
-/// Small regions of at most this many cells share a table of their own.
-const HOT_CELLS: u32 = 64;
-
-/// Which small-memo table a key lives in.
-#[inline]
-fn memo_class(m: u64) -> usize {
-    usize::from(m.count_ones() > HOT_CELLS)
-}
-
 /// A memo key: a small board (at most 8 x 8, layer 0 only) is its cropped
 /// stride-8 set (see [`small`]); any other board is itself.
 #[derive(Copy, Clone, Debug)]
@@ -272,10 +265,8 @@ impl Key {
 pub struct Solver<'r, R: Ruleset> {
     rules: &'r R,
     savings: Savings,
-    /// Values of small regions by stride-8 key: `memo[0]` holds those of
-    /// at most [`HOT_CELLS`] cells (few, and more than half the lookups,
-    /// so their table stays in cache), `memo[1]` the rest.
-    memo: [SmallMemo; 2],
+    /// Values of small regions by stride-8 key.
+    memo: SmallMemo,
     /// Values of the other regions.
     memo_big: FxHashMap<Board, GameId>,
     /// Folds small boards by word operations, when the ruleset's
@@ -301,7 +292,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         Ok(Solver {
             rules,
             savings,
-            memo: [SmallMemo::with_log(10), SmallMemo::with_log(10)],
+            memo: SmallMemo::with_log(10),
             memo_big: FxHashMap::default(),
             folder: small::Folder::new(rules),
             opts: Vec::new(),
@@ -342,7 +333,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
 
     /// Number of entries in the memo table.
     pub fn table_len(&self) -> usize {
-        self.memo[0].len + self.memo[1].len + self.memo_big.len()
+        self.memo.len + self.memo_big.len()
     }
 
     /// The canonical value of a whole position.
@@ -386,7 +377,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         // The parts go on the solver's stack (searches below push theirs
         // above and take them off again).
         let base = self.parts.len();
-        let cost = push_regions(self.rules, board, &mut self.parts);
+        let cost = push_regions_unordered(self.rules, board, &mut self.parts);
         let n = self.parts.len() - base;
         self.stats.passes += 1;
         self.stats.squares_visited += cost;
@@ -458,7 +449,8 @@ impl<'r, R: Ruleset> Solver<'r, R> {
     #[inline]
     fn memo_get(&self, arena: &Arena, key: &Key) -> Option<GameId> {
         match key {
-            Key::Small(m) => self.memo[memo_class(*m)]
+            Key::Small(m) => self
+                .memo
                 .get(*m)
                 .map(|i| arena.id_at(i).expect("a memo entry is a form of this arena")),
             Key::Big(b) => self.memo_big.get(b).copied(),
@@ -468,7 +460,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
     #[inline]
     fn memo_put(&mut self, key: Key, v: GameId) {
         match key {
-            Key::Small(m) => self.memo[memo_class(m)].insert(m, v.index()),
+            Key::Small(m) => self.memo.insert(m, v.index()),
             Key::Big(b) => {
                 self.memo_big.insert(b, v);
             }

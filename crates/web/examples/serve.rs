@@ -12,7 +12,16 @@ fn main() {
                 let port = args.next().and_then(|p| p.parse().ok()).unwrap_or(0);
                 config.addr = SocketAddr::from(([127, 0, 0, 1], port));
             }
-            "--store" => config.store = args.next().map(Into::into),
+            "--store" => {
+                let path = std::path::PathBuf::from(args.next().unwrap_or_default());
+                match partizan_store::Store::open(&path) {
+                    Ok(s) => config.store = Some(s),
+                    Err(e) => {
+                        eprintln!("error: cannot open the store: {e}");
+                        std::process::exit(2);
+                    }
+                }
+            }
             other => {
                 eprintln!("unknown argument {other}");
                 std::process::exit(2);

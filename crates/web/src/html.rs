@@ -20,6 +20,17 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// At most `max` characters of `s`, with an ellipsis when cut.
+pub fn shorten(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(max.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
 /// Percent-encode a query-string value (everything but unreserved characters).
 pub fn url_encode(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -78,10 +89,12 @@ td.num{white-space:nowrap}
 table.sortable th{cursor:pointer;user-select:none}
 table.sortable th:after{content:" \2195";color:#9aa6b8;font-size:.8em}
 .card{background:#fff;border:1px solid #dde2ea;border-radius:6px;padding:.8rem 1rem;margin:.6rem 0}
+.card>h3:first-child{margin-top:.1rem}
 .row{display:flex;gap:1.4rem;flex-wrap:wrap;align-items:flex-start}
 .error{color:#a4161a;background:#fff1f0;border:1px solid #f3b8b5;border-radius:5px;padding:.6rem .8rem}
 .refused{color:#7a4d00;background:#fff8e6;border:1px solid #f0d08a;border-radius:5px;padding:.6rem .8rem}
 .ok{color:#1b6b2f}
+.val{max-width:26rem;overflow-wrap:anywhere}
 .muted{color:#6b7687}
 .swatch{display:inline-block;width:.95em;height:.95em;border:1px solid #555;vertical-align:-.12em;margin-right:.3em}
 form.inline{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap;margin:.4rem 0 .8rem}

@@ -31,7 +31,7 @@ pub mod rules;
 pub mod svg;
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use axum::Router;
@@ -51,8 +51,8 @@ pub const DEFAULT_PORT: u16 = 7878;
 pub struct Config {
     /// Address to listen on; the site only ever binds loopback by default.
     pub addr: SocketAddr,
-    /// A persistent value table to read through, if any.
-    pub store: Option<PathBuf>,
+    /// The persistent value table to read through (and add to), if any.
+    pub store: Option<Store>,
     /// Request limits.
     pub limits: Limits,
 }
@@ -93,7 +93,8 @@ impl AppState {
         Ok(AppState::build(limits, Some(store)))
     }
 
-    fn build(limits: Limits, store: Option<Store>) -> AppState {
+    /// State for a site reading through an already opened store (or none).
+    pub fn build(limits: Limits, store: Option<Store>) -> AppState {
         let permits = Arc::new(Semaphore::new(limits.max_heavy));
         AppState {
             inner: Arc::new(Inner {
@@ -164,24 +165,10 @@ pub async fn serve(
         .await
 }
 
-/// Why the site could not start.
-#[derive(Debug, thiserror::Error)]
-pub enum StartError {
-    /// The store could not be opened.
-    #[error("cannot open the store: {0}")]
-    Store(#[from] StoreError),
-    /// The address could not be bound, or serving failed.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-}
-
 /// Bind `config.addr`, call `ready` with the actual address (the port may
 /// have been 0), and serve until ctrl-c. Builds its own tokio runtime.
-pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), StartError> {
-    let state = match &config.store {
-        Some(p) => AppState::with_store(config.limits.clone(), p)?,
-        None => AppState::new(config.limits.clone()),
-    };
+pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let state = AppState::build(config.limits.clone(), config.store.clone());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -193,6 +180,5 @@ pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), StartEr
             let _ = tokio::signal::ctrl_c().await;
         })
         .await
-    })?;
-    Ok(())
+    })
 }

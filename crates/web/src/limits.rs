@@ -136,6 +136,15 @@ impl Budget {
     }
 }
 
+/// Cancels a budget when dropped: the heavy work stops once nobody waits.
+struct CancelOnDrop(Budget);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
 /// Run `work` on the blocking pool under a permit of `permits`, with a
 /// budget of `budget`. Answers 503 at once when no permit is free, and 503
 /// when the budget runs out (cancelling the work). A panic is a 500.
@@ -155,6 +164,9 @@ where
         .map_err(|_| WebError::Busy(max_heavy))?;
     let b = Budget::new(budget);
     let inner = b.clone();
+    // If the request goes away (the client hung up and the handler's future
+    // is dropped), the work is told to stop too.
+    let _guard = CancelOnDrop(b.clone());
     let handle = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         work(&inner)
@@ -224,6 +236,28 @@ mod tests {
         assert!(sem.clone().try_acquire_owned().is_err());
         tokio::time::sleep(Duration::from_millis(700)).await;
         assert!(sem.clone().try_acquire_owned().is_ok());
+    }
+
+    #[tokio::test]
+    async fn dropped_request_cancels_the_work() {
+        let sem = Arc::new(Semaphore::new(1));
+        let fut = run_heavy(&sem, 1, Duration::from_secs(30), |b| {
+            while !b.expired() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            b.check()
+        });
+        // Give up waiting after 50 ms: the future is dropped.
+        assert!(tokio::time::timeout(Duration::from_millis(50), fut)
+            .await
+            .is_err());
+        for _ in 0..200 {
+            if sem.available_permits() == 1 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the abandoned work kept running");
     }
 
     #[tokio::test]

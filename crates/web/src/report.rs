@@ -1,9 +1,8 @@
 //! The JSON reports the API shares with the command line, and the solver
 //! plumbing that makes them stoppable.
 //!
-//! [`value_json`] is the same function as the command line's `value --json`
-//! report (kept byte-for-byte equal; see the coordinator note in the crate's
-//! report); [`value_report`] adds the ruleset, board, counts and savings the
+//! [`value_json`] is the one function behind both the command line's
+//! `value --json` and `/api/value`; [`value_report`] adds the ruleset, board, counts and savings the
 //! same way. The solver is run through a [`BudgetTable`], a region table that
 //! checks the request's budget on every region the solver is about to search
 //! and stops it when the budget is spent.
@@ -11,6 +10,7 @@
 use partizan_core::{Arena, GameId};
 use partizan_games::{Board, Ruleset};
 use partizan_solve::{RegionTable, Savings, SolveError, Solver};
+use partizan_store::Store;
 use serde_json::json;
 
 use crate::error::WebError;
@@ -20,15 +20,21 @@ use crate::limits::Budget;
 pub fn value_json(arena: &mut Arena, g: GameId) -> serde_json::Value {
     let left = arena.left_stop(g);
     let right = arena.right_stop(g);
-    let temp = arena.temperature(g);
-    let mean = arena.mean(g);
+    // Mean and temperature can need a denominator beyond the dyadic range
+    // on extreme forms: say so rather than panic.
+    let shown = |r: Result<partizan_core::Dyadic, partizan_core::ValueError>| match r {
+        Ok(x) => x.to_string(),
+        Err(e) => format!("unrepresentable ({e})"),
+    };
+    let temp = shown(arena.try_temperature(g));
+    let mean = shown(arena.try_mean(g));
     json!({
         "value": arena.display(g),
         "outcome": arena.outcome(g).to_string(),
         "left_stop": left.to_string(),
         "right_stop": right.to_string(),
-        "mean": mean.to_string(),
-        "temperature": temp.to_string(),
+        "mean": mean,
+        "temperature": temp,
         "is_number": arena.is_number(g),
     })
 }
@@ -107,31 +113,53 @@ pub fn solve_error(e: SolveError, budget: &Budget) -> WebError {
 }
 
 /// The report `partizan value RULESET BOARD --json` prints, computed under a
-/// budget (and through `store` if given).
-pub fn value_report<'a, R: Ruleset>(
+/// budget, through `store` when the site has one (as the command line reads
+/// through its store; `"store": null` without one, as with `--no-store`).
+pub fn value_report<R: Ruleset>(
     r: &R,
     board: &Board,
     savings: Savings,
-    store: Option<&'a mut dyn RegionTable>,
-    budget: &'a Budget,
+    store: Option<&Store>,
+    budget: &Budget,
 ) -> Result<serde_json::Value, WebError> {
+    let mut session = store.map(|s| {
+        let mut session = s.session();
+        session.set_label(format!("value {} {}", r.name(), r.format(board)));
+        session
+    });
     let mut arena = Arena::new();
-    let mut table = BudgetTable::new(budget, store);
-    let (g, mut stats) = {
-        let solver = Solver::new(r, savings).map_err(|e| solve_error(e, budget))?;
-        let mut solver = solver.with_table(&mut table);
-        let g = solver
-            .value(&mut arena, board)
-            .map_err(|e| solve_error(e, budget))?;
-        (g, solver.stats())
+    let (g, stats) = {
+        let mut table =
+            BudgetTable::new(budget, session.as_mut().map(|s| s as &mut dyn RegionTable));
+        let (g, mut stats) = {
+            let solver = Solver::new(r, savings).map_err(|e| solve_error(e, budget))?;
+            let mut solver = solver.with_table(&mut table);
+            let g = solver
+                .value(&mut arena, board)
+                .map_err(|e| solve_error(e, budget))?;
+            (g, solver.stats())
+        };
+        stats.store_added = table.forwarded_puts();
+        (g, stats)
     };
-    stats.store_added = table.forwarded_puts();
+    if let Some(s) = session {
+        s.finish()
+            .map_err(|e| WebError::Internal(format!("store: {e}")))?;
+    }
     let mut out = value_json(&mut arena, g);
     out["ruleset"] = json!(r.name());
     out["board"] = json!(r.format(board));
     out["stats"] = serde_json::to_value(stats).map_err(|e| WebError::Internal(e.to_string()))?;
     out["savings"] =
         serde_json::to_value(savings).map_err(|e| WebError::Internal(e.to_string()))?;
+    out["store"] = match store {
+        Some(s) => json!({
+            "path": s.path().display().to_string(),
+            "hits": stats.store_hits,
+            "added": stats.store_added,
+        }),
+        None => serde_json::Value::Null,
+    };
     Ok(out)
 }
 
@@ -168,9 +196,11 @@ mod tests {
             "board",
             "stats",
             "savings",
+            "store",
         ] {
             assert!(v.get(k).is_some(), "missing {k}");
         }
+        assert!(v["store"].is_null());
         assert_eq!(v["board"], "...|...");
         assert_eq!(v["stats"]["store_added"], 0);
     }

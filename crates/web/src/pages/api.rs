@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use super::{params, required, Params};
 use crate::error::{ApiError, WebError};
-use crate::html::{escape, page};
+use crate::html::{escape, page, url_encode};
 use crate::report::{cli_text, value_report};
 use crate::rules::{self, parse_board};
 use crate::AppState;
@@ -47,14 +47,13 @@ pub(crate) async fn value(State(state): State<AppState>, p: Params) -> Result<Re
         symmetry: !flag(&m, "no_symmetry"),
     };
     let limits = state.limits().clone();
-    // No store here: `partizan value` reads none, and this answer must be
-    // what it prints (the explorer is the page that reads through the store).
+    let store = state.store_handle();
     // Bad input is answered before any heavy-work slot is taken.
     let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
     let text = state
         .heavy(move |budget| {
             crate::with_ruleset!(ruleset, |r| {
-                let v = value_report(r, &b, savings, None, budget)?;
+                let v = value_report(r, &b, savings, store.as_ref(), budget)?;
                 cli_text(&v)
             })
         })
@@ -90,7 +89,7 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
     (
         "GET /api/value",
         "ruleset, board",
-        "Exactly what <code>partizan value RULESET BOARD --json</code> prints: value, outcome, stops, mean, temperature, whether it is a number, the solver's counts and savings. Optional <code>decompose</code> (every, root, conditional, off) and <code>no_symmetry=1</code> as on the command line.",
+        "Exactly what <code>partizan value RULESET BOARD --json</code> prints with the server's <code>--store</code> / <code>--no-store</code>: value, outcome, stops, mean, temperature, whether it is a number, the solver's counts and savings. Optional <code>decompose</code> (every, root, conditional, off) and <code>no_symmetry=1</code> as on the command line.",
         "/api/value?ruleset=domineering&board=...|...",
     ),
     (
@@ -108,25 +107,25 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
     (
         "GET /api/census/RULESET",
         "max_cells (default 8)",
-        "The region census report (domineering, cram): tables per size, hit rates, error distribution.",
+        "What <code>partizan census RULESET --max-cells N --json</code> prints (domineering, cram): the tables per size, hit rates, the error distribution.",
         "/api/census/domineering?max_cells=6",
     ),
     (
         "GET /api/semigroups",
         "max_genus",
-        "Numerical semigroup counts by genus.",
+        "What <code>partizan semigroups count --max-genus G --json</code> prints: the counts by genus.",
         "/api/semigroups?max_genus=15",
     ),
     (
         "GET /api/sylver/play",
         "gaps or generators",
-        "What <code>partizan sylver play --json</code> prints for a position: outcome, winning moves, remoteness, survivors and struck moves, the finishing search's counts.",
+        "What <code>partizan sylver play --json</code> (or <code>--gaps</code>) prints for a position: outcome, winning moves, remoteness, survivors and struck moves, the finishing search's counts.",
         "/api/sylver/play?gaps=1,2,3,5,7",
     ),
     (
         "GET /api/sylver/census",
         "max_gaps (default 16)",
-        "The census of irreducible Sylver Coinage positions: the finishing search against four proofs, by genus and by band, every position measured.",
+        "What <code>partizan sylver census --max-gaps G --json</code> prints: the finishing search against four proofs on every irreducible position, by genus and by band.",
         "/api/sylver/census?max_gaps=12",
     ),
     (
@@ -137,6 +136,24 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
     ),
 ];
 
+/// An example address with its query values percent-encoded (a board's
+/// `#` would otherwise start a fragment).
+fn href(example: &str) -> String {
+    match example.split_once('?') {
+        None => example.to_string(),
+        Some((path, query)) => {
+            let q: Vec<String> = query
+                .split('&')
+                .map(|kv| match kv.split_once('=') {
+                    Some((k, v)) => format!("{k}={}", url_encode(v)),
+                    None => kv.to_string(),
+                })
+                .collect();
+            format!("{path}?{}", q.join("&"))
+        }
+    }
+}
+
 pub(crate) async fn doc(State(state): State<AppState>) -> Html<String> {
     let mut rows = String::new();
     for (path, params, what, example) in ENDPOINTS {
@@ -144,7 +161,7 @@ pub(crate) async fn doc(State(state): State<AppState>) -> Html<String> {
             "<tr><td class=\"mono\">{}</td><td class=\"mono\">{}</td><td>{what}</td><td><a class=\"mono\" href=\"{ex}\">{ex_text}</a></td></tr>\n",
             escape(path),
             escape(params),
-            ex = escape(example),
+            ex = escape(&href(example)),
             ex_text = escape(example),
         ));
     }
@@ -184,4 +201,15 @@ pub(crate) async fn health(State(state): State<AppState>) -> Json<Value> {
         "free_permits": state.free_permits(),
         "max_heavy": state.limits().max_heavy,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn example_links_are_encoded() {
+        assert_eq!(
+            super::href("/api/graph?ruleset=domineering&board=..|##"),
+            "/api/graph?ruleset=domineering&board=..%7C%23%23"
+        );
+    }
 }

@@ -93,6 +93,22 @@ fn census_error(e: CensusError, budget: &Budget) -> WebError {
     }
 }
 
+/// The census JSON exactly as `partizan census RULESET --max-cells N --json`
+/// prints it: the report, plus its ruleset and size.
+fn cli_json(
+    ruleset: &str,
+    max_cells: usize,
+    report: Result<String, CensusError>,
+    budget: &Budget,
+) -> Result<String, WebError> {
+    let text = report.map_err(|e| census_error(e, budget))?;
+    let mut v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| WebError::Internal(e.to_string()))?;
+    v["ruleset"] = ruleset.into();
+    v["max_cells"] = max_cells.into();
+    crate::report::cli_text(&v)
+}
+
 /// Run a census (blocking, under the budget).
 pub(crate) fn compute(
     ruleset: &str,
@@ -108,7 +124,7 @@ pub(crate) fn compute(
             };
             let c = Census::domineering(max_cells, &mut arena, &mut values)
                 .map_err(|e| census_error(e, budget))?;
-            let json = c.report.to_json().map_err(|e| census_error(e, budget))? + "\n";
+            let json = cli_json("domineering", max_cells, c.report.to_json(), budget)?;
             let rows = c
                 .records
                 .iter()
@@ -134,7 +150,7 @@ pub(crate) fn compute(
         "cram" => {
             budget.check()?;
             let c = CramCensus::run(max_cells).map_err(|e| census_error(e, budget))?;
-            let json = crate::report::cli_text(&c.report)?;
+            let json = cli_json("cram", max_cells, c.report.to_json(), budget)?;
             let rows = c
                 .records
                 .iter()
@@ -563,7 +579,16 @@ Cram is impartial, so every region is a nimber; a region of nim-value 0 is a sec
             .totals
             .nim_values
             .iter()
-            .map(|(k, v)| (format!("*{k}"), *v as f64))
+            .map(|(k, v)| {
+                (
+                    if *k == 0 {
+                        "0".to_string()
+                    } else {
+                        format!("*{k}")
+                    },
+                    *v as f64,
+                )
+            })
             .collect(),
         colour: "#16a34a".into(),
     };

@@ -15,6 +15,7 @@ use partizan_core::{Arena, GameId};
 use partizan_games::{Bits, Board, Ruleset};
 use partizan_solve::regions::{region_board, regions};
 use partizan_solve::{RegionTable, Savings, Solver, Stats};
+use partizan_store::Store;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -120,7 +121,31 @@ fn reading_of(width: usize, mask: Bits) -> Option<Reading> {
 }
 
 /// Compute the explorer's report under the budget.
-pub(crate) fn explore<'a, R: Ruleset>(
+pub(crate) fn explore<R: Ruleset>(
+    r: &R,
+    board: &Board,
+    store: Option<&Store>,
+    budget: &Budget,
+) -> Result<Explored, WebError> {
+    let mut session = store.map(|s| {
+        let mut session = s.session();
+        session.set_label(format!("explore {} {}", r.name(), r.format(board)));
+        session
+    });
+    let e = explore_with(
+        r,
+        board,
+        session.as_mut().map(|s| s as &mut dyn RegionTable),
+        budget,
+    )?;
+    if let Some(s) = session {
+        s.finish()
+            .map_err(|e| WebError::Internal(format!("store: {e}")))?;
+    }
+    Ok(e)
+}
+
+fn explore_with<'a, R: Ruleset>(
     r: &R,
     board: &Board,
     store: Option<&'a mut dyn RegionTable>,
@@ -396,10 +421,11 @@ fn render(e: &Explored) -> String {
                 for (k, row) in e.regions.iter().enumerate() {
                     let _ = write!(
                         legend,
-                        "<span style=\"margin-right:.8rem;white-space:nowrap\"><span class=\"swatch\" style=\"background:{}\"></span>{} <span class=\"mono\">{}</span></span>",
+                        "<span style=\"margin-right:.8rem;white-space:nowrap\" title=\"{}\"><span class=\"swatch\" style=\"background:{}\"></span>{} <span class=\"mono\">{}</span></span> ",
+                        escape(&row.value),
                         svg::region_colour(k),
                         k + 1,
-                        escape(&row.value)
+                        escape(&crate::html::shorten(&row.value, 28))
                     );
                 }
             } else {
@@ -420,7 +446,7 @@ fn render(e: &Explored) -> String {
     let s = |k: &str| escape(v[k].as_str().unwrap_or_default());
     let mut whole = format!(
         "<div class=\"card\" style=\"flex:1 1 320px\"><h3>The whole board</h3><dl class=\"kv\">\
-<dt>value</dt><dd class=\"mono\" id=\"whole-value\">{}</dd>\
+<dt>value</dt><dd class=\"mono val\" id=\"whole-value\">{}</dd>\
 <dt>outcome</dt><dd id=\"whole-outcome\">{}</dd>\
 <dt>stops</dt><dd>{} / {}</dd><dt>mean</dt><dd>{}</dd><dt>temperature</dt><dd>{}</dd>\
 <dt>regions</dt><dd id=\"region-count\">{}</dd>",
@@ -499,7 +525,7 @@ fn render(e: &Explored) -> String {
         };
         let _ = write!(
             t,
-            "<tr class=\"region-row\"><td class=\"num\" data-sort=\"{n}\">{swatch}{n}</td><td class=\"num\">{}</td><td class=\"mono\">{}</td><td class=\"num\">{}</td><td>{}</td>",
+            "<tr class=\"region-row\"><td class=\"num\" data-sort=\"{n}\">{swatch}{n}</td><td class=\"num\">{}</td><td class=\"mono val\">{}</td><td class=\"num\">{}</td><td>{}</td>",
             row.size,
             escape(&row.value),
             row.positions.map(|p| thousands(u128::from(p))).unwrap_or_else(|| "—".into()),
@@ -588,11 +614,7 @@ async fn compute(
     let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
     state
         .heavy(move |budget| {
-            crate::with_ruleset!(ruleset, |r| {
-                let mut session = store.as_ref().map(|s| s.session());
-                let table = session.as_mut().map(|s| s as &mut dyn RegionTable);
-                explore(r, &b, table, budget)
-            })
+            crate::with_ruleset!(ruleset, |r| explore(r, &b, store.as_ref(), budget))
         })
         .await
 }

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use partizan_census::{board_census, check_max_cells, BoardConfig, Census, CramCensus, DomineeringValues};
+use partizan_census::{
+    board_census, check_max_cells, BoardConfig, Census, CramCensus, DomineeringValues,
+};
 use partizan_core::Arena;
 
 use crate::store_cmd::StoreChoice;
@@ -62,7 +64,11 @@ impl Progress {
                 while !done.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(200));
                     if t.elapsed() > Duration::from_secs(1) {
-                        eprint!("\r{} {label}: {:.0} s", spin[i % 4], t.elapsed().as_secs_f64());
+                        eprint!(
+                            "\r{} {label}: {:.0} s",
+                            spin[i % 4],
+                            t.elapsed().as_secs_f64()
+                        );
                         i += 1;
                     }
                 }
@@ -110,14 +116,23 @@ fn check_writable(path: &std::path::Path) -> Result<()> {
         _ => PathBuf::from("."),
     };
     if !dir.is_dir() {
-        bail!("cannot write CSV {}: directory {} does not exist", path.display(), dir.display());
+        bail!(
+            "cannot write CSV {}: directory {} does not exist",
+            path.display(),
+            dir.display()
+        );
     }
     if path.is_dir() {
         bail!("cannot write CSV {}: it is a directory", path.display());
     }
     let probe = dir.join(format!(".partizan-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"")
-        .with_context(|| format!("cannot write CSV {}: directory {} is not writable", path.display(), dir.display()))?;
+    std::fs::write(&probe, b"").with_context(|| {
+        format!(
+            "cannot write CSV {}: directory {} is not writable",
+            path.display(),
+            dir.display()
+        )
+    })?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
 }

@@ -3,10 +3,10 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use partizan_core::Arena;
-use partizan_web::report::value_json;
 use partizan_games::Ruleset;
 use partizan_solve::outcome::{Convention, OutcomeSolver};
 use partizan_solve::{graph, Decompose, Savings, Solver};
+use partizan_web::report::value_json;
 use serde_json::json;
 
 use crate::store_cmd::StoreChoice;
@@ -110,7 +110,12 @@ pub fn value(args: ValueArgs, store: &StoreChoice, json_out: bool) -> Result<()>
                 );
                 println!(
                     "nodes {}  distinct {}  hits {}  passes {}  splits {}  regions {}",
-                    stats.nodes, stats.distinct, stats.hits, stats.passes, stats.splits, stats.regions
+                    stats.nodes,
+                    stats.distinct,
+                    stats.hits,
+                    stats.passes,
+                    stats.splits,
+                    stats.regions
                 );
             }
         }
@@ -210,11 +215,7 @@ pub fn decompose(args: DecomposeArgs, json_out: bool) -> Result<()> {
                     m.positions_saved
                 );
             }
-            if let Some(m) = study
-                .modes
-                .iter()
-                .find(|m| m.mode == Decompose::EveryNode)
-            {
+            if let Some(m) = study.modes.iter().find(|m| m.mode == Decompose::EveryNode) {
                 println!("splits by depth (every-node): depth passes splits");
                 for (d, c) in &m.detail.by_depth {
                     println!("  {d:>3} {:>10} {:>10}", c.passes, c.splits);

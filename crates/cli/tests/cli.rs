@@ -104,7 +104,10 @@ fn misere_values_are_refused_but_outcomes_answered() {
 #[test]
 fn bad_boards_are_named() {
     fails(&["value", "domineering", "...|..", "--no-store"], "row 2");
-    fails(&["value", "domineering", "..z|...", "--no-store"], "column 3");
+    fails(
+        &["value", "domineering", "..z|...", "--no-store"],
+        "column 3",
+    );
     fails(&["value", "domineering", "", "--no-store"], "empty");
     let big = vec![".".repeat(12); 11].join("|");
     fails(&["value", "domineering", &big, "--no-store"], "128");
@@ -114,7 +117,10 @@ fn bad_boards_are_named() {
 
 #[test]
 fn unknown_ruleset_is_named() {
-    fails(&["value", "chess", "...", "--no-store"], "unknown ruleset 'chess'");
+    fails(
+        &["value", "chess", "...", "--no-store"],
+        "unknown ruleset 'chess'",
+    );
     fails(&["graph", "go", "..."], "unknown ruleset 'go'");
 }
 
@@ -138,10 +144,21 @@ fn census_csv_is_written_whole() {
     let dir = std::env::temp_dir().join(format!("partizan-cli-csv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("shapes.csv");
-    let out = run(&["census", "domineering", "--max-cells", "5", "--csv", path.to_str().unwrap()]);
+    let out = run(&[
+        "census",
+        "domineering",
+        "--max-cells",
+        "5",
+        "--csv",
+        path.to_str().unwrap(),
+    ]);
     assert!(out.status.success());
     let text = std::fs::read_to_string(&path).unwrap();
-    assert_eq!(text.lines().count(), 1 + 1 + 2 + 3 + 9 + 21, "header + one row per shape");
+    assert_eq!(
+        text.lines().count(),
+        1 + 1 + 2 + 3 + 9 + 21,
+        "header + one row per shape"
+    );
     let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(leftovers.len(), 1, "no temporary file left behind");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -151,9 +168,19 @@ fn census_csv_is_written_whole() {
 fn census_bad_input_is_named() {
     fails(&["census", "domineering", "--max-cells", "0"], "max");
     fails(&["census", "domineering", "--max-cells", "99"], "99");
-    fails(&["census", "chess", "--max-cells", "4"], "unknown ruleset 'chess'");
     fails(
-        &["census", "domineering", "--max-cells", "4", "--csv", "/nonexistent-dir/x.csv"],
+        &["census", "chess", "--max-cells", "4"],
+        "unknown ruleset 'chess'",
+    );
+    fails(
+        &[
+            "census",
+            "domineering",
+            "--max-cells",
+            "4",
+            "--csv",
+            "/nonexistent-dir/x.csv",
+        ],
         "/nonexistent-dir",
     );
 }
@@ -175,9 +202,15 @@ fn semigroup_counts_json() {
 fn sylver_census_json_by_genus() {
     let v = json(&["sylver", "census", "--max-gaps", "16", "--json"]);
     let by_genus = v["by_genus"].as_array().expect("by_genus is a list");
-    let total: u64 = by_genus.iter().map(|g| g["positions"].as_u64().unwrap()).sum();
+    let total: u64 = by_genus
+        .iter()
+        .map(|g| g["positions"].as_u64().unwrap())
+        .sum();
     assert_eq!(total, 583);
-    let at16 = by_genus.iter().find(|g| g["min_gaps"] == 16).expect("genus 16");
+    let at16 = by_genus
+        .iter()
+        .find(|g| g["min_gaps"] == 16)
+        .expect("genus 16");
     assert_eq!(at16["finishing_median_closures"].as_f64().unwrap(), 269.0);
 }
 

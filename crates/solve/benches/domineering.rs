@@ -61,7 +61,12 @@ fn bench(c: &mut Criterion) {
     };
     let t = Instant::now();
     let (want, st_check) = negated_value_of(5, 6, no_sym);
-    report("-(6 rows x 5 cols), no symmetry", &want, &st_check, t.elapsed());
+    report(
+        "-(6 rows x 5 cols), no symmetry",
+        &want,
+        &st_check,
+        t.elapsed(),
+    );
     let t = Instant::now();
     let (v56, st56) = value_of(6, 5, Savings::ALL);
     report("5 rows x 6 cols", &v56, &st56, t.elapsed());

@@ -14,9 +14,30 @@ fn row<R: Ruleset>(r: &R, text: &str) {
     let b = r.parse(text).expect("board");
     println!("{} {}", r.name(), text);
     let configs = [
-        ("memo", Savings { memo: true, decompose: Decompose::Off, symmetry: false }),
-        ("memo+symmetry", Savings { memo: true, decompose: Decompose::Off, symmetry: true }),
-        ("memo+decompose", Savings { memo: true, decompose: Decompose::EveryNode, symmetry: false }),
+        (
+            "memo",
+            Savings {
+                memo: true,
+                decompose: Decompose::Off,
+                symmetry: false,
+            },
+        ),
+        (
+            "memo+symmetry",
+            Savings {
+                memo: true,
+                decompose: Decompose::Off,
+                symmetry: true,
+            },
+        ),
+        (
+            "memo+decompose",
+            Savings {
+                memo: true,
+                decompose: Decompose::EveryNode,
+                symmetry: false,
+            },
+        ),
         ("all three", Savings::ALL),
     ];
     let mut first = None;

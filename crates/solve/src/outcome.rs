@@ -144,7 +144,11 @@ impl<'r, R: Ruleset> OutcomeSolver<'r, R> {
 
     /// Split `board` into the regions searched by play (more than
     /// `value_cells` cells) and the sum of the exact values of the rest.
-    fn normalise(&mut self, board: &Board, mut tail: GameId) -> Result<(Board, GameId), SolveError> {
+    fn normalise(
+        &mut self,
+        board: &Board,
+        mut tail: GameId,
+    ) -> Result<(Board, GameId), SolveError> {
         if self.value_cells == 0 {
             return Ok((*board, tail));
         }
@@ -153,7 +157,9 @@ impl<'r, R: Ruleset> OutcomeSolver<'r, R> {
             if m.count_ones() > self.value_cells {
                 big |= m;
             } else {
-                let g = self.values.value(&mut self.arena, &region_board(board, m))?;
+                let g = self
+                    .values
+                    .value(&mut self.arena, &region_board(board, m))?;
                 tail = self.arena.sum(tail, g)?;
             }
         }

@@ -543,7 +543,10 @@ mod tests {
             );
         }
         for (folder, r) in [
-            (small::Folder::new(&Domineering), canonical_key_all(&Domineering, &b)),
+            (
+                small::Folder::new(&Domineering),
+                canonical_key_all(&Domineering, &b),
+            ),
             (small::Folder::new(&Cram), canonical_key_all(&Cram, &b)),
         ] {
             let (k, negated) = folder.unwrap().canonical(m);

@@ -52,10 +52,7 @@ pub struct Study {
 }
 
 /// Run the study. Errors if the modes disagree on the value (they must not).
-pub fn study<R: Ruleset>(
-    rules: &R,
-    board: &partizan_games::Board,
-) -> Result<Study, StudyError> {
+pub fn study<R: Ruleset>(rules: &R, board: &partizan_games::Board) -> Result<Study, StudyError> {
     let graph = graph::region_report(rules, board).map_err(StudyError::Graph)?;
     let region_sum = graph.regions.iter().map(|r| r.positions).sum();
     let (_, root_pass_squares) = regions_with_cost(rules, board);

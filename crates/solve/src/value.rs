@@ -147,8 +147,12 @@ pub enum SolveError {
 /// searching and writes new values to.
 pub trait RegionTable {
     /// The stored value of a folded region key, if any.
-    fn get(&mut self, arena: &mut Arena, ruleset: &str, key: &Board)
-        -> Result<Option<GameId>, SolveError>;
+    fn get(
+        &mut self,
+        arena: &mut Arena,
+        ruleset: &str,
+        key: &Board,
+    ) -> Result<Option<GameId>, SolveError>;
     /// Record a freshly computed value of a folded region key.
     fn put(
         &mut self,
@@ -261,6 +265,23 @@ impl Key {
     }
 }
 
+/// A region's memo key waiting in [`Solver::search_batched`]: a small key,
+/// or the index of a big one on the solver's side stack.
+#[derive(Copy, Clone, Debug)]
+enum PendKey {
+    Small(u64),
+    Big(usize),
+}
+
+/// A region of an option waiting for its value: its key, whether the fold
+/// negates, and what the first look-up found.
+#[derive(Copy, Clone, Debug)]
+struct Pend {
+    key: PendKey,
+    negated: bool,
+    hit: Option<GameId>,
+}
+
 /// The value solver for one ruleset.
 pub struct Solver<'r, R: Ruleset> {
     rules: &'r R,
@@ -276,6 +297,11 @@ pub struct Solver<'r, R: Ruleset> {
     opts: Vec<GameId>,
     /// Regions of the passes in progress, as a stack.
     parts: Vec<Bits>,
+    /// Regions of the options of the batched searches in progress, as a
+    /// stack; with the number of regions of each option, and the big keys.
+    pend: Vec<Pend>,
+    pend_n: Vec<usize>,
+    pend_big: Vec<Board>,
     stats: Stats,
     table: Option<&'r mut dyn RegionTable>,
     detail: Option<SplitDetail>,
@@ -297,6 +323,9 @@ impl<'r, R: Ruleset> Solver<'r, R> {
             folder: small::Folder::new(rules),
             opts: Vec::new(),
             parts: Vec::new(),
+            pend: Vec::new(),
+            pend_n: Vec::new(),
+            pend_big: Vec::new(),
             stats: Stats::default(),
             table: None,
             detail: None,
@@ -379,23 +408,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         let base = self.parts.len();
         let cost = push_regions_unordered(self.rules, board, &mut self.parts);
         let n = self.parts.len() - base;
-        self.stats.passes += 1;
-        self.stats.squares_visited += cost;
-        self.stats.regions += n as u64;
-        if n > 1 {
-            self.stats.splits += 1;
-        }
-        if let Some(d) = self.detail.as_mut() {
-            let at = d.by_depth.entry(self.depth).or_default();
-            at.passes += 1;
-            if n > 1 {
-                at.splits += 1;
-                *d.parts.entry(n).or_default() += 1;
-                for m in &self.parts[base..] {
-                    *d.region_sizes.entry(m.count_ones()).or_default() += 1;
-                }
-            }
-        }
+        self.count_pass(base, cost);
         if n == 1 {
             self.parts.truncate(base);
             return self.region_value(arena, board, frozen);
@@ -420,6 +433,28 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         }
         self.parts.truncate(base);
         Ok(total)
+    }
+
+    /// Count a decomposition pass whose regions are `self.parts[base..]`.
+    fn count_pass(&mut self, base: usize, cost: u64) {
+        let n = self.parts.len() - base;
+        self.stats.passes += 1;
+        self.stats.squares_visited += cost;
+        self.stats.regions += n as u64;
+        if n > 1 {
+            self.stats.splits += 1;
+        }
+        if let Some(d) = self.detail.as_mut() {
+            let at = d.by_depth.entry(self.depth).or_default();
+            at.passes += 1;
+            if n > 1 {
+                at.splits += 1;
+                *d.parts.entry(n).or_default() += 1;
+                for m in &self.parts[base..] {
+                    *d.region_sizes.entry(m.count_ones()).or_default() += 1;
+                }
+            }
+        }
     }
 
     /// The memo key of a region (any frame: it is cropped here), folded
@@ -449,10 +484,11 @@ impl<'r, R: Ruleset> Solver<'r, R> {
     #[inline]
     fn memo_get(&self, arena: &Arena, key: &Key) -> Option<GameId> {
         match key {
-            Key::Small(m) => self
-                .memo
-                .get(*m)
-                .map(|i| arena.id_at(i).expect("a memo entry is a form of this arena")),
+            Key::Small(m) => self.memo.get(*m).map(|i| {
+                arena
+                    .id_at(i)
+                    .expect("a memo entry is a form of this arena")
+            }),
             Key::Big(b) => self.memo_big.get(b).copied(),
         }
     }
@@ -474,8 +510,20 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         region: &Board,
         frozen: bool,
     ) -> Result<GameId, SolveError> {
-        self.stats.nodes += 1;
         let (key, negated) = self.fold(region);
+        self.keyed_value(arena, key, negated, frozen)
+    }
+
+    /// The value of the region with memo key `key` (negated when the fold
+    /// that found the key negates), through the tables.
+    fn keyed_value(
+        &mut self,
+        arena: &mut Arena,
+        key: Key,
+        negated: bool,
+        frozen: bool,
+    ) -> Result<GameId, SolveError> {
+        self.stats.nodes += 1;
         if self.savings.memo {
             if let Some(v) = self.memo_get(arena, &key) {
                 self.stats.hits += 1;
@@ -514,6 +562,9 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         board: &Board,
         frozen: bool,
     ) -> Result<GameId, SolveError> {
+        if !frozen && self.savings.memo && self.savings.decompose == Decompose::EveryNode {
+            return self.search_batched(arena, board);
+        }
         let rules = self.rules;
         self.depth += 1;
         let base = self.opts.len();
@@ -546,6 +597,118 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         let g = arena.construct(&self.opts[base..split], &self.opts[split..]);
         self.opts.truncate(base);
         Ok(g?)
+    }
+
+    /// [`search`](Self::search) decomposing at every node with the memo
+    /// on, in two phases. First every option is split into regions and
+    /// each region folded and looked up in the memo; then, option by
+    /// option in the same order, the values are taken (a region the first
+    /// look-up missed is looked up again, then searched) and added.
+    ///
+    /// The work and the counts are those of the one-phase search: the
+    /// first look-ups only read, and the memo only grows, so a region is
+    /// found or searched exactly when it would have been. What changes is
+    /// that the first look-ups of a node's regions follow one another with
+    /// nothing waiting on them, so their cache misses overlap.
+    fn search_batched(&mut self, arena: &mut Arena, board: &Board) -> Result<GameId, SolveError> {
+        let rules = self.rules;
+        self.depth += 1;
+        let (pbase, nbase, bbase) = (self.pend.len(), self.pend_n.len(), self.pend_big.len());
+        let mut lefts = 0;
+        for player in Player::BOTH {
+            rules.options(board, player, |opt: Board| {
+                let base = self.parts.len();
+                let cost = push_regions_unordered(rules, &opt, &mut self.parts);
+                self.count_pass(base, cost);
+                let n = self.parts.len() - base;
+                for i in base..base + n {
+                    let (key, negated) = if n == 1 {
+                        self.fold(&opt)
+                    } else {
+                        self.fold(&opt.restrict(self.parts[i]))
+                    };
+                    let hit = self.memo_get(arena, &key);
+                    let key = match key {
+                        Key::Small(m) => PendKey::Small(m),
+                        Key::Big(b) => {
+                            self.pend_big.push(b);
+                            PendKey::Big(self.pend_big.len() - 1)
+                        }
+                    };
+                    self.pend.push(Pend { key, negated, hit });
+                }
+                self.parts.truncate(base);
+                self.pend_n.push(n);
+            });
+            if player == Player::Left {
+                lefts = self.pend_n.len() - nbase;
+            }
+        }
+        let obase = self.opts.len();
+        let res = self.take_pending(arena, pbase, nbase, lefts);
+        self.pend.truncate(pbase);
+        self.pend_n.truncate(nbase);
+        self.pend_big.truncate(bbase);
+        self.depth -= 1;
+        let res = res.and_then(|split| {
+            Ok(arena.construct(&self.opts[obase..split], &self.opts[split..])?)
+        });
+        self.opts.truncate(obase);
+        res
+    }
+
+    /// The second phase of [`search_batched`](Self::search_batched): the
+    /// value of every pending option, pushed on the option stack (Left's
+    /// first `lefts`, then Right's, each list without repeats). Returns
+    /// where Right's begin.
+    fn take_pending(
+        &mut self,
+        arena: &mut Arena,
+        pbase: usize,
+        nbase: usize,
+        lefts: usize,
+    ) -> Result<usize, SolveError> {
+        let mut at = pbase;
+        let mut start = self.opts.len();
+        let mut split = self.opts.len();
+        for o in 0..self.pend_n.len() - nbase {
+            if o == lefts {
+                split = self.opts.len();
+                start = split;
+            }
+            let n = self.pend_n[nbase + o];
+            let mut total = arena.zero();
+            for j in at..at + n {
+                let Pend { key, negated, hit } = self.pend[j];
+                let v = match hit {
+                    Some(v) => {
+                        self.stats.nodes += 1;
+                        self.stats.hits += 1;
+                        if negated {
+                            arena.neg(v)
+                        } else {
+                            v
+                        }
+                    }
+                    None => {
+                        let key = match key {
+                            PendKey::Small(m) => Key::Small(m),
+                            PendKey::Big(i) => Key::Big(self.pend_big[i]),
+                        };
+                        self.keyed_value(arena, key, negated, false)?
+                    }
+                };
+                total = if n == 1 { v } else { arena.sum(total, v)? };
+            }
+            at += n;
+            if !self.opts[start..].contains(&total) {
+                self.opts.push(total);
+            }
+        }
+        if lefts == self.pend_n.len() - nbase {
+            split = self.opts.len();
+        }
+        Ok(split)
     }
 
     fn option_value(

@@ -33,7 +33,11 @@ fn domineering_rectangles() {
         (5, 4, "1"),
     ];
     for (w, h, want) in cases {
-        assert_eq!(shown(&Domineering, &rect(w, h)), want, "{h} rows x {w} columns");
+        assert_eq!(
+            shown(&Domineering, &rect(w, h)),
+            want,
+            "{h} rows x {w} columns"
+        );
     }
 }
 
@@ -49,7 +53,11 @@ fn domineering_4x4_is_a_long_form_at_temperature_zero() {
     assert!(!arena.is_number(g));
     assert_ne!(g, arena.zero());
     assert_eq!(arena.temperature(g).to_string(), "0");
-    assert!(arena.display(g).len() > 10, "long form: {}", arena.display(g));
+    assert!(
+        arena.display(g).len() > 10,
+        "long form: {}",
+        arena.display(g)
+    );
 }
 
 #[test]
@@ -66,8 +74,16 @@ fn every_saving_combination_agrees_on_small_boards() {
                     Decompose::RootOnly,
                     Decompose::Conditional,
                 ] {
-                    let s = Savings { memo, decompose, symmetry };
-                    assert_eq!(solve(&Domineering, &mut arena, text, s), base, "{text} {s:?}");
+                    let s = Savings {
+                        memo,
+                        decompose,
+                        symmetry,
+                    };
+                    assert_eq!(
+                        solve(&Domineering, &mut arena, text, s),
+                        base,
+                        "{text} {s:?}"
+                    );
                 }
             }
         }
@@ -147,7 +163,11 @@ fn random_board(w: usize, h: usize, bits: u64) -> String {
             (0..w)
                 .map(|c| {
                     let i = r * w + c;
-                    if (bits >> i) & 1 == 1 && (bits >> (40 + i % 20)) & 1 == 1 { '#' } else { '.' }
+                    if (bits >> i) & 1 == 1 && (bits >> (40 + i % 20)) & 1 == 1 {
+                        '#'
+                    } else {
+                        '.'
+                    }
                 })
                 .collect::<String>()
         })
@@ -285,8 +305,12 @@ fn misere_differs_from_normal_somewhere() {
     // wins (value 1); misère: Left moving first must move and then Right,
     // unable to move, wins.
     let b = Domineering.parse(".|.").unwrap();
-    let normal = OutcomeSolver::new(&Domineering, Convention::Normal).outcome(&b).unwrap();
-    let misere = OutcomeSolver::new(&Domineering, Convention::Misere).outcome(&b).unwrap();
+    let normal = OutcomeSolver::new(&Domineering, Convention::Normal)
+        .outcome(&b)
+        .unwrap();
+    let misere = OutcomeSolver::new(&Domineering, Convention::Misere)
+        .outcome(&b)
+        .unwrap();
     assert_eq!(normal.class(), "L");
     assert_eq!(misere.class(), "R");
 }
@@ -297,9 +321,15 @@ fn clobber_checkerboards_by_outcome_search() {
     for (rows, max) in [(2usize, 10usize), (3, 7)] {
         for n in if rows == 2 { 2 } else { 3 }..=max {
             let b = Clobber.parse(&checkerboard(rows, n)).unwrap();
-            let o = OutcomeSolver::new(&Clobber, Convention::Normal).outcome(&b).unwrap();
+            let o = OutcomeSolver::new(&Clobber, Convention::Normal)
+                .outcome(&b)
+                .unwrap();
             let want = if rows == 2 {
-                if n % 3 == 0 { "P" } else { "N" }
+                if n % 3 == 0 {
+                    "P"
+                } else {
+                    "N"
+                }
             } else if n % 2 == 1 {
                 "N"
             } else {
@@ -317,6 +347,8 @@ fn clobber_checkerboards_by_outcome_search() {
 fn clobber_three_by_eight_by_outcome_search() {
     use partizan_solve::outcome::{Convention, OutcomeSolver};
     let b = Clobber.parse(&checkerboard(3, 8)).unwrap();
-    let o = OutcomeSolver::new(&Clobber, Convention::Normal).outcome(&b).unwrap();
+    let o = OutcomeSolver::new(&Clobber, Convention::Normal)
+        .outcome(&b)
+        .unwrap();
     assert_eq!(o.class(), "P");
 }

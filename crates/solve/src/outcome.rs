@@ -179,6 +179,11 @@ impl<'r, R: Ruleset> OutcomeSolver<'r, R> {
         self.stats.nodes += 1;
         let left = mover == Player::Left;
         let key = self.key(big);
+        if key.is_empty() && self.convention == Convention::Misere {
+            // Nothing left to move in (under misère the tail is always 0):
+            // the mover cannot move, and so wins.
+            return Ok(true);
+        }
         if key.is_empty() {
             self.stats.by_value += 1;
             return Ok(match self.arena.outcome(tail) {

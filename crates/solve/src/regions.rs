@@ -581,4 +581,39 @@ mod tests {
             small_twin(w, h, bits);
         }
     }
+
+    /// The centre-seeded pass finds the regions of the lowest-first pass,
+    /// at the same price.
+    fn unordered_twin<R: Ruleset>(r: &R, b: &Board) {
+        let (mut want, cost) = regions_with_cost(r, b);
+        let mut got = vec![0b101];
+        let got_cost = push_regions_unordered(r, b, &mut got);
+        assert_eq!(got.remove(0), 0b101, "appends");
+        want.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, want, "{}", r.format(b));
+        assert_eq!(got_cost, cost, "{}", r.format(b));
+        let mut lowest_first = Vec::new();
+        assert_eq!(push_regions(r, b, &mut lowest_first), cost);
+        assert_eq!(lowest_first, regions(r, b));
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        #[test]
+        fn unordered_regions_are_the_regions(w in 1usize..=9, h in 1usize..=7, a: u64, b: u64) {
+            let l0 = (Bits::from(a) | (Bits::from(b) << 64)) & partizan_games::board::rect_mask(w, h);
+            let holes = Bits::from(b.rotate_left(17) & a.rotate_left(5)) & l0;
+            let dom = Board::new(w, h, [l0 & !holes, 0, 0]).unwrap();
+            unordered_twin(&Domineering, &dom);
+            unordered_twin(&Cram, &dom);
+            // Two colours and holes for the stone games.
+            let x = l0 & Bits::from(a.rotate_left(23));
+            let stones = Board::new(w, h, [x & !holes, l0 & !x & !holes, 0]).unwrap();
+            unordered_twin(&Clobber, &stones);
+            let k = Board::new(w, h, [x & !holes, l0 & !x & !holes & Bits::from(b), holes]).unwrap();
+            unordered_twin(&Konane, &k);
+            unordered_twin(&Amazons, &k);
+        }
+    }
 }

@@ -302,6 +302,9 @@ pub struct Solver<'r, R: Ruleset> {
     pend: Vec<Pend>,
     pend_n: Vec<usize>,
     pend_big: Vec<Board>,
+    /// Whether to search in two phases (see `search_batched`); off only to
+    /// test it against the one-phase search.
+    batch: bool,
     stats: Stats,
     table: Option<&'r mut dyn RegionTable>,
     detail: Option<SplitDetail>,
@@ -326,6 +329,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
             pend: Vec::new(),
             pend_n: Vec::new(),
             pend_big: Vec::new(),
+            batch: true,
             stats: Stats::default(),
             table: None,
             detail: None,
@@ -562,7 +566,8 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         board: &Board,
         frozen: bool,
     ) -> Result<GameId, SolveError> {
-        if !frozen && self.savings.memo && self.savings.decompose == Decompose::EveryNode {
+        if self.batch && !frozen && self.savings.memo && self.savings.decompose == Decompose::EveryNode
+        {
             return self.search_batched(arena, board);
         }
         let rules = self.rules;
@@ -627,7 +632,6 @@ impl<'r, R: Ruleset> Solver<'r, R> {
                     } else {
                         self.fold(&opt.restrict(self.parts[i]))
                     };
-                    let hit = self.memo_get(arena, &key);
                     let key = match key {
                         Key::Small(m) => PendKey::Small(m),
                         Key::Big(b) => {
@@ -635,7 +639,11 @@ impl<'r, R: Ruleset> Solver<'r, R> {
                             PendKey::Big(self.pend_big.len() - 1)
                         }
                     };
-                    self.pend.push(Pend { key, negated, hit });
+                    self.pend.push(Pend {
+                        key,
+                        negated,
+                        hit: None,
+                    });
                 }
                 self.parts.truncate(base);
                 self.pend_n.push(n);
@@ -643,6 +651,15 @@ impl<'r, R: Ruleset> Solver<'r, R> {
             if player == Player::Left {
                 lefts = self.pend_n.len() - nbase;
             }
+        }
+        // The first look-ups, back to back: nothing waits on one to issue
+        // the next, so their misses overlap.
+        for j in pbase..self.pend.len() {
+            let hit = match self.pend[j].key {
+                PendKey::Small(m) => self.memo.get(m),
+                PendKey::Big(i) => self.memo_big.get(&self.pend_big[i]).map(|g| g.index()),
+            };
+            self.pend[j].hit = hit.map(|i| arena.id_at(i).expect("a memo entry is a form of this arena"));
         }
         let obase = self.opts.len();
         let res = self.take_pending(arena, pbase, nbase, lefts);
@@ -732,5 +749,79 @@ impl<'r, R: Ruleset> Solver<'r, R> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use partizan_games::{Amazons, Clobber, Cram, Domineering, Konane};
+
+    #[test]
+    fn small_memo_is_a_map() {
+        let mut m = SmallMemo::with_log(2);
+        let mut want = std::collections::HashMap::new();
+        let mut x: u64 = 7;
+        for i in 0..40_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let k = match i % 4 {
+                0 => x % 512,
+                1 => (x % 512) << 55,
+                2 => !0 - x % 64,
+                _ => x,
+            };
+            m.insert(k, i);
+            want.insert(k, i);
+            let probe = x.rotate_left(9) % 512;
+            assert_eq!(m.get(probe), want.get(&probe).copied());
+        }
+        assert_eq!(m.len, want.len());
+        for (&k, &v) in &want {
+            assert_eq!(m.get(k), Some(v));
+        }
+    }
+
+    /// The two-phase search against the one-phase one: the same values
+    /// and the same counts, split detail included.
+    fn batched_twin<R: Ruleset>(r: &R, texts: &[&str]) {
+        for &text in texts {
+            let b = r.parse(text).unwrap();
+            for symmetry in [true, false] {
+                let savings = Savings {
+                    symmetry,
+                    ..Savings::ALL
+                };
+                let mut arena = Arena::new();
+                let mut two = Solver::new(r, savings).unwrap().with_detail();
+                let mut one = Solver::new(r, savings).unwrap().with_detail();
+                one.batch = false;
+                let a = two.value(&mut arena, &b).unwrap();
+                let z = one.value(&mut arena, &b).unwrap();
+                assert_eq!(a, z, "{} {text}", r.name());
+                assert_eq!(two.stats(), one.stats(), "{} {text}", r.name());
+                assert_eq!(two.detail(), one.detail(), "{} {text}", r.name());
+                assert_eq!(two.table_len(), one.table_len());
+                let parts_a = two.region_values(&mut arena, &b).unwrap();
+                let parts_z = one.region_values(&mut arena, &b).unwrap();
+                assert_eq!(parts_a, parts_z);
+                assert_eq!(two.stats(), one.stats(), "{} {text}", r.name());
+            }
+        }
+    }
+
+    #[test]
+    fn batched_search_is_the_plain_search() {
+        batched_twin(
+            &Domineering,
+            &["....|....|....", "..#..|.....|#...#|.....", "....|.##.|....|...."],
+        );
+        batched_twin(&Cram, &["....|....|....", ".#..|....|..#."]);
+        batched_twin(&Clobber, &["xox|oxo|x.o", "xo.x|oxox"]);
+        batched_twin(&Konane, &["xo.o|.x.x|o.ox"]);
+        batched_twin(&Amazons, &["L..|.#.|..R"]);
+        // Boards too big for the small keys go the other way.
+        batched_twin(&Domineering, &["..........|.........."]);
     }
 }

@@ -34,6 +34,8 @@ struct Cli {
 enum Command {
     /// The canonical value of a position (plus outcome, stops, temperature).
     Value(values::ValueArgs),
+    /// The canonical form of values written in CGSuite notation, added up.
+    Game(values::GameArgs),
     /// Position-graph and recursion-tree sizes, and the regions' graphs.
     Graph(values::GraphArgs),
     /// The regions of a board; with --stats, what decomposition costs and saves.
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Value(a) => values::value(a, &store, cli.json),
         Command::Graph(a) => values::graph(a, cli.json),
+        Command::Game(a) => values::game(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Outcome(a) => values::outcome(a, cli.json),
         Command::Census(a) => census_cmd::run(a, &store, cli.json),

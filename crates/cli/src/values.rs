@@ -268,3 +268,37 @@ pub fn outcome(args: OutcomeArgs, json_out: bool) -> Result<()> {
         Ok(())
     })
 }
+
+/// Arguments of `partizan game`.
+#[derive(Args, Debug)]
+pub struct GameArgs {
+    /// Values in CGSuite notation (`0`, `3/2`, `*2`, `^`, `v*`, `±1`,
+    /// `{2|0||-1}`); several are added together.
+    #[arg(required = true, allow_hyphen_values = true)]
+    pub values: Vec<String>,
+}
+
+/// `partizan game VALUE...`: the canonical form of a value written in
+/// CGSuite notation (the sum, if several), with outcome, stops and
+/// temperature.
+pub fn game(args: GameArgs, json_out: bool) -> Result<()> {
+    // Values may start with '-', so the list takes hyphenated words; a
+    // `--json` among them is still the flag.
+    let json_out = json_out || args.values.iter().any(|v| v == "--json");
+    let values: Vec<&String> = args.values.iter().filter(|v| *v != "--json").collect();
+    let mut arena = Arena::new();
+    let mut total = arena.zero();
+    for (i, text) in values.iter().enumerate() {
+        let g = arena
+            .parse(text)
+            .with_context(|| format!("bad value notation in argument {} '{}'", i + 1, text))?;
+        total = arena.sum(total, g)?;
+    }
+    let out = value_json(&mut arena, total);
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!("{}", out["value"].as_str().unwrap_or_default());
+    }
+    Ok(())
+}

@@ -226,3 +226,15 @@ fn sylver_play_and_its_errors() {
     fails(&["sylver", "play", "x,5"], "x");
     fails(&["semigroups", "count", "--max-genus", "99"], "99");
 }
+
+#[test]
+fn game_notation_canonicalises_and_adds() {
+    let v = json(&["game", "{1|-1}", "--json"]);
+    assert_eq!(v["value"], "±1");
+    let v = json(&["game", "^", "^*", "--json"]);
+    assert_eq!(v["value"], "^^*");
+    let v = json(&["game", "{2|0||-1}", "-3/2", "--json"]);
+    assert_eq!(v["outcome"], "R");
+    fails(&["game", "{1|-1"], "at byte 0");
+    fails(&["game", "1/3"], "1/3");
+}

@@ -48,7 +48,7 @@ impl Default for Limits {
             max_sylver_gaps: 32,
             max_sylver_census_gaps: 20,
             max_genus: 30,
-            max_census_cells: 8,
+            max_census_cells: 12,
         }
     }
 }

@@ -198,12 +198,17 @@ async fn census(
         .await
 }
 
+/// Shapes listed on one census page at most.
+const MAX_LISTED: usize = 2_000;
+
+/// The census size asked for: `max_cells`, or `default` when absent.
 fn max_cells_param(
     state: &AppState,
     m: &std::collections::HashMap<String, String>,
+    default: Option<usize>,
 ) -> Result<usize, WebError> {
     let max = state.limits().max_census_cells;
-    let n = number_param(m, "max_cells", max.min(8), max)?;
+    let n = number_param(m, "max_cells", default.unwrap_or(max).min(max), max)?;
     if n == 0 {
         return Err(WebError::param("max_cells", "must be at least 1"));
     }
@@ -218,7 +223,8 @@ pub(crate) async fn api(
     p: Params,
 ) -> Result<Response, ApiError> {
     let m = params(p)?;
-    let max_cells = max_cells_param(&state, &m)?;
+    // The API mirrors `partizan census --json`, whose default is 8 cells.
+    let max_cells = max_cells_param(&state, &m, Some(8))?;
     let data = census(&state, &ruleset, max_cells).await?;
     let json = match &*data {
         CensusData::Domineering { json, .. } | CensusData::Cram { json, .. } => json.clone(),
@@ -465,15 +471,26 @@ The census asserts its invariants — the count lies in its interval, both compu
     b.push_str("</tbody></table>");
 
     // Shapes.
-    let shown: Vec<&DomRow> = rows
+    let matching: Vec<&DomRow> = rows
         .iter()
         .filter(|r| keep(r, filter) && size.is_none_or(|n| r.shape.len() == n))
         .collect();
+    // A large census lists its first shapes only; a size or a filter
+    // narrows the list to what fits a page.
+    let shown: Vec<&DomRow> = matching.iter().take(MAX_LISTED).copied().collect();
+    let more = if matching.len() > shown.len() {
+        format!(
+            " Listing the first {}: choose a size or a filter to see the rest.",
+            shown.len()
+        )
+    } else {
+        String::new()
+    };
     let _ = write!(
         b,
-        "<h2>Shapes</h2>{}<p class=\"muted\">{} of {} shapes. Click a shape to open it in the explorer; click a header to sort.</p>",
+        "<h2>Shapes</h2>{}<p class=\"muted\">{} of {} shapes.{more} Click a shape to open it in the explorer; click a header to sort.</p>",
         filter_links("domineering", max_cells, filter, size, FILTERS),
-        shown.len(),
+        matching.len(),
         rows.len()
     );
     b.push_str("<table class=\"sortable\" id=\"shapes\"><thead><tr><th>shape</th><th class=\"num\">cells</th><th>value</th><th class=\"num\">count</th><th>interval</th><th class=\"num\">error</th><th>stops</th><th>reading</th></tr></thead><tbody>");
@@ -604,7 +621,7 @@ Cram is impartial, so every region is a nimber; a region of nim-value 0 is a sec
         ("nonzero", "value ≠ 0"),
         ("strips", "strips"),
     ];
-    let shown: Vec<&CramRow> = rows
+    let matching: Vec<&CramRow> = rows
         .iter()
         .filter(|r| match filter {
             "zero" => r.nim == 0,
@@ -614,12 +631,18 @@ Cram is impartial, so every region is a nimber; a region of nim-value 0 is a sec
         })
         .filter(|r| size.is_none_or(|n| r.shape.len() == n))
         .collect();
+    let shown: Vec<&CramRow> = matching.iter().take(MAX_LISTED).copied().collect();
     let _ = write!(
         b,
-        "<h2>Shapes</h2>{}<p class=\"muted\">{} of {} shapes.</p><table class=\"sortable\" id=\"shapes\"><thead><tr><th>shape</th><th class=\"num\">cells</th><th class=\"num\">nim-value</th></tr></thead><tbody>",
+        "<h2>Shapes</h2>{}<p class=\"muted\">{} of {} shapes{}.</p><table class=\"sortable\" id=\"shapes\"><thead><tr><th>shape</th><th class=\"num\">cells</th><th class=\"num\">nim-value</th></tr></thead><tbody>",
         filter_links("cram", max_cells, filter, size, CRAM_FILTERS),
-        shown.len(),
-        rows.len()
+        matching.len(),
+        rows.len(),
+        if matching.len() > shown.len() {
+            format!("; listing the first {}: choose a size or a filter to see the rest", shown.len())
+        } else {
+            String::new()
+        }
     );
     for r in shown {
         let _ = write!(
@@ -644,7 +667,8 @@ pub(crate) async fn page_handler(
     p: Params,
 ) -> Result<Html<String>, PageError> {
     let m = params(p)?;
-    let max_cells = max_cells_param(&state, &m)?;
+    // The page shows the largest census the site allows unless asked.
+    let max_cells = max_cells_param(&state, &m, None)?;
     let filter = m.get("filter").map(String::as_str).unwrap_or("all");
     let size = match m
         .get("size")

@@ -2,16 +2,17 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use partizan_census::{
-    board_census, check_max_cells, BoardConfig, Census, CramCensus, DomineeringValues,
+    board_census, build_catalogue, check_max_cells, BoardConfig, Census, CramCensus,
+    DomineeringValues, Group, Shape, ShapeValues,
 };
-use partizan_core::Arena;
+use partizan_core::{Arena, GameId};
 
 use crate::store_cmd::StoreChoice;
 
@@ -46,34 +47,43 @@ pub struct CensusArgs {
     pub numbers_only: bool,
 }
 
-/// Shows elapsed time on a terminal's stderr while a long census runs.
+/// A progress bar on a terminal's stderr while a long census runs: shapes
+/// valued out of the catalogue's size, and the time so far. Silent when
+/// stderr is not a terminal (pipes, CI) and for runs under a second.
 struct Progress {
     done: Arc<AtomicBool>,
     handle: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Progress {
-    fn start(label: String) -> Progress {
+    fn start(label: String, counter: Arc<AtomicU64>, total: u64) -> Progress {
         let done = Arc::new(AtomicBool::new(false));
         let handle = std::io::stderr().is_terminal().then(|| {
             let done = done.clone();
             std::thread::spawn(move || {
                 let t = Instant::now();
-                let spin = ['|', '/', '-', '\\'];
-                let mut i = 0;
+                let mut drawn = false;
                 while !done.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(200));
                     if t.elapsed() > Duration::from_secs(1) {
+                        let n = counter.load(Ordering::Relaxed).min(total);
+                        let width = 30;
+                        let filled = if total == 0 {
+                            width
+                        } else {
+                            (n * width as u64 / total) as usize
+                        };
                         eprint!(
-                            "\r{} {label}: {:.0} s",
-                            spin[i % 4],
+                            "\r{label} [{}{}] {n}/{total} shapes  {:.0} s",
+                            "#".repeat(filled),
+                            "-".repeat(width - filled),
                             t.elapsed().as_secs_f64()
                         );
-                        i += 1;
+                        drawn = true;
                     }
                 }
-                if t.elapsed() > Duration::from_secs(1) {
-                    eprint!("\r{}\r", " ".repeat(label.len() + 16));
+                if drawn {
+                    eprint!("\r{}\r", " ".repeat(label.len() + 80));
                 }
             })
         });
@@ -87,6 +97,20 @@ impl Drop for Progress {
         if let Some(h) = self.handle.take() {
             let _ = h.join();
         }
+    }
+}
+
+/// Counts the shapes a census has valued, for the progress bar.
+struct Counted<V> {
+    inner: V,
+    counter: Arc<AtomicU64>,
+}
+
+impl<V: ShapeValues> ShapeValues for Counted<V> {
+    type Error = V::Error;
+    fn value(&mut self, arena: &mut Arena, shape: &Shape) -> Result<GameId, V::Error> {
+        self.counter.fetch_add(1, Ordering::Relaxed);
+        self.inner.value(arena, shape)
     }
 }
 
@@ -157,10 +181,19 @@ fn remember(store: &StoreChoice, key: &str, report: &serde_json::Value) -> Resul
 
 fn domineering(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
     let mut arena = Arena::new();
-    let mut values = DomineeringValues::new();
+    let catalogue = build_catalogue(Group::RowPreserving, args.max_cells)?;
+    let counter = Arc::new(AtomicU64::new(0));
     let census = {
-        let _p = Progress::start(format!("census to {} cells", args.max_cells));
-        Census::domineering(args.max_cells, &mut arena, &mut values)?
+        let _p = Progress::start(
+            format!("census to {} cells", args.max_cells),
+            counter.clone(),
+            catalogue.len() as u64,
+        );
+        let mut counted = Counted {
+            inner: DomineeringValues::new(),
+            counter,
+        };
+        Census::run(&catalogue, &mut arena, &mut counted)?
     };
     if let Some(path) = &args.csv {
         census.write_csv(path)?;
@@ -173,7 +206,6 @@ fn domineering(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<
             exhaustive_limit: args.exhaustive_limit,
             numbers_only: args.numbers_only,
         };
-        let _p = Progress::start("boards".to_string());
         Some(board_census(&census, &mut arena, &cfg)?)
     } else {
         None
@@ -201,10 +233,7 @@ fn cram(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
     if args.boards {
         bail!("--boards adds packing readings, which the Cram census does not take");
     }
-    let census = {
-        let _p = Progress::start(format!("cram census to {} cells", args.max_cells));
-        CramCensus::run(args.max_cells)?
-    };
+    let census = CramCensus::run(args.max_cells)?;
     if let Some(path) = &args.csv {
         census.write_csv(path)?;
     }

@@ -169,6 +169,12 @@ impl WordMap {
     /// Set `key` to `v` (`v < u32::MAX`).
     #[inline]
     pub(crate) fn insert(&mut self, key: u64, v: u32) {
+        self.replace(key, v);
+    }
+
+    /// Set `key` to `v` (`v < u32::MAX`), returning the value it had.
+    #[inline]
+    pub(crate) fn replace(&mut self, key: u64, v: u32) -> Option<u32> {
         assert!(v != u32::MAX, "WordMap values are below u32::MAX");
         if 4 * (self.len + 1) > 3 * self.slots.len() {
             self.grow();
@@ -181,11 +187,10 @@ impl WordMap {
             if s[2] == u32::MAX {
                 *s = [lo, hi, v];
                 self.len += 1;
-                return;
+                return None;
             }
             if s[0] == lo && s[1] == hi {
-                s[2] = v;
-                return;
+                return Some(std::mem::replace(&mut s[2], v));
             }
             i = (i + 1) & mask;
         }
@@ -261,8 +266,7 @@ mod tests {
                 1 => (x % 1000) << 50,
                 _ => x,
             };
-            m.insert(k, i);
-            want.insert(k, i);
+            assert_eq!(m.replace(k, i), want.insert(k, i));
             let probe = x.rotate_left(7) % 1000;
             assert_eq!(m.get(probe), want.get(&probe).copied());
         }

@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::dyadic::Dyadic;
 use crate::error::ValueError;
-use crate::game::{hash_options, Arena, GameId};
+use crate::game::{Arena, GameId};
 
 type Opts = SmallVec<[GameId; 8]>;
 
@@ -43,13 +43,9 @@ impl Arena {
             }
         }
 
-        // the same option lists were canonicalised before?
-        let h = hash_options(&l, &r);
-        if let Some(g) = self.construct_cache.get(&l, &r, h) {
-            return Ok(g);
-        }
-        let (l0, r0) = (l.clone(), r.clone());
-
+        // (No cache of option lists -> result: distinct searched positions
+        // seldom share option lists, and such a cache cost more in memory
+        // and misses than the canonicalisations it saved.)
         self.remove_dominated(&mut l, true);
         self.remove_dominated(&mut r, false);
         self.form_begin();
@@ -61,9 +57,7 @@ impl Arena {
         }
         l.sort_unstable();
         r.sort_unstable();
-        let g = self.intern(&l, &r);
-        self.construct_cache.insert(&l0, &r0, h, g);
-        Ok(g)
+        Ok(self.intern(&l, &r))
     }
 
     /// `Some(mex)` if every option is a nimber.

@@ -107,6 +107,12 @@ impl Arena {
 
     /// Starts a fresh memo for comparisons against one option-list form.
     pub(crate) fn form_begin(&mut self) {
+        // Entries hold `(stamp << 1) | answer` in 32 bits; when the stamps
+        // run out, forget everything and start again at 1.
+        if self.form_stamp >= u32::MAX >> 1 {
+            self.form_memo.iter_mut().for_each(|e| *e = 0);
+            self.form_stamp = 0;
+        }
         self.form_stamp += 1;
         let need = 2 * self.nodes.len();
         if self.form_memo.len() < need {
@@ -122,7 +128,7 @@ impl Arena {
 
     #[inline]
     fn form_set(&mut self, slot: usize, v: bool) {
-        self.form_memo[slot] = (self.form_stamp << 1) | u64::from(v);
+        self.form_memo[slot] = (self.form_stamp << 1) | u32::from(v);
     }
 
     /// `x <= G` where `G = {l | r}` is an option-list form (not interned).

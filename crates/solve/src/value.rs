@@ -9,6 +9,23 @@
 //!
 //! Every run counts what it did (see [`Stats`]); the counts are part of the
 //! API because the essays' figures are counts.
+//!
+//! How it is fast (every shortcut below is tested against the plain way):
+//!
+//! * a region of at most 8 x 8 cells with only layer 0 (every Domineering
+//!   and Cram region up to 8 x 8) is keyed by one `u64` in stride 8, folded
+//!   over the symmetries by word operations ([`small::Folder`]), and kept
+//!   in an open-addressing table of 12-byte slots; recently folded regions
+//!   are remembered by their raw key (an alias cache), so most folds are
+//!   one look-up;
+//! * decomposition passes start in the middle of a region and stop once
+//!   it has taken every cell (fewer calls of the ruleset's relation);
+//! * a node's options are first all split and folded and their regions
+//!   looked up back to back (the cache misses overlap), then valued in
+//!   order (`search_batched`): the same work and counts as one by one;
+//! * the option values, passes and pending regions of the searches in
+//!   progress live on stacks the solver reuses, so a search allocates
+//!   nothing.
 
 use partizan_core::{Arena, GameId, ValueError};
 use partizan_games::{Bits, Board, Player, Ruleset};
@@ -239,6 +256,9 @@ impl SmallMemo {
     }
 }
 
+/// The alias cache of small folds has `2^this` slots (24 bytes each).
+const ALIAS_LOG: u32 = 12;
+
 /// A memo key: a small board (at most 8 x 8, layer 0 only) is its cropped
 /// stride-8 set (see [`small`]); any other board is itself.
 #[derive(Copy, Clone, Debug)]
@@ -293,6 +313,9 @@ pub struct Solver<'r, R: Ruleset> {
     /// Folds small boards by word operations, when the ruleset's
     /// symmetries act on layer-0 boards geometrically.
     folder: Option<small::Folder>,
+    /// The folds of recently seen small regions, by raw key: (raw key,
+    /// folded key, negates), direct-mapped (see [`ALIAS_LOG`]).
+    alias: Vec<(u64, u64, bool)>,
     /// Option values of the searches in progress, as a stack.
     opts: Vec<GameId>,
     /// Regions of the passes in progress, as a stack.
@@ -318,12 +341,22 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         if savings.decompose == Decompose::RootOnly && !rules.only_falls_apart() {
             return Err(SolveError::RootOnlyUnsound(rules.name()));
         }
+        let folder = small::Folder::new(rules);
+        // Every slot starts as the fold of the empty board (raw key 0).
+        let alias = match &folder {
+            Some(f) => {
+                let (k, negated) = f.canonical(0);
+                vec![(0, k, negated); 1 << ALIAS_LOG]
+            }
+            None => Vec::new(),
+        };
         Ok(Solver {
             rules,
             savings,
             memo: SmallMemo::with_log(10),
             memo_big: FxHashMap::default(),
-            folder: small::Folder::new(rules),
+            folder,
+            alias,
             opts: Vec::new(),
             parts: Vec::new(),
             pend: Vec::new(),
@@ -465,13 +498,19 @@ impl<'r, R: Ruleset> Solver<'r, R> {
     /// over the symmetries when that saving is on, and whether the folding
     /// symmetry negates.
     #[inline]
-    fn fold(&self, region: &Board) -> (Key, bool) {
+    fn fold(&mut self, region: &Board) -> (Key, bool) {
         if let Some(m) = small::crop_key(region) {
             if !self.savings.symmetry {
                 return (Key::Small(m), false);
             }
             if let Some(f) = &self.folder {
+                let i = (m.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - ALIAS_LOG)) as usize;
+                let (raw, k, negated) = self.alias[i];
+                if raw == m {
+                    return (Key::Small(k), negated);
+                }
                 let (k, negated) = f.canonical(m);
+                self.alias[i] = (m, k, negated);
                 return (Key::Small(k), negated);
             }
             let (k, negated) = canonical_key(self.rules, &small::board(m));
@@ -566,7 +605,10 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         board: &Board,
         frozen: bool,
     ) -> Result<GameId, SolveError> {
-        if self.batch && !frozen && self.savings.memo && self.savings.decompose == Decompose::EveryNode
+        if self.batch
+            && !frozen
+            && self.savings.memo
+            && self.savings.decompose == Decompose::EveryNode
         {
             return self.search_batched(arena, board);
         }
@@ -659,7 +701,11 @@ impl<'r, R: Ruleset> Solver<'r, R> {
                 PendKey::Small(m) => self.memo.get(m),
                 PendKey::Big(i) => self.memo_big.get(&self.pend_big[i]).map(|g| g.index()),
             };
-            self.pend[j].hit = hit.map(|i| arena.id_at(i).expect("a memo entry is a form of this arena"));
+            self.pend[j].hit = hit.map(|i| {
+                arena
+                    .id_at(i)
+                    .expect("a memo entry is a form of this arena")
+            });
         }
         let obase = self.opts.len();
         let res = self.take_pending(arena, pbase, nbase, lefts);
@@ -667,9 +713,8 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         self.pend_n.truncate(nbase);
         self.pend_big.truncate(bbase);
         self.depth -= 1;
-        let res = res.and_then(|split| {
-            Ok(arena.construct(&self.opts[obase..split], &self.opts[split..])?)
-        });
+        let res = res
+            .and_then(|split| Ok(arena.construct(&self.opts[obase..split], &self.opts[split..])?));
         self.opts.truncate(obase);
         res
     }
@@ -783,6 +828,38 @@ mod tests {
         }
     }
 
+    /// The fold through the alias cache is the board fold, whatever the
+    /// cache holds (many boards share a slot; every one comes back).
+    #[test]
+    fn aliased_fold_is_the_board_fold() {
+        use crate::regions::canonical_key_all;
+        fn check<R: Ruleset>(r: &R) {
+            let mut s = Solver::new(r, Savings::ALL).unwrap();
+            let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+            let mut boards = Vec::new();
+            for i in 0..6000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let (w, h) = (1 + (x % 8) as usize, 1 + ((x >> 3) % 8) as usize);
+                let l = Bits::from(x >> 6) & partizan_games::board::rect_mask(w, h);
+                let b = Board::new(w, h, [l, 0, 0]).unwrap();
+                boards.push(b);
+                // Revisit earlier boards too, so some look-ups hit.
+                let b = if i % 3 == 0 {
+                    boards[(x % boards.len() as u64) as usize]
+                } else {
+                    b
+                };
+                let (key, negated) = s.fold(&b);
+                let (want, want_neg) = canonical_key_all(r, &b);
+                assert_eq!((key.board(), negated), (want, want_neg), "{}", r.format(&b));
+            }
+        }
+        check(&Domineering);
+        check(&Cram);
+    }
+
     /// The two-phase search against the one-phase one: the same values
     /// and the same counts, split detail included.
     fn batched_twin<R: Ruleset>(r: &R, texts: &[&str]) {
@@ -815,7 +892,11 @@ mod tests {
     fn batched_search_is_the_plain_search() {
         batched_twin(
             &Domineering,
-            &["....|....|....", "..#..|.....|#...#|.....", "....|.##.|....|...."],
+            &[
+                "....|....|....",
+                "..#..|.....|#...#|.....",
+                "....|.##.|....|....",
+            ],
         );
         batched_twin(&Cram, &["....|....|....", ".#..|....|..#."]);
         batched_twin(&Clobber, &["xox|oxo|x.o", "xo.x|oxox"]);

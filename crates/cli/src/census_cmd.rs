@@ -68,11 +68,9 @@ impl Progress {
                     if t.elapsed() > Duration::from_secs(1) {
                         let n = counter.load(Ordering::Relaxed).min(total);
                         let width = 30;
-                        let filled = if total == 0 {
-                            width
-                        } else {
-                            (n * width as u64 / total) as usize
-                        };
+                        let filled = (n * width as u64)
+                            .checked_div(total)
+                            .map_or(width, |f| f as usize);
                         eprint!(
                             "\r{label} [{}{}] {n}/{total} shapes  {:.0} s",
                             "#".repeat(filled),

@@ -111,8 +111,9 @@ impl PairCache {
 /// An exact map `u64 -> u32` by open addressing with linear probing. A
 /// slot holds key and value together (12 bytes), so a lookup usually
 /// touches a single cache line. Values must be below `u32::MAX` (the
-/// empty mark).
-pub(crate) struct WordMap {
+/// empty mark). Public because the solver's memo of small regions is the
+/// same structure.
+pub struct WordMap {
     /// Key low half, key high half, value (`u32::MAX` when empty).
     slots: Vec<[u32; 3]>,
     /// `64 - log2(slots.len())`.
@@ -129,7 +130,8 @@ impl Default for WordMap {
 impl WordMap {
     const VACANT: [u32; 3] = [0, 0, u32::MAX];
 
-    fn with_log(log: u32) -> WordMap {
+    /// An empty map with `2^log` slots to start with (it grows as needed).
+    pub fn with_log(log: u32) -> WordMap {
         WordMap {
             slots: vec![Self::VACANT; 1 << log],
             shift: 64 - log,
@@ -143,14 +145,18 @@ impl WordMap {
     }
 
     /// Number of entries.
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// Whether the map holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     /// The value of `key`, if present.
     #[inline]
-    pub(crate) fn get(&self, key: u64) -> Option<u32> {
+    pub fn get(&self, key: u64) -> Option<u32> {
         let (lo, hi) = (key as u32, (key >> 32) as u32);
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
@@ -168,13 +174,13 @@ impl WordMap {
 
     /// Set `key` to `v` (`v < u32::MAX`).
     #[inline]
-    pub(crate) fn insert(&mut self, key: u64, v: u32) {
+    pub fn insert(&mut self, key: u64, v: u32) {
         self.replace(key, v);
     }
 
     /// Set `key` to `v` (`v < u32::MAX`), returning the value it had.
     #[inline]
-    pub(crate) fn replace(&mut self, key: u64, v: u32) -> Option<u32> {
+    pub fn replace(&mut self, key: u64, v: u32) -> Option<u32> {
         assert!(v != u32::MAX, "WordMap values are below u32::MAX");
         if 4 * (self.len + 1) > 3 * self.slots.len() {
             self.grow();

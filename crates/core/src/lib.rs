@@ -35,6 +35,7 @@ pub mod serial;
 mod sum;
 pub mod thermo;
 
+pub use cache::WordMap;
 pub use dyadic::Dyadic;
 pub use error::{DecodeError, ParseError, ValueError};
 pub use game::{Arena, GameId, Nus, Outcome};

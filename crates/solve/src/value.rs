@@ -27,7 +27,7 @@
 //!   progress live on stacks the solver reuses, so a search allocates
 //!   nothing.
 
-use partizan_core::{Arena, GameId, ValueError};
+use partizan_core::{Arena, GameId, ValueError, WordMap};
 use partizan_games::{Bits, Board, Player, Ruleset};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -180,82 +180,6 @@ pub trait RegionTable {
     ) -> Result<(), SolveError>;
 }
 
-/// The memo of small regions: an exact map from stride-8 keys to values by
-/// open addressing with linear probing. A slot holds key and value
-/// together (12 bytes), so a lookup usually touches one cache line: the
-/// memo is read once per option searched, and most reads are hits.
-struct SmallMemo {
-    /// Key low half, key high half, value index (`u32::MAX` when empty).
-    slots: Vec<[u32; 3]>,
-    /// `64 - log2(slots.len())`.
-    shift: u32,
-    len: usize,
-}
-
-impl SmallMemo {
-    const VACANT: [u32; 3] = [0, 0, u32::MAX];
-
-    fn with_log(log: u32) -> SmallMemo {
-        SmallMemo {
-            slots: vec![Self::VACANT; 1 << log],
-            shift: 64 - log,
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn home(&self, key: u64) -> usize {
-        ((key ^ (key >> 29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
-    }
-
-    #[inline]
-    fn get(&self, key: u64) -> Option<u32> {
-        let (lo, hi) = (key as u32, (key >> 32) as u32);
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            let s = self.slots[i];
-            if s[2] == u32::MAX {
-                return None;
-            }
-            if s[0] == lo && s[1] == hi {
-                return Some(s[2]);
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Set `key` to `v` (`v < u32::MAX`: arena indices are).
-    fn insert(&mut self, key: u64, v: u32) {
-        assert!(v != u32::MAX, "arena indices are below u32::MAX");
-        if 4 * (self.len + 1) > 3 * self.slots.len() {
-            let log = 64 - self.shift + 1;
-            let old = std::mem::replace(self, SmallMemo::with_log(log));
-            for s in old.slots {
-                if s[2] != u32::MAX {
-                    self.insert(u64::from(s[0]) | (u64::from(s[1]) << 32), s[2]);
-                }
-            }
-        }
-        let (lo, hi) = (key as u32, (key >> 32) as u32);
-        let mask = self.slots.len() - 1;
-        let mut i = self.home(key);
-        loop {
-            let s = &mut self.slots[i];
-            if s[2] == u32::MAX {
-                *s = [lo, hi, v];
-                self.len += 1;
-                return;
-            }
-            if s[0] == lo && s[1] == hi {
-                s[2] = v;
-                return;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-}
-
 /// The alias cache of small folds has `2^this` slots (24 bytes each).
 const ALIAS_LOG: u32 = 12;
 
@@ -307,7 +231,7 @@ pub struct Solver<'r, R: Ruleset> {
     rules: &'r R,
     savings: Savings,
     /// Values of small regions by stride-8 key.
-    memo: SmallMemo,
+    memo: WordMap,
     /// Values of the other regions.
     memo_big: FxHashMap<Board, GameId>,
     /// Folds small boards by word operations, when the ruleset's
@@ -353,7 +277,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
         Ok(Solver {
             rules,
             savings,
-            memo: SmallMemo::with_log(10),
+            memo: WordMap::with_log(10),
             memo_big: FxHashMap::default(),
             folder,
             alias,
@@ -399,7 +323,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
 
     /// Number of entries in the memo table.
     pub fn table_len(&self) -> usize {
-        self.memo.len + self.memo_big.len()
+        self.memo.len() + self.memo_big.len()
     }
 
     /// The canonical value of a whole position.
@@ -804,7 +728,7 @@ mod tests {
 
     #[test]
     fn small_memo_is_a_map() {
-        let mut m = SmallMemo::with_log(2);
+        let mut m = WordMap::with_log(2);
         let mut want = std::collections::HashMap::new();
         let mut x: u64 = 7;
         for i in 0..40_000u32 {
@@ -822,7 +746,7 @@ mod tests {
             let probe = x.rotate_left(9) % 512;
             assert_eq!(m.get(probe), want.get(&probe).copied());
         }
-        assert_eq!(m.len, want.len());
+        assert_eq!(m.len(), want.len());
         for (&k, &v) in &want {
             assert_eq!(m.get(k), Some(v));
         }

@@ -5,6 +5,8 @@
 //! expands. Both are counted by walking the graph once (iteratively, so deep
 //! games cannot overflow the stack), never by walking the tree.
 
+use std::convert::Infallible;
+
 use partizan_games::{Bits, Board, Player, Ruleset};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
@@ -16,10 +18,37 @@ use crate::regions::{region_board, regions};
 /// either player's moves, `b` included.
 #[must_use]
 pub fn positions<R: Ruleset>(r: &R, b: &Board) -> u64 {
+    match positions_with(r, b, |_| Ok::<(), Infallible>(())) {
+        Ok(n) => n,
+        Err(never) => match never {},
+    }
+}
+
+/// How far a walk has got: handed to the caller's check after every step,
+/// so a caller with a budget or a size cap can stop it.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct WalkState {
+    /// Positions taken off the stack so far.
+    pub steps: usize,
+    /// Positions in the walk's table.
+    pub table: usize,
+    /// Positions waiting on the stack.
+    pub stack: usize,
+}
+
+/// [`positions`], calling `check` after every step; the first error it
+/// returns stops the walk.
+pub fn positions_with<R: Ruleset, E>(
+    r: &R,
+    b: &Board,
+    mut check: impl FnMut(WalkState) -> Result<(), E>,
+) -> Result<u64, E> {
     let mut seen: FxHashSet<Board> = FxHashSet::default();
     let mut stack = vec![*b];
     seen.insert(*b);
+    let mut steps = 0;
     while let Some(p) = stack.pop() {
+        steps += 1;
         for player in Player::BOTH {
             r.options(&p, player, |o| {
                 if seen.insert(o) {
@@ -27,8 +56,13 @@ pub fn positions<R: Ruleset>(r: &R, b: &Board) -> u64 {
                 }
             });
         }
+        check(WalkState {
+            steps,
+            table: seen.len(),
+            stack: stack.len(),
+        })?;
     }
-    seen.len() as u64
+    Ok(seen.len() as u64)
 }
 
 /// Position count and recursion-tree size, from one walk of the graph.
@@ -43,10 +77,25 @@ pub struct GraphCounts {
 /// Both counts of `b` in one memoised walk.
 #[must_use]
 pub fn counts<R: Ruleset>(r: &R, b: &Board) -> GraphCounts {
+    match counts_with(r, b, |_| Ok::<(), Infallible>(())) {
+        Ok(c) => c,
+        Err(never) => match never {},
+    }
+}
+
+/// [`counts`], calling `check` after every step; the first error it returns
+/// stops the walk.
+pub fn counts_with<R: Ruleset, E>(
+    r: &R,
+    b: &Board,
+    mut check: impl FnMut(WalkState) -> Result<(), E>,
+) -> Result<GraphCounts, E> {
     let mut memo: FxHashMap<Board, u128> = FxHashMap::default();
     // (position, children pushed?)
     let mut stack: Vec<(Board, bool)> = vec![(*b, false)];
+    let mut steps = 0;
     while let Some((p, expanded)) = stack.pop() {
+        steps += 1;
         if memo.contains_key(&p) {
             continue;
         }
@@ -71,11 +120,16 @@ pub fn counts<R: Ruleset>(r: &R, b: &Board) -> GraphCounts {
                 });
             }
         }
+        check(WalkState {
+            steps,
+            table: memo.len(),
+            stack: stack.len(),
+        })?;
     }
-    GraphCounts {
+    Ok(GraphCounts {
         positions: memo.len() as u64,
         tree_nodes: memo.get(b).copied().unwrap_or(1),
-    }
+    })
 }
 
 /// Nodes of the recursion that expands every option of both players

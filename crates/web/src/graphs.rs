@@ -1,16 +1,14 @@
-//! Position-graph counting that a request can stop: the same walk as
-//! `partizan_solve::graph` (every distinct position reachable by either
-//! player's moves; recursion-tree nodes by memoising over the graph), but
-//! checking the budget as it goes and refusing graphs over a size cap, so a
-//! heavy board cannot hold a worker or the memory past its request.
+//! Position-graph counting that a request can stop: the library's walks
+//! (`partizan_solve::graph::counts_with` / `positions_with`) with a check
+//! that looks at the budget as they go and refuses graphs over a size cap,
+//! so a heavy board cannot hold a worker or the memory past its request.
 //! The counts equal the library's (a test pins that), and a holding report
 //! converts to the library's [`GraphReport`], so `/api/graph` prints what
 //! `partizan graph --json` prints.
 
-use partizan_games::{Board, Player, Ruleset};
-use partizan_solve::graph::{GraphCounts, GraphReport, RegionReport};
+use partizan_games::{Board, Ruleset};
+use partizan_solve::graph::{self, GraphCounts, GraphReport, RegionReport, WalkState};
 use partizan_solve::regions::{region_board, regions};
-use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::WebError;
 use crate::identity::{check_identity, Identity};
@@ -26,6 +24,20 @@ fn too_big(cap: usize) -> WebError {
     WebError::GraphTooLarge(cap)
 }
 
+/// The check a request's walk makes after every step: the budget every
+/// [`CHECK_EVERY`] steps, and the size cap on the table and the stack.
+fn guard(budget: &Budget, cap: usize) -> impl FnMut(WalkState) -> Result<(), WebError> + '_ {
+    move |w: WalkState| {
+        if w.steps.is_multiple_of(CHECK_EVERY) {
+            budget.check()?;
+        }
+        if w.table > cap || w.stack > 8 * cap {
+            return Err(too_big(cap));
+        }
+        Ok(())
+    }
+}
+
 /// Positions and recursion-tree nodes of `b`, or a fault when the budget is
 /// spent or the graph passes `cap` positions.
 pub fn counts<R: Ruleset>(
@@ -34,47 +46,7 @@ pub fn counts<R: Ruleset>(
     budget: &Budget,
     cap: usize,
 ) -> Result<GraphCounts, WebError> {
-    let mut memo: FxHashMap<Board, u128> = FxHashMap::default();
-    let mut stack: Vec<(Board, bool)> = vec![(*b, false)];
-    let mut steps = 0usize;
-    while let Some((p, expanded)) = stack.pop() {
-        steps += 1;
-        if steps.is_multiple_of(CHECK_EVERY) {
-            budget.check()?;
-        }
-        if memo.contains_key(&p) {
-            continue;
-        }
-        if expanded {
-            let mut total: u128 = 1;
-            for player in Player::BOTH {
-                r.options(&p, player, |o| {
-                    let t = memo.get(&o).copied().unwrap_or(0);
-                    total = total.saturating_add(t);
-                });
-            }
-            memo.insert(p, total);
-            if memo.len() > cap {
-                return Err(too_big(cap));
-            }
-        } else {
-            stack.push((p, true));
-            for player in Player::BOTH {
-                r.options(&p, player, |o| {
-                    if !memo.contains_key(&o) {
-                        stack.push((o, false));
-                    }
-                });
-            }
-            if stack.len() > 8 * cap {
-                return Err(too_big(cap));
-            }
-        }
-    }
-    Ok(GraphCounts {
-        positions: memo.len() as u64,
-        tree_nodes: memo.get(b).copied().unwrap_or(1),
-    })
+    graph::counts_with(r, b, guard(budget, cap))
 }
 
 /// Distinct positions reachable from `b`, under the budget and cap.
@@ -84,25 +56,7 @@ pub fn positions<R: Ruleset>(
     budget: &Budget,
     cap: usize,
 ) -> Result<u64, WebError> {
-    let mut seen: FxHashSet<Board> = FxHashSet::default();
-    let mut stack = vec![*b];
-    seen.insert(*b);
-    while let Some(p) = stack.pop() {
-        if seen.len().is_multiple_of(CHECK_EVERY) {
-            budget.check()?;
-        }
-        for player in Player::BOTH {
-            r.options(&p, player, |o| {
-                if seen.insert(o) {
-                    stack.push(o);
-                }
-            });
-        }
-        if seen.len() > cap {
-            return Err(too_big(cap));
-        }
-    }
-    Ok(seen.len() as u64)
+    graph::positions_with(r, b, guard(budget, cap))
 }
 
 /// The whole board's graph and each region's, counted separately, with the

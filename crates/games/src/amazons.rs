@@ -4,8 +4,8 @@
 //!
 //! Text format: `L` a Left queen, `R` a Right queen, `.` an empty cell,
 //! `#` a burnt cell or hole; rows separated by `|` or newlines. Layers:
-//! 0 = `L`, 1 = `R`, 2 = empty. A board with no queen at all is refused by
-//! [`Ruleset::parse`].
+//! 0 = `L`, 1 = `R`, 2 = empty. A board with no queen at all is a legal
+//! position in which nobody can move (value 0).
 //!
 //! ```text
 //! L...      2 rows x 4 columns: 2,784 positions can follow.
@@ -13,8 +13,7 @@
 //! ```
 
 use crate::board::{each_bit, flood, Bits, Board, Player};
-use crate::error::BoardError;
-use crate::ruleset::{format_grid, parse_grid, Glyph, Ruleset};
+use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, GEOMETRIC_AND_COLOUR_SWAP};
 
 /// Amazons. Eight geometric symmetries keep the value; the same eight with
@@ -36,31 +35,26 @@ impl Amazons {
     }
 }
 
+static INFO: RulesetInfo = RulesetInfo {
+    name: "amazons",
+    aliases: &[],
+    title: "Amazons",
+    summary: "A queen slides like a chess queen, then shoots an arrow like a queen; the arrow's cell burns.",
+    glyphs: &[
+        GlyphSpec::layer('L', 0, "a Left queen"),
+        GlyphSpec::layer('R', 1, "a Right queen"),
+        GlyphSpec::layer('.', 2, "an empty cell"),
+        GlyphSpec::hole('#', "a burnt cell"),
+    ],
+    edit_cycle: ".#LR",
+    fillings: &['L', 'R', '.'],
+    example: "L...|.#..|...R",
+    site_cells: 12,
+};
+
 impl Ruleset for Amazons {
-    fn name(&self) -> &'static str {
-        "amazons"
-    }
-
-    fn parse(&self, text: &str) -> Result<Board, BoardError> {
-        let b = parse_grid(text, self.name(), |ch| match ch {
-            'L' => Glyph::Layer(0),
-            'R' => Glyph::Layer(1),
-            '.' => Glyph::Layer(2),
-            '#' => Glyph::Hole,
-            'x' | 'o' => Glyph::Foreign("stones"),
-            _ => Glyph::Unknown,
-        })?;
-        if b.layer(0) | b.layer(1) == 0 {
-            return Err(BoardError::MissingPieces {
-                ruleset: self.name(),
-                what: "queens",
-            });
-        }
-        Ok(b)
-    }
-
-    fn format(&self, b: &Board) -> String {
-        format_grid(b, ['L', 'R', '.'], '#')
+    fn info(&self) -> &'static RulesetInfo {
+        &INFO
     }
 
     #[inline]

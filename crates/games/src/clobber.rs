@@ -12,8 +12,7 @@
 
 use crate::board::{each_bit, Bits, Board, Player};
 use crate::dominoes;
-use crate::error::BoardError;
-use crate::ruleset::{format_grid, parse_grid, Glyph, Ruleset};
+use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, GEOMETRIC_AND_COLOUR_SWAP};
 
 /// Clobber. Eight geometric symmetries keep the value; the same eight
@@ -34,23 +33,27 @@ impl Clobber {
     }
 }
 
+static INFO: RulesetInfo = RulesetInfo {
+    name: "clobber",
+    aliases: &[],
+    title: "Clobber",
+    summary:
+        "A player moves a stone onto an orthogonally adjacent opposing stone, which is removed.",
+    glyphs: &[
+        GlyphSpec::layer('x', 0, "a Left stone"),
+        GlyphSpec::layer('o', 1, "a Right stone"),
+        GlyphSpec::hole('.', "no stone"),
+        GlyphSpec::hole('#', "no stone"),
+    ],
+    edit_cycle: "xo.",
+    fillings: &['x', 'o'],
+    example: "xoxo|oxox",
+    site_cells: 20,
+};
+
 impl Ruleset for Clobber {
-    fn name(&self) -> &'static str {
-        "clobber"
-    }
-
-    fn parse(&self, text: &str) -> Result<Board, BoardError> {
-        parse_grid(text, self.name(), |ch| match ch {
-            'x' => Glyph::Layer(0),
-            'o' => Glyph::Layer(1),
-            '.' | '#' => Glyph::Hole,
-            'L' | 'R' => Glyph::Foreign("queens"),
-            _ => Glyph::Unknown,
-        })
-    }
-
-    fn format(&self, b: &Board) -> String {
-        format_grid(b, ['x', 'o', '?'], '.')
+    fn info(&self) -> &'static RulesetInfo {
+        &INFO
     }
 
     #[inline]

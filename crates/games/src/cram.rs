@@ -6,25 +6,31 @@
 
 use crate::board::{Bits, Board, Player};
 use crate::dominoes;
-use crate::error::BoardError;
-use crate::ruleset::Ruleset;
+use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, GEOMETRIC};
 
 /// Cram. All eight symmetries keep the value.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Cram;
 
+static INFO: RulesetInfo = RulesetInfo {
+    name: "cram",
+    aliases: &[],
+    title: "Cram",
+    summary: "Either player places a domino either way; who cannot place loses.",
+    glyphs: &[
+        GlyphSpec::layer('.', 0, "an empty cell"),
+        GlyphSpec::hole('#', "a blocked cell"),
+    ],
+    edit_cycle: ".#",
+    fillings: &['.'],
+    example: "....|....|.#..|....",
+    site_cells: 30,
+};
+
 impl Ruleset for Cram {
-    fn name(&self) -> &'static str {
-        "cram"
-    }
-
-    fn parse(&self, text: &str) -> Result<Board, BoardError> {
-        dominoes::parse(text, self.name())
-    }
-
-    fn format(&self, b: &Board) -> String {
-        dominoes::format(b)
+    fn info(&self) -> &'static RulesetInfo {
+        &INFO
     }
 
     #[inline]

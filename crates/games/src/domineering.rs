@@ -10,8 +10,7 @@
 
 use crate::board::{Bits, Board, Player};
 use crate::dominoes;
-use crate::error::BoardError;
-use crate::ruleset::Ruleset;
+use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, Transform};
 
 /// Domineering. A transpose swaps vertical and horizontal, so the four
@@ -30,17 +29,24 @@ const SYMMETRIES: [Symmetry; 8] = [
     Symmetry::new(Transform::Rot270, true),
 ];
 
+static INFO: RulesetInfo = RulesetInfo {
+    name: "domineering",
+    aliases: &[],
+    title: "Domineering",
+    summary: "Left places vertical dominoes, Right horizontal ones; who cannot place loses.",
+    glyphs: &[
+        GlyphSpec::layer('.', 0, "an empty cell"),
+        GlyphSpec::hole('#', "a blocked cell"),
+    ],
+    edit_cycle: ".#",
+    fillings: &['.'],
+    example: "....|....|.#..|....",
+    site_cells: 30,
+};
+
 impl Ruleset for Domineering {
-    fn name(&self) -> &'static str {
-        "domineering"
-    }
-
-    fn parse(&self, text: &str) -> Result<Board, BoardError> {
-        dominoes::parse(text, self.name())
-    }
-
-    fn format(&self, b: &Board) -> String {
-        dominoes::format(b)
+    fn info(&self) -> &'static RulesetInfo {
+        &INFO
     }
 
     #[inline]

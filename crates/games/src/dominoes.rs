@@ -2,8 +2,6 @@
 //! layer 0 holds the empty cells and a move covers two adjacent ones.
 
 use crate::board::{each_bit, Bits, Board};
-use crate::error::BoardError;
-use crate::ruleset::{common_glyph, format_grid, parse_grid, Glyph};
 
 /// Top cells of the vertical pairs inside `e`.
 #[inline]
@@ -101,18 +99,4 @@ pub(crate) fn pair_footprints<F: FnMut(Bits)>(b: &Board, e: Bits, mut f: F) {
 pub(crate) fn may_split(before: &Board, after: &Board) -> bool {
     let covered = before.layer(0) & !after.layer(0);
     after.may_disconnect(covered, after.layer(0), false)
-}
-
-/// Text: `.` empty, `#` blocked.
-pub(crate) fn parse(text: &str, ruleset: &'static str) -> Result<Board, BoardError> {
-    parse_grid(text, ruleset, |ch| match ch {
-        '.' => Glyph::Layer(0),
-        '#' => Glyph::Hole,
-        c => common_glyph(c),
-    })
-}
-
-/// Text: `.` empty, `#` blocked.
-pub(crate) fn format(b: &Board) -> String {
-    format_grid(b, ['.', '?', '?'], '#')
 }

@@ -76,13 +76,4 @@ pub enum BoardError {
         /// 1-based column.
         col: usize,
     },
-    /// A ruleset that needs pieces found none (e.g. an Amazons board
-    /// without queens).
-    #[error("{ruleset} board without {what}")]
-    MissingPieces {
-        /// The ruleset's name.
-        ruleset: &'static str,
-        /// What is missing ("queens").
-        what: &'static str,
-    },
 }

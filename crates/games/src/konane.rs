@@ -16,8 +16,7 @@
 //! regions, which is why a flood fill over emptiness is wrong here.
 
 use crate::board::{each_bit, Bits, Board, Player};
-use crate::error::BoardError;
-use crate::ruleset::{format_grid, parse_grid, Glyph, Ruleset};
+use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, GEOMETRIC_AND_COLOUR_SWAP};
 
 /// Konane. Eight geometric symmetries keep the value; the same eight with
@@ -46,24 +45,26 @@ impl Konane {
     }
 }
 
+static INFO: RulesetInfo = RulesetInfo {
+    name: "konane",
+    aliases: &["kōnane"],
+    title: "Kōnane",
+    summary: "A stone jumps an adjacent opposing stone into an empty cell beyond, removing it; jumps may continue in a line.",
+    glyphs: &[
+        GlyphSpec::layer('x', 0, "a Left stone"),
+        GlyphSpec::layer('o', 1, "a Right stone"),
+        GlyphSpec::layer('.', 2, "an empty cell"),
+        GlyphSpec::hole('#', "a blocked cell"),
+    ],
+    edit_cycle: "xo.#",
+    fillings: &['x', 'o', '.'],
+    example: "xox.|o.ox|x.xo",
+    site_cells: 20,
+};
+
 impl Ruleset for Konane {
-    fn name(&self) -> &'static str {
-        "konane"
-    }
-
-    fn parse(&self, text: &str) -> Result<Board, BoardError> {
-        parse_grid(text, self.name(), |ch| match ch {
-            'x' => Glyph::Layer(0),
-            'o' => Glyph::Layer(1),
-            '.' => Glyph::Layer(2),
-            '#' => Glyph::Hole,
-            'L' | 'R' => Glyph::Foreign("queens"),
-            _ => Glyph::Unknown,
-        })
-    }
-
-    fn format(&self, b: &Board) -> String {
-        format_grid(b, ['x', 'o', '.'], '#')
+    fn info(&self) -> &'static RulesetInfo {
+        &INFO
     }
 
     #[inline]

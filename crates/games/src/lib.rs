@@ -23,6 +23,7 @@ pub mod domineering;
 mod dominoes;
 pub mod error;
 pub mod konane;
+pub mod registry;
 pub mod ruleset;
 pub mod transform;
 
@@ -33,5 +34,9 @@ pub use cram::Cram;
 pub use domineering::Domineering;
 pub use error::BoardError;
 pub use konane::Konane;
-pub use ruleset::{derived_related, Ruleset};
+pub use registry::{Rules, UnknownRuleset, Visit};
+pub use ruleset::{
+    common_glyph, derived_related, format_glyphs, format_grid, parse_glyphs, parse_grid, Glyph,
+    GlyphSpec, Ruleset, RulesetInfo,
+};
 pub use transform::{Symmetry, Transform};

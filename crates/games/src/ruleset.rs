@@ -13,14 +13,26 @@ use crate::transform::Symmetry;
 /// from: two cells are related when some move the rules could ever offer
 /// (from this position or any position below it) reads or writes both.
 pub trait Ruleset: Send + Sync {
+    /// What the ruleset says about itself: name, aliases, board glyphs,
+    /// an example board. Front ends read everything they show from here.
+    fn info(&self) -> &'static RulesetInfo;
+
     /// Short lower-case name, e.g. `"domineering"`.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
 
-    /// Parse a board from rows separated by `|` or newlines.
-    fn parse(&self, text: &str) -> Result<Board, BoardError>;
+    /// Parse a board from rows separated by `|` or newlines. The default
+    /// reads the glyph table of [`info`](Self::info) with [`parse_glyphs`].
+    fn parse(&self, text: &str) -> Result<Board, BoardError> {
+        parse_glyphs(text, self.info())
+    }
 
-    /// Print a board as rows joined by `|`; `parse(format(b)) == b`.
-    fn format(&self, b: &Board) -> String;
+    /// Print a board as rows joined by `|`; `parse(format(b)) == b`. The
+    /// default prints the first glyph of each layer of the glyph table.
+    fn format(&self, b: &Board) -> String {
+        format_glyphs(b, self.info())
+    }
 
     /// Call `f` once per option of player `p` (with multiplicity: two moves
     /// reaching the same position are two calls).
@@ -78,10 +90,11 @@ pub fn derived_related<R: Ruleset + ?Sized>(r: &R, b: &Board, set: Bits) -> Bits
     out
 }
 
-/// What a character of a board's text stands for, per ruleset.
+/// What a character of a board's text stands for, as a parser callback
+/// sees it (see [`parse_grid`]).
 #[derive(Copy, Clone, Debug, Eq, PartialEq)]
-pub(crate) enum Glyph {
-    /// A cell in the given layer.
+pub enum Glyph {
+    /// A cell in the given layer (0, 1 or 2).
     Layer(usize),
     /// A hole (cell in no layer).
     Hole,
@@ -91,8 +104,93 @@ pub(crate) enum Glyph {
     Unknown,
 }
 
-/// The glyph of a character that no ruleset owns specially.
-pub(crate) fn common_glyph(ch: char) -> Glyph {
+/// One character of a ruleset's board text, as its glyph table lists it.
+#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+pub struct GlyphSpec {
+    /// The character.
+    pub ch: char,
+    /// The layer it puts the cell in, or `None` for a hole.
+    pub layer: Option<usize>,
+    /// What it means, in a few words ("a Left stone").
+    pub meaning: &'static str,
+}
+
+impl GlyphSpec {
+    /// A character that puts its cell in `layer`.
+    pub const fn layer(ch: char, layer: usize, meaning: &'static str) -> GlyphSpec {
+        GlyphSpec {
+            ch,
+            layer: Some(layer),
+            meaning,
+        }
+    }
+
+    /// A character that leaves its cell in no layer (a hole).
+    pub const fn hole(ch: char, meaning: &'static str) -> GlyphSpec {
+        GlyphSpec {
+            ch,
+            layer: None,
+            meaning,
+        }
+    }
+}
+
+/// What a ruleset says about itself, for the registry and every front end.
+#[derive(Debug)]
+pub struct RulesetInfo {
+    /// Short lower-case ASCII name, the one front ends and the store use.
+    pub name: &'static str,
+    /// Other spellings accepted on input (compared case-insensitively).
+    pub aliases: &'static [&'static str],
+    /// The name as a person writes it ("Kōnane").
+    pub title: &'static str,
+    /// One sentence on the rules.
+    pub summary: &'static str,
+    /// The board characters. For each layer the first glyph listed is the
+    /// one [`format_glyphs`] prints, and likewise the first hole.
+    pub glyphs: &'static [GlyphSpec],
+    /// The characters an editor cycles a cell through, in order.
+    pub edit_cycle: &'static str,
+    /// The characters a cell of a region may hold, used to enumerate every
+    /// filling of a shape (e.g. `x`, `o` for Clobber; `.` for Domineering).
+    pub fillings: &'static [char],
+    /// A board to start from when none is given.
+    pub example: &'static str,
+    /// The largest board (cells, holes included) the site values on a
+    /// request: a size cap that keeps an interactive answer interactive.
+    pub site_cells: usize,
+}
+
+impl RulesetInfo {
+    /// The glyph a cell in `layer` prints as, if the ruleset has one.
+    pub fn layer_glyph(&self, layer: usize) -> Option<char> {
+        self.glyphs
+            .iter()
+            .find(|g| g.layer == Some(layer))
+            .map(|g| g.ch)
+    }
+
+    /// The glyph a hole prints as.
+    pub fn hole_glyph(&self) -> char {
+        self.glyphs
+            .iter()
+            .find(|g| g.layer.is_none())
+            .map_or('#', |g| g.ch)
+    }
+
+    /// What `ch` means on this ruleset's boards.
+    pub fn glyph(&self, ch: char) -> Glyph {
+        match self.glyphs.iter().find(|g| g.ch == ch) {
+            Some(GlyphSpec { layer: Some(k), .. }) => Glyph::Layer(*k),
+            Some(GlyphSpec { layer: None, .. }) => Glyph::Hole,
+            None => common_glyph(ch),
+        }
+    }
+}
+
+/// The glyph of a character that a ruleset's own table does not list:
+/// another ruleset's piece letter, or nothing at all.
+pub fn common_glyph(ch: char) -> Glyph {
     match ch {
         'x' | 'o' => Glyph::Foreign("stones"),
         'L' | 'R' => Glyph::Foreign("queens"),
@@ -100,10 +198,30 @@ pub(crate) fn common_glyph(ch: char) -> Glyph {
     }
 }
 
+/// Parse board text with a ruleset's glyph table: the default
+/// [`Ruleset::parse`].
+///
+/// ```
+/// use partizan_games::{parse_glyphs, Clobber, Ruleset};
+/// let b = parse_glyphs("xo.|.ox", Clobber.info()).unwrap();
+/// assert_eq!(b.layer(0).count_ones(), 2);
+/// ```
+pub fn parse_glyphs(text: &str, info: &RulesetInfo) -> Result<Board, BoardError> {
+    parse_grid(text, info.name, |ch| info.glyph(ch))
+}
+
+/// Print a board with a ruleset's glyph table: the default
+/// [`Ruleset::format`].
+pub fn format_glyphs(b: &Board, info: &RulesetInfo) -> String {
+    let g = |k| info.layer_glyph(k).unwrap_or('?');
+    format_grid(b, [g(0), g(1), g(2)], info.hole_glyph())
+}
+
 /// Parse rows separated by `|` or newlines into a board, with `glyph`
-/// saying what each character means. Leading and trailing blank lines and
-/// surrounding whitespace of each row are ignored.
-pub(crate) fn parse_grid<G: Fn(char) -> Glyph>(
+/// saying what each character means (errors name `ruleset`). Leading and
+/// trailing blank lines and surrounding whitespace of each row are ignored.
+/// Rows must all be as long as the first; at most 128 cells.
+pub fn parse_grid<G: Fn(char) -> Glyph>(
     text: &str,
     ruleset: &'static str,
     glyph: G,
@@ -165,7 +283,7 @@ pub(crate) fn parse_grid<G: Fn(char) -> Glyph>(
 
 /// Print a board row by row, `glyphs[k]` for a cell in layer `k` and `hole`
 /// for a cell in none; rows joined by `|`.
-pub(crate) fn format_grid(b: &Board, glyphs: [char; 3], hole: char) -> String {
+pub fn format_grid(b: &Board, glyphs: [char; 3], hole: char) -> String {
     let w = b.width();
     let mut s = String::with_capacity((w + 1) * b.height());
     for r in 0..b.height() {

@@ -138,8 +138,13 @@ fn parse_errors_name_row_and_column() {
         "too many cells: 129x1 = 129 > 128"
     );
     assert!(d.parse(&".".repeat(128)).is_ok());
-    let e = Amazons.parse("..|..").unwrap_err();
-    assert_eq!(e.to_string(), "amazons board without queens");
+    // A board with no queens is a legal position in which nobody can move.
+    let empty = Amazons.parse("..|..").unwrap();
+    for p in [Player::Left, Player::Right] {
+        let mut n = 0;
+        Amazons.options(&empty, p, |_| n += 1);
+        assert_eq!(n, 0);
+    }
     let e = Amazons.parse("L.|.x").unwrap_err();
     assert!(e.to_string().contains("row 2, column 2"), "{e}");
     let e = Clobber.parse("xo|L.").unwrap_err();

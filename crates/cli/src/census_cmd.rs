@@ -13,8 +13,7 @@ use partizan_census::{
     DomineeringValues, Group, Shape, ShapeValues,
 };
 use partizan_core::{Arena, GameId};
-
-use crate::store_cmd::StoreChoice;
+use partizan_games::Rules;
 
 /// Arguments of `partizan census`.
 #[derive(Args, Debug)]
@@ -113,21 +112,17 @@ impl<V: ShapeValues> ShapeValues for Counted<V> {
 }
 
 /// Run `partizan census`.
-pub fn run(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
+pub fn run(args: CensusArgs, json_out: bool) -> Result<()> {
     check_max_cells(args.max_cells)?;
     if let Some(path) = &args.csv {
         check_writable(path)?;
     }
-    match args.ruleset.to_ascii_lowercase().as_str() {
-        "domineering" => domineering(args, store, json_out),
-        "cram" => cram(args, store, json_out),
-        other if crate::rulesets::NAMES.contains(&other) => {
+    match crate::rulesets::rules(&args.ruleset)? {
+        Rules::Domineering => domineering(args, json_out),
+        Rules::Cram => cram(args, json_out),
+        other => {
             bail!("no region census for {other} yet (census rulesets: domineering, cram)")
         }
-        other => bail!(
-            "unknown ruleset '{other}' (known: {})",
-            crate::rulesets::NAMES.join(", ")
-        ),
     }
 }
 
@@ -159,25 +154,7 @@ fn check_writable(path: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-/// The store key of a census's tables: its ruleset and parameters.
-pub fn census_key(ruleset: &str, max_cells: usize) -> String {
-    format!("census/{ruleset}/max_cells={max_cells}")
-}
-
-/// Keep a census's tables in the store, if there is one (the site shows the
-/// largest stored census instead of recomputing it).
-fn remember(store: &StoreChoice, key: &str, report: &serde_json::Value) -> Result<()> {
-    let (st, busy) = store.open_unless_busy()?;
-    if let Some(e) = busy {
-        eprintln!("warning: {e}; the census tables were not stored");
-    }
-    if let Some(st) = st {
-        st.put_census(key, report)?;
-    }
-    Ok(())
-}
-
-fn domineering(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
+fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
     let mut arena = Arena::new();
     let catalogue = build_catalogue(Group::RowPreserving, args.max_cells)?;
     let counter = Arc::new(AtomicU64::new(0));
@@ -211,7 +188,6 @@ fn domineering(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<
     let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
     v["ruleset"] = "domineering".into();
     v["max_cells"] = args.max_cells.into();
-    remember(store, &census_key("domineering", args.max_cells), &v)?;
     if json_out {
         if let Some(b) = &boards {
             v["boards"] = serde_json::from_str(&b.to_json()?)?;
@@ -227,7 +203,7 @@ fn domineering(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<
     Ok(())
 }
 
-fn cram(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
+fn cram(args: CensusArgs, json_out: bool) -> Result<()> {
     if args.boards {
         bail!("--boards adds packing readings, which the Cram census does not take");
     }
@@ -238,7 +214,6 @@ fn cram(args: CensusArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
     let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
     v["ruleset"] = "cram".into();
     v["max_cells"] = args.max_cells.into();
-    remember(store, &census_key("cram", args.max_cells), &v)?;
     if json_out {
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {

@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
 
 /// Exact combinatorial game analysis: values, regions, censuses.
 #[derive(Parser, Debug)]
-#[command(name = "partizan", version, about)]
+#[command(name = "partizan", version, about, arg_required_else_help = true)]
 struct Cli {
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
@@ -53,6 +53,8 @@ enum Command {
     /// The persistent table of region values: stats, export, import, verify, warm.
     #[command(subcommand)]
     Store(store_cmd::StoreCmd),
+    /// The rulesets partizan knows, with their board glyphs.
+    Rulesets,
     /// Serve the local site (explorer, censuses, Sylver Coinage, JSON API).
     Serve(serve::ServeArgs),
 }
@@ -80,10 +82,11 @@ fn main() -> ExitCode {
         Command::Game(a) => values::game(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Outcome(a) => values::outcome(a, cli.json),
-        Command::Census(a) => census_cmd::run(a, &store, cli.json),
+        Command::Census(a) => census_cmd::run(a, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),
+        Command::Rulesets => values::rulesets(cli.json),
         Command::Serve(a) => serve::serve(a, &store),
     };
     match result {

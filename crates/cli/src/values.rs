@@ -2,11 +2,9 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use partizan_core::Arena;
 use partizan_games::Ruleset;
 use partizan_solve::outcome::{Convention, OutcomeSolver};
-use partizan_solve::{graph, Decompose, Savings, Solver};
-use partizan_web::report::value_json;
+use partizan_solve::{graph, Decompose, Savings};
 use serde_json::json;
 
 use crate::store_cmd::StoreChoice;
@@ -15,7 +13,7 @@ use crate::with_ruleset;
 /// Arguments of `partizan value`.
 #[derive(Args, Debug)]
 pub struct ValueArgs {
-    /// Ruleset: domineering, cram, clobber, konane, amazons.
+    /// Ruleset (see `partizan rulesets`).
     pub ruleset: String,
     /// Board text: rows separated by '|' or newlines.
     pub board: String,
@@ -39,7 +37,7 @@ pub struct ValueArgs {
 /// Arguments of `partizan graph`.
 #[derive(Args, Debug)]
 pub struct GraphArgs {
-    /// Ruleset: domineering, cram, clobber, konane, amazons.
+    /// Ruleset (see `partizan rulesets`).
     pub ruleset: String,
     /// Board text: rows separated by '|' or newlines.
     pub board: String,
@@ -47,10 +45,11 @@ pub struct GraphArgs {
 
 /// `partizan value RULESET BOARD`.
 pub fn value(args: ValueArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
+    let rules = crate::rulesets::rules(&args.ruleset)?;
     if args.misere {
         anyhow::bail!(
             "misère values are not computed by sums: under misère play the value of a board is not the sum of its regions' values, so decomposition cannot be used to add them; ask `partizan outcome {} BOARD --misere` for who wins",
-            args.ruleset
+            rules.name()
         );
     }
     let savings = Savings {
@@ -58,69 +57,22 @@ pub fn value(args: ValueArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         decompose: args.decompose.parse::<Decompose>()?,
         symmetry: !args.no_symmetry,
     };
-    with_ruleset!(args.ruleset, |r| {
-        let board = r
-            .parse(&args.board)
-            .with_context(|| format!("bad {} board", r.name()))?;
-        let (st, busy) = store.open_unless_busy()?;
-        if let Some(e) = busy {
-            eprintln!("warning: {e}; running without the store");
-        }
-        let mut session = st.as_ref().map(|s| {
-            let mut session = s.session();
-            session.set_label(format!("value {} {}", r.name(), r.format(&board)));
-            session
-        });
-        let mut arena = Arena::new();
-        let (g, stats) = {
-            let mut solver = Solver::new(r, savings)?;
-            if let Some(s) = session.as_mut() {
-                solver = solver.with_table(s);
-            }
-            let g = solver.value(&mut arena, &board)?;
-            (g, solver.stats())
-        };
-        if let Some(s) = session {
-            s.finish()?;
-        }
-        let mut out = value_json(&mut arena, g);
-        out["ruleset"] = json!(r.name());
-        out["board"] = json!(r.format(&board));
-        out["stats"] = serde_json::to_value(stats)?;
-        out["savings"] = serde_json::to_value(savings)?;
-        out["store"] = match &st {
-            Some(s) => json!({
-                "path": s.path().display().to_string(),
-                "hits": stats.store_hits,
-                "added": stats.store_added,
-            }),
-            None => serde_json::Value::Null,
-        };
-        if json_out {
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        } else {
-            println!("{}", out["value"].as_str().unwrap_or_default());
-            if args.stats {
-                println!(
-                    "outcome {}  stops {} / {}  temperature {}",
-                    out["outcome"].as_str().unwrap_or_default(),
-                    out["left_stop"].as_str().unwrap_or_default(),
-                    out["right_stop"].as_str().unwrap_or_default(),
-                    out["temperature"].as_str().unwrap_or_default()
-                );
-                println!(
-                    "nodes {}  distinct {}  hits {}  passes {}  splits {}  regions {}",
-                    stats.nodes,
-                    stats.distinct,
-                    stats.hits,
-                    stats.passes,
-                    stats.splits,
-                    stats.regions
-                );
-            }
-        }
-        Ok(())
-    })
+    let (st, busy) = store.open_unless_busy()?;
+    if let Some(e) = busy {
+        eprintln!("warning: {e}; running without the store");
+    }
+    let opts = partizan_report::Options {
+        savings,
+        store: st.as_ref(),
+        stop: None,
+    };
+    let report = partizan_report::board_value(rules, &args.board, &opts)?;
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.render_text(args.stats));
+    }
+    Ok(())
 }
 
 /// `partizan graph RULESET BOARD`.
@@ -152,7 +104,7 @@ pub fn graph(args: GraphArgs, json_out: bool) -> Result<()> {
 /// Arguments of `partizan decompose`.
 #[derive(Args, Debug)]
 pub struct DecomposeArgs {
-    /// Ruleset: domineering, cram, clobber, konane, amazons.
+    /// Ruleset (see `partizan rulesets`).
     pub ruleset: String,
     /// Board text: rows separated by '|' or newlines.
     pub board: String,
@@ -231,7 +183,7 @@ pub fn decompose(args: DecomposeArgs, json_out: bool) -> Result<()> {
 /// Arguments of `partizan outcome`.
 #[derive(Args, Debug)]
 pub struct OutcomeArgs {
-    /// Ruleset: domineering, cram, clobber, konane, amazons.
+    /// Ruleset (see `partizan rulesets`).
     pub ruleset: String,
     /// Board text: rows separated by '|' or newlines.
     pub board: String,
@@ -282,23 +234,73 @@ pub struct GameArgs {
 /// CGSuite notation (the sum, if several), with outcome, stops and
 /// temperature.
 pub fn game(args: GameArgs, json_out: bool) -> Result<()> {
-    // Values may start with '-', so the list takes hyphenated words; a
-    // `--json` among them is still the flag.
-    let json_out = json_out || args.values.iter().any(|v| v == "--json");
-    let values: Vec<&String> = args.values.iter().filter(|v| *v != "--json").collect();
-    let mut arena = Arena::new();
-    let mut total = arena.zero();
-    for (i, text) in values.iter().enumerate() {
-        let g = arena
-            .parse(text)
-            .with_context(|| format!("bad value notation in argument {} '{}'", i + 1, text))?;
-        total = arena.sum(total, g)?;
+    // Values may start with '-', so the list takes hyphenated words; the
+    // global flags among them are still flags (no notation starts `--`).
+    let mut json_out = json_out;
+    let mut values = Vec::new();
+    for v in &args.values {
+        match v.as_str() {
+            "--json" => json_out = true,
+            "--no-store" => {}
+            flag if flag.starts_with("--") => {
+                anyhow::bail!("unknown flag '{flag}' for game (see --help)")
+            }
+            _ => values.push(v),
+        }
     }
-    let out = value_json(&mut arena, total);
+    if values.is_empty() {
+        anyhow::bail!("game needs at least one value in notation");
+    }
+    let report = partizan_report::game_value(&values)?;
     if json_out {
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!("{}", out["value"].as_str().unwrap_or_default());
+        print!("{}", report.render_text());
+    }
+    Ok(())
+}
+
+/// `partizan rulesets`: every registered ruleset with its board glyphs.
+pub fn rulesets(json_out: bool) -> Result<()> {
+    use partizan_games::Rules;
+    if json_out {
+        let list: Vec<_> = Rules::ALL
+            .iter()
+            .map(|r| {
+                let i = r.info();
+                let symmetries = partizan_games::with_rules!(*r, |x| x.symmetries().len());
+                json!({
+                    "name": i.name,
+                    "title": i.title,
+                    "aliases": i.aliases,
+                    "summary": i.summary,
+                    "glyphs": i.glyphs.iter().map(|g| json!({
+                        "char": g.ch.to_string(),
+                        "layer": g.layer,
+                        "meaning": g.meaning,
+                    })).collect::<Vec<_>>(),
+                    "example": i.example,
+                    "symmetries": symmetries,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&list)?);
+    } else {
+        for r in Rules::ALL {
+            let i = r.info();
+            let glyphs: Vec<String> = i
+                .glyphs
+                .iter()
+                .map(|g| format!("{} {}", g.ch, g.meaning))
+                .collect();
+            println!("{:<12} {}", i.name, i.summary);
+            println!(
+                "{:<12} glyphs: {}; e.g. '{}'",
+                "",
+                glyphs.join(", "),
+                i.example
+            );
+        }
     }
     Ok(())
 }

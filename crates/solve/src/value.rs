@@ -158,6 +158,9 @@ pub enum SolveError {
     /// A region store failed.
     #[error("store: {0}")]
     Store(String),
+    /// The caller's stop check said to stop (a budget spent, a cancel).
+    #[error("stopped before the value was found")]
+    Stopped,
 }
 
 /// A persistent table of region values that a solver reads through before
@@ -254,6 +257,9 @@ pub struct Solver<'r, R: Ruleset> {
     batch: bool,
     stats: Stats,
     table: Option<&'r mut dyn RegionTable>,
+    /// Asked before each region search: `true` stops the solver with
+    /// [`SolveError::Stopped`].
+    stop: Option<&'r (dyn Fn() -> bool + 'r)>,
     detail: Option<SplitDetail>,
     depth: u32,
 }
@@ -289,6 +295,7 @@ impl<'r, R: Ruleset> Solver<'r, R> {
             batch: true,
             stats: Stats::default(),
             table: None,
+            stop: None,
             detail: None,
             depth: 0,
         })
@@ -297,6 +304,14 @@ impl<'r, R: Ruleset> Solver<'r, R> {
     /// Read through (and write to) a persistent region table.
     pub fn with_table(mut self, table: &'r mut dyn RegionTable) -> Self {
         self.table = Some(table);
+        self
+    }
+
+    /// Ask `stop` before every region search (a budget, a cancel flag):
+    /// once it answers `true` the solver returns [`SolveError::Stopped`].
+    /// Nothing half-computed is written to the tables.
+    pub fn with_stop(mut self, stop: &'r (dyn Fn() -> bool + 'r)) -> Self {
+        self.stop = Some(stop);
         self
     }
 
@@ -505,6 +520,11 @@ impl<'r, R: Ruleset> Solver<'r, R> {
                     self.memo_put(key, v);
                     return Ok(if negated { arena.neg(v) } else { v });
                 }
+            }
+        }
+        if let Some(stop) = self.stop {
+            if stop() {
+                return Err(SolveError::Stopped);
             }
         }
         let v = self.search(arena, &board, frozen)?;
@@ -725,6 +745,29 @@ impl<'r, R: Ruleset> Solver<'r, R> {
 mod tests {
     use super::*;
     use partizan_games::{Amazons, Clobber, Cram, Domineering, Konane};
+
+    #[test]
+    fn a_stop_check_stops_the_solver_and_a_quiet_one_does_not() {
+        let b = Domineering.parse("....|....|....").unwrap();
+        let asked = std::cell::Cell::new(0u64);
+        let stop_after_ten = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 10
+        };
+        let mut s = Solver::new(&Domineering, Savings::ALL)
+            .unwrap()
+            .with_stop(&stop_after_ten);
+        let mut a = Arena::new();
+        assert!(matches!(s.value(&mut a, &b), Err(SolveError::Stopped)));
+        assert_eq!(asked.get(), 11);
+        let never = || false;
+        let mut s = Solver::new(&Domineering, Savings::ALL)
+            .unwrap()
+            .with_stop(&never);
+        let g = s.value(&mut a, &b).unwrap();
+        let mut plain = Solver::new(&Domineering, Savings::ALL).unwrap();
+        assert_eq!(plain.value(&mut a, &b).unwrap(), g);
+    }
 
     #[test]
     fn small_memo_is_a_map() {

@@ -125,6 +125,9 @@ fn product_identity_refuses_a_false_split() {
 struct EmptyFillKonane;
 
 impl Ruleset for EmptyFillKonane {
+    fn info(&self) -> &'static partizan_games::RulesetInfo {
+        partizan_games::Konane.info()
+    }
     fn name(&self) -> &'static str {
         "konane-empty-fill"
     }

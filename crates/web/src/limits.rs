@@ -13,16 +13,6 @@ use tokio::sync::Semaphore;
 
 use crate::error::WebError;
 
-/// The largest board (in cells, holes included) the site answers for each
-/// ruleset, and the default for names not listed.
-pub const CELL_CAPS: &[(&str, usize)] = &[
-    ("domineering", 30),
-    ("cram", 30),
-    ("clobber", 20),
-    ("konane", 20),
-    ("amazons", 12),
-];
-
 /// The limits a server runs under.
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -54,13 +44,10 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// The cell cap of a ruleset (by its canonical name).
+    /// The cell cap of a ruleset (by its canonical name): the registry's
+    /// `site_cells`.
     pub fn cell_cap(&self, ruleset: &str) -> usize {
-        CELL_CAPS
-            .iter()
-            .find(|(n, _)| *n == ruleset)
-            .map(|(_, c)| *c)
-            .unwrap_or(20)
+        partizan_games::Rules::from_name(ruleset).map_or(20, |r| r.info().site_cells)
     }
 
     /// Fail with a 400 if a board of `cells` cells is over the ruleset's cap.

@@ -1,31 +1,36 @@
-//! Rulesets by name, and board text under the site's limits.
+//! Rulesets by name (the games registry), and board text under the site's
+//! limits.
 
-use partizan_games::{Board, Ruleset};
+use partizan_games::{Board, Rules, Ruleset};
 
 use crate::error::WebError;
 use crate::limits::Limits;
 
-/// The rulesets the site knows, by canonical name.
-pub const NAMES: &[&str] = &["domineering", "cram", "clobber", "konane", "amazons"];
-
 /// The longest board text accepted (before parsing).
 pub const MAX_BOARD_TEXT: usize = 400;
 
+/// The ruleset a request names, or a 400 naming the unknown one.
+pub fn rules(name: &str) -> Result<Rules, WebError> {
+    Rules::from_name(name).map_err(|e| WebError::UnknownRuleset {
+        name: e.name,
+        known: names().join(", "),
+    })
+}
+
 /// The canonical name of a ruleset, or a 400 naming the unknown one.
 pub fn canonical(name: &str) -> Result<&'static str, WebError> {
-    let lower = name.trim().to_lowercase();
-    let n = match lower.as_str() {
-        "kōnane" => "konane",
-        other => other,
-    };
-    NAMES
-        .iter()
-        .copied()
-        .find(|k| *k == n)
-        .ok_or_else(|| WebError::UnknownRuleset {
-            name: name.to_string(),
-            known: NAMES.join(", "),
-        })
+    rules(name).map(Rules::name)
+}
+
+/// Every ruleset's name, in registry order.
+pub fn names() -> Vec<&'static str> {
+    Rules::names().collect()
+}
+
+/// Whether the essays' packing reading (domino runs, counts and intervals)
+/// is defined for a ruleset: it is a reading of Domineering positions.
+pub fn packing_reading(ruleset: &str) -> bool {
+    ruleset == Rules::Domineering.name()
 }
 
 /// Run `$body` with `$r` bound to the ruleset named `$name`, or return the
@@ -34,28 +39,9 @@ pub fn canonical(name: &str) -> Result<&'static str, WebError> {
 #[doc(hidden)]
 macro_rules! with_ruleset {
     ($name:expr, |$r:ident| $body:expr) => {{
-        match $crate::rules::canonical($name) {
+        match $crate::rules::rules($name) {
             Err(e) => Err(e),
-            Ok("domineering") => {
-                let $r = &partizan_games::Domineering;
-                $body
-            }
-            Ok("cram") => {
-                let $r = &partizan_games::Cram;
-                $body
-            }
-            Ok("clobber") => {
-                let $r = &partizan_games::Clobber;
-                $body
-            }
-            Ok("konane") => {
-                let $r = &partizan_games::Konane;
-                $body
-            }
-            Ok(_) => {
-                let $r = &partizan_games::Amazons;
-                $body
-            }
+            Ok(rules) => partizan_games::with_rules!(rules, |$r| $body),
         }
     }};
 }
@@ -79,22 +65,12 @@ pub fn parse_board<R: Ruleset>(r: &R, text: &str, limits: &Limits) -> Result<Boa
 
 /// The characters a click on a cell cycles through, per ruleset.
 pub fn click_cycle(name: &str) -> &'static str {
-    match name {
-        "clobber" => "xo.",
-        "konane" => "xo.#",
-        "amazons" => ".#LR",
-        _ => ".#",
-    }
+    rules(name).map_or(".#", |r| r.info().edit_cycle)
 }
 
 /// A board to start from when none is given.
 pub fn default_board(name: &str) -> &'static str {
-    match name {
-        "clobber" => "xoxo|oxox",
-        "konane" => "xox.|o.ox|x.xo",
-        "amazons" => "L...|.#..|...R",
-        _ => "....|....|.#..|....",
-    }
+    rules(name).map_or("....|....|.#..|....", |r| r.info().example)
 }
 
 #[cfg(test)]
@@ -109,6 +85,10 @@ mod tests {
             canonical("chess"),
             Err(WebError::UnknownRuleset { .. })
         ));
+        // An unknown name is refused, never sent to some other ruleset.
+        let r: Result<Board, WebError> =
+            crate::with_ruleset!("amazon", |r| parse_board(r, "L.|.R", &Limits::default()));
+        assert!(matches!(r, Err(WebError::UnknownRuleset { .. })));
     }
 
     #[test]

@@ -167,7 +167,7 @@ pub(crate) async fn doc(State(state): State<AppState>) -> Html<String> {
     }
     let l = state.limits();
     let mut caps = String::new();
-    for (name, _) in crate::limits::CELL_CAPS {
+    for name in crate::rules::names() {
         caps.push_str(&format!(
             "<tr><td>{name}</td><td class=\"num\">{}</td></tr>",
             l.cell_cap(name)

@@ -13,6 +13,7 @@ use axum::response::{Html, IntoResponse, Response};
 use partizan_census::{readings, Reading, Shape};
 use partizan_core::{Arena, GameId};
 use partizan_games::{Bits, Board, Ruleset};
+use partizan_report::ValueSummary;
 use partizan_solve::regions::{region_board, regions};
 use partizan_solve::{RegionTable, Savings, Solver, Stats};
 use partizan_store::Store;
@@ -25,7 +26,7 @@ use crate::graphs::{self, GraphCheck};
 use crate::html::{escape, explore_href, page, thousands, url_encode};
 use crate::identity::Identity;
 use crate::limits::Budget;
-use crate::report::{solve_error, value_json, BudgetTable};
+use crate::report::solve_error;
 use crate::rules::{self, parse_board};
 use crate::svg::{self, BoardDrawing, Cell};
 use crate::AppState;
@@ -95,7 +96,7 @@ pub(crate) struct Explored {
     pub height: usize,
     pub glyphs: Vec<char>,
     pub regions: Vec<RegionRow>,
-    pub whole: Value,
+    pub whole: ValueSummary,
     pub sum_matches: bool,
     pub graph: GraphStatus,
     pub reading: Option<Reading>,
@@ -152,13 +153,17 @@ fn explore_with<'a, R: Ruleset>(
     budget: &'a Budget,
 ) -> Result<Explored, WebError> {
     let mut arena = Arena::new();
-    let mut table = BudgetTable::new(budget, store);
     let masks = regions(r, board);
+    let stop = || budget.expired();
     let mut rows = Vec::with_capacity(masks.len());
     let mut ids: Vec<GameId> = Vec::with_capacity(masks.len());
     let (whole_id, stats) = {
-        let solver = Solver::new(r, Savings::ALL).map_err(|e| solve_error(e, budget))?;
-        let mut solver = solver.with_table(&mut table);
+        let mut solver = Solver::new(r, Savings::ALL)
+            .map_err(|e| solve_error(e, budget))?
+            .with_stop(&stop);
+        if let Some(t) = store {
+            solver = solver.with_table(t);
+        }
         for &mask in &masks {
             let before = solver.stats();
             let g = solver
@@ -195,7 +200,7 @@ fn explore_with<'a, R: Ruleset>(
     let sum = arena
         .sum_all(&ids)
         .map_err(|e| WebError::Internal(e.to_string()))?;
-    let whole = value_json(&mut arena, whole_id);
+    let whole = ValueSummary::of(&mut arena, whole_id);
 
     // The graph identity gets what is left of the budget, less a margin so
     // that the page can still be rendered in time.
@@ -225,7 +230,7 @@ fn explore_with<'a, R: Ruleset>(
     let glyphs: Vec<char> = text.chars().filter(|&c| c != '|').collect();
     let width = board.width();
     let mut reading = None;
-    if r.name() == "domineering" {
+    if rules::packing_reading(r.name()) {
         let mut total = Reading::default();
         let mut all = true;
         for row in rows.iter_mut() {
@@ -274,7 +279,7 @@ impl Explored {
                 }),
                 json!({
                     "positions": c.whole.positions,
-                    "tree_nodes": c.whole.tree_nodes.to_string(),
+                    "tree_nodes": c.whole.tree_nodes,
                 }),
             ),
             GraphStatus::NotChecked(why) => (
@@ -290,8 +295,8 @@ impl Explored {
             "value": self.whole,
             "value_is_sum_of_regions": self.sum_matches,
             "regions": self.regions.iter().map(|r| json!({
-                "cells": r.cells.to_string(),
-                "size": r.size,
+                "cells": r.size,
+                "mask": r.cells.to_string(),
                 "value": r.value,
                 "positions": r.positions,
                 "source": r.source,
@@ -329,7 +334,7 @@ impl Explored {
                     }
                 }
             }
-            if self.ruleset == "domineering" {
+            if rules::packing_reading(self.ruleset) {
                 let empty: Vec<bool> = self.glyphs.iter().map(|&c| c == '.').collect();
                 d.runs = svg::runs(self.width, self.height, &empty);
             }
@@ -346,18 +351,35 @@ fn js_string(s: &str) -> String {
 
 fn form(ruleset: &str, board: &str) -> String {
     let mut opts = String::new();
-    for n in rules::NAMES {
-        let sel = if *n == ruleset { " selected" } else { "" };
-        let _ = write!(opts, "<option value=\"{n}\"{sel}>{n}</option>");
+    let mut glyph_help = String::new();
+    for r in partizan_games::Rules::ALL {
+        let i = r.info();
+        let sel = if i.name == ruleset { " selected" } else { "" };
+        let _ = write!(
+            opts,
+            "<option value=\"{}\"{sel}>{}</option>",
+            i.name,
+            escape(i.title)
+        );
+        let glyphs: Vec<String> = i
+            .glyphs
+            .iter()
+            .map(|g| {
+                format!(
+                    "<code>{}</code> {}",
+                    escape(&g.ch.to_string()),
+                    escape(g.meaning)
+                )
+            })
+            .collect();
+        let _ = write!(glyph_help, "<br>{}: {}", escape(i.title), glyphs.join(", "));
     }
     format!(
         "<form class=\"inline\" method=\"get\" action=\"/explore\" id=\"explore-form\">\
 <label>Ruleset <select name=\"ruleset\" id=\"ruleset\">{opts}</select></label>\
 <label>Board <input type=\"text\" name=\"board\" id=\"board-text\" value=\"{}\" spellcheck=\"false\"></label>\
 <button type=\"submit\">Show</button></form>\
-<p class=\"muted\">Rows separated by <code>|</code>: <code>.</code> empty, <code>#</code> blocked; \
-<code>x</code>/<code>o</code> stones (Clobber, Kōnane; in Clobber <code>.</code> is an empty square), \
-<code>L</code>/<code>R</code> queens (Amazons). Click a cell to change it.</p>",
+<p class=\"muted\">Rows separated by <code>|</code>. Click a cell to change it.{glyph_help}</p>",
         escape(board)
     )
 }
@@ -431,7 +453,7 @@ fn render(e: &Explored) -> String {
             } else {
                 legend.push_str("<span class=\"muted\">Region colours are withheld: the identity was not checked.</span>");
             }
-            let runs = if e.ruleset == "domineering" && identity.is_some() {
+            let runs = if rules::packing_reading(e.ruleset) && identity.is_some() {
                 "<p class=\"muted\" style=\"font-size:.85em\">Runs: <span style=\"color:#c1121f;font-weight:700\">red</span> odd (a dot is a run of one), dashed even; horizontal runs drawn high, vertical ones left.</p>"
             } else {
                 ""
@@ -443,19 +465,18 @@ fn render(e: &Explored) -> String {
         }
     };
     let v = &e.whole;
-    let s = |k: &str| escape(v[k].as_str().unwrap_or_default());
     let mut whole = format!(
         "<div class=\"card\" style=\"flex:1 1 320px\"><h3>The whole board</h3><dl class=\"kv\">\
 <dt>value</dt><dd class=\"mono val\" id=\"whole-value\">{}</dd>\
 <dt>outcome</dt><dd id=\"whole-outcome\">{}</dd>\
 <dt>stops</dt><dd>{} / {}</dd><dt>mean</dt><dd>{}</dd><dt>temperature</dt><dd>{}</dd>\
 <dt>regions</dt><dd id=\"region-count\">{}</dd>",
-        s("value"),
-        s("outcome"),
-        s("left_stop"),
-        s("right_stop"),
-        s("mean"),
-        s("temperature"),
+        escape(&v.value),
+        escape(&v.outcome),
+        escape(&v.left_stop),
+        escape(&v.right_stop),
+        escape(&v.mean),
+        escape(&v.temperature),
         e.regions.len()
     );
     if let Some(rd) = e.reading {
@@ -505,7 +526,7 @@ fn render(e: &Explored) -> String {
     let _ = write!(body, "<div class=\"row\">{drawing_card}{whole}</div>");
 
     // Regions table.
-    let dom = e.ruleset == "domineering";
+    let dom = rules::packing_reading(e.ruleset);
     let holds = identity.is_some_and(|i| i.holds());
     let mut t = String::from(
         "<h2>Regions</h2><table class=\"sortable\" id=\"regions\"><thead><tr><th class=\"num\">#</th><th class=\"num\">cells</th><th>value</th><th class=\"num\">positions</th><th>source</th>",

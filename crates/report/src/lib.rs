@@ -1,0 +1,27 @@
+//! partizan-report: the answers partizan gives, as serialisable types with
+//! their text forms, shared by every front end.
+//!
+//! The command line prints a report's text (or its JSON with `--json`), the
+//! site renders it as HTML and serves its JSON from `/api/`, and the Python
+//! package hands it over as objects: all three call the same function here
+//! and none of them builds an answer of its own, so a field has one name
+//! and one type everywhere.
+//!
+//! ```
+//! use partizan_games::Rules;
+//! use partizan_report::{board_value, Options};
+//!
+//! let report = board_value(Rules::Domineering, "...|...", &Options::default()).unwrap();
+//! assert_eq!(report.value.value, "{2|-1/2}");
+//! assert_eq!(report.value.outcome, "N");
+//! assert_eq!(report.ruleset, "domineering");
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod value;
+
+pub use value::{
+    board_value, board_value_in, game_value, BoardValue, GameValue, Options, ReportError, StoreUse,
+    ValueSummary,
+};

@@ -7,7 +7,7 @@ use partizan_census::{
     board_census, BoardConfig, Census, CensusError, CramCensus, DomineeringValues, Invariant,
     Shape, ShapeValues,
 };
-use partizan_core::{Arena, Dyadic, GameId, ValueError};
+use partizan_core::{Arena, GameId, ValueError};
 
 fn census8() -> (Census, Arena) {
     let mut arena = Arena::new();
@@ -206,7 +206,6 @@ fn cram_catalogue() {
     assert_eq!(c.records[0].nim, 0);
     assert_eq!(c.records[1].nim, 1);
     assert!(c.report.render_text().contains("533 shapes"));
-    let _ = Dyadic::ZERO;
 }
 
 #[test]

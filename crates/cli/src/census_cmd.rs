@@ -142,6 +142,16 @@ fn check_writable(path: &std::path::Path) -> Result<()> {
     if path.is_dir() {
         bail!("cannot write CSV {}: it is a directory", path.display());
     }
+    // The CSV replaces what is at the path by rename: only ever a regular
+    // file, never a symlink's target or a device node.
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.file_type().is_file() {
+            bail!(
+                "cannot write CSV {}: it exists and is not a regular file (a link, device or socket); choose another path",
+                path.display()
+            );
+        }
+    }
     let probe = dir.join(format!(".partizan-probe-{}", std::process::id()));
     std::fs::write(&probe, b"").with_context(|| {
         format!(

@@ -1,7 +1,49 @@
 //! `partizan`: the command-line front end. Thin: it parses arguments, calls
 //! the libraries and prints. Every command takes `--json`.
 
+/// Standard output that ends the process quietly when the reader has gone
+/// (a closed pipe: `partizan ... | head`), instead of panicking. The crate's
+/// `println!` and `print!` below shadow the standard ones, so every command
+/// writes through here.
+mod out {
+    use std::io::Write;
+
+    /// Write to standard output; a closed pipe exits quietly with code 0,
+    /// any other write error is a one-line error with exit code 2.
+    pub fn write(args: std::fmt::Arguments<'_>, newline: bool) {
+        let mut o = std::io::stdout().lock();
+        let r = o
+            .write_fmt(args)
+            .and_then(|()| if newline { o.write_all(b"\n") } else { Ok(()) });
+        if let Err(e) = r.and_then(|()| o.flush()) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("error: writing the output: {e}");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// `println!` through [`out::write`].
+macro_rules! println {
+    () => {
+        $crate::out::write(format_args!(""), true)
+    };
+    ($($t:tt)*) => {
+        $crate::out::write(format_args!($($t)*), true)
+    };
+}
+
+/// `print!` through [`out::write`].
+macro_rules! print {
+    ($($t:tt)*) => {
+        $crate::out::write(format_args!($($t)*), false)
+    };
+}
+
 mod census_cmd;
+mod meter;
 mod rulesets;
 mod semigroup_cmd;
 mod serve;
@@ -26,6 +68,15 @@ struct Cli {
     /// Run without the persistent value table.
     #[arg(long, global = true, conflicts_with = "store")]
     no_store: bool,
+    /// Print a plain progress line every few seconds on stderr (for logs);
+    /// on a terminal a live line is shown anyway.
+    #[arg(long, global = true)]
+    progress: bool,
+    /// Memory budget of long commands (e.g. 4G, 512M; default: half the
+    /// machine's memory): past it they stop with an error saying how far
+    /// they got.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = meter::parse_size)]
+    max_memory: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -55,13 +106,56 @@ enum Command {
     Store(store_cmd::StoreCmd),
     /// The rulesets partizan knows, with their board glyphs.
     Rulesets,
+    /// Check that a board's regions are independent: every move below it
+    /// stays inside one region (the soundness checker).
+    CheckRegions(values::CheckRegionsArgs),
     /// Serve the local site (explorer, censuses, Sylver Coinage, JSON API).
     Serve(serve::ServeArgs),
+}
+
+/// How long commands show progress and how much memory they may take.
+pub struct Long {
+    /// Progress display.
+    pub show: meter::Show,
+    /// Memory budget in bytes.
+    pub max_memory: u64,
+}
+
+impl Long {
+    /// A meter for one long command.
+    pub fn meter(&self, label: impl Into<String>, unit: &'static str) -> meter::Meter {
+        meter::Meter::new(label, unit, self.show, self.max_memory)
+    }
+}
+
+/// An error as one line: the chain of causes joined by ": ", each cause
+/// said once (an OS error's text is often repeated by its wrapper), and at
+/// most 400 characters (a bad input is never echoed at length).
+fn one_line(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let text = cause.to_string().replace('\n', " ");
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+    }
+    let msg = parts.join(": ");
+    if msg.chars().count() > 400 {
+        let cut: String = msg.chars().take(400).collect();
+        format!("{cut}…")
+    } else {
+        msg
+    }
 }
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `partizan` alone: the usage and the list of commands.
+            eprint!("{}", e.render());
+            return ExitCode::from(2);
+        }
         Err(e) if e.use_stderr() => {
             // A usage error: one line naming the problem, exit code 2.
             let text = e.render().to_string();
@@ -76,9 +170,17 @@ fn main() -> ExitCode {
         }
     };
     let store = store_cmd::StoreChoice::from_flags(cli.store.clone(), cli.no_store);
+    let long = Long {
+        show: if cli.progress {
+            meter::Show::Lines
+        } else {
+            meter::Show::Auto
+        },
+        max_memory: cli.max_memory.unwrap_or_else(meter::default_max_memory),
+    };
     let result = match cli.command {
-        Command::Value(a) => values::value(a, &store, cli.json),
-        Command::Graph(a) => values::graph(a, cli.json),
+        Command::Value(a) => values::value(a, &store, &long, cli.json),
+        Command::Graph(a) => values::graph(a, &long, cli.json),
         Command::Game(a) => values::game(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Outcome(a) => values::outcome(a, cli.json),
@@ -87,13 +189,13 @@ fn main() -> ExitCode {
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),
         Command::Rulesets => values::rulesets(cli.json),
+        Command::CheckRegions(a) => values::check_regions(a, cli.json),
         Command::Serve(a) => serve::serve(a, &store),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            let msg = format!("{e:#}").replace('\n', " ");
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", one_line(&e));
             ExitCode::from(2)
         }
     }

@@ -44,7 +44,12 @@ pub struct GraphArgs {
 }
 
 /// `partizan value RULESET BOARD`.
-pub fn value(args: ValueArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
+pub fn value(
+    args: ValueArgs,
+    store: &StoreChoice,
+    long: &crate::Long,
+    json_out: bool,
+) -> Result<()> {
     let rules = crate::rulesets::rules(&args.ruleset)?;
     if args.misere {
         anyhow::bail!(
@@ -61,12 +66,18 @@ pub fn value(args: ValueArgs, store: &StoreChoice, json_out: bool) -> Result<()>
     if let Some(e) = busy {
         eprintln!("warning: {e}; running without the store");
     }
+    let meter = long.meter(format!("value {}", rules.name()), "regions searched");
+    let stop = || meter.tick();
     let opts = partizan_report::Options {
         savings,
         store: st.as_ref(),
-        stop: None,
+        stop: Some(&stop),
     };
-    let report = partizan_report::board_value(rules, &args.board, &opts)?;
+    let report = match partizan_report::board_value(rules, &args.board, &opts) {
+        Ok(r) => r,
+        Err(e) => return Err(meter.over_budget().unwrap_or_else(|| e.into())),
+    };
+    drop(meter);
     if json_out {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -76,12 +87,24 @@ pub fn value(args: ValueArgs, store: &StoreChoice, json_out: bool) -> Result<()>
 }
 
 /// `partizan graph RULESET BOARD`.
-pub fn graph(args: GraphArgs, json_out: bool) -> Result<()> {
+pub fn graph(args: GraphArgs, long: &crate::Long, json_out: bool) -> Result<()> {
     with_ruleset!(args.ruleset, |r| {
         let board = r
             .parse(&args.board)
             .with_context(|| format!("bad {} board", r.name()))?;
-        let report = graph::region_report(r, &board)?;
+        let meter = long.meter(format!("graph {}", r.name()), "positions walked");
+        let report =
+            graph::region_report_with(r, &board, |_| if meter.tick() { Err(()) } else { Ok(()) });
+        let report = match report {
+            Ok(rep) => rep,
+            Err(graph::WalkStop::Check(())) => {
+                return Err(meter
+                    .over_budget()
+                    .unwrap_or_else(|| anyhow::anyhow!("graph walk stopped")))
+            }
+            Err(graph::WalkStop::Identity(e)) => return Err(e.into()),
+        };
+        drop(meter);
         if json_out {
             println!("{}", serde_json::to_string_pretty(&report)?);
         } else {
@@ -303,4 +326,56 @@ pub fn rulesets(json_out: bool) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Arguments of `partizan check-regions`.
+#[derive(Args, Debug)]
+pub struct CheckRegionsArgs {
+    /// Ruleset (see `partizan rulesets`).
+    pub ruleset: String,
+    /// Board text: rows separated by '|' or newlines.
+    pub board: String,
+    /// Walk at most this many distinct positions below the board.
+    #[arg(long, default_value_t = 200_000)]
+    pub budget: u64,
+}
+
+/// `partizan check-regions RULESET BOARD`: the soundness checker on the
+/// ruleset's own regions of a board. Exit 0 when every move in the subtree
+/// walked stays inside one region and each region offers exactly its own
+/// moves; an unsound partition is an error naming the first bad move.
+pub fn check_regions(args: CheckRegionsArgs, json_out: bool) -> Result<()> {
+    with_ruleset!(args.ruleset, |r| {
+        let board = r
+            .parse(&args.board)
+            .with_context(|| format!("bad {} board", r.name()))?;
+        let parts = partizan_solve::regions::regions(r, &board);
+        let report = partizan_solve::soundness::check(r, &board, &parts, args.budget)
+            .map_err(|v| anyhow::anyhow!("{v}"))?;
+        let out = json!({
+            "ruleset": r.name(),
+            "board": r.format(&board),
+            "regions": parts.len(),
+            "sound": true,
+            "nodes": report.nodes,
+            "moves": report.moves,
+            "complete": report.complete,
+        });
+        if json_out {
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        } else {
+            println!(
+                "sound: {} regions; {} positions and {} moves checked{}",
+                parts.len(),
+                report.nodes,
+                report.moves,
+                if report.complete {
+                    " (the whole subtree)"
+                } else {
+                    " (budget reached before the whole subtree)"
+                }
+            );
+        }
+        Ok(())
+    })
 }

@@ -240,3 +240,149 @@ fn game_notation_canonicalises_and_adds() {
     fails(&["game", "{1|-1"], "at byte 0");
     fails(&["game", "1/3"], "1/3");
 }
+
+#[test]
+fn registry_lists_every_ruleset_and_regions_check() {
+    let v = json(&["rulesets", "--json"]);
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    for n in ["domineering", "cram", "clobber", "konane", "amazons"] {
+        assert!(names.contains(&n), "{n} missing from {names:?}");
+    }
+    let v = json(&["check-regions", "domineering", "..#..|..#..", "--json"]);
+    assert_eq!(v["regions"], 2);
+    assert_eq!(v["sound"], true);
+    assert_eq!(v["complete"], true);
+    assert!(v["moves"].as_u64().unwrap() > 0);
+    // Kōnane's relation keeps the cautionary board whole.
+    let v = json(&["check-regions", "konane", ".xo.|.ox.|.xo.", "--json"]);
+    assert_eq!(v["regions"], 1);
+    fails(
+        &["check-regions", "chess", "..."],
+        "unknown ruleset 'chess'",
+    );
+}
+
+#[test]
+fn no_subcommand_prints_the_commands() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_partizan"))
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Usage"), "{text}");
+    for cmd in ["value", "census", "rulesets", "serve"] {
+        assert!(text.contains(cmd), "{cmd} not listed: {text}");
+    }
+}
+
+#[test]
+fn game_accepts_flags_after_values() {
+    let v = json(&["game", "^", "*", "--no-store", "--json"]);
+    assert_eq!(v["value"], "^*");
+    fails(&["game", "1", "--bogus"], "unknown flag '--bogus'");
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    for args in [
+        &["semigroups", "count", "--max-genus", "25", "--json"][..],
+        &["census", "domineering", "--max-cells", "8"][..],
+        &["graph", "domineering", "....|....|....", "--json"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_partizan"))
+            .args(args)
+            .arg("--no-store")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = [0u8; 10];
+        let mut stdout = child.stdout.take().unwrap();
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_memory_budget_stops_long_work_saying_how_far() {
+    fails(
+        &[
+            "graph",
+            "domineering",
+            ".....|.....|.....|.....",
+            "--max-memory",
+            "1M",
+        ],
+        "memory budget of 1 MB reached",
+    );
+    fails(
+        &[
+            "value",
+            "domineering",
+            ".....|.....|.....|.....|.....",
+            "--no-store",
+            "--max-memory",
+            "1M",
+        ],
+        "regions searched",
+    );
+    fails(
+        &["value", "domineering", "..", "--max-memory", "lots"],
+        "not a size",
+    );
+    // Within the budget the answer comes out as before.
+    let v = json(&[
+        "graph",
+        "domineering",
+        "....|....|....|....",
+        "--max-memory",
+        "2G",
+        "--json",
+    ]);
+    assert_eq!(v["positions"], 5700);
+}
+
+#[cfg(unix)]
+#[test]
+fn csv_never_replaces_a_link_or_a_device() {
+    let dir = std::env::temp_dir().join(format!("partizan-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "keep me").unwrap();
+    let link = dir.join("link.csv");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let l = link.to_str().unwrap();
+    fails(
+        &["census", "domineering", "--max-cells", "4", "--csv", l],
+        "not a regular file",
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    fails(
+        &[
+            "census",
+            "domineering",
+            "--max-cells",
+            "4",
+            "--csv",
+            "/dev/null",
+        ],
+        "not a regular file",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

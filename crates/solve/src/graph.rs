@@ -197,12 +197,35 @@ pub enum GraphError {
 /// Count the whole board's graph and, independently, each region's (on its
 /// own [`region_board`]); fail if the whole is not the product of the parts.
 pub fn region_report<R: Ruleset>(r: &R, b: &Board) -> Result<GraphReport, GraphError> {
-    let whole = counts(r, b);
+    match region_report_with(r, b, |_| Ok::<(), Infallible>(())) {
+        Ok(rep) => Ok(rep),
+        Err(WalkStop::Identity(e)) => Err(e),
+        Err(WalkStop::Check(never)) => match never {},
+    }
+}
+
+/// Why [`region_report_with`] stopped.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum WalkStop<E> {
+    /// The caller's check stopped a walk (a budget, a cancel).
+    Check(E),
+    /// The walks finished and the product identity failed.
+    Identity(GraphError),
+}
+
+/// [`region_report`], calling `check` after every step of every walk (the
+/// whole board's, then each region's); the first error it returns stops.
+pub fn region_report_with<R: Ruleset, E>(
+    r: &R,
+    b: &Board,
+    mut check: impl FnMut(WalkState) -> Result<(), E>,
+) -> Result<GraphReport, WalkStop<E>> {
+    let whole = counts_with(r, b, &mut check).map_err(WalkStop::Check)?;
     let parts = regions(r, b);
     let mut product: u128 = 1;
     let mut reports = Vec::with_capacity(parts.len());
     for mask in parts {
-        let n = positions(r, &region_board(b, mask));
+        let n = positions_with(r, &region_board(b, mask), &mut check).map_err(WalkStop::Check)?;
         product = product.saturating_mul(u128::from(n));
         reports.push(RegionReport {
             cells: mask,
@@ -210,11 +233,11 @@ pub fn region_report<R: Ruleset>(r: &R, b: &Board) -> Result<GraphReport, GraphE
         });
     }
     if product != u128::from(whole.positions) {
-        return Err(GraphError::ProductMismatch {
+        return Err(WalkStop::Identity(GraphError::ProductMismatch {
             whole: whole.positions,
             product,
             regions: reports.len(),
-        });
+        }));
     }
     Ok(GraphReport {
         positions: whole.positions,

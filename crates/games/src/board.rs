@@ -177,10 +177,13 @@ impl Board {
         self.layers
     }
 
-    /// The same rectangle with new layers (caller keeps them valid).
+    /// The same rectangle with new layers: the move generator's constructor.
+    /// Unchecked, for speed: the caller keeps the layers inside the
+    /// rectangle and disjoint (a ruleset's moves only rearrange cells it was
+    /// given; [`Board::new`] is the checked constructor).
     #[must_use]
     #[inline]
-    pub(crate) const fn with_layers(&self, layers: [Bits; 3]) -> Board {
+    pub const fn with_layers(&self, layers: [Bits; 3]) -> Board {
         Board {
             width: self.width,
             height: self.height,

@@ -3,7 +3,8 @@
 //! A position is a [`Board`]: a rectangle and three bit layers whose meaning
 //! belongs to the ruleset. A [`Ruleset`] streams options to a callback,
 //! declares the footprint relation regions are built from, and names the
-//! symmetries positions are folded by.
+//! symmetries positions are folded by. The [`registry`] names every
+//! ruleset; front ends dispatch through [`with_rules!`].
 //!
 //! ```
 //! use partizan_games::{Domineering, Player, Ruleset};
@@ -11,6 +12,78 @@
 //! let mut n = 0;
 //! Domineering.options(&b, Player::Left, |_| n += 1);
 //! assert_eq!(n, 2);
+//! ```
+//!
+//! # Writing a ruleset
+//!
+//! A ruleset is a zero-sized type implementing [`Ruleset`]. Here is a whole
+//! one: *Dots*, where either player fills one empty cell (an impartial game
+//! whose value is the nimber of the parity of the empty cells). Parsing and
+//! printing come from its glyph table; its footprints are single cells, so
+//! every cell is its own region. To make it a registered ruleset, put it in
+//! a file of this crate and add one line to the list in [`registry`].
+//!
+//! ```
+//! use partizan_games::{
+//!     each_bit, Bits, Board, GlyphSpec, Player, Ruleset, RulesetInfo, Symmetry,
+//! };
+//! use partizan_games::transform::GEOMETRIC;
+//!
+//! struct Dots;
+//!
+//! static INFO: RulesetInfo = RulesetInfo {
+//!     name: "dots",
+//!     aliases: &[],
+//!     title: "Dots",
+//!     summary: "Either player fills one empty cell.",
+//!     glyphs: &[
+//!         GlyphSpec::layer('.', 0, "an empty cell"),
+//!         GlyphSpec::hole('#', "a filled cell"),
+//!     ],
+//!     edit_cycle: ".#",
+//!     fillings: &['.'],
+//!     example: "..#|...",
+//!     site_cells: 20,
+//! };
+//!
+//! impl Ruleset for Dots {
+//!     fn info(&self) -> &'static RulesetInfo {
+//!         &INFO
+//!     }
+//!     fn options<F: FnMut(Board)>(&self, b: &Board, _p: Player, mut f: F) {
+//!         let e = b.layer(0);
+//!         for bit in each_bit(e) {
+//!             f(b.with_layers([e & !bit, 0, 0]));
+//!         }
+//!     }
+//!     fn footprints<F: FnMut(Bits)>(&self, b: &Board, mut f: F) {
+//!         each_bit(b.layer(0)).for_each(|bit| f(bit));
+//!     }
+//!     fn cells(&self, b: &Board) -> Bits {
+//!         b.layer(0)
+//!     }
+//!     fn symmetries(&self) -> &'static [Symmetry] {
+//!         &GEOMETRIC
+//!     }
+//!     fn apply(&self, b: &Board, s: Symmetry) -> Board {
+//!         b.transform(s.transform)
+//!     }
+//!     fn only_falls_apart(&self) -> bool {
+//!         true
+//!     }
+//!     fn impartial(&self) -> bool {
+//!         true
+//!     }
+//!     fn may_split(&self, _before: &Board, _after: &Board) -> bool {
+//!         false
+//!     }
+//! }
+//!
+//! let b = Dots.parse("..#|...").unwrap();
+//! assert_eq!(Dots.format(&b), "..#|...");
+//! let mut n = 0;
+//! Dots.options(&b, Player::Right, |_| n += 1);
+//! assert_eq!(n, 5);
 //! ```
 
 #![warn(missing_docs)]

@@ -40,6 +40,11 @@ impl Ruleset for Cram {
     }
 
     #[inline]
+    fn options_while<F: FnMut(Board) -> bool>(&self, b: &Board, _p: Player, mut f: F) -> bool {
+        dominoes::place_while(b, true, &mut f) && dominoes::place_while(b, false, &mut f)
+    }
+
+    #[inline]
     fn footprints<F: FnMut(Bits)>(&self, b: &Board, f: F) {
         dominoes::footprints(b, f);
     }

@@ -58,6 +58,11 @@ impl Ruleset for Domineering {
     }
 
     #[inline]
+    fn options_while<F: FnMut(Board) -> bool>(&self, b: &Board, p: Player, mut f: F) -> bool {
+        dominoes::place_while(b, p == Player::Left, &mut f)
+    }
+
+    #[inline]
     fn footprints<F: FnMut(Bits)>(&self, b: &Board, f: F) {
         dominoes::footprints(b, f);
     }

@@ -50,6 +50,19 @@ pub(crate) fn place_horizontal<F: FnMut(Board)>(b: &Board, f: &mut F) {
     }
 }
 
+/// Stream the boards after placing each domino of one direction (vertical
+/// or horizontal) until `f` returns `false`; whether all were seen.
+#[inline]
+pub(crate) fn place_while<F: FnMut(Board) -> bool>(b: &Board, vertical: bool, f: &mut F) -> bool {
+    let e = b.layer(0);
+    let (tops, step) = if vertical {
+        (vertical_tops(b), b.width())
+    } else {
+        (horizontal_lefts(b), 1)
+    };
+    each_bit(tops).all(|bit| f(b.with_layers([e & !(bit | (bit << step)), 0, 0])))
+}
+
 /// Every domino that fits now (cells only fill up, so none can appear
 /// later): each one's two cells.
 #[inline]

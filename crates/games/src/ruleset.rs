@@ -38,6 +38,21 @@ pub trait Ruleset: Send + Sync {
     /// reaching the same position are two calls).
     fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, f: F);
 
+    /// Call `f` on player `p`'s options until it returns `false`; returns
+    /// whether every option was seen (`false`: `f` stopped early). The
+    /// default runs [`options`](Self::options) and skips the calls after a
+    /// stop; rulesets override it to stop generating too (a search that has
+    /// found a winning move wants no more).
+    fn options_while<F: FnMut(Board) -> bool>(&self, b: &Board, p: Player, mut f: F) -> bool {
+        let mut going = true;
+        self.options(b, p, |o| {
+            if going {
+                going = f(o);
+            }
+        });
+        going
+    }
+
     /// Call `f` with the footprint (cells read or written) of every move the
     /// rules could ever offer from `b` or any position below it. A sound
     /// over-approximation: a footprint may also be reported in overlapping

@@ -118,3 +118,33 @@ proptest! {
         }
     }
 }
+
+/// `options_while` sees the options `options` gives, in the same order, and
+/// stops when told, for every registered ruleset.
+#[test]
+fn options_while_agrees_with_options_and_stops() {
+    use partizan_games::{with_rules, Player, Rules, Ruleset};
+    for &rules in Rules::ALL {
+        with_rules!(rules, |r| {
+            let b = r.parse(rules.info().example).unwrap();
+            for p in [Player::Left, Player::Right] {
+                let mut all = Vec::new();
+                r.options(&b, p, |o| all.push(o));
+                let mut seen = Vec::new();
+                assert!(r.options_while(&b, p, |o| {
+                    seen.push(o);
+                    true
+                }));
+                assert_eq!(seen, all, "{rules}");
+                if all.len() >= 2 {
+                    let mut first = Vec::new();
+                    assert!(!r.options_while(&b, p, |o| {
+                        first.push(o);
+                        first.len() < 2
+                    }));
+                    assert_eq!(first, all[..2].to_vec(), "{rules}");
+                }
+            }
+        });
+    }
+}

@@ -44,6 +44,7 @@ macro_rules! print {
 
 mod census_cmd;
 mod meter;
+mod parts_cmd;
 mod rulesets;
 mod semigroup_cmd;
 mod serve;
@@ -104,6 +105,10 @@ enum Command {
     /// The persistent table of region values: stats, export, import, verify, warm.
     #[command(subcommand)]
     Store(store_cmd::StoreCmd),
+    /// Finding the parts: what a region pass costs and saves per board
+    /// (also one row down, or with a wall moved across), or how often random
+    /// play falls apart (--playouts).
+    Parts(parts_cmd::PartsArgs),
     /// The rulesets partizan knows, with their board glyphs.
     Rulesets,
     /// Check that a board's regions are independent: every move below it
@@ -188,6 +193,7 @@ fn main() -> ExitCode {
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),
+        Command::Parts(a) => parts_cmd::run(a, cli.json),
         Command::Rulesets => values::rulesets(cli.json),
         Command::CheckRegions(a) => values::check_regions(a, cli.json),
         Command::Serve(a) => serve::serve(a, &store),

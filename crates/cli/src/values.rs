@@ -2,7 +2,6 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use partizan_games::Ruleset;
 use partizan_solve::outcome::{Convention, OutcomeSolver};
 use partizan_solve::{graph, Decompose, Savings};
 use serde_json::json;

@@ -386,3 +386,47 @@ fn csv_never_replaces_a_link_or_a_device() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn finding_the_parts_table_and_playouts() {
+    let v = json(&[
+        "parts",
+        "domineering",
+        ".....|.....|.....|.....",
+        ".#...|..#..|..#..|..#..",
+        "..#..|..#..|..#..|..#..",
+        "--json",
+    ]);
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["whole"], 58830);
+    assert_eq!(rows[0]["saved"], 0);
+    assert_eq!(rows[1]["whole"], 2187);
+    assert_eq!(rows[1]["sum"], 108);
+    assert_eq!(rows[1]["saved_per_square"], 103.95);
+    assert_eq!(rows[2]["product"], 2916);
+    assert_eq!(rows[2]["squares"], 20);
+    let v = json(&[
+        "parts",
+        "domineering",
+        "..|..|..",
+        "--wall-positions",
+        "--json",
+    ]);
+    assert_eq!(v["rows"].as_array().unwrap().len(), 2 + 3);
+    let v = json(&[
+        "parts",
+        "domineering",
+        "....|....|....",
+        "--playouts",
+        "100",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["by_depth"]["0"]["positions"], 100);
+    assert!(v["time_ratio"].as_f64().unwrap() > 0.0);
+    fails(
+        &["parts", "domineering", "..", "--playouts", "0"],
+        "--playouts takes",
+    );
+}

@@ -79,6 +79,8 @@ macro_rules! __with_rules_arms {
     ($rules:expr, $r:ident, $body:expr ; $($v:ident => $ty:path),* $(,)?) => {
         match $rules {
             $($crate::Rules::$v => {
+                #[allow(unused_imports)]
+                use $crate::Ruleset as _;
                 let $r = &$ty;
                 $body
             })*
@@ -88,7 +90,8 @@ macro_rules! __with_rules_arms {
 
 /// Run `$body` with `$r` bound to the ruleset a [`Rules`] names (a
 /// reference to its zero-sized type, so the body is compiled once per
-/// ruleset and generic code runs at full speed).
+/// ruleset and generic code runs at full speed). The [`Ruleset`] trait is
+/// in scope inside the body.
 ///
 /// ```
 /// use partizan_games::{with_rules, Rules, Ruleset};

@@ -23,6 +23,7 @@
 
 pub mod graph;
 pub mod outcome;
+pub mod parts;
 pub mod regions;
 pub mod soundness;
 pub mod study;

@@ -158,6 +158,10 @@ pub enum SolveError {
     /// A region store failed.
     #[error("store: {0}")]
     Store(String),
+    /// Two computations that must agree did not (a bug, reported rather
+    /// than answered).
+    #[error("inconsistent results: {0}")]
+    Inconsistent(String),
     /// The caller's stop check said to stop (a budget spent, a cancel).
     #[error("stopped before the value was found")]
     Stopped,

@@ -123,7 +123,7 @@ proptest! {
 /// stops when told, for every registered ruleset.
 #[test]
 fn options_while_agrees_with_options_and_stops() {
-    use partizan_games::{with_rules, Player, Rules, Ruleset};
+    use partizan_games::{with_rules, Player, Rules};
     for &rules in Rules::ALL {
         with_rules!(rules, |r| {
             let b = r.parse(rules.info().example).unwrap();

@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
-use partizan_semigroup::{census, count_by_genus, outcomes, play, Order, Semigroup};
+use partizan_semigroup::{census_with, count_by_genus, outcomes, play, trace, Order, Semigroup};
 use serde_json::json;
 
 /// `partizan semigroups` subcommands.
@@ -28,7 +28,27 @@ pub enum SylverCmd {
         /// Largest number of gaps.
         #[arg(long)]
         max_gaps: u32,
-        /// Move order for every search: increasing, decreasing or scored.
+        /// Move order for every search: increasing, decreasing, scored or
+        /// reverse-scored.
+        #[arg(long, default_value = "increasing")]
+        order: String,
+        /// Also price the remoteness proof (an exact solve of each position
+        /// from an empty table) beside the four.
+        #[arg(long)]
+        remoteness: bool,
+    },
+    /// The told proof of one position, traced: every position it evaluated,
+    /// at which depths, and the ones asked at more than one depth.
+    Trace {
+        /// The position's gaps, e.g. "1,2,3,4,7,8" (or generators with --generators).
+        gaps: String,
+        /// The position is given by generators instead ("5,7").
+        #[arg(long)]
+        generators: bool,
+        /// The depth the proof is told (default: the deepening proofs' depth).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Move order.
         #[arg(long, default_value = "increasing")]
         order: String,
     },
@@ -75,9 +95,31 @@ pub fn semigroups(cmd: SemigroupsCmd, json_out: bool) -> Result<()> {
 /// Run `partizan sylver ...`.
 pub fn sylver(cmd: SylverCmd, json_out: bool) -> Result<()> {
     match cmd {
-        SylverCmd::Census { max_gaps, order } => {
+        SylverCmd::Census {
+            max_gaps,
+            order,
+            remoteness,
+        } => {
             let order: Order = order.parse()?;
-            let report = census(max_gaps, order)?;
+            let report = census_with(max_gaps, order, remoteness)?;
+            if json_out {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{}", report.to_table());
+            }
+        }
+        SylverCmd::Trace {
+            gaps,
+            generators,
+            depth,
+            order,
+        } => {
+            let s = if generators {
+                Semigroup::parse_generators(&gaps)?
+            } else {
+                Semigroup::parse_gaps(&gaps)?
+            };
+            let report = trace(s, depth, order.parse()?)?;
             if json_out {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {

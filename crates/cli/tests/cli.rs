@@ -430,3 +430,54 @@ fn finding_the_parts_table_and_playouts() {
         "--playouts takes",
     );
 }
+
+#[test]
+fn sylver_trace_remoteness_and_reverse_scored() {
+    let v = json(&[
+        "sylver",
+        "trace",
+        "1,2,3,4,5,6,7,8,10,11,13,14,16,19,28",
+        "--json",
+    ]);
+    assert_eq!(v["depth"], 7);
+    assert_eq!(v["proved"], true);
+    let twice = v["asked_repeatedly"].as_array().unwrap();
+    assert!(
+        twice
+            .iter()
+            .any(|p| p["position"] == serde_json::json!([1, 2, 3, 4, 7, 8])
+                || p["position"] == "1,2,3,4,7,8"),
+        "{twice:?}"
+    );
+    let v = json(&[
+        "sylver",
+        "census",
+        "--max-gaps",
+        "10",
+        "--remoteness",
+        "--json",
+    ]);
+    assert!(v["totals"]["remoteness"]["median_ratio"].as_f64().unwrap() > 0.0);
+    let v = json(&[
+        "sylver",
+        "census",
+        "--max-gaps",
+        "10",
+        "--order",
+        "reverse-scored",
+        "--json",
+    ]);
+    assert_eq!(v["order"], "reverse-scored");
+    fails(&["sylver", "trace", "1"], "lost for the player to move");
+    fails(
+        &[
+            "sylver",
+            "census",
+            "--max-gaps",
+            "10",
+            "--order",
+            "sideways",
+        ],
+        "reverse-scored",
+    );
+}

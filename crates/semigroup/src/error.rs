@@ -59,6 +59,12 @@ pub enum SemigroupError {
     /// The position has no gaps: 1 has already been named and the game is over.
     #[error("the position has no gaps: 1 has been named and the game is over")]
     GameOver,
+    /// A proof was asked of a position lost for the player to move.
+    #[error("the position with gaps {{{position}}} is lost for the player to move: there is no proof to trace")]
+    Lost {
+        /// The position's gaps, comma-separated.
+        position: String,
+    },
     /// A check the census or the outcome table asserts failed: it refuses to
     /// report.
     #[error("invariant failed ({invariant}) at the position with gaps {{{position}}}")]
@@ -68,7 +74,10 @@ pub enum SemigroupError {
         /// The position's gaps, comma-separated.
         position: String,
     },
-    /// A move-order name that is not one of `increasing`, `decreasing`, `scored`.
-    #[error("unknown move order \"{0}\": expected increasing, decreasing or scored")]
+    /// A move-order name that is not one of `increasing`, `decreasing`,
+    /// `scored`, `reverse-scored`.
+    #[error(
+        "unknown move order \"{0}\": expected increasing, decreasing, scored or reverse-scored"
+    )]
     UnknownOrder(String),
 }

@@ -67,7 +67,9 @@ pub mod tree;
 pub use error::SemigroupError;
 pub use semigroup::Semigroup;
 pub use sylver::census::{
-    census, outcomes, play, CensusReport, CensusSummary, Outcome, OutcomesReport, PlayReport,
+    census, census_with, outcomes, play, CensusReport, CensusSummary, Outcome, OutcomesReport,
+    PlayReport,
 };
+pub use sylver::trace::{trace, TraceReport};
 pub use sylver::Order;
 pub use tree::{count_by_genus, for_each_semigroup};

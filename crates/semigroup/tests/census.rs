@@ -149,3 +149,25 @@ fn bad_genus_is_an_error() {
     assert!(census(65, Order::Increasing).is_err());
     assert!(outcomes(65).is_err());
 }
+
+#[test]
+fn the_remoteness_proof_is_priced_beside_the_four() {
+    let plain = partizan_semigroup::census(12, Order::Increasing).unwrap();
+    assert!(plain.totals.remoteness.is_none());
+    let c = partizan_semigroup::census_with(12, Order::Increasing, true).unwrap();
+    let r = c.totals.remoteness.as_ref().unwrap();
+    assert!(r.median_closures > 0.0);
+    // The other figures do not change.
+    assert_eq!(
+        c.totals.fresh.median_closures,
+        plain.totals.fresh.median_closures
+    );
+    assert_eq!(
+        c.totals.told.cheaper_than_finishing,
+        plain.totals.told.cheaper_than_finishing
+    );
+    assert!(c
+        .positions
+        .iter()
+        .all(|p| p.remoteness.unwrap().depth >= p.fresh.depth));
+}

@@ -190,3 +190,61 @@ fn the_essays_example_root() {
         .collect();
     assert_eq!(steps, vec![(1, None), (3, Some(8))]);
 }
+
+#[test]
+fn the_trace_shows_the_inner_position_asked_at_two_depths() {
+    let s = Semigroup::parse_gaps("1,2,3,4,5,6,7,8,10,11,13,14,16,19,28").unwrap();
+    let t = partizan_semigroup::trace(s, None, Order::Increasing).unwrap();
+    assert_eq!(t.depth, 7);
+    assert!(t.proved);
+    let inner = Semigroup::parse_gaps("1,2,3,4,7,8").unwrap();
+    let rep = t
+        .asked_repeatedly
+        .iter()
+        .find(|p| p.position == inner)
+        .expect("{1,2,3,4,7,8} is asked at two depths");
+    assert_eq!(rep.asked, vec![(1, None), (3, Some(8))]);
+    // The trace is the told proof's steps, regrouped.
+    let steps = told_proof_steps(s, 7, Order::Increasing);
+    assert_eq!(t.evaluations, steps.len() as u64);
+    let asked: usize = t.trace.iter().map(|p| p.asked.len()).sum();
+    assert_eq!(asked, steps.len());
+    // A lost position has nothing to trace.
+    let lost = Semigroup::parse_gaps("1").unwrap();
+    assert!(partizan_semigroup::trace(lost, None, Order::Increasing).is_err());
+}
+
+#[test]
+fn the_remoteness_proof_is_a_proof_and_no_shorter_than_the_shallowest() {
+    use partizan_semigroup::sylver::proofs::remoteness_proof;
+    let mut check = FinishingSearch::new(Order::Increasing);
+    let mut rem = Remoteness::new();
+    for s in all_positions(11) {
+        let won = check.wins(s);
+        let p = remoteness_proof(s);
+        assert_eq!(p.is_some(), won, "{s:?}");
+        if let Some(p) = p {
+            assert!(!check.wins(s.adjoin(p.winning_move)), "{s:?}");
+            assert_eq!(p.depth, rem.remoteness(s));
+            let d = deepening_proof(s, ProofKind::Fresh, Order::Increasing).unwrap();
+            assert!(p.depth >= d.depth, "{s:?}");
+            assert!(p.counts.closures > 0);
+        }
+    }
+}
+
+#[test]
+fn reverse_scored_is_the_scored_order_backwards() {
+    let s = Semigroup::parse_gaps("1,2,3,4,5,6,7,8,10,11,13,14,16,19,28").unwrap();
+    let mut fwd = Order::Scored.move_list(s);
+    let back = Order::ReverseScored.move_list(s);
+    assert_eq!(back.len(), fwd.len());
+    fwd.reverse();
+    // Equal scores are broken the other way too, so the lists are mirror images.
+    assert_eq!(back, fwd);
+    assert_eq!(
+        "reverse-scored".parse::<Order>().unwrap(),
+        Order::ReverseScored
+    );
+    assert_eq!(Order::ReverseScored.to_string(), "reverse-scored");
+}

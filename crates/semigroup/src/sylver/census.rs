@@ -18,7 +18,7 @@ use crate::tree::for_each_semigroup;
 
 use super::finish::FinishingSearch;
 use super::pairing::is_struck;
-use super::proofs::{deepening_proof, told_proof, Proof, ProofKind};
+use super::proofs::{deepening_proof, remoteness_proof, told_proof, Proof, ProofKind};
 use super::remoteness::Remoteness;
 use super::{Order, SearchCounts};
 
@@ -41,6 +41,9 @@ pub struct PositionRecord {
     pub two_sided: Proof,
     /// The told proof.
     pub told: Proof,
+    /// The remoteness proof (its depth is the position's remoteness), when
+    /// the census was asked for it ([`census_with`]).
+    pub remoteness: Option<Proof>,
 }
 
 impl PositionRecord {
@@ -52,6 +55,9 @@ impl PositionRecord {
             ProofKind::Kept => &self.kept,
             ProofKind::TwoSided => &self.two_sided,
             ProofKind::Told => &self.told,
+            // Without the remoteness proof, the fresh proof stands in (the
+            // summaries only ask for it when every record has one).
+            ProofKind::Remoteness => self.remoteness.as_ref().unwrap_or(&self.fresh),
         }
     }
 
@@ -104,6 +110,8 @@ pub struct CensusSummary {
     pub two_sided: ProofSummary,
     /// The told proof.
     pub told: ProofSummary,
+    /// The remoteness proof, when the census was asked for it.
+    pub remoteness: Option<ProofSummary>,
     /// Positions proved within three moves.
     pub proved_within_three: u64,
     /// Their share of the group.
@@ -169,6 +177,16 @@ fn invariant(what: &str, s: Semigroup) -> SemigroupError {
 /// proofs, each from an empty table, checking every returned move against
 /// the finishing search's verdict.
 pub fn measure(s: Semigroup, order: Order) -> Result<PositionRecord, SemigroupError> {
+    measure_with(s, order, false)
+}
+
+/// [`measure`], with the remoteness proof too when `remoteness` (an exact
+/// solve of the position from an empty table: dearer than the others).
+pub fn measure_with(
+    s: Semigroup,
+    order: Order,
+    remoteness: bool,
+) -> Result<PositionRecord, SemigroupError> {
     if !s.is_irreducible() || s.genus() < 2 {
         return Err(invariant(
             "census positions are irreducible with 2 or more gaps",
@@ -188,12 +206,28 @@ pub fn measure(s: Semigroup, order: Order) -> Result<PositionRecord, SemigroupEr
         .ok_or_else(|| invariant("the two-sided proof proves every won position", s))?;
     let told = told_proof(s, fresh.depth, order)
         .ok_or_else(|| invariant("the told proof proves at the deepening depth", s))?;
+    let remoteness = if remoteness {
+        let r =
+            remoteness_proof(s).ok_or_else(|| invariant("a won position has odd remoteness", s))?;
+        if r.depth < fresh.depth {
+            return Err(invariant(
+                "no win is quicker than the shallowest proof (remoteness >= proof depth)",
+                s,
+            ));
+        }
+        Some(r)
+    } else {
+        None
+    };
     if kept.depth != fresh.depth || two_sided.depth != fresh.depth {
         return Err(invariant("every deepening proof finds the same depth", s));
     }
     // The verdicts below come from a separate, uncharged search.
     let mut check = FinishingSearch::new(Order::Increasing);
-    for p in [&fresh, &kept, &two_sided, &told] {
+    for p in [&fresh, &kept, &two_sided, &told]
+        .into_iter()
+        .chain(remoteness.as_ref())
+    {
         let t = s.adjoin(p.winning_move);
         if t == s || is_struck(t) || check.wins(t) {
             return Err(invariant(
@@ -214,6 +248,7 @@ pub fn measure(s: Semigroup, order: Order) -> Result<PositionRecord, SemigroupEr
         kept,
         two_sided,
         told,
+        remoteness,
     })
 }
 
@@ -256,6 +291,11 @@ fn summarise(label: String, records: &[&PositionRecord]) -> CensusSummary {
         kept: proof(ProofKind::Kept),
         two_sided: proof(ProofKind::TwoSided),
         told: proof(ProofKind::Told),
+        remoteness: records
+            .iter()
+            .all(|r| r.remoteness.is_some())
+            .then(|| proof(ProofKind::Remoteness))
+            .filter(|_| n > 0),
         proved_within_three: within_three,
         share_within_three: if n == 0 {
             0.0
@@ -299,6 +339,16 @@ fn bands(max_gaps: u32) -> Vec<(u32, u32)> {
 ///
 /// Fails beyond genus 64, or (refusing to report) if a check fails.
 pub fn census(max_gaps: u32, order: Order) -> Result<CensusReport, SemigroupError> {
+    census_with(max_gaps, order, false)
+}
+
+/// [`census`], with the remoteness proof priced beside the four when
+/// `remoteness`.
+pub fn census_with(
+    max_gaps: u32,
+    order: Order,
+    remoteness: bool,
+) -> Result<CensusReport, SemigroupError> {
     if max_gaps > MAX_GENUS {
         return Err(SemigroupError::GenusTooLarge {
             requested: max_gaps,
@@ -308,7 +358,7 @@ pub fn census(max_gaps: u32, order: Order) -> Result<CensusReport, SemigroupErro
     let roots = irreducible_positions(max_gaps)?;
     let positions = roots
         .par_iter()
-        .map(|&s| measure(s, order))
+        .map(|&s| measure_with(s, order, remoteness))
         .collect::<Result<Vec<_>, _>>()?;
     let by_genus = (2..=max_gaps)
         .map(|g| {
@@ -362,11 +412,12 @@ impl CensusReport {
         let _ = writeln!(
             out,
             "closures: one per move examined; x = median over positions of (proof / finishing); \
+             remote = the exact remoteness from an empty table; \
              beats = positions where the proof costs fewer closures"
         );
         let _ = writeln!(out);
         let header = format!(
-            "{:>6} {:>5} {:>8} | {:>6} {:>6} {:>6} {:>6} | {:>15} | {:>6} {:>9} | {:>5} {:>6} | {:>10} {:>8}",
+            "{:>6} {:>5} {:>8} | {:>6} {:>6} {:>6} {:>6} {:>7} | {:>15} | {:>6} {:>9} | {:>5} {:>6} | {:>10} {:>8}",
             "gaps",
             "pos",
             "finish",
@@ -374,6 +425,7 @@ impl CensusReport {
             "keptx",
             "2sidex",
             "toldx",
+            "remotex",
             "beats f/k/2/t",
             "<=3mv",
             "depth m/x",
@@ -386,7 +438,7 @@ impl CensusReport {
         let _ = writeln!(out, "{}", "-".repeat(header.len()));
         let row = |s: &CensusSummary| {
             format!(
-                "{:>6} {:>5} {:>8.1} | {:>6.2} {:>6.2} {:>6.2} {:>6.2} | {:>15} | {:>5.1}% {:>9} | {:>5.2} {:>6.2} | {:>10} {:>8.2}",
+                "{:>6} {:>5} {:>8.1} | {:>6.2} {:>6.2} {:>6.2} {:>6.2} {:>7} | {:>15} | {:>5.1}% {:>9} | {:>5.2} {:>6.2} | {:>10} {:>8.2}",
                 s.label,
                 s.positions,
                 s.finishing_median_closures,
@@ -394,6 +446,7 @@ impl CensusReport {
                 s.kept.median_ratio,
                 s.two_sided.median_ratio,
                 s.told.median_ratio,
+                s.remoteness.as_ref().map_or("-".to_string(), |r| format!("{:.2}", r.median_ratio)),
                 format!(
                     "{}/{}/{}/{}",
                     s.fresh.cheaper_than_finishing,

@@ -38,6 +38,7 @@ pub mod order;
 pub mod pairing;
 pub mod proofs;
 pub mod remoteness;
+pub mod trace;
 
 use serde::Serialize;
 

@@ -21,11 +21,20 @@ pub enum Order {
     /// By the static score of [`Order::score`], best first, ties smallest
     /// first.
     Scored,
+    /// The scored order reversed: worst score first, ties largest first (a
+    /// control: what the search costs when the score's advice is inverted).
+    #[serde(rename = "reverse-scored")]
+    ReverseScored,
 }
 
 impl Order {
     /// All orders, for reports that compare them.
-    pub const ALL: [Order; 3] = [Order::Increasing, Order::Decreasing, Order::Scored];
+    pub const ALL: [Order; 4] = [
+        Order::Increasing,
+        Order::Decreasing,
+        Order::Scored,
+        Order::ReverseScored,
+    ];
 
     /// The moves of `s` (its gaps other than 1) in this order.
     #[inline]
@@ -41,6 +50,14 @@ impl Order {
                 let f = s.frobenius().unwrap_or(0);
                 list.as_mut_slice()
                     .sort_by_key(|&x| (std::cmp::Reverse(score(m, f, u32::from(x))), x));
+                Moves::Listed(list, 0)
+            }
+            Order::ReverseScored => {
+                let mut list = MoveList::from_bits(Bits(mask));
+                let m = s.multiplicity();
+                let f = s.frobenius().unwrap_or(0);
+                list.as_mut_slice()
+                    .sort_by_key(|&x| (score(m, f, u32::from(x)), std::cmp::Reverse(x)));
                 Moves::Listed(list, 0)
             }
         }
@@ -112,6 +129,7 @@ impl fmt::Display for Order {
             Order::Increasing => "increasing",
             Order::Decreasing => "decreasing",
             Order::Scored => "scored",
+            Order::ReverseScored => "reverse-scored",
         })
     }
 }
@@ -124,6 +142,7 @@ impl FromStr for Order {
             "increasing" | "inc" => Ok(Order::Increasing),
             "decreasing" | "dec" => Ok(Order::Decreasing),
             "scored" => Ok(Order::Scored),
+            "reverse-scored" | "reversed" => Ok(Order::ReverseScored),
             _ => Err(SemigroupError::UnknownOrder(s.to_string())),
         }
     }

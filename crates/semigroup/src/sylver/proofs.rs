@@ -44,6 +44,10 @@ pub enum ProofKind {
     TwoSided,
     /// Told the depth; one search at that depth, both sides memoised.
     Told,
+    /// The exact remoteness of the position (winner hurries, loser delays),
+    /// computed from an empty table: a proof that also says how long the
+    /// win takes, priced like the others in closures.
+    Remoteness,
 }
 
 impl ProofKind {
@@ -63,6 +67,7 @@ impl fmt::Display for ProofKind {
             ProofKind::Kept => "kept",
             ProofKind::TwoSided => "two-sided",
             ProofKind::Told => "told",
+            ProofKind::Remoteness => "remoteness",
         })
     }
 }
@@ -166,7 +171,9 @@ impl Prover {
     fn mover(&mut self, s: Semigroup, d: u8) -> u8 {
         let key = s.gap_mask();
         match self.kind {
-            ProofKind::Fresh | ProofKind::Told => {
+            // The prover never runs as the remoteness proof (see
+            // `remoteness_proof`); grouped with the fresh table for totality.
+            ProofKind::Fresh | ProofKind::Told | ProofKind::Remoteness => {
                 if let Some(&mv) = self.mover_at.get(&(key, d)) {
                     return mv;
                 }
@@ -196,7 +203,7 @@ impl Prover {
             }
         }
         match self.kind {
-            ProofKind::Fresh | ProofKind::Told => {
+            ProofKind::Fresh | ProofKind::Told | ProofKind::Remoteness => {
                 self.mover_at.insert((key, d), found);
             }
             ProofKind::Kept | ProofKind::TwoSided => {
@@ -225,7 +232,7 @@ impl Prover {
                     return r;
                 }
             }
-            ProofKind::Fresh | ProofKind::Kept => {}
+            ProofKind::Fresh | ProofKind::Kept | ProofKind::Remoteness => {}
         }
         self.evaluations += 1;
         self.seen.insert(key);
@@ -248,7 +255,7 @@ impl Prover {
             ProofKind::TwoSided => {
                 self.opponent_kept.entry(key).or_default().record(e, all, 0);
             }
-            ProofKind::Fresh | ProofKind::Kept => {}
+            ProofKind::Fresh | ProofKind::Kept | ProofKind::Remoteness => {}
         }
         all
     }
@@ -274,11 +281,15 @@ fn max_depth(s: Semigroup) -> u8 {
 ///
 /// # Panics
 ///
-/// Panics if `kind` is [`ProofKind::Told`], which needs its depth: use
-/// [`told_proof`].
+/// Panics if `kind` is [`ProofKind::Told`], which needs its depth (use
+/// [`told_proof`]), or [`ProofKind::Remoteness`] (use [`remoteness_proof`]).
 #[must_use]
 pub fn deepening_proof(s: Semigroup, kind: ProofKind, order: Order) -> Option<Proof> {
     assert!(kind != ProofKind::Told, "the told proof needs its depth");
+    assert!(
+        kind != ProofKind::Remoteness,
+        "the remoteness proof is remoteness_proof"
+    );
     let mut p = Prover::new(kind, order);
     let mut d = 1u8;
     while d <= max_depth(s) {
@@ -311,6 +322,22 @@ pub fn told_proof(s: Semigroup, depth: u32, order: Order) -> Option<Proof> {
         depth: u32::from(d),
         winning_move: u32::from(mv),
         counts: p.counts(),
+    })
+}
+
+/// Proves `s` won by computing its remoteness from an empty table; `None`
+/// if the remoteness is even (the position is lost). The proof's depth is
+/// the remoteness (the number of moves the win takes with the winner
+/// hurrying and the loser delaying) and its move one that achieves it.
+#[must_use]
+pub fn remoteness_proof(s: Semigroup) -> Option<Proof> {
+    let mut r = super::remoteness::Remoteness::new();
+    let (depth, mv) = r.best_move(s);
+    mv.map(|winning_move| Proof {
+        kind: ProofKind::Remoteness,
+        depth,
+        winning_move,
+        counts: r.counts(),
     })
 }
 

@@ -6,7 +6,7 @@
 
 use crate::board::{Bits, Board, Player};
 use crate::dominoes;
-use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
+use crate::ruleset::{Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, GEOMETRIC};
 
 /// Cram. All eight symmetries keep the value.
@@ -18,10 +18,7 @@ static INFO: RulesetInfo = RulesetInfo {
     aliases: &[],
     title: "Cram",
     summary: "Either player places a domino either way; who cannot place loses.",
-    glyphs: &[
-        GlyphSpec::layer('.', 0, "an empty cell"),
-        GlyphSpec::hole('#', "a blocked cell"),
-    ],
+    glyphs: dominoes::GLYPHS,
     edit_cycle: ".#",
     fillings: &['.'],
     example: "....|....|.#..|....",

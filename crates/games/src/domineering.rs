@@ -10,7 +10,7 @@
 
 use crate::board::{Bits, Board, Player};
 use crate::dominoes;
-use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
+use crate::ruleset::{Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, Transform};
 
 /// Domineering. A transpose swaps vertical and horizontal, so the four
@@ -34,10 +34,7 @@ static INFO: RulesetInfo = RulesetInfo {
     aliases: &[],
     title: "Domineering",
     summary: "Left places vertical dominoes, Right horizontal ones; who cannot place loses.",
-    glyphs: &[
-        GlyphSpec::layer('.', 0, "an empty cell"),
-        GlyphSpec::hole('#', "a blocked cell"),
-    ],
+    glyphs: dominoes::GLYPHS,
     edit_cycle: ".#",
     fillings: &['.'],
     example: "....|....|.#..|....",

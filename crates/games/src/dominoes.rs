@@ -2,6 +2,13 @@
 //! layer 0 holds the empty cells and a move covers two adjacent ones.
 
 use crate::board::{each_bit, Bits, Board};
+use crate::ruleset::GlyphSpec;
+
+/// The board glyphs of the domino games: `.` empty, `#` blocked.
+pub(crate) const GLYPHS: &[GlyphSpec] = &[
+    GlyphSpec::layer('.', 0, "an empty cell"),
+    GlyphSpec::hole('#', "a blocked cell"),
+];
 
 /// Top cells of the vertical pairs inside `e`.
 #[inline]

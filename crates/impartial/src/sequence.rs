@@ -1,0 +1,357 @@
+//! Heap games and their Grundy sequences: computed, proved periodic, and
+//! read at any `n` once proved.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::engine::FastEngine;
+use crate::period::{self, Periodicity};
+use crate::{ImpartialError, OctalCode, SubtractionSet};
+
+/// A game played on one heap of tokens, whose sums are sums of heaps.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum HeapGame {
+    /// Nim: take any number of tokens; `G(n) = n`.
+    Nim,
+    /// An octal or hexadecimal take-and-break game.
+    Octal(OctalCode),
+    /// A subtraction game with a finite set.
+    Subtraction(SubtractionSet),
+}
+
+impl HeapGame {
+    /// Read a heap game: an octal or hexadecimal code (`0.07`, `4.7`), a
+    /// name (`nim`, `kayles` = 0.77, `dawsons-kayles` = 0.07,
+    /// `dawsons-chess` = 0.137, `treblecross` = 0.007), or a subtraction set
+    /// `sub:1,2,5` (also `subtraction:` and `s:`).
+    pub fn parse(text: &str) -> Result<Self, ImpartialError> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(ImpartialError::Empty { what: "game" });
+        }
+        let lower = t.to_ascii_lowercase();
+        for prefix in ["subtraction:", "sub:", "s:"] {
+            if let Some(rest) = lower.strip_prefix(prefix) {
+                return Ok(Self::Subtraction(SubtractionSet::parse(rest)?));
+            }
+        }
+        let named = match lower.as_str() {
+            "nim" => return Ok(Self::Nim),
+            "kayles" => Some("0.77"),
+            "dawsons-kayles" | "dawson" | "dawsons" => Some("0.07"),
+            "dawsons-chess" => Some("0.137"),
+            "treblecross" => Some("0.007"),
+            _ => None,
+        };
+        if let Some(code) = named {
+            return OctalCode::parse(code).map(Self::Octal);
+        }
+        if t.contains('.') {
+            return OctalCode::parse(t).map(Self::Octal);
+        }
+        Err(ImpartialError::UnknownGame { name: t.into() })
+    }
+
+    /// The game as an octal code (`None` for Nim, whose code is infinite).
+    #[must_use]
+    pub fn code(&self) -> Option<OctalCode> {
+        match self {
+            Self::Nim => None,
+            Self::Octal(c) => Some(c.clone()),
+            Self::Subtraction(s) => Some(s.code()),
+        }
+    }
+
+    /// `"nim"`, `"octal"`, `"hexadecimal"` or `"subtraction"`.
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Nim => "nim",
+            Self::Octal(c) if c.is_hexadecimal() => "hexadecimal",
+            Self::Octal(_) => "octal",
+            Self::Subtraction(_) => "subtraction",
+        }
+    }
+}
+
+impl fmt::Display for HeapGame {
+    /// `nim`, the canonical code `0.07`, or `sub:{1,2,5}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Nim => write!(f, "nim"),
+            Self::Octal(c) => write!(f, "{c}"),
+            Self::Subtraction(s) => write!(f, "sub:{s}"),
+        }
+    }
+}
+
+/// How far to look: values wanted, and how far to compute looking for a proof.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// The largest heap whose value is wanted.
+    pub up_to: usize,
+    /// Compute at least this many values by the recurrence while looking for
+    /// a proof of periodicity (the computation stops as soon as one is found).
+    pub search: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self {
+            up_to: 100,
+            search: 10_000,
+        }
+    }
+}
+
+/// The Grundy sequence of a heap game: a computed prefix and, when proved,
+/// its period, which gives every later value.
+#[derive(Debug, Clone)]
+pub struct GrundySequence {
+    game: HeapGame,
+    values: Vec<u32>,
+    periodicity: Option<Periodicity>,
+    apparent: Option<(usize, usize)>,
+    words_scanned: u64,
+}
+
+impl GrundySequence {
+    /// Compute by the mex recurrence (fast engine) until periodicity is
+    /// proved or `max(up_to + 1, search)` values are known. Proof attempts
+    /// run at doubling lengths, so at most about twice the values the proof
+    /// needs are computed.
+    #[must_use]
+    pub fn compute(game: &HeapGame, opts: SearchOptions) -> Self {
+        let Some(code) = game.code() else {
+            return Self {
+                game: game.clone(),
+                values: Vec::new(),
+                periodicity: None,
+                apparent: None,
+                words_scanned: 0,
+            };
+        };
+        let limit = opts.up_to.saturating_add(1).max(opts.search).max(1);
+        let (k, heaps) = (code.max_removal(), code.max_heaps());
+        let mut engine = FastEngine::new(&code);
+        let mut len = 128usize.min(limit);
+        let periodicity = loop {
+            engine.extend_to(len);
+            if let Some(p) = period::prove(engine.values(), k, heaps) {
+                break Some(p);
+            }
+            if len == limit {
+                break None;
+            }
+            len = (len * 2).min(limit);
+        };
+        let values = engine.values().to_vec();
+        let apparent = if periodicity.is_none() {
+            period::apparent(&values)
+        } else {
+            None
+        };
+        Self {
+            game: game.clone(),
+            values,
+            periodicity,
+            apparent,
+            words_scanned: engine.words_scanned(),
+        }
+    }
+
+    /// The game.
+    #[must_use]
+    pub fn game(&self) -> &HeapGame {
+        &self.game
+    }
+
+    /// `G(n)`, when known: computed, given by a proved period, or Nim.
+    #[must_use]
+    pub fn get(&self, n: usize) -> Option<u32> {
+        if self.game == HeapGame::Nim {
+            return u32::try_from(n).ok();
+        }
+        if n < self.values.len() {
+            return Some(self.values[n]);
+        }
+        self.periodicity.as_ref().map(|p| p.value(&self.values, n))
+    }
+
+    /// The values computed by the recurrence, `G(0..computed)`.
+    #[must_use]
+    pub fn computed(&self) -> &[u32] {
+        &self.values
+    }
+
+    /// The proved periodicity, if the theorem applied within the search.
+    #[must_use]
+    pub fn periodicity(&self) -> Option<&Periodicity> {
+        self.periodicity.as_ref()
+    }
+
+    /// A period the computed values show but do not prove: `(period, from)`.
+    #[must_use]
+    pub fn apparent(&self) -> Option<(usize, usize)> {
+        self.apparent
+    }
+
+    /// `G(0..=up_to)` when every one is known.
+    #[must_use]
+    pub fn values_through(&self, up_to: usize) -> Option<Vec<u32>> {
+        (0..=up_to).map(|n| self.get(n)).collect()
+    }
+
+    /// The value of a sum of heaps: the nim-sum of their values.
+    #[must_use]
+    pub fn sum_value(&self, heaps: &[usize]) -> Option<u32> {
+        heaps
+            .iter()
+            .try_fold(0u32, |acc, &h| self.get(h).map(|v| acc ^ v))
+    }
+
+    /// A serialisable report: what was computed and proved, the head of
+    /// the sequence and, with `all_values`, every value through `up_to`.
+    #[must_use]
+    pub fn report(&self, up_to: usize, all_values: bool) -> GrundyReport {
+        let known = self.game == HeapGame::Nim || self.periodicity.is_some();
+        let known_through = if known {
+            up_to
+        } else {
+            up_to.min(self.values.len().saturating_sub(1))
+        };
+        let head_len = known_through.min(HEAD - 1);
+        GrundyReport {
+            game: self.game.to_string(),
+            kind: self.game.kind(),
+            code: self.game.code().map(|c| c.to_string()),
+            computed: if self.game == HeapGame::Nim {
+                0
+            } else {
+                self.values.len()
+            },
+            proved: self.periodicity.is_some(),
+            period: self.periodicity.as_ref().map(|p| p.period),
+            preperiod: self.periodicity.as_ref().map(|p| p.preperiod),
+            exceptions: self
+                .periodicity
+                .as_ref()
+                .map(|p| p.exceptions.clone())
+                .unwrap_or_default(),
+            proof_length: self.periodicity.as_ref().map(|p| p.proof_length),
+            apparent_period: self.apparent.map(|a| a.0),
+            apparent_preperiod: self.apparent.map(|a| a.1),
+            up_to,
+            known_through,
+            head: (0..=head_len).filter_map(|n| self.get(n)).collect(),
+            values: all_values.then(|| (0..=known_through).filter_map(|n| self.get(n)).collect()),
+            words_scanned: self.words_scanned,
+        }
+    }
+}
+
+/// How many values a report's head shows.
+pub const HEAD: usize = 100;
+
+/// What a front end shows about a Grundy sequence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GrundyReport {
+    /// The game as written canonically (`0.07`, `sub:{1,2}`, `nim`).
+    pub game: String,
+    /// `nim`, `octal`, `hexadecimal` or `subtraction`.
+    pub kind: &'static str,
+    /// The octal code (none for Nim).
+    pub code: Option<String>,
+    /// Values computed by the mex recurrence, `G(0..computed)`.
+    pub computed: usize,
+    /// Whether periodicity was proved by the periodicity theorem.
+    pub proved: bool,
+    /// The least period, when proved.
+    pub period: Option<usize>,
+    /// The least pre-period, when proved (periodic from this `n` on).
+    pub preperiod: Option<usize>,
+    /// The `n` below the pre-period with `G(n) != G(n + period)`.
+    pub exceptions: Vec<usize>,
+    /// Values the proof needed.
+    pub proof_length: Option<usize>,
+    /// A period the values show without proof (`None` when proved).
+    pub apparent_period: Option<usize>,
+    /// Where the apparent period starts.
+    pub apparent_preperiod: Option<usize>,
+    /// The largest heap asked about.
+    pub up_to: usize,
+    /// The largest heap whose value is known (`up_to` unless the values ran
+    /// out before a proof).
+    pub known_through: usize,
+    /// `G(0), G(1), ...`: at most the first 100 values.
+    pub head: Vec<u32>,
+    /// Every value `G(0..=known_through)`, when asked for.
+    pub values: Option<Vec<u32>>,
+    /// Bitset words the fast engine ANDed (its measured cost).
+    pub words_scanned: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_codes() {
+        assert_eq!(
+            HeapGame::parse("kayles").unwrap(),
+            HeapGame::parse("0.77").unwrap()
+        );
+        assert_eq!(
+            HeapGame::parse("dawsons-kayles").unwrap().to_string(),
+            "0.07"
+        );
+        assert_eq!(HeapGame::parse("sub:2,1").unwrap().to_string(), "sub:{1,2}");
+        assert_eq!(HeapGame::parse("NIM").unwrap(), HeapGame::Nim);
+        assert!(matches!(
+            HeapGame::parse("chess"),
+            Err(ImpartialError::UnknownGame { .. })
+        ));
+        assert!(matches!(
+            HeapGame::parse("sub:"),
+            Err(ImpartialError::Empty { .. })
+        ));
+    }
+
+    #[test]
+    fn kayles_is_proved_with_period_12_from_71() {
+        let s =
+            GrundySequence::compute(&HeapGame::parse("0.77").unwrap(), SearchOptions::default());
+        let p = s.periodicity().unwrap();
+        assert_eq!((p.period, p.preperiod), (12, 71));
+        // Far values come from the period: G(10^9) = G(71 + (10^9 - 71) mod 12).
+        assert_eq!(s.get(1_000_000_000), s.get(p.fold(1_000_000_000)));
+        assert!(s.computed().len() < 1024);
+    }
+
+    #[test]
+    fn nim_and_sums() {
+        let nim = GrundySequence::compute(&HeapGame::Nim, SearchOptions::default());
+        assert_eq!(nim.get(12345), Some(12345));
+        assert_eq!(nim.sum_value(&[3, 5, 6]), Some(0));
+        let r = nim.report(5, true);
+        assert_eq!(r.values, Some(vec![0, 1, 2, 3, 4, 5]));
+    }
+
+    #[test]
+    fn unproved_reports_what_is_known() {
+        // Search too short for Kayles' proof (it needs 168 values).
+        let s = GrundySequence::compute(
+            &HeapGame::parse("0.77").unwrap(),
+            SearchOptions {
+                up_to: 100,
+                search: 100,
+            },
+        );
+        assert!(s.periodicity().is_none());
+        assert_eq!(s.get(101), None);
+        let r = s.report(500, false);
+        assert!(!r.proved);
+        assert_eq!(r.known_through, 100);
+    }
+}

@@ -35,7 +35,9 @@ pub struct Periodicity {
     /// The least `n0` from which the sequence is periodic (the last
     /// exception is `preperiod - 1`).
     pub preperiod: usize,
-    /// The `n < preperiod` with `G(n) != G(n + period)`: the exceptions.
+    /// The exceptional values (Winning Ways' sense, as in the OEIS): the
+    /// `n < preperiod` whose `G(n)` differs from the periodic tail's value
+    /// at the same residue, `G(n + j * period)` for large `j`.
     pub exceptions: Vec<usize>,
     /// How many values the proof needed (the theorem's bound plus one period).
     pub proof_length: usize,
@@ -118,7 +120,11 @@ fn minimise(g: &[u32], n0: usize, p: usize, proof_length: usize) -> Periodicity 
     while pre > 0 && at(pre - 1) == at(pre - 1 + period) {
         pre -= 1;
     }
-    let exceptions = (0..pre).filter(|&n| at(n) != at(n + period)).collect();
+    // Winning Ways' exceptional values: where the sequence differs from the
+    // value its periodic tail has at the same residue.
+    let exceptions = (0..pre)
+        .filter(|&n| at(n) != at(n + (pre - n).div_ceil(period) * period))
+        .collect();
     Periodicity {
         period,
         preperiod: pre,

@@ -271,7 +271,8 @@ pub struct GrundyReport {
     pub period: Option<usize>,
     /// The least pre-period, when proved (periodic from this `n` on).
     pub preperiod: Option<usize>,
-    /// The `n` below the pre-period with `G(n) != G(n + period)`.
+    /// The exceptional values: the `n` below the pre-period whose value
+    /// differs from the periodic tail's at the same residue.
     pub exceptions: Vec<usize>,
     /// Values the proof needed.
     pub proof_length: Option<usize>,

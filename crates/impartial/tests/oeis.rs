@@ -29,8 +29,12 @@ fn load(name: &str) -> Published {
         exceptions: None,
         last_exception: None,
     };
-    let list = |s: &str| -> Vec<usize> { s.split(',').map(|x| x.trim().parse().unwrap()).collect() };
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    let list =
+        |s: &str| -> Vec<usize> { s.split(',').map(|x| x.trim().parse().unwrap()).collect() };
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let (key, rest) = line.split_once(' ').expect("key value");
         match key {
             "code" => p.code = rest.trim().into(),
@@ -77,7 +81,13 @@ fn sequence(code: &str, search: usize) -> GrundySequence {
 
 fn check_head(p: &Published, s: &GrundySequence) {
     for (i, &v) in p.values.iter().enumerate() {
-        assert_eq!(s.get(p.offset + i), Some(v), "{} G({})", p.code, p.offset + i);
+        assert_eq!(
+            s.get(p.offset + i),
+            Some(v),
+            "{} G({})",
+            p.code,
+            p.offset + i
+        );
     }
 }
 
@@ -97,7 +107,10 @@ fn published_heads() {
     ] {
         let p = load(file);
         // The head alone, from the naive engine (no periodicity involved).
-        let naive = naive_values(&OctalCode::parse(&p.code).unwrap(), p.offset + p.values.len());
+        let naive = naive_values(
+            &OctalCode::parse(&p.code).unwrap(),
+            p.offset + p.values.len(),
+        );
         assert_eq!(&naive[p.offset..], &p.values[..], "{file}");
         check_head(&p, &sequence(&p.code, 2048));
     }
@@ -118,10 +131,17 @@ fn published_periods_to_thousands_of_terms() {
     ] {
         let p = load(file);
         let s = sequence(&p.code, 10_000);
-        let per = s.periodicity().unwrap_or_else(|| panic!("{file}: not proved"));
+        let per = s
+            .periodicity()
+            .unwrap_or_else(|| panic!("{file}: not proved"));
         assert_eq!(Some(per.period), p.period, "{file}");
         // OEIS sequences with offset 1 say nothing about G(0).
-        let ours: Vec<usize> = per.exceptions.iter().copied().filter(|&n| n >= p.offset).collect();
+        let ours: Vec<usize> = per
+            .exceptions
+            .iter()
+            .copied()
+            .filter(|&n| n >= p.offset)
+            .collect();
         if let Some(e) = &p.exceptions {
             assert_eq!(&ours, e, "{file}: exceptions");
         }
@@ -172,7 +192,10 @@ fn dawsons_kayles_is_dawsons_chess_shifted() {
     let expected: BTreeSet<usize> = std::iter::once(0)
         .chain(chess.exceptions.unwrap().into_iter().map(|e| e + 1))
         .collect();
-    assert_eq!(per.exceptions.iter().copied().collect::<BTreeSet<_>>(), expected);
+    assert_eq!(
+        per.exceptions.iter().copied().collect::<BTreeSet<_>>(),
+        expected
+    );
     assert_eq!(per.preperiod, 53);
     // Dawson's Chess itself: period 34 from 52.
     let chess_seq = sequence("0.137", 10_000);
@@ -184,7 +207,9 @@ fn dawsons_kayles_is_dawsons_chess_shifted() {
 /// periodicity used, against the proved sequence.
 #[test]
 fn proved_sequences_match_the_plain_recurrence_far_out() {
-    for code in ["0.77", "0.07", "0.137", "0.177", "0.1377", "0.11377", "0.117", "0.176"] {
+    for code in [
+        "0.77", "0.07", "0.137", "0.177", "0.1377", "0.11377", "0.117", "0.176",
+    ] {
         let naive = naive_values(&OctalCode::parse(code).unwrap(), 3_000);
         let s = sequence(code, 10_000);
         assert!(s.computed().len() < 3_000, "{code} stopped early");

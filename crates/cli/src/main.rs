@@ -2,6 +2,7 @@
 //! the libraries and prints. Every command takes `--json`.
 
 mod census_cmd;
+mod grundy_cmd;
 mod rulesets;
 mod semigroup_cmd;
 mod serve;
@@ -53,6 +54,8 @@ enum Command {
     /// The persistent table of region values: stats, export, import, verify, warm.
     #[command(subcommand)]
     Store(store_cmd::StoreCmd),
+    /// Grundy values of impartial games: octal codes, subtraction sets, Nim, graph Kayles.
+    Grundy(grundy_cmd::GrundyArgs),
     /// Serve the local site (explorer, censuses, Sylver Coinage, JSON API).
     Serve(serve::ServeArgs),
 }
@@ -84,6 +87,7 @@ fn main() -> ExitCode {
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),
+        Command::Grundy(a) => grundy_cmd::run(a, cli.json),
         Command::Serve(a) => serve::serve(a, &store),
     };
     match result {

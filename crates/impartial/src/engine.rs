@@ -108,15 +108,24 @@ impl PairSets {
         }
         self.sets.push(s);
     }
-    /// Mark in `seen` every `G(a) ^ G(b) ^ G(c)` with `a + b + c = m`.
-    fn mark_three(&self, g: &[u32], m: usize, seen: &mut SmallSet) {
+    /// Mark in `seen` every `G(a) ^ G(b) ^ G(c)` with `a + b + c = m`;
+    /// returns the number of values marked (the work).
+    fn mark_three(&self, g: &[u32], m: usize, seen: &mut SmallSet) -> u64 {
+        let mut work = 0;
         for (a, &ga) in g.iter().enumerate().take(m.saturating_sub(1)).skip(1) {
             for x in self.sets[m - a].iter() {
                 seen.insert(x ^ ga);
+                work += 1;
             }
         }
+        work
     }
 }
+
+/// Up to this many distinct values the fast engine asks the bitsets about
+/// each mex candidate; beyond it (a candidate costs one scan per value) it
+/// looks at every split once instead.
+pub const BITSET_MAX_VALUES: usize = 16;
 
 /// `G(0..len)` of a code by the plain mex recurrence: every option of every
 /// heap is looked at (`O(len^2)` for splitting games, more for hexadecimal
@@ -176,14 +185,25 @@ pub struct FastEngine {
     rev: Vec<Vec<u64>>,
     pairs: Option<PairSets>,
     seen: SmallSet,
-    /// Words ANDed while looking for splits (a measured cost).
+    /// Words ANDed while looking for splits, plus splits looked at one by
+    /// one (a measured cost, and what budgets count).
     words_scanned: u64,
+    /// Most distinct values for which the bitset path is used.
+    bitset_limit: usize,
 }
 
 impl FastEngine {
     /// An engine for `code` with nothing computed yet.
     #[must_use]
     pub fn new(code: &OctalCode) -> Self {
+        Self::with_bitset_limit(code, BITSET_MAX_VALUES)
+    }
+
+    /// An engine using the bitset path while at most `limit` distinct values
+    /// have appeared (0: never; `usize::MAX`: always). For tests and
+    /// measurements; [`Self::new`] uses [`BITSET_MAX_VALUES`].
+    #[must_use]
+    pub fn with_bitset_limit(code: &OctalCode, limit: usize) -> Self {
         let moves = Moves::of(code);
         let pairs = (!moves.leave_three.is_empty()).then(PairSets::default);
         Self {
@@ -195,6 +215,7 @@ impl FastEngine {
             pairs,
             seen: SmallSet::default(),
             words_scanned: 0,
+            bitset_limit: limit,
         }
     }
 
@@ -204,7 +225,9 @@ impl FastEngine {
         &self.g
     }
 
-    /// Words of the heap-size bitsets ANDed so far.
+    /// The work done so far: words of the heap-size bitsets ANDed, plus
+    /// splits looked at one by one (games with many values, three-heap
+    /// splits of hexadecimal codes).
     #[must_use]
     pub fn words_scanned(&self) -> u64 {
         self.words_scanned
@@ -212,7 +235,16 @@ impl FastEngine {
 
     /// Compute values until `len` of them are known.
     pub fn extend_to(&mut self, len: usize) {
+        self.extend_within(len, u64::MAX);
+    }
+
+    /// Compute values until `len` of them are known or the work counter
+    /// ([`Self::words_scanned`]) passes `max_work`; says whether `len` was reached.
+    pub fn extend_within(&mut self, len: usize, max_work: u64) -> bool {
         while self.g.len() < len {
+            if self.words_scanned > max_work {
+                return false;
+            }
             if self.g.len() >= self.cap {
                 self.grow((self.cap * 2).max(1024).max(self.g.len() + 1));
             }
@@ -223,6 +255,7 @@ impl FastEngine {
             let v = self.next_value(n);
             self.record(n, v);
         }
+        true
     }
 
     fn words(cap: usize) -> usize {
@@ -271,13 +304,27 @@ impl FastEngine {
         if let Some(p) = &self.pairs {
             for &j in &self.moves.leave_three {
                 if n >= j + 3 {
-                    p.mark_three(&self.g, n - j, &mut self.seen);
+                    self.words_scanned += p.mark_three(&self.g, n - j, &mut self.seen);
                 }
             }
         }
+        if self.pos.len() > self.bitset_limit {
+            // Many values: asking about each candidate costs more than
+            // looking at every split once.
+            for &j in &self.moves.leave_two {
+                if n >= j + 2 {
+                    let m = n - j;
+                    for a in 1..=m / 2 {
+                        self.seen.insert(self.g[a] ^ self.g[m - a]);
+                    }
+                    self.words_scanned += (m / 2) as u64;
+                }
+            }
+            return self.seen.mex();
+        }
         // Candidates in increasing order; the first one no option reaches is
         // the mex. Two-heap options are asked about only for candidates the
-        // cheap options missed.
+        // cheap options missed, and each question stops at its first hit.
         let mut x = 0u32;
         loop {
             if !self.seen.contains(x) && !self.split_reaches(n, x) {
@@ -372,6 +419,19 @@ mod tests {
         ] {
             let c = code(c);
             assert_eq!(fast_values(&c, 1500), naive_values(&c, 1500), "{c}");
+        }
+    }
+
+    #[test]
+    fn both_split_paths_equal_naive() {
+        for c in ["0.77", "0.6", "0.56", "4.7", "0.8"] {
+            let c = code(c);
+            let naive = naive_values(&c, 1200);
+            for limit in [0, 4, usize::MAX] {
+                let mut e = FastEngine::with_bitset_limit(&c, limit);
+                e.extend_to(1200);
+                assert_eq!(e.values(), &naive[..], "{c} limit {limit}");
+            }
         }
     }
 

@@ -134,13 +134,14 @@ fn minimise(g: &[u32], n0: usize, p: usize, proof_length: usize) -> Periodicity 
 }
 
 /// A period the computed values show but do not prove: the least `p` whose
-/// last mismatch leaves at least three whole periods of agreement.
+/// last mismatch leaves at least three whole periods, and at least half the
+/// computed values, in agreement.
 #[must_use]
 pub fn apparent(g: &[u32]) -> Option<(usize, usize)> {
     let len = g.len();
     (1..=len / 4).find_map(|p| {
         let n0 = last_mismatch(g, p).map_or(0, |n| n + 1);
-        (n0 + 3 * p <= len).then_some((p, n0))
+        (len - n0 >= (3 * p).max(len / 2)).then_some((p, n0))
     })
 }
 

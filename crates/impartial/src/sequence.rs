@@ -94,13 +94,21 @@ pub struct SearchOptions {
     /// Compute at least this many values by the recurrence while looking for
     /// a proof of periodicity (the computation stops as soon as one is found).
     pub search: usize,
+    /// Stop computing once the engine's work counter passes this (words
+    /// ANDed plus three-heap probes; about 10^9 a second): a budget, so a
+    /// game whose values keep growing cannot run away.
+    pub max_work: u64,
 }
+
+/// The default work budget of [`SearchOptions`]: a few seconds.
+pub const DEFAULT_MAX_WORK: u64 = 4_000_000_000;
 
 impl Default for SearchOptions {
     fn default() -> Self {
         Self {
             up_to: 100,
             search: 10_000,
+            max_work: DEFAULT_MAX_WORK,
         }
     }
 }
@@ -114,6 +122,7 @@ pub struct GrundySequence {
     periodicity: Option<Periodicity>,
     apparent: Option<(usize, usize)>,
     words_scanned: u64,
+    out_of_budget: bool,
 }
 
 impl GrundySequence {
@@ -130,18 +139,20 @@ impl GrundySequence {
                 periodicity: None,
                 apparent: None,
                 words_scanned: 0,
+                out_of_budget: false,
             };
         };
         let limit = opts.up_to.saturating_add(1).max(opts.search).max(1);
         let (k, heaps) = (code.max_removal(), code.max_heaps());
         let mut engine = FastEngine::new(&code);
         let mut len = 128usize.min(limit);
+        let mut out_of_budget;
         let periodicity = loop {
-            engine.extend_to(len);
+            out_of_budget = !engine.extend_within(len, opts.max_work);
             if let Some(p) = period::prove(engine.values(), k, heaps) {
                 break Some(p);
             }
-            if len == limit {
+            if len == limit || out_of_budget {
                 break None;
             }
             len = (len * 2).min(limit);
@@ -158,7 +169,14 @@ impl GrundySequence {
             periodicity,
             apparent,
             words_scanned: engine.words_scanned(),
+            out_of_budget,
         }
+    }
+
+    /// Whether the work budget stopped the computation early.
+    #[must_use]
+    pub fn out_of_budget(&self) -> bool {
+        self.out_of_budget
     }
 
     /// The game.
@@ -247,6 +265,7 @@ impl GrundySequence {
             head: (0..=head_len).filter_map(|n| self.get(n)).collect(),
             values: all_values.then(|| (0..=known_through).filter_map(|n| self.get(n)).collect()),
             words_scanned: self.words_scanned,
+            out_of_budget: self.out_of_budget,
         }
     }
 }
@@ -289,8 +308,11 @@ pub struct GrundyReport {
     pub head: Vec<u32>,
     /// Every value `G(0..=known_through)`, when asked for.
     pub values: Option<Vec<u32>>,
-    /// Bitset words the fast engine ANDed (its measured cost).
+    /// Bitset words the fast engine ANDed plus three-heap probes (its
+    /// measured cost).
     pub words_scanned: u64,
+    /// Whether the work budget stopped the computation before `search`.
+    pub out_of_budget: bool,
 }
 
 #[cfg(test)]
@@ -347,6 +369,7 @@ mod tests {
             SearchOptions {
                 up_to: 100,
                 search: 100,
+                ..SearchOptions::default()
             },
         );
         assert!(s.periodicity().is_none());
@@ -354,5 +377,22 @@ mod tests {
         let r = s.report(500, false);
         assert!(!r.proved);
         assert_eq!(r.known_through, 100);
+    }
+
+    #[test]
+    fn the_work_budget_stops_a_runaway_game() {
+        // 0.8 (split into three, taking one) has values growing like n / 3.
+        let s = GrundySequence::compute(
+            &HeapGame::parse("0.8").unwrap(),
+            SearchOptions {
+                up_to: 10,
+                search: 1_000_000,
+                max_work: 1_000_000,
+            },
+        );
+        assert!(s.out_of_budget());
+        assert!(s.periodicity().is_none());
+        assert!(s.computed().len() < 10_000);
+        assert_eq!(s.get(9), Some(2));
     }
 }

@@ -75,7 +75,11 @@ fn extended(p: &Published, upto: usize) -> Option<Vec<u32>> {
 fn sequence(code: &str, search: usize) -> GrundySequence {
     GrundySequence::compute(
         &HeapGame::Octal(OctalCode::parse(code).unwrap()),
-        SearchOptions { up_to: 0, search },
+        SearchOptions {
+            up_to: 0,
+            search,
+            max_work: u64::MAX,
+        },
     )
 }
 

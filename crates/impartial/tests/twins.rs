@@ -37,7 +37,7 @@ proptest! {
     /// Sprague-Grundy theorem together.
     #[test]
     fn multiset_twin_equals_the_sequence(code in codes(15), heaps in prop::collection::vec(0u16..7, 1..=3)) {
-        let s = GrundySequence::compute(&HeapGame::Octal(code.clone()), SearchOptions { up_to: 20, search: 64 });
+        let s = GrundySequence::compute(&HeapGame::Octal(code.clone()), SearchOptions { up_to: 20, search: 64, ..SearchOptions::default() });
         let mut b = Brute::new(&code);
         for n in 0..11u16 {
             prop_assert_eq!(Some(b.value(&[n])), s.get(usize::from(n)), "{} G({})", code, n);
@@ -50,7 +50,7 @@ proptest! {
     /// plain recurrence to three times the proof's length (at most 1,500).
     #[test]
     fn proved_periods_hold_far_beyond_the_proof(code in codes(15)) {
-        let s = GrundySequence::compute(&HeapGame::Octal(code.clone()), SearchOptions { up_to: 0, search: 600 });
+        let s = GrundySequence::compute(&HeapGame::Octal(code.clone()), SearchOptions { up_to: 0, search: 600, ..SearchOptions::default() });
         if let Some(p) = s.periodicity() {
             let far = (3 * p.proof_length).clamp(200, 1_500);
             let naive = naive_values(&code, far);
@@ -64,7 +64,7 @@ proptest! {
     #[test]
     fn subtraction_periods_hold(set in prop::collection::btree_set(1usize..=9, 1..=4)) {
         let set = SubtractionSet::new(set.into_iter().collect()).unwrap();
-        let s = GrundySequence::compute(&HeapGame::Subtraction(set.clone()), SearchOptions { up_to: 0, search: 2_000 });
+        let s = GrundySequence::compute(&HeapGame::Subtraction(set.clone()), SearchOptions { up_to: 0, search: 2_000, ..SearchOptions::default() });
         let p = s.periodicity().expect("finite subtraction games are periodic");
         let naive = naive_values(&set.code(), 2_000.max(4 * p.proof_length));
         for (n, &v) in naive.iter().enumerate() {

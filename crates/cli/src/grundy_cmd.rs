@@ -78,7 +78,7 @@ pub fn run(a: GrundyArgs, json_out: bool) -> Result<()> {
         Some(h) => match seq.sum_value(h) {
             Some(v) => Some((h.clone(), v)),
             None => bail!(
-                "{game}: the heaps reach past the {} values computed and no period was proved (raise --search)",
+                "{game}: the heaps reach past the {} values computed and no period was proved (raise --max-work)",
                 seq.computed().len()
             ),
         },

@@ -17,7 +17,8 @@ use serde_json::json;
 pub struct GrundyArgs {
     /// The game: an octal or hexadecimal code (0.07, 0.137, 4.7, 0.f), a
     /// name (nim, kayles, dawsons-kayles, dawsons-chess, treblecross), a
-    /// subtraction set (sub:1,2,5), or kayles / node-kayles followed by a graph.
+    /// subtraction set (sub:1,2,5), an all-but subtraction game by its
+    /// excluded set (allbut:1,2), or kayles / node-kayles followed by a graph.
     pub game: String,
     /// For kayles / node-kayles on a graph: "5: 0-1 1-2 2-3", "path:10",
     /// "cycle:6", "complete:4", "star:5", "grid:3x3" (at most 64 vertices).
@@ -29,8 +30,8 @@ pub struct GrundyArgs {
     /// (stops as soon as one is found).
     #[arg(long, default_value_t = 10_000)]
     pub search: usize,
-    /// Work budget: stop computing once this many bitset words and probes
-    /// have been spent (about 10^9 a second).
+    /// Work budget: stop computing after about this many nanoseconds' worth
+    /// of work (bitset words ANDed, splits looked at).
     #[arg(long, default_value_t = partizan_impartial::sequence::DEFAULT_MAX_WORK)]
     pub max_work: u64,
     /// Print every value G(0..=up_to), one "n G(n)" per line (in --json, a list).
@@ -151,8 +152,15 @@ fn print_text(r: &GrundyReport, elapsed_ms: f64, sum: Option<&(Vec<usize>, u32)>
                 ""
             }
         )?;
-        if let (Some(p), Some(from)) = (r.apparent_period, r.apparent_preperiod) {
-            writeln!(w, "apparent period {p} from {from} (not proved)")?;
+        match (r.apparent_period, r.apparent_preperiod, r.apparent_saltus) {
+            (Some(p), Some(from), Some(s)) => writeln!(
+                w,
+                "apparent arithmetic period {p}, saltus {s}, from {from}: G(n + {p}) = G(n) + {s} (not proved)"
+            )?,
+            (Some(p), Some(from), None) => {
+                writeln!(w, "apparent period {p} from {from} (not proved)")?
+            }
+            _ => {}
         }
     }
     if r.kind != "nim" {

@@ -124,6 +124,18 @@ fn unproved_games_say_so() {
 }
 
 #[test]
+fn all_but_subtraction_games() {
+    let out = stdout(&["grundy", "allbut:1", "--up-to", "7"]);
+    assert!(out.contains("game allbut:{1} (all-but)"), "{out}");
+    assert!(
+        out.contains("apparent arithmetic period 2, saltus 1"),
+        "{out}"
+    );
+    assert!(out.contains("G(0)..G(7): 0 0 1 1 2 2 3 3"), "{out}");
+    fails(&["grundy", "allbut:0"], "0 is not a move");
+}
+
+#[test]
 fn graph_games() {
     let v = json(&["grundy", "node-kayles", "path:10", "--json"]);
     // Node Kayles on P_10 = Dawson's Kayles on 11 = 3.

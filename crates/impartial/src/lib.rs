@@ -3,7 +3,7 @@
 //! * Heap games ([`HeapGame`]): Nim, octal and hexadecimal take-and-break
 //!   games by their code ([`OctalCode`]: `0.07` Dawson's Kayles, `0.77`
 //!   Kayles, `0.137`, `4.7`, ...) and subtraction games by their set
-//!   ([`SubtractionSet`]). Their Grundy sequences ([`GrundySequence`]) are
+//!   ([`SubtractionSet`]), or all-but subtraction games ([`allbut`]). Their Grundy sequences ([`GrundySequence`]) are
 //!   computed by a bitset engine ([`engine`]), and periodicity is proved by
 //!   the octal periodicity theorem ([`period`]), after which every value is
 //!   read from the period.
@@ -15,6 +15,7 @@
 //! The value of a sum of impartial games is the nim-sum (XOR) of the
 //! values of its parts ([`nim_sum`]).
 
+pub mod allbut;
 pub mod brute;
 pub mod code;
 pub mod engine;
@@ -24,6 +25,7 @@ pub mod period;
 pub mod sequence;
 pub mod subtraction;
 
+pub use allbut::AllBut;
 pub use code::OctalCode;
 pub use error::ImpartialError;
 pub use graph::{Graph, GraphGame};

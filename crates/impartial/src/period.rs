@@ -77,6 +77,16 @@ pub fn proof_bound(heaps: u8, n0: usize, p: usize, k: usize) -> usize {
     }
 }
 
+/// The largest `n1 >= 1` with `proof_bound(heaps, n1, p, k) + p <= len`.
+fn max_start(heaps: u8, p: usize, k: usize, len: usize) -> Option<usize> {
+    let top = match heaps {
+        0 | 1 => len.checked_sub(k + p)?,
+        2 => len.checked_sub(2 * p + k)? / 2,
+        _ => len.checked_sub(3 * p + k)? / 3,
+    };
+    (top >= 1).then_some(top)
+}
+
 /// The last `n` with `g[n] != g[n + p]`, if any.
 fn last_mismatch(g: &[u32], p: usize) -> Option<usize> {
     (0..g.len().saturating_sub(p))
@@ -91,12 +101,18 @@ fn last_mismatch(g: &[u32], p: usize) -> Option<usize> {
 pub fn prove(g: &[u32], k: usize, heaps: u8) -> Option<Periodicity> {
     let len = g.len();
     for p in 1..=len / 2 {
+        // The largest n1 whose bound still fits: a mismatch at or above it
+        // rules p out, so the scan stops there (most p fail at once).
+        let Some(top) = max_start(heaps, p, k, len) else {
+            continue;
+        };
+        if (top..len - p).any(|n| g[n] != g[n + p]) {
+            continue;
+        }
         let n0 = last_mismatch(g, p).map_or(0, |n| n + 1);
         let n1 = n0.max(1);
         let bound = proof_bound(heaps, n1, p, k);
-        if bound + p > len {
-            continue;
-        }
+        debug_assert!(bound + p <= len);
         // Proved from n1; when n0 = 0, g[0] = g[p] was checked above.
         return Some(minimise(g, n0, p, bound + p));
     }
@@ -168,6 +184,22 @@ mod tests {
         assert!(prove(&g, 2, 2).is_some());
         let g: Vec<u32> = (0..9).map(|n| n % 3).collect();
         assert_eq!(prove(&g, 2, 2), None);
+    }
+
+    #[test]
+    fn max_start_is_the_largest_fitting_start() {
+        for heaps in 0..=3 {
+            for p in 1..6 {
+                for k in 0..4 {
+                    for len in 0..60 {
+                        let brute = (1..=len)
+                            .rev()
+                            .find(|&n1| proof_bound(heaps, n1, p, k) + p <= len);
+                        assert_eq!(max_start(heaps, p, k, len), brute, "{heaps} {p} {k} {len}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::allbut::AllBut;
 use crate::engine::FastEngine;
 use crate::period::{self, Periodicity};
 use crate::{ImpartialError, OctalCode, SubtractionSet};
@@ -18,19 +19,27 @@ pub enum HeapGame {
     Octal(OctalCode),
     /// A subtraction game with a finite set.
     Subtraction(SubtractionSet),
+    /// An all-but subtraction game: take any number except the excluded ones.
+    AllBut(AllBut),
 }
 
 impl HeapGame {
     /// Read a heap game: an octal or hexadecimal code (`0.07`, `4.7`), a
     /// name (`nim`, `kayles` = 0.77, `dawsons-kayles` = 0.07,
-    /// `dawsons-chess` = 0.137, `treblecross` = 0.007), or a subtraction set
-    /// `sub:1,2,5` (also `subtraction:` and `s:`).
+    /// `dawsons-chess` = 0.137, `treblecross` = 0.007), a subtraction set
+    /// `sub:1,2,5` (also `subtraction:` and `s:`), or an all-but subtraction
+    /// game by its excluded set, `allbut:1,2` (also `all-but:`).
     pub fn parse(text: &str) -> Result<Self, ImpartialError> {
         let t = text.trim();
         if t.is_empty() {
             return Err(ImpartialError::Empty { what: "game" });
         }
         let lower = t.to_ascii_lowercase();
+        for prefix in ["allbut:", "all-but:"] {
+            if let Some(rest) = lower.strip_prefix(prefix) {
+                return Ok(Self::AllBut(AllBut::parse(rest)?));
+            }
+        }
         for prefix in ["subtraction:", "sub:", "s:"] {
             if let Some(rest) = lower.strip_prefix(prefix) {
                 return Ok(Self::Subtraction(SubtractionSet::parse(rest)?));
@@ -53,21 +62,23 @@ impl HeapGame {
         Err(ImpartialError::UnknownGame { name: t.into() })
     }
 
-    /// The game as an octal code (`None` for Nim, whose code is infinite).
+    /// The game as an octal code (`None` for Nim and all-but games, whose
+    /// codes are infinite).
     #[must_use]
     pub fn code(&self) -> Option<OctalCode> {
         match self {
-            Self::Nim => None,
+            Self::Nim | Self::AllBut(_) => None,
             Self::Octal(c) => Some(c.clone()),
             Self::Subtraction(s) => Some(s.code()),
         }
     }
 
-    /// `"nim"`, `"octal"`, `"hexadecimal"` or `"subtraction"`.
+    /// `"nim"`, `"octal"`, `"hexadecimal"`, `"subtraction"` or `"all-but"`.
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
             Self::Nim => "nim",
+            Self::AllBut(_) => "all-but",
             Self::Octal(c) if c.is_hexadecimal() => "hexadecimal",
             Self::Octal(_) => "octal",
             Self::Subtraction(_) => "subtraction",
@@ -82,6 +93,7 @@ impl fmt::Display for HeapGame {
             Self::Nim => write!(f, "nim"),
             Self::Octal(c) => write!(f, "{c}"),
             Self::Subtraction(s) => write!(f, "sub:{s}"),
+            Self::AllBut(a) => write!(f, "{a}"),
         }
     }
 }
@@ -94,14 +106,14 @@ pub struct SearchOptions {
     /// Compute at least this many values by the recurrence while looking for
     /// a proof of periodicity (the computation stops as soon as one is found).
     pub search: usize,
-    /// Stop computing once the engine's work counter passes this (words
-    /// ANDed plus three-heap probes; about 10^9 a second): a budget, so a
+    /// Stop computing once the engine's work counter passes this (units of
+    /// about a nanosecond, see [`FastEngine::words_scanned`]): a budget, so a
     /// game whose values keep growing cannot run away.
     pub max_work: u64,
 }
 
 /// The default work budget of [`SearchOptions`]: a few seconds.
-pub const DEFAULT_MAX_WORK: u64 = 4_000_000_000;
+pub const DEFAULT_MAX_WORK: u64 = 3_000_000_000;
 
 impl Default for SearchOptions {
     fn default() -> Self {
@@ -121,6 +133,7 @@ pub struct GrundySequence {
     values: Vec<u32>,
     periodicity: Option<Periodicity>,
     apparent: Option<(usize, usize)>,
+    saltus: Option<u32>,
     words_scanned: u64,
     out_of_budget: bool,
 }
@@ -128,21 +141,35 @@ pub struct GrundySequence {
 impl GrundySequence {
     /// Compute by the mex recurrence (fast engine) until periodicity is
     /// proved or `max(up_to + 1, search)` values are known. Proof attempts
-    /// run at doubling lengths, so at most about twice the values the proof
-    /// needs are computed.
+    /// run at lengths growing by a quarter, so at most about 25% more values
+    /// than the proof needs are computed.
     #[must_use]
     pub fn compute(game: &HeapGame, opts: SearchOptions) -> Self {
+        let limit = opts.up_to.saturating_add(1).max(opts.search).max(1);
+        if let HeapGame::AllBut(a) = game {
+            let values = a.values(limit);
+            let arith = AllBut::apparent_period(&values);
+            return Self {
+                game: game.clone(),
+                values,
+                periodicity: None,
+                apparent: arith.map(|p| (p.period, p.from)),
+                saltus: arith.map(|p| p.saltus),
+                words_scanned: 0,
+                out_of_budget: false,
+            };
+        }
         let Some(code) = game.code() else {
             return Self {
                 game: game.clone(),
                 values: Vec::new(),
                 periodicity: None,
                 apparent: None,
+                saltus: None,
                 words_scanned: 0,
                 out_of_budget: false,
             };
         };
-        let limit = opts.up_to.saturating_add(1).max(opts.search).max(1);
         let (k, heaps) = (code.max_removal(), code.max_heaps());
         let mut engine = FastEngine::new(&code);
         let mut len = 128usize.min(limit);
@@ -155,7 +182,7 @@ impl GrundySequence {
             if len == limit || out_of_budget {
                 break None;
             }
-            len = (len * 2).min(limit);
+            len = (len + len / 4).min(limit);
         };
         let values = engine.values().to_vec();
         let apparent = if periodicity.is_none() {
@@ -168,6 +195,7 @@ impl GrundySequence {
             values,
             periodicity,
             apparent,
+            saltus: None,
             words_scanned: engine.words_scanned(),
             out_of_budget,
         }
@@ -209,10 +237,17 @@ impl GrundySequence {
         self.periodicity.as_ref()
     }
 
-    /// A period the computed values show but do not prove: `(period, from)`.
+    /// A period the computed values show but do not prove: `(period, from)`
+    /// (for all-but games an arithmetic period, with [`Self::saltus`]).
     #[must_use]
     pub fn apparent(&self) -> Option<(usize, usize)> {
         self.apparent
+    }
+
+    /// The saltus of an all-but game's apparent arithmetic period.
+    #[must_use]
+    pub fn saltus(&self) -> Option<u32> {
+        self.saltus
     }
 
     /// `G(0..=up_to)` when every one is known.
@@ -260,6 +295,7 @@ impl GrundySequence {
             proof_length: self.periodicity.as_ref().map(|p| p.proof_length),
             apparent_period: self.apparent.map(|a| a.0),
             apparent_preperiod: self.apparent.map(|a| a.1),
+            apparent_saltus: self.saltus,
             up_to,
             known_through,
             head: (0..=head_len).filter_map(|n| self.get(n)).collect(),
@@ -278,9 +314,9 @@ pub const HEAD: usize = 100;
 pub struct GrundyReport {
     /// The game as written canonically (`0.07`, `sub:{1,2}`, `nim`).
     pub game: String,
-    /// `nim`, `octal`, `hexadecimal` or `subtraction`.
+    /// `nim`, `octal`, `hexadecimal`, `subtraction` or `all-but`.
     pub kind: &'static str,
-    /// The octal code (none for Nim).
+    /// The octal code (none for Nim and all-but games).
     pub code: Option<String>,
     /// Values computed by the mex recurrence, `G(0..computed)`.
     pub computed: usize,
@@ -299,6 +335,8 @@ pub struct GrundyReport {
     pub apparent_period: Option<usize>,
     /// Where the apparent period starts.
     pub apparent_preperiod: Option<usize>,
+    /// For all-but games: `G(n + period) = G(n) + saltus` on the apparent period.
+    pub apparent_saltus: Option<u32>,
     /// The largest heap asked about.
     pub up_to: usize,
     /// The largest heap whose value is known (`up_to` unless the values ran
@@ -308,8 +346,8 @@ pub struct GrundyReport {
     pub head: Vec<u32>,
     /// Every value `G(0..=known_through)`, when asked for.
     pub values: Option<Vec<u32>>,
-    /// Bitset words the fast engine ANDed plus three-heap probes (its
-    /// measured cost).
+    /// The fast engine's work counter (its measured cost, in units of about
+    /// a nanosecond).
     pub words_scanned: u64,
     /// Whether the work budget stopped the computation before `search`.
     pub out_of_budget: bool,

@@ -197,6 +197,8 @@ pub struct FastEngine {
     words_scanned: u64,
     /// Most distinct values for which the bitset path is used.
     bitset_limit: usize,
+    /// Scratch: the value pairs `(v, v ^ x)` of one question.
+    pair_buf: Vec<(u32, u32)>,
 }
 
 impl FastEngine {
@@ -223,6 +225,7 @@ impl FastEngine {
             seen: SmallSet::default(),
             words_scanned: 0,
             bitset_limit: limit,
+            pair_buf: Vec::new(),
         }
     }
 
@@ -354,44 +357,51 @@ impl FastEngine {
     }
 
     /// Whether `G(a) ^ G(m - a) = x` for some `1 <= a <= m / 2`.
+    ///
+    /// Word by word over `a`, and within a word over every value pair
+    /// `(v, v ^ x)`, so the smallest `a` that works is found after looking
+    /// at a few words for each pair, whichever pair it belongs to.
     fn pair_with_xor(&mut self, m: usize, x: u32) -> bool {
         let nvals = self.pos.len() as u32;
+        self.pair_buf.clear();
+        for v in 0..nvals {
+            if v ^ x < nvals {
+                self.pair_buf.push((v, v ^ x));
+            }
+        }
         let half = m / 2;
         // Bit a of rev[u] >> shift is bit (cap - 1 - m + a) of rev[u]: set
         // exactly when G(m - a) = u.
         let shift = self.cap - 1 - m;
         let (ws, bs) = (shift / 64, (shift % 64) as u32);
         let last_word = half / 64;
-        for v in 0..nvals {
-            let u = v ^ x;
-            if u >= nvals {
-                continue;
+        let pairs = self.pair_buf.len() as u64;
+        for w in 0..=last_word {
+            let mut keep = u64::MAX;
+            if w == 0 {
+                keep &= !1; // a >= 1
             }
-            let (p, r) = (&self.pos[v as usize], &self.rev[u as usize]);
-            for w in 0..=last_word {
+            if w == last_word {
+                let bits = (half % 64) as u32 + 1;
+                if bits < 64 {
+                    keep &= (1u64 << bits) - 1;
+                }
+            }
+            for (i, &(v, u)) in self.pair_buf.iter().enumerate() {
+                let r = &self.rev[u as usize];
                 let lo = r[ws + w] >> bs;
                 let hi = if bs == 0 {
                     0
                 } else {
                     r.get(ws + w + 1).map_or(0, |&h| h << (64 - bs))
                 };
-                let mut hit = p[w] & (lo | hi);
-                if w == 0 {
-                    hit &= !1; // a >= 1
-                }
-                if w == last_word {
-                    let keep = (half % 64) as u32 + 1;
-                    if keep < 64 {
-                        hit &= (1u64 << keep) - 1;
-                    }
-                }
-                if hit != 0 {
-                    self.words_scanned += w as u64 + 1;
+                if self.pos[v as usize][w] & (lo | hi) & keep != 0 {
+                    self.words_scanned += w as u64 * pairs + i as u64 + 1;
                     return true;
                 }
             }
-            self.words_scanned += last_word as u64 + 1;
         }
+        self.words_scanned += (last_word as u64 + 1) * pairs;
         false
     }
 }

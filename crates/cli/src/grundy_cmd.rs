@@ -40,6 +40,9 @@ pub struct GrundyArgs {
     /// Value a sum of heaps too, e.g. "3,5,7".
     #[arg(long)]
     pub heaps: Option<String>,
+    /// Graph games: give up after memoising this many connected positions.
+    #[arg(long, default_value_t = 2_000_000)]
+    pub max_positions: usize,
 }
 
 /// Run `partizan grundy`.
@@ -51,7 +54,7 @@ pub fn run(a: GrundyArgs, json_out: bool) -> Result<()> {
                 a.game
             );
         };
-        return graph_game(game, graph, json_out);
+        return graph_game(game, graph, a.max_positions, json_out);
     }
     if GraphGame::from_name(&a.game) == Some(GraphGame::NodeKayles) {
         bail!("node-kayles is played on a graph: give one, e.g. 'path:10' or '4: 0-1 1-2 2-3'");
@@ -195,10 +198,10 @@ fn print_text(r: &GrundyReport, elapsed_ms: f64, sum: Option<&(Vec<usize>, u32)>
     Ok(())
 }
 
-fn graph_game(game: GraphGame, text: &str, json_out: bool) -> Result<()> {
+fn graph_game(game: GraphGame, text: &str, max_positions: usize, json_out: bool) -> Result<()> {
     let graph = Graph::parse(text)?;
     let start = Instant::now();
-    let v = GraphSolver::new(game, &graph).solve();
+    let v = GraphSolver::with_budget(game, &graph, max_positions).solve_within()?;
     let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
     if json_out {
         let mut out = serde_json::to_value(&v)?;

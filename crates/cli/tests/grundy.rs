@@ -167,4 +167,14 @@ fn bad_input_is_one_line_and_exit_2() {
     fails(&["grundy", "node-kayles", "65"], "at most 64");
     fails(&["grundy", "node-kayles"], "graph");
     fails(&["grundy", "0.07", "3: 0-1"], "not played on a graph");
+    fails(
+        &[
+            "grundy",
+            "node-kayles",
+            "grid:8x8",
+            "--max-positions",
+            "1000",
+        ],
+        "more than 1000 positions",
+    );
 }

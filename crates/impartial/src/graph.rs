@@ -334,6 +334,17 @@ pub struct GraphSolver<'g> {
     graph: &'g Graph,
     game: GraphGame,
     memo: FxHashMap<u64, u32>,
+    max_positions: usize,
+    exhausted: bool,
+}
+
+/// The budget of a graph solve ran out: more distinct connected positions
+/// than allowed (graph games are exponential in the worst case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("graph game needs more than {max_positions} positions (a larger budget might finish it)")]
+pub struct PositionBudgetExceeded {
+    /// The budget.
+    pub max_positions: usize,
 }
 
 impl<'g> GraphSolver<'g> {
@@ -344,6 +355,18 @@ impl<'g> GraphSolver<'g> {
             graph,
             game,
             memo: FxHashMap::default(),
+            max_positions: usize::MAX,
+            exhausted: false,
+        }
+    }
+
+    /// A solver that gives up once `max_positions` connected positions are
+    /// memoised (see [`Self::solve_within`]).
+    #[must_use]
+    pub fn with_budget(game: GraphGame, graph: &'g Graph, max_positions: usize) -> Self {
+        Self {
+            max_positions,
+            ..Self::new(game, graph)
         }
     }
 
@@ -359,6 +382,11 @@ impl<'g> GraphSolver<'g> {
     fn connected(&mut self, comp: u64) -> u32 {
         if let Some(&v) = self.memo.get(&comp) {
             return v;
+        }
+        if self.exhausted || self.memo.len() >= self.max_positions {
+            // Out of budget: unwind quickly; the answer will be refused.
+            self.exhausted = true;
+            return 0;
         }
         let mut children = Vec::new();
         self.game.options(self.graph, comp, |c| children.push(c));
@@ -377,7 +405,22 @@ impl<'g> GraphSolver<'g> {
         self.memo.len()
     }
 
-    /// The value of the whole graph with its components.
+    /// The value of the whole graph with its components, or an error when
+    /// the position budget ran out (the solver's memo is then unreliable:
+    /// drop it).
+    pub fn solve_within(&mut self) -> Result<GraphValue, PositionBudgetExceeded> {
+        let v = self.solve();
+        if self.exhausted {
+            Err(PositionBudgetExceeded {
+                max_positions: self.max_positions,
+            })
+        } else {
+            Ok(v)
+        }
+    }
+
+    /// The value of the whole graph with its components (no budget unless
+    /// built [`Self::with_budget`]; then use [`Self::solve_within`]).
     pub fn solve(&mut self) -> GraphValue {
         let all = self.graph.all();
         let components = self
@@ -472,6 +515,20 @@ mod tests {
     fn components_split_the_graph() {
         let g = Graph::parse("6: 0-1 2-3 3-4").unwrap();
         assert_eq!(g.components(g.all()), vec![0b11, 0b11100, 0b100000]);
+    }
+
+    #[test]
+    fn the_position_budget_refuses_instead_of_guessing() {
+        let g = Graph::grid(4, 4).unwrap();
+        let full = GraphSolver::new(GraphGame::NodeKayles, &g).solve();
+        assert!(full.positions > 50);
+        let mut small = GraphSolver::with_budget(GraphGame::NodeKayles, &g, 50);
+        assert_eq!(
+            small.solve_within(),
+            Err(PositionBudgetExceeded { max_positions: 50 })
+        );
+        let mut enough = GraphSolver::with_budget(GraphGame::NodeKayles, &g, full.positions);
+        assert_eq!(enough.solve_within().unwrap().value, full.value);
     }
 
     #[test]

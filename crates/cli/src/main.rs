@@ -43,6 +43,7 @@ macro_rules! print {
 }
 
 mod census_cmd;
+mod grundy_cmd;
 mod meter;
 mod parts_cmd;
 mod rulesets;
@@ -114,6 +115,8 @@ enum Command {
     /// Check that a board's regions are independent: every move below it
     /// stays inside one region (the soundness checker).
     CheckRegions(values::CheckRegionsArgs),
+    /// Grundy values of impartial games: octal codes, subtraction sets, Nim, graph Kayles.
+    Grundy(grundy_cmd::GrundyArgs),
     /// Serve the local site (explorer, censuses, Sylver Coinage, JSON API).
     Serve(serve::ServeArgs),
 }
@@ -196,6 +199,7 @@ fn main() -> ExitCode {
         Command::Parts(a) => parts_cmd::run(a, cli.json),
         Command::Rulesets => values::rulesets(cli.json),
         Command::CheckRegions(a) => values::check_regions(a, cli.json),
+        Command::Grundy(a) => grundy_cmd::run(a, cli.json),
         Command::Serve(a) => serve::serve(a, &store),
     };
     match result {

@@ -1,0 +1,180 @@
+//! `partizan grundy` end to end: periods, JSON shape, sums, graphs, and bad
+//! input (one line naming the problem, exit code 2).
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_partizan"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).expect("valid JSON")
+}
+
+/// A failing command: exit code 2 and one line on stderr naming `needle`.
+fn fails(args: &[&str], needle: &str) {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(
+        err.to_lowercase().contains(&needle.to_lowercase()),
+        "{args:?}: {err} should mention {needle}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn dawsons_kayles_text_names_period_and_preperiod() {
+    let out = stdout(&["grundy", "0.07"]);
+    assert!(out.contains("game 0.07 (octal)"), "{out}");
+    assert!(out.contains("period 34, pre-period 53: proved"), "{out}");
+    assert!(
+        out.contains("exceptions (8): 0 1 15 17 18 32 35 52"),
+        "{out}"
+    );
+    assert!(
+        out.contains("G(0)..G(99): 0 0 1 1 2 0 3 1 1 0 3 3"),
+        "{out}"
+    );
+}
+
+#[test]
+fn kayles_json_has_the_promised_keys() {
+    let v = json(&["grundy", "kayles", "--json"]);
+    assert_eq!(v["game"], "0.77");
+    assert_eq!(v["kind"], "octal");
+    assert_eq!(v["proved"], true);
+    assert_eq!(v["period"], 12);
+    assert_eq!(v["preperiod"], 71);
+    assert_eq!(v["exceptions"].as_array().unwrap().len(), 14);
+    assert_eq!(v["head"].as_array().unwrap().len(), 100);
+    assert_eq!(v["head"][11], 6);
+    assert!(v["computed"].as_u64().unwrap() >= 168);
+    assert!(v["values"].is_null());
+    assert!(v["elapsed_ms"].is_number());
+}
+
+/// A million values come from the proved period: all of them printed,
+/// spot-checked against the period.
+#[test]
+fn a_million_values_of_dawsons_kayles() {
+    let out = stdout(&["grundy", "0.07", "--up-to", "1000000", "--values"]);
+    let values: Vec<(usize, u32)> = out
+        .lines()
+        .filter_map(|l| {
+            let (n, v) = l.split_once(' ')?;
+            Some((n.parse().ok()?, v.parse().ok()?))
+        })
+        .collect();
+    assert_eq!(values.len(), 1_000_001);
+    // G(n) = G(n - 34) from 53 + 34 on.
+    for &(n, v) in values.iter().skip(87).step_by(9973) {
+        assert_eq!(v, values[n - 34].1, "G({n})");
+    }
+    assert_eq!(values[1_000_000], (1_000_000, 2));
+}
+
+#[test]
+fn sums_of_heaps() {
+    let v = json(&["grundy", "kayles", "--heaps", "3,5,70", "--json"]);
+    // G(3) ^ G(5) ^ G(70) = 3 ^ 4 ^ 6 = 1.
+    assert_eq!(v["sum"]["value"], 1);
+    assert_eq!(v["sum"]["outcome"], "N");
+    let out = stdout(&["grundy", "nim", "--heaps", "3,5,6"]);
+    assert!(out.contains("G(3 + 5 + 6) = 0 (P)"), "{out}");
+    let v = json(&["grundy", "sub:1,2,3", "--heaps", "1000001", "--json"]);
+    assert_eq!(v["sum"]["value"], 1);
+    assert_eq!(v["kind"], "subtraction");
+    assert_eq!(v["code"], "0.333");
+}
+
+#[test]
+fn unproved_games_say_so() {
+    let out = stdout(&["grundy", "0.6", "--search", "500"]);
+    assert!(
+        out.contains("not proved periodic within 500 values"),
+        "{out}"
+    );
+    let v = json(&[
+        "grundy", "0.6", "--search", "500", "--up-to", "2000", "--json",
+    ]);
+    assert_eq!(v["proved"], false);
+    // Values through --up-to are computed even without a proof.
+    assert_eq!(v["known_through"], 2000);
+    assert_eq!(v["computed"], 2001);
+    // Unless the work budget runs out first.
+    fails(
+        &["grundy", "0.6", "--max-work", "1000", "--heaps", "5000"],
+        "no period",
+    );
+}
+
+#[test]
+fn all_but_subtraction_games() {
+    let out = stdout(&["grundy", "allbut:1", "--up-to", "7"]);
+    assert!(out.contains("game allbut:{1} (all-but)"), "{out}");
+    assert!(
+        out.contains("apparent arithmetic period 2, saltus 1"),
+        "{out}"
+    );
+    assert!(out.contains("G(0)..G(7): 0 0 1 1 2 2 3 3"), "{out}");
+    fails(&["grundy", "allbut:0"], "0 is not a move");
+}
+
+#[test]
+fn graph_games() {
+    let v = json(&["grundy", "node-kayles", "path:10", "--json"]);
+    // Node Kayles on P_10 = Dawson's Kayles on 11 = 3.
+    assert_eq!(v["value"], 3);
+    assert_eq!(v["game"], "node-kayles");
+    assert_eq!(v["outcome"], "N");
+    let v = json(&["grundy", "kayles", "6: 0-1 2-3 3-4", "--json"]);
+    // Components P_2, P_3, P_1 of Kayles: 2 ^ 3 ^ 1 = 0.
+    assert_eq!(v["value"], 0);
+    assert_eq!(v["components"].as_array().unwrap().len(), 3);
+    let out = stdout(&["grundy", "kayles", "cycle:5"]);
+    assert!(out.starts_with("kayles on 5: 0-1 0-4 1-2 2-3 3-4"), "{out}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    fails(&["grundy", "0.0x7"], "not a digit");
+    fails(&["grundy", "07"], "unknown impartial game");
+    fails(&["grundy", "1.07"], "before the point");
+    fails(&["grundy", "sub:"], "empty subtraction set");
+    fails(&["grundy", "sub:0,2"], "0 is not a move");
+    fails(&["grundy", "kayles", "--heaps", "1,x"], "heaps");
+    fails(&["grundy", "kayles", "3: 0-5"], "vertex 5");
+    fails(&["grundy", "node-kayles", "3: 1-1"], "loop");
+    fails(
+        &["grundy", "node-kayles", "3: 0-1 2"],
+        "should look like 0-1",
+    );
+    fails(&["grundy", "node-kayles", "65"], "at most 64");
+    fails(&["grundy", "node-kayles"], "graph");
+    fails(&["grundy", "0.07", "3: 0-1"], "not played on a graph");
+    fails(
+        &[
+            "grundy",
+            "node-kayles",
+            "grid:8x8",
+            "--max-positions",
+            "1000",
+        ],
+        "more than 1000 positions",
+    );
+}

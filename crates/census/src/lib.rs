@@ -15,6 +15,8 @@
 
 #![warn(missing_docs)]
 
+pub mod atlas;
+pub mod atlas_store;
 pub mod boards;
 pub mod catalogue;
 pub mod census;
@@ -24,6 +26,11 @@ pub mod rng;
 pub mod shape;
 pub mod values;
 
+pub use atlas::{
+    classify, Atlas, AtlasConfig, AtlasError, AtlasReport, AtlasStore, Level, NoStore, Query,
+    QueryAnswer, ValueKind,
+};
+pub use atlas_store::DirStore;
 pub use boards::{board_census, BoardConfig, BoardReport, BoardTally};
 pub use catalogue::{count_fixed, Catalogue};
 pub use census::{

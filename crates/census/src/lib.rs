@@ -8,6 +8,14 @@
 //! the invariants; [`report`] holds the tables and renders them as text,
 //! JSON and CSV; [`boards`] adds regions into boards.
 //!
+//! [`atlas`] is the census pushed past 15 cells: every Domineering region
+//! up to 18 cells (shapes on 128-bit masks), values interned and computed
+//! on every core with one arena per worker, each finished size kept in a
+//! checksummed file ([`atlas_store::DirStore`]) so a build resumes after a
+//! kill and queries ([`atlas::Atlas::query`]) read it back; the report
+//! gives value kinds by size, the hottest regions, the largest nimber and
+//! first occurrences.
+//!
 //! ```text
 //!   census(8): 1,042 Domineering shapes, 315 worth numbers,
 //!              count exact on 141, interval contains the value on 209

@@ -908,14 +908,7 @@ impl Atlas {
     #[must_use]
     pub fn regions_of(&self, entry: &(Shape, u32)) -> ([(Shape, u32); 2], usize) {
         let (s, v) = *entry;
-        let a = s.canonical(Group::RowPreserving);
-        let t = s.transform(Sym::Transpose).canonical(Group::RowPreserving);
-        let neg = self.values[v as usize].facts.neg;
-        if a == t {
-            ([(a, v), (a, v)], 1)
-        } else {
-            ([(a, v), (t, neg)], 2)
-        }
+        class_regions(s, v, self.values[v as usize].facts.neg)
     }
 
     /// Regions (row-preserving classes, the census's count) of one size.
@@ -945,60 +938,20 @@ impl Atlas {
     /// The index of a value given in CGSuite notation, if any region has it
     /// (or its negative).
     pub fn find_value(&self, text: &str) -> Result<Option<u32>, AtlasError> {
-        let mut arena = Arena::new();
-        let g = arena.parse(text).map_err(|e| AtlasError::Notation {
-            text: text.into(),
-            detail: e.to_string(),
-        })?;
-        let enc = arena.encode(g);
-        Ok(self
-            .values
-            .iter()
-            .position(|v| *v.encoding == *enc)
-            .map(|i| i as u32))
+        find_value_in(&self.values, text)
     }
 
     /// Regions matching a query, smallest first, at most `limit`, plus the
-    /// total number of matches.
+    /// total number of matches. (Over the whole atlas in memory; a
+    /// [`crate::atlas_store::DirStore`] answers the same from its small
+    /// summary files without loading the entries.)
     pub fn query(&self, q: &Query) -> Result<QueryAnswer, AtlasError> {
         let t0 = std::time::Instant::now();
         let max = q
             .max_cells
             .unwrap_or(self.max_cells())
             .min(self.max_cells());
-        let value = match &q.value {
-            Some(text) => Some(self.find_value(text)?),
-            None => None,
-        };
-        if let Some(k) = &q.kind {
-            ValueKind::Integer.matches(k)?;
-        }
-        let min_t = match &q.min_temperature {
-            Some(t) => Some(t.parse::<Dyadic>().map_err(|e| AtlasError::Notation {
-                text: t.clone(),
-                detail: e.to_string(),
-            })?),
-            None => None,
-        };
-        // which value indices match
-        let ok: Vec<bool> = self
-            .values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| {
-                let by_value = match value {
-                    Some(Some(want)) => want == i as u32,
-                    Some(None) => false,
-                    None => true,
-                };
-                let by_kind = match &q.kind {
-                    Some(k) => v.facts.kind.matches(k).unwrap_or(false),
-                    None => true,
-                };
-                let by_t = min_t.is_none_or(|t| v.facts.temperature >= t);
-                by_value && by_kind && by_t
-            })
-            .collect();
+        let ok = matching_values(&self.values, q)?;
         let mut hits = Vec::new();
         let mut total = 0u64;
         for cells in 1..=max {
@@ -1026,14 +979,80 @@ impl Atlas {
     }
 
     fn region_row(&self, s: Shape, v: u32) -> RegionRow {
-        let f = &self.values[v as usize].facts;
-        RegionRow {
-            cells: s.len(),
-            board: s.to_text(),
-            value: f.display.clone(),
-            kind: f.kind.label(),
-            temperature: f.temperature.to_string(),
-        }
+        region_row(&self.values, s, v)
+    }
+}
+
+/// The row of region `s` with value index `v`.
+pub(crate) fn region_row(values: &[StoredValue], s: Shape, v: u32) -> RegionRow {
+    let f = &values[v as usize].facts;
+    RegionRow {
+        cells: s.len(),
+        board: s.to_text(),
+        value: f.display.clone(),
+        kind: f.kind.label(),
+        temperature: f.temperature.to_string(),
+    }
+}
+
+/// The index of a value in notation among `values`, if interned.
+pub(crate) fn find_value_in(values: &[StoredValue], text: &str) -> Result<Option<u32>, AtlasError> {
+    let mut arena = Arena::new();
+    let g = arena.parse(text).map_err(|e| AtlasError::Notation {
+        text: text.into(),
+        detail: e.to_string(),
+    })?;
+    let enc = arena.encode(g);
+    Ok(values
+        .iter()
+        .position(|v| *v.encoding == *enc)
+        .map(|i| i as u32))
+}
+
+/// Which value indices a query selects.
+pub(crate) fn matching_values(values: &[StoredValue], q: &Query) -> Result<Vec<bool>, AtlasError> {
+    let value = match &q.value {
+        Some(text) => Some(find_value_in(values, text)?),
+        None => None,
+    };
+    if let Some(k) = &q.kind {
+        ValueKind::Integer.matches(k)?;
+    }
+    let min_t = match &q.min_temperature {
+        Some(t) => Some(t.parse::<Dyadic>().map_err(|e| AtlasError::Notation {
+            text: t.clone(),
+            detail: e.to_string(),
+        })?),
+        None => None,
+    };
+    Ok(values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let by_value = match value {
+                Some(Some(want)) => want == i as u32,
+                Some(None) => false,
+                None => true,
+            };
+            let by_kind = match &q.kind {
+                Some(k) => v.facts.kind.matches(k).unwrap_or(false),
+                None => true,
+            };
+            let by_t = min_t.is_none_or(|t| v.facts.temperature >= t);
+            by_value && by_kind && by_t
+        })
+        .collect())
+}
+
+/// The regions of one square-group class: the representative with value
+/// `v` and, when different, its transpose with `neg`.
+pub(crate) fn class_regions(s: Shape, v: u32, neg: u32) -> ([(Shape, u32); 2], usize) {
+    let a = s.canonical(Group::RowPreserving);
+    let t = s.transform(Sym::Transpose).canonical(Group::RowPreserving);
+    if a == t {
+        ([(a, v), (a, v)], 1)
+    } else {
+        ([(a, v), (t, neg)], 2)
     }
 }
 

@@ -34,10 +34,16 @@ use std::path::{Path, PathBuf};
 
 use partizan_core::Dyadic;
 
-use crate::atlas::{AtlasError, AtlasStore, Level, StoredValue, ValueFacts, ValueKind};
+use crate::atlas::{
+    class_regions, matching_values, region_row, AtlasError, AtlasStore, Level, Query, QueryAnswer,
+    StoredValue, ValueFacts, ValueKind,
+};
 use crate::shape::Shape;
 
 const MAGIC: &[u8; 8] = b"PZATLAS1";
+const SUM_MAGIC: &[u8; 8] = b"PZATSUM1";
+/// Entries listed per value in a summary file.
+pub const SUMMARY_LIST: usize = 64;
 /// The file format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -117,27 +123,90 @@ pub fn encode_level(level: &Level, shard: Option<(usize, usize)>) -> Vec<u8> {
     put_u32(&mut out, k as u32);
     put_u32(&mut out, n as u32);
     put_u32(&mut out, level.value_base);
-    put_u32(&mut out, level.values.len() as u32);
-    for v in &level.values {
-        put_bytes(&mut out, &v.encoding);
-        put_bytes(&mut out, v.facts.display.as_bytes());
-        let (tag, a, b) = kind_code(v.facts.kind);
-        out.push(tag);
-        put_u64(&mut out, a);
-        put_u64(&mut out, b as u64);
-        put_dyadic(&mut out, v.facts.left_stop);
-        put_dyadic(&mut out, v.facts.right_stop);
-        put_dyadic(&mut out, v.facts.temperature);
-        put_u32(&mut out, v.facts.neg);
-    }
+    put_values(&mut out, &level.values);
     put_u64(&mut out, level.entries.len() as u64);
     for (s, v) in &level.entries {
-        let bits = s.bits();
-        out.push(s.width() as u8);
-        out.push(s.height() as u8);
-        put_u64(&mut out, (bits >> 64) as u64);
-        put_u64(&mut out, bits as u64);
+        put_shape(&mut out, s);
         put_u32(&mut out, *v);
+    }
+    let sum = checksum(&out);
+    put_u64(&mut out, sum);
+    out
+}
+
+fn put_shape(out: &mut Vec<u8>, s: &Shape) {
+    let bits = s.bits();
+    out.push(s.width() as u8);
+    out.push(s.height() as u8);
+    put_u64(out, (bits >> 64) as u64);
+    put_u64(out, bits as u64);
+}
+
+fn put_values(out: &mut Vec<u8>, values: &[StoredValue]) {
+    put_u32(out, values.len() as u32);
+    for v in values {
+        put_bytes(out, &v.encoding);
+        put_bytes(out, v.facts.display.as_bytes());
+        let (tag, a, b) = kind_code(v.facts.kind);
+        out.push(tag);
+        put_u64(out, a);
+        put_u64(out, b as u64);
+        put_dyadic(out, v.facts.left_stop);
+        put_dyadic(out, v.facts.right_stop);
+        put_dyadic(out, v.facts.temperature);
+        put_u32(out, v.facts.neg);
+    }
+}
+
+/// One value's entries in a summary: how many, how many stand for two
+/// regions, and the first [`SUMMARY_LIST`] shapes in catalogue order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Group {
+    value: u32,
+    entries: u64,
+    doubles: u64,
+    first: Vec<Shape>,
+}
+
+/// A level's summary: its new values and its entries grouped by value.
+fn encode_summary(level: &Level, all_values: &[StoredValue]) -> Vec<u8> {
+    let mut groups: HashMap<u32, Group> = HashMap::new();
+    let mut order = Vec::new();
+    for &(s, v) in &level.entries {
+        let g = groups.entry(v).or_insert_with(|| {
+            order.push(v);
+            Group {
+                value: v,
+                entries: 0,
+                doubles: 0,
+                first: Vec::new(),
+            }
+        });
+        g.entries += 1;
+        let neg = all_values[v as usize].facts.neg;
+        if class_regions(s, v, neg).1 == 2 {
+            g.doubles += 1;
+        }
+        if g.first.len() < SUMMARY_LIST {
+            g.first.push(s);
+        }
+    }
+    let mut out = Vec::new();
+    out.extend_from_slice(SUM_MAGIC);
+    put_u32(&mut out, FORMAT_VERSION);
+    put_u32(&mut out, level.cells as u32);
+    put_u32(&mut out, level.value_base);
+    put_values(&mut out, &level.values);
+    put_u32(&mut out, order.len() as u32);
+    for v in order {
+        let g = &groups[&v];
+        put_u32(&mut out, g.value);
+        put_u64(&mut out, g.entries);
+        put_u64(&mut out, g.doubles);
+        out.push(g.first.len() as u8);
+        for s in &g.first {
+            put_shape(&mut out, s);
+        }
     }
     let sum = checksum(&out);
     put_u64(&mut out, sum);
@@ -202,15 +271,7 @@ pub fn decode_level(
         path: path.into(),
         detail: d,
     };
-    if bytes.len() < MAGIC.len() + 8 || &bytes[..8] != MAGIC {
-        return Err(corrupt("not an atlas file (magic)".into()));
-    }
-    let (body, tail) = bytes.split_at(bytes.len() - 8);
-    let mut t = [0u8; 8];
-    t.copy_from_slice(tail);
-    if checksum(body) != u64::from_le_bytes(t) {
-        return Err(corrupt("checksum mismatch".into()));
-    }
+    let body = checked_body(bytes, MAGIC, path)?;
     let mut r = Reader {
         b: body,
         at: 8,
@@ -237,6 +298,117 @@ pub fn decode_level(
             "values start at {base}, expected {value_base}"
         )));
     }
+    let values = read_values(&mut r)?;
+    let nv = values.len();
+    let top = base as u64 + nv as u64;
+    let ne = r.u64()?;
+    if ne > (body.len() as u64) / 22 + 1 {
+        return Err(r.bad("entry count larger than the file"));
+    }
+    let mut entries = Vec::with_capacity(ne as usize);
+    for _ in 0..ne {
+        let s = read_shape(&mut r, cells)?;
+        let v = r.u32()?;
+        if u64::from(v) >= top {
+            return Err(r.bad(format!("value index {v} beyond {top}")));
+        }
+        entries.push((s, v));
+    }
+    if r.at != body.len() {
+        return Err(r.bad("trailing bytes"));
+    }
+    if entries.windows(2).any(|p| p[0].0 >= p[1].0) {
+        return Err(corrupt("entries not sorted".into()));
+    }
+    Ok(Level {
+        cells,
+        value_base,
+        values,
+        entries,
+    })
+}
+
+fn read_shape(r: &mut Reader<'_>, cells: usize) -> Result<Shape, AtlasError> {
+    let (w, h) = (r.u8()? as usize, r.u8()? as usize);
+    let bits = (u128::from(r.u64()?) << 64) | u128::from(r.u64()?);
+    let s = Shape::new(w, h, bits).map_err(|e| r.bad(format!("shape: {e}")))?;
+    if s.len() != cells {
+        return Err(r.bad(format!("shape {s} has {} cells", s.len())));
+    }
+    Ok(s)
+}
+
+/// Checked body of a file: magic and checksum verified.
+fn checked_body<'a>(bytes: &'a [u8], magic: &[u8; 8], path: &str) -> Result<&'a [u8], AtlasError> {
+    let corrupt = |d: &str| AtlasError::Corrupt {
+        path: path.into(),
+        detail: d.into(),
+    };
+    if bytes.len() < magic.len() + 8 || &bytes[..8] != magic {
+        return Err(corrupt("not an atlas file (magic)"));
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    let mut t = [0u8; 8];
+    t.copy_from_slice(tail);
+    if checksum(body) != u64::from_le_bytes(t) {
+        return Err(corrupt("checksum mismatch"));
+    }
+    Ok(body)
+}
+
+/// A level summary read back.
+struct Summary {
+    values: Vec<StoredValue>,
+    groups: Vec<Group>,
+}
+
+fn decode_summary(
+    bytes: &[u8],
+    path: &str,
+    cells: usize,
+    base: u32,
+) -> Result<Summary, AtlasError> {
+    let body = checked_body(bytes, SUM_MAGIC, path)?;
+    let mut r = Reader {
+        b: body,
+        at: 8,
+        path,
+    };
+    if r.u32()? != FORMAT_VERSION {
+        return Err(r.bad("format version"));
+    }
+    if r.u32()? as usize != cells || r.u32()? != base {
+        return Err(r.bad("size or value base differs"));
+    }
+    let values = read_values(&mut r)?;
+    let top = u64::from(base) + values.len() as u64;
+    let n = r.u32()? as usize;
+    let mut groups = Vec::with_capacity(n.min(1 << 20));
+    for _ in 0..n {
+        let value = r.u32()?;
+        if u64::from(value) >= top {
+            return Err(r.bad("value index out of range"));
+        }
+        let (entries, doubles) = (r.u64()?, r.u64()?);
+        let k = r.u8()? as usize;
+        let mut first = Vec::with_capacity(k);
+        for _ in 0..k {
+            first.push(read_shape(&mut r, cells)?);
+        }
+        groups.push(Group {
+            value,
+            entries,
+            doubles,
+            first,
+        });
+    }
+    if r.at != body.len() {
+        return Err(r.bad("trailing bytes"));
+    }
+    Ok(Summary { values, groups })
+}
+
+fn read_values(r: &mut Reader<'_>) -> Result<Vec<StoredValue>, AtlasError> {
     let nv = r.u32()? as usize;
     let mut values = Vec::with_capacity(nv.min(1 << 20));
     for _ in 0..nv {
@@ -260,37 +432,7 @@ pub fn decode_level(
             },
         });
     }
-    let top = base as u64 + nv as u64;
-    let ne = r.u64()?;
-    if ne > (body.len() as u64) / 22 + 1 {
-        return Err(r.bad("entry count larger than the file"));
-    }
-    let mut entries = Vec::with_capacity(ne as usize);
-    for _ in 0..ne {
-        let (w, h) = (r.u8()? as usize, r.u8()? as usize);
-        let bits = (u128::from(r.u64()?) << 64) | u128::from(r.u64()?);
-        let v = r.u32()?;
-        let s = Shape::new(w, h, bits).map_err(|e| r.bad(format!("shape: {e}")))?;
-        if s.len() != cells {
-            return Err(r.bad(format!("shape {s} has {} cells", s.len())));
-        }
-        if u64::from(v) >= top {
-            return Err(r.bad(format!("value index {v} beyond {top}")));
-        }
-        entries.push((s, v));
-    }
-    if r.at != body.len() {
-        return Err(r.bad("trailing bytes"));
-    }
-    if entries.windows(2).any(|p| p[0].0 >= p[1].0) {
-        return Err(corrupt("entries not sorted".into()));
-    }
-    Ok(Level {
-        cells,
-        value_base,
-        values,
-        entries,
-    })
+    Ok(values)
 }
 
 /// A directory of level files.
@@ -354,6 +496,108 @@ impl DirStore {
             }
         };
         decode_level(&bytes, &path.display().to_string(), cells, shard, base).map(Some)
+    }
+
+    fn summary_path(&self, cells: usize) -> PathBuf {
+        self.dir.join(format!("level-{cells:02}.summary.pzal"))
+    }
+
+    /// The values of every level below `cells`, from the summaries.
+    fn values_below(&self, cells: usize) -> Result<Vec<StoredValue>, AtlasError> {
+        let mut values = Vec::new();
+        for c in 1..cells {
+            match self.read_summary(c, values.len() as u32)? {
+                Some(s) => values.extend(s.values),
+                None => {
+                    return Err(AtlasError::NotBuilt {
+                        have: c - 1,
+                        want: cells - 1,
+                    })
+                }
+            }
+        }
+        Ok(values)
+    }
+
+    fn read_summary(&self, cells: usize, base: u32) -> Result<Option<Summary>, AtlasError> {
+        let path = self.summary_path(cells);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(AtlasError::Io {
+                    path: path.display().to_string(),
+                    source,
+                })
+            }
+        };
+        decode_summary(&bytes, &path.display().to_string(), cells, base).map(Some)
+    }
+
+    /// Answer a query from the summary files alone (values and, per value,
+    /// counts and the first [`SUMMARY_LIST`] shapes), without reading the
+    /// entries: the same answer as [`crate::atlas::Atlas::query`] on the
+    /// loaded atlas. `Ok(None)` when the summaries cannot answer it (a
+    /// summary is missing, or more regions are to be listed than they keep);
+    /// then load the atlas and ask it.
+    pub fn query(&self, q: &Query, max_cells: usize) -> Result<Option<QueryAnswer>, AtlasError> {
+        let t0 = std::time::Instant::now();
+        let mut values = Vec::new();
+        let mut sums = Vec::with_capacity(max_cells);
+        for c in 1..=max_cells {
+            match self.read_summary(c, values.len() as u32)? {
+                Some(s) => {
+                    values.extend(s.values.iter().cloned());
+                    sums.push(s);
+                }
+                None => return Ok(None),
+            }
+        }
+        let ok = matching_values(&values, q)?;
+        let max = q.max_cells.unwrap_or(max_cells).min(max_cells);
+        let mut total = 0u64;
+        let mut hits = Vec::new();
+        for sum in sums.iter().take(max) {
+            let mut cands: Vec<(Shape, u32)> = Vec::new();
+            let mut cutoff: Option<Shape> = None;
+            for g in &sum.groups {
+                let neg = values[g.value as usize].facts.neg;
+                let (a, b) = (ok[g.value as usize], ok[neg as usize]);
+                total += u64::from(a) * g.entries + u64::from(b) * g.doubles;
+                if !(a || b) {
+                    continue;
+                }
+                cands.extend(g.first.iter().map(|&s| (s, g.value)));
+                if (g.first.len() as u64) < g.entries {
+                    let last = *g.first.last().expect("a group lists a shape");
+                    cutoff = Some(cutoff.map_or(last, |c: Shape| c.min(last)));
+                }
+            }
+            if hits.len() >= q.limit {
+                continue;
+            }
+            cands.sort_unstable();
+            for (s, v) in cands {
+                if cutoff.is_some_and(|c| s > c) {
+                    break;
+                }
+                let neg = values[v as usize].facts.neg;
+                let (r, k) = class_regions(s, v, neg);
+                for &(rs, rv) in r.iter().take(k) {
+                    if ok[rv as usize] && hits.len() < q.limit {
+                        hits.push(region_row(&values, rs, rv));
+                    }
+                }
+            }
+            if hits.len() < q.limit && cutoff.is_some() {
+                return Ok(None);
+            }
+        }
+        Ok(Some(QueryAnswer {
+            total,
+            regions: hits,
+            seconds: t0.elapsed().as_secs_f64(),
+        }))
     }
 
     /// The largest size `n` such that every level `1..=n` has a file (not
@@ -474,10 +718,31 @@ fn intern_from(
 
 impl AtlasStore for DirStore {
     fn load_level(&mut self, cells: usize, value_base: u32) -> Result<Option<Level>, AtlasError> {
-        self.read(cells, None, value_base)
+        let level = self.read(cells, None, value_base)?;
+        if let Some(l) = &level {
+            // a directory from before summaries: add the missing one
+            if !self.summary_path(cells).exists() {
+                let mut all = self.values_below(cells)?;
+                all.extend(l.values.iter().cloned());
+                self.write(&self.summary_path(cells), &encode_summary(l, &all))?;
+            }
+        }
+        Ok(level)
     }
 
     fn save_level(&mut self, level: &Level) -> Result<(), AtlasError> {
+        // the summary needs the negatives of old values too
+        let below = if level.cells > 1 {
+            self.values_below(level.cells)?
+        } else {
+            Vec::new()
+        };
+        let mut all = below;
+        all.extend(level.values.iter().cloned());
+        // summary first: a kill between the two leaves no level without
+        // its summary (the level is then recomputed)
+        let sum = self.summary_path(level.cells);
+        self.write(&sum, &encode_summary(level, &all))?;
         let path = self.path(level.cells, None);
         self.write(&path, &encode_level(level, None))
     }

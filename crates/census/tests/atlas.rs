@@ -289,3 +289,45 @@ fn queries_answer_from_the_atlas() {
         .unwrap();
     assert_eq!(none.total, 0);
 }
+
+/// The store's summary files answer queries exactly as the loaded atlas
+/// does, and say so when they cannot.
+#[test]
+fn summaries_answer_like_the_atlas() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = DirStore::new(dir.path());
+    let atlas = Atlas::build(&AtlasConfig::new(11), &mut store).unwrap();
+    let mut answered = 0;
+    for (value, kind, t) in [
+        (Some("*"), None, None),
+        (Some("*2"), None, None),
+        (Some("^"), None, None),
+        (Some("{1|-1}"), None, None),
+        (Some("0"), None, None),
+        (None, Some("tiny"), None),
+        (None, Some("hot"), Some("1")),
+        (None, Some("number"), None),
+        (None, None, Some("3/2")),
+    ] {
+        for limit in [0, 5, 100, 5000] {
+            for max in [None, Some(9)] {
+                let q = Query {
+                    value: value.map(String::from),
+                    kind: kind.map(String::from),
+                    min_temperature: t.map(String::from),
+                    max_cells: max,
+                    limit,
+                };
+                let full = atlas.query(&q).unwrap();
+                if let Some(fast) = store.query(&q, 11).unwrap() {
+                    assert_eq!(fast.total, full.total, "{q:?}");
+                    assert_eq!(fast.regions, full.regions, "{q:?}");
+                    answered += 1;
+                } else {
+                    assert!(limit as u64 > 64, "{q:?} refused with a small limit");
+                }
+            }
+        }
+    }
+    assert!(answered >= 60, "{answered}");
+}

@@ -237,7 +237,6 @@ pub fn run(cmd: AtlasCmd, json_out: bool) -> Result<()> {
             if a.value.is_none() && a.min_temperature.is_none() && a.kind.is_none() {
                 bail!("give --value, --min-temperature or --kind");
             }
-            let (atlas, load_s) = load(&a.dir, a.max_cells)?;
             let q = Query {
                 value: a.value,
                 min_temperature: a.min_temperature,
@@ -245,19 +244,38 @@ pub fn run(cmd: AtlasCmd, json_out: bool) -> Result<()> {
                 max_cells: a.max_cells,
                 limit: a.limit,
             };
-            let ans = atlas.query(&q)?;
+            // the summaries answer without reading the entries; else load
+            let path = atlas_dir(&a.dir)?;
+            let store = DirStore::new(&path);
+            let have = store.levels_present();
+            let want = a.max_cells.unwrap_or(have);
+            if want == 0 || want > have {
+                bail!(
+                    "the atlas in {} holds {have} cells, {want} asked (run `partizan atlas build --max-cells {}`)",
+                    path.display(),
+                    want.max(1)
+                );
+            }
+            let t0 = Instant::now();
+            let (ans, load_s, max_cells) = match store.query(&q, want)? {
+                Some(ans) => (ans, t0.elapsed().as_secs_f64(), want),
+                None => {
+                    let (atlas, load_s) = load(&a.dir, Some(want))?;
+                    (atlas.query(&q)?, load_s, atlas.max_cells())
+                }
+            };
             if json_out {
                 println!(
                     "{}",
                     json!({ "total": ans.total, "regions": ans.regions,
                             "load_seconds": load_s, "query_seconds": ans.seconds,
-                            "max_cells": atlas.max_cells() })
+                            "max_cells": max_cells })
                 );
             } else {
                 println!(
-                    "{} regions up to {} cells ({:.1} ms to load, {:.1} ms to answer)",
+                    "{} regions up to {} cells ({:.1} ms in all, {:.1} ms to answer)",
                     ans.total,
-                    atlas.max_cells(),
+                    max_cells,
                     load_s * 1e3,
                     ans.seconds * 1e3
                 );

@@ -28,6 +28,11 @@
 //! checksum, lengths, indices) and a failure is an error naming the file:
 //! a flipped bit never becomes a wrong value. [`AtlasStore`] is the trait a
 //! database (the persistent value table) can implement later.
+//!
+//! Beside each level, `level-NN.summary.pzal` (same checks) holds the
+//! level's new values and, per value, its entry counts and first
+//! [`SUMMARY_LIST`] shapes: enough to answer most queries
+//! ([`DirStore::query`]) without reading the entries.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -42,8 +47,9 @@ use crate::shape::Shape;
 
 const MAGIC: &[u8; 8] = b"PZATLAS1";
 const SUM_MAGIC: &[u8; 8] = b"PZATSUM1";
-/// Entries listed per value in a summary file.
-pub const SUMMARY_LIST: usize = 64;
+/// Entries listed per value in a summary file (a query listing more of one
+/// value falls back to the full level files).
+pub const SUMMARY_LIST: usize = 16;
 /// The file format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
 

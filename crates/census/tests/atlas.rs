@@ -324,10 +324,13 @@ fn summaries_answer_like_the_atlas() {
                     assert_eq!(fast.regions, full.regions, "{q:?}");
                     answered += 1;
                 } else {
-                    assert!(limit as u64 > 64, "{q:?} refused with a small limit");
+                    assert!(
+                        limit > partizan_census::atlas_store::SUMMARY_LIST,
+                        "{q:?} refused with a small limit"
+                    );
                 }
             }
         }
     }
-    assert!(answered >= 60, "{answered}");
+    assert!(answered >= 50, "{answered}");
 }

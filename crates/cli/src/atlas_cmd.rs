@@ -105,7 +105,7 @@ pub struct FindArgs {
     #[arg(long)]
     pub max_cells: Option<usize>,
     /// List at most this many regions.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 10)]
     pub limit: usize,
     #[command(flatten)]
     pub dir: DirArg,

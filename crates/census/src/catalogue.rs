@@ -52,6 +52,14 @@ impl Catalogue {
         Catalogue { group, by_size }
     }
 
+    /// The classes one cell larger than `parents` (every class of one size,
+    /// canonical under `group`), sorted: one step of [`Catalogue::build`],
+    /// for callers that keep only the sizes they are working on.
+    #[must_use]
+    pub fn grow_from(parents: &[Shape], group: Group) -> Vec<Shape> {
+        grow(parents, group)
+    }
+
     /// The symmetry group the classes are taken under.
     #[must_use]
     pub fn group(&self) -> Group {

@@ -8,6 +8,14 @@
 //! the invariants; [`report`] holds the tables and renders them as text,
 //! JSON and CSV; [`boards`] adds regions into boards.
 //!
+//! [`atlas`] is the census pushed past 15 cells: every Domineering region
+//! up to 18 cells (shapes on 128-bit masks), values interned and computed
+//! on every core with one arena per worker, each finished size kept in a
+//! checksummed file ([`atlas_store::DirStore`]) so a build resumes after a
+//! kill and queries ([`atlas::Atlas::query`]) read it back; the report
+//! gives value kinds by size, the hottest regions, the largest nimber and
+//! first occurrences.
+//!
 //! ```text
 //!   census(8): 1,042 Domineering shapes, 315 worth numbers,
 //!              count exact on 141, interval contains the value on 209
@@ -15,6 +23,8 @@
 
 #![warn(missing_docs)]
 
+pub mod atlas;
+pub mod atlas_store;
 pub mod boards;
 pub mod catalogue;
 pub mod census;
@@ -24,6 +34,11 @@ pub mod rng;
 pub mod shape;
 pub mod values;
 
+pub use atlas::{
+    classify, Atlas, AtlasConfig, AtlasError, AtlasReport, AtlasStore, Level, NoStore, Query,
+    QueryAnswer, ValueKind,
+};
+pub use atlas_store::DirStore;
 pub use boards::{board_census, BoardConfig, BoardReport, BoardTally};
 pub use catalogue::{count_fixed, Catalogue};
 pub use census::{

@@ -98,7 +98,7 @@ pub struct ReadingMismatch {
 }
 
 /// Domino slots of one orientation as two-bit masks over the shape's cells.
-fn edges(shape: &Shape, o: Orientation) -> Vec<u64> {
+fn edges(shape: &Shape, o: Orientation) -> Vec<u128> {
     let (mut slots, step) = match o {
         Orientation::Vertical => (shape.vertical_slots(), shape.width()),
         Orientation::Horizontal => (shape.horizontal_slots(), 1),
@@ -107,7 +107,7 @@ fn edges(shape: &Shape, o: Orientation) -> Vec<u64> {
     while slots != 0 {
         let i = slots.trailing_zeros();
         slots &= slots - 1;
-        out.push((1u64 << i) | (1u64 << (i as usize + step)));
+        out.push((1u128 << i) | (1u128 << (i as usize + step)));
     }
     out
 }
@@ -116,7 +116,7 @@ fn edges(shape: &Shape, o: Orientation) -> Vec<u64> {
 /// pruned by the number of edges left.
 #[must_use]
 pub fn max_packing_search(shape: &Shape, o: Orientation) -> u32 {
-    fn go(e: &[u64], used: u64, count: u32, best: &mut u32) {
+    fn go(e: &[u128], used: u128, count: u32, best: &mut u32) {
         if count > *best {
             *best = count;
         }
@@ -143,7 +143,7 @@ pub fn max_packing_search(shape: &Shape, o: Orientation) -> u32 {
 /// cell with it, so branch over those; prune on the best found so far.
 #[must_use]
 pub fn min_maximal_packing_search(shape: &Shape, o: Orientation) -> u32 {
-    fn go(e: &[u64], used: u64, count: u32, best: &mut u32) {
+    fn go(e: &[u128], used: u128, count: u32, best: &mut u32) {
         let Some(&free) = e.iter().find(|&&x| x & used == 0) else {
             *best = (*best).min(count);
             return;

@@ -1,9 +1,12 @@
 //! Compact regions: a set of grid cells cropped to its bounding box.
 //!
 //! A [`Shape`] is the census's own small key: width, height and a row-major
-//! `u64` bitmask (cell `row * width + col`). Every region of up to
-//! [`Shape::MAX_CELLS`] cells fits, because a connected region of `n` cells
-//! has `width + height <= n + 1` and so an area of at most 64 when `n <= 15`.
+//! 128-bit mask (cell `row * width + col`). A connected region of `n` cells
+//! has `width + height <= n + 1`, so an area of at most 90 when `n <= 18`;
+//! growing a region of 17 cells inside a frame one cell wider on every side
+//! needs at most `11 * 11 = 121` bits, so the catalogue reaches
+//! [`Shape::MAX_CELLS`] = 18 on `u128` words. (Up to 15 cells, the limit of
+//! the earlier `u64` shape, every count is unchanged.)
 //!
 //! ```text
 //!   .#      width 2, height 3, cells 0b11_1101 (rows top to bottom:
@@ -21,8 +24,8 @@ pub enum ShapeError {
     /// No cell at all: a region has at least one cell.
     #[error("a shape needs at least one cell")]
     Empty,
-    /// Width times height above 64, or a zero dimension.
-    #[error("a {width}x{height} box does not fit in 64 bits")]
+    /// Width times height above 128, or a zero dimension.
+    #[error("a {width}x{height} box does not fit in 128 bits")]
     TooLarge {
         /// Requested width.
         width: usize,
@@ -65,68 +68,13 @@ pub enum ShapeError {
     },
 }
 
-/// One of the eight symmetries of the square, acting on a shape's cells.
-///
-/// Names follow `partizan_games::Transform`; the four that swap rows and
-/// columns ([`Sym::swaps_axes`]) exchange the Domineering players.
-#[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, Ord, PartialOrd)]
-pub enum Sym {
-    /// Leave every cell where it is.
-    Identity,
-    /// Mirror top to bottom.
-    FlipRows,
-    /// Mirror left to right.
-    FlipCols,
-    /// Half turn.
-    Rot180,
-    /// Reflect in the main diagonal: `(r, c) -> (c, r)`.
-    Transpose,
-    /// Reflect in the anti-diagonal.
-    AntiTranspose,
-    /// Quarter turn clockwise.
-    Rot90,
-    /// Quarter turn anticlockwise.
-    Rot270,
-}
-
-impl Sym {
-    /// All eight symmetries, the four row-preserving ones first.
-    pub const ALL: [Sym; 8] = [
-        Sym::Identity,
-        Sym::FlipRows,
-        Sym::FlipCols,
-        Sym::Rot180,
-        Sym::Transpose,
-        Sym::AntiTranspose,
-        Sym::Rot90,
-        Sym::Rot270,
-    ];
-
-    /// True for the four symmetries that turn rows into columns; in
-    /// Domineering these swap the players and negate the value.
-    #[must_use]
-    pub fn swaps_axes(self) -> bool {
-        matches!(
-            self,
-            Sym::Transpose | Sym::AntiTranspose | Sym::Rot90 | Sym::Rot270
-        )
-    }
-
-    /// Where cell `(r, c)` of a `w`-wide, `h`-high box goes.
-    #[inline]
-    fn map(self, r: usize, c: usize, w: usize, h: usize) -> (usize, usize) {
-        match self {
-            Sym::Identity => (r, c),
-            Sym::FlipRows => (h - 1 - r, c),
-            Sym::FlipCols => (r, w - 1 - c),
-            Sym::Rot180 => (h - 1 - r, w - 1 - c),
-            Sym::Transpose => (c, r),
-            Sym::AntiTranspose => (w - 1 - c, h - 1 - r),
-            Sym::Rot90 => (c, h - 1 - r),
-            Sym::Rot270 => (w - 1 - c, r),
-        }
-    }
-}
+/// One of the eight symmetries of the square, acting on a shape's cells:
+/// the games crate's [`partizan_games::Transform`] (the census used to keep
+/// its own copy). The four that swap rows and columns
+/// ([`Sym::swaps_axes`]) exchange the Domineering players. [`Shape`]'s own
+/// word-level images are checked against [`Sym::map_cell`] cell by cell
+/// ([`Shape::transform_by_cells`]).
+pub use partizan_games::Transform as Sym;
 
 /// A symmetry group under which catalogue entries are identified.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Debug, serde::Serialize, serde::Deserialize)]
@@ -149,16 +97,30 @@ impl Group {
     }
 }
 
-/// A region: cells of a `width x height` box, row-major in a `u64`, cropped
-/// so that every row and every column of the box holds a cell.
+/// A region: cells of a `width x height` box, row-major in a 128-bit mask,
+/// cropped so that every row and every column of the box holds a cell.
 ///
 /// Ordering is by width, then height, then the bitmask; canonical forms are
-/// minima in this order.
+/// minima in this order. The mask is kept as two `u64` halves (high half
+/// first, so the derived order is the order of the 128-bit mask): 24 bytes
+/// a shape instead of the 32 an aligned `u128` field would take.
 #[derive(Copy, Clone, Eq, PartialEq, Hash, Ord, PartialOrd)]
 pub struct Shape {
     width: u8,
     height: u8,
-    cells: u64,
+    hi: u64,
+    lo: u64,
+}
+
+/// A shape from its parts (no checks).
+#[inline(always)]
+const fn mk(width: usize, height: usize, cells: u128) -> Shape {
+    Shape {
+        width: width as u8,
+        height: height as u8,
+        hi: (cells >> 64) as u64,
+        lo: cells as u64,
+    }
 }
 
 /// Bits of the cells in column 0 of a `w`-wide box of `h` rows.
@@ -172,21 +134,15 @@ fn col0_mask(w: usize, h: usize) -> u128 {
 }
 
 /// Grow `seed` inside `within` (a `w`-wide box) to its four-connected
-/// component.
+/// component: the games crate's frontier flood with a word-level step.
 #[inline]
 pub(crate) fn flood(seed: u128, within: u128, w: usize, h: usize) -> u128 {
     let c0 = col0_mask(w, h);
     let not_first = !c0;
     let not_last = !(c0 << (w - 1));
-    let mut x = seed & within;
-    loop {
-        let grown =
-            (x | ((x << 1) & not_first) | ((x >> 1) & not_last) | (x << w) | (x >> w)) & within;
-        if grown == x {
-            return x;
-        }
-        x = grown;
-    }
+    partizan_games::flood(seed, within, |x| {
+        x | ((x << 1) & not_first) | ((x >> 1) & not_last) | (x << w) | (x >> w)
+    })
 }
 
 /// Cells of `within` four-adjacent to some cell of `x` but not in `x`.
@@ -198,22 +154,25 @@ pub(crate) fn neighbours(x: u128, within: u128, w: usize, h: usize) -> u128 {
 
 impl Shape {
     /// The largest region size a `Shape` is guaranteed to hold.
-    pub const MAX_CELLS: usize = 15;
+    pub const MAX_CELLS: usize = 18;
+
+    /// The largest box area a `Shape` holds.
+    pub const MAX_AREA: usize = 128;
 
     /// A shape from a cropped bitmask; fails if the box is too large, bits
     /// lie outside it, or a border row or column is empty.
-    pub fn new(width: usize, height: usize, cells: u64) -> Result<Shape, ShapeError> {
-        if width == 0 || height == 0 || width * height > 64 {
+    pub fn new(width: usize, height: usize, cells: u128) -> Result<Shape, ShapeError> {
+        if width == 0 || height == 0 || width * height > 128 {
             return Err(ShapeError::TooLarge { width, height });
         }
         if cells == 0 {
             return Err(ShapeError::Empty);
         }
         let area = width * height;
-        if area < 64 && cells >> area != 0 {
+        if area < 128 && cells >> area != 0 {
             return Err(ShapeError::OutOfBox { width, height });
         }
-        let s = Shape::from_mask(cells as u128, width);
+        let s = Shape::from_mask(cells, width);
         if s.width as usize != width || s.height as usize != height {
             return Err(ShapeError::NotCropped { width, height });
         }
@@ -221,12 +180,16 @@ impl Shape {
     }
 
     /// Crop an arbitrary non-empty mask of a `w`-wide box (up to
-    /// 128 cells) to its bounding box. Panics only on an empty mask or a
-    /// cropped box above 64 cells, which callers rule out.
+    /// 128 cells) to its bounding box. Panics only on an empty mask, which
+    /// callers rule out.
     #[inline]
     pub(crate) fn from_mask(mask: u128, w: usize) -> Shape {
         debug_assert!(mask != 0);
-        let row_mask: u128 = (1u128 << w) - 1;
+        let row_mask: u128 = if w >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << w) - 1
+        };
         let min_r = mask.trailing_zeros() as usize / w;
         let max_r = (127 - mask.leading_zeros() as usize) / w;
         let mut cols = 0u128;
@@ -237,21 +200,26 @@ impl Shape {
         let max_c = 127 - cols.leading_zeros() as usize;
         let nw = max_c - min_c + 1;
         let nh = max_r - min_r + 1;
-        assert!(nw * nh <= 64, "cropped box above 64 cells");
-        let mut out = 0u64;
+        if min_c == 0 && nw == w {
+            // full width: the rows are already in place
+            return mk(nw, nh, mask >> (min_r * w));
+        }
+        let mut out = 0u128;
         for r in min_r..=max_r {
             let row = ((mask >> (r * w)) & row_mask) >> min_c;
-            out |= (row as u64) << ((r - min_r) * nw);
+            out |= row << ((r - min_r) * nw);
         }
-        Shape {
-            width: nw as u8,
-            height: nh as u8,
-            cells: out,
-        }
+        mk(nw, nh, out)
+    }
+
+    /// The row-major mask of the cells.
+    #[inline(always)]
+    fn cells(&self) -> u128 {
+        (u128::from(self.hi) << 64) | u128::from(self.lo)
     }
 
     /// A shape from `(row, col)` pairs (any offset; cropped). `None` if the
-    /// list is empty or the bounding box is above 64 cells.
+    /// list is empty or the bounding box is above 128 cells.
     pub fn from_cells<I: IntoIterator<Item = (usize, usize)>>(cells: I) -> Option<Shape> {
         let v: Vec<(usize, usize)> = cells.into_iter().collect();
         let min_r = v.iter().map(|p| p.0).min()?;
@@ -259,18 +227,14 @@ impl Shape {
         let max_r = v.iter().map(|p| p.0).max()?;
         let max_c = v.iter().map(|p| p.1).max()?;
         let (w, h) = (max_c - min_c + 1, max_r - min_r + 1);
-        if w * h > 64 {
+        if w * h > 128 {
             return None;
         }
-        let mut m = 0u64;
+        let mut m = 0u128;
         for (r, c) in v {
             m |= 1 << ((r - min_r) * w + (c - min_c));
         }
-        Some(Shape {
-            width: w as u8,
-            height: h as u8,
-            cells: m,
-        })
+        Some(mk(w, h, m))
     }
 
     /// Parse rows of `.` (cell) and `#` (hole) separated by `|` or newlines;
@@ -339,22 +303,22 @@ impl Shape {
     /// The row-major bitmask of cells (`row * width + col`).
     #[inline]
     #[must_use]
-    pub fn bits(&self) -> u64 {
-        self.cells
+    pub fn bits(&self) -> u128 {
+        self.cells()
     }
 
     /// Number of cells.
     #[inline]
     #[must_use]
     pub fn len(&self) -> usize {
-        self.cells.count_ones() as usize
+        (self.hi.count_ones() + self.lo.count_ones()) as usize
     }
 
     /// Always false: a shape has at least one cell.
     #[inline]
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.cells == 0
+        self.cells() == 0
     }
 
     /// Whether `(row, col)` is a cell.
@@ -363,7 +327,7 @@ impl Shape {
     pub fn contains(&self, row: usize, col: usize) -> bool {
         row < self.height()
             && col < self.width()
-            && self.cells >> (row * self.width() + col) & 1 == 1
+            && self.cells() >> (row * self.width() + col) & 1 == 1
     }
 
     /// One row or one column: the strips.
@@ -375,7 +339,7 @@ impl Shape {
     /// Whether the cells are four-connected.
     #[must_use]
     pub fn is_connected(&self) -> bool {
-        let m = self.cells as u128;
+        let m = self.cells();
         flood(m & m.wrapping_neg(), m, self.width(), self.height()) == m
     }
 
@@ -403,43 +367,42 @@ impl Shape {
     #[inline]
     fn rot180(&self) -> Shape {
         let area = self.width() * self.height();
-        Shape {
-            cells: self.cells.reverse_bits() >> (64 - area),
-            ..*self
-        }
+        mk(
+            self.width(),
+            self.height(),
+            self.cells().reverse_bits() >> (128 - area),
+        )
     }
 
     /// Mirror top to bottom, a row at a time.
     #[inline]
     fn flip_rows(&self) -> Shape {
         let (w, h) = (self.width(), self.height());
-        let row_mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
-        let mut out = 0u64;
+        let row_mask = if w == 128 {
+            u128::MAX
+        } else {
+            (1u128 << w) - 1
+        };
+        let cells = self.cells();
+        let mut out = 0u128;
         for r in 0..h {
-            out |= ((self.cells >> (r * w)) & row_mask) << ((h - 1 - r) * w);
+            out |= ((cells >> (r * w)) & row_mask) << ((h - 1 - r) * w);
         }
-        Shape {
-            cells: out,
-            ..*self
-        }
+        mk(w, h, out)
     }
 
     /// Reflect in the main diagonal, a cell at a time.
     #[inline]
     fn transpose(&self) -> Shape {
         let (w, h) = (self.width(), self.height());
-        let mut out = 0u64;
-        let mut m = self.cells;
+        let mut out = 0u128;
+        let mut m = self.cells();
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
             out |= 1 << ((i % w) * h + i / w);
         }
-        Shape {
-            width: self.height,
-            height: self.width,
-            cells: out,
-        }
+        mk(h, w, out)
     }
 
     /// The image under a symmetry computed cell by cell from its definition
@@ -448,20 +411,16 @@ impl Shape {
     pub fn transform_by_cells(&self, s: Sym) -> Shape {
         let (w, h) = (self.width(), self.height());
         let nw = if s.swaps_axes() { h } else { w };
-        let mut out = 0u64;
-        let mut m = self.cells;
+        let mut out = 0u128;
+        let mut m = self.cells();
         while m != 0 {
             let i = m.trailing_zeros() as usize;
             m &= m - 1;
-            let (r, c) = s.map(i / w, i % w, w, h);
+            let (r, c) = s.map_cell(i / w, i % w, w, h);
             out |= 1 << (r * nw + c);
         }
         let (nw, nh) = if s.swaps_axes() { (h, w) } else { (w, h) };
-        Shape {
-            width: nw as u8,
-            height: nh as u8,
-            cells: out,
-        }
+        mk(nw, nh, out)
     }
 
     /// The canonical representative under `group`: the minimum image.
@@ -518,7 +477,7 @@ impl Shape {
     /// cell.
     pub fn components(&self) -> Vec<Shape> {
         let mut out = Vec::new();
-        split_mask(self.cells, self.width(), self.height(), |s| out.push(s));
+        split_mask(self.cells(), self.width(), self.height(), |s| out.push(s));
         out
     }
 
@@ -553,18 +512,20 @@ impl Shape {
     /// halves of the places a horizontal domino fits.
     #[inline]
     #[must_use]
-    pub fn horizontal_slots(&self) -> u64 {
+    pub fn horizontal_slots(&self) -> u128 {
         let w = self.width();
-        let c0 = col0_mask(w, self.height()) as u64;
-        self.cells & (self.cells >> 1) & !(c0 << (w - 1))
+        let c0 = col0_mask(w, self.height());
+        let cells = self.cells();
+        cells & (cells >> 1) & !(c0 << (w - 1))
     }
 
     /// Bits of the cells whose lower neighbour is also a cell: the top halves
     /// of the places a vertical domino fits.
     #[inline]
     #[must_use]
-    pub fn vertical_slots(&self) -> u64 {
-        self.cells & self.cells.checked_shr(self.width() as u32).unwrap_or(0)
+    pub fn vertical_slots(&self) -> u128 {
+        let cells = self.cells();
+        cells & cells.checked_shr(self.width() as u32).unwrap_or(0)
     }
 
     /// Rows of `.` (cell) and `#` (hole) joined by `|`.
@@ -588,12 +549,12 @@ impl Shape {
     /// is the shape's cells, the rest of the box is holes.
     #[must_use]
     pub fn to_board(&self) -> partizan_games::Board {
-        partizan_games::Board::new(self.width(), self.height(), [u128::from(self.cells), 0, 0])
-            .expect("a shape's box of at most 64 cells is a valid board")
+        partizan_games::Board::new(self.width(), self.height(), [self.cells(), 0, 0])
+            .expect("a shape's box of at most 128 cells is a valid board")
     }
 
     /// The region of a Domineering/Cram board's empty cells (layer 0),
-    /// cropped; `None` if there are none or their bounding box is above 64
+    /// cropped; `None` if there are none or their bounding box is above 128
     /// cells.
     #[must_use]
     pub fn from_board(b: &partizan_games::Board) -> Option<Shape> {
@@ -640,6 +601,12 @@ impl std::hash::Hasher for ShapeHasher {
     fn write_u64(&mut self, x: u64) {
         self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
+
+    #[inline]
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64((x >> 64) as u64);
+        self.write_u64(x as u64);
+    }
 }
 
 /// A `HashMap` keyed by shapes with [`ShapeHasher`].
@@ -649,8 +616,8 @@ pub type ShapeMap<V> =
 /// Split a mask of a `w`-wide box into its cropped four-connected
 /// components, calling `f` on each.
 #[inline]
-pub(crate) fn split_mask<F: FnMut(Shape)>(mask: u64, w: usize, h: usize, mut f: F) {
-    let mut rest = mask as u128;
+pub(crate) fn split_mask<F: FnMut(Shape)>(mask: u128, w: usize, h: usize, mut f: F) {
+    let mut rest = mask;
     while rest != 0 {
         let comp = flood(rest & rest.wrapping_neg(), rest, w, h);
         rest &= !comp;
@@ -781,7 +748,7 @@ mod tests {
         assert!(Shape::new(9, 8, 1).is_err());
         assert!(Shape::new(2, 2, 0).is_err());
         assert!(Shape::new(2, 2, 1 << 4).is_err());
-        let wide = Shape::new(64, 1, u64::MAX).unwrap();
+        let wide = Shape::new(64, 1, u128::from(u64::MAX)).unwrap();
         assert_eq!(wide.vertical_slots(), 0);
         assert_eq!(wide.horizontal_slots().count_ones(), 63);
         assert_eq!(wide.transform(Sym::Rot90).width(), 1);

@@ -122,7 +122,7 @@ impl DomineeringValues {
                 let i = s.trailing_zeros() as usize;
                 s &= s - 1;
                 self.stats.options += 1;
-                let rest = cells & !(1u64 << i) & !(1u64 << (i + step));
+                let rest = cells & !(1u128 << i) & !(1u128 << (i + step));
                 parts.clear();
                 split_mask(rest, w, h, |p| parts.push(p));
                 ids.clear();
@@ -212,8 +212,8 @@ impl CramValues {
         let (w, h) = (shape.width(), shape.height());
         let cells = shape.bits();
         // options of a region of n cells number fewer than 2n, so the mex is
-        // below 2n <= 30 and a u64 of seen values suffices
-        let mut seen = 0u64;
+        // below 2n <= 36 and a u128 of seen values suffices
+        let mut seen = 0u128;
         let mut parts: Vec<Shape> = Vec::with_capacity(8);
         for (slots, step) in [(shape.vertical_slots(), w), (shape.horizontal_slots(), 1)] {
             let mut s = slots;
@@ -221,14 +221,14 @@ impl CramValues {
                 let i = s.trailing_zeros() as usize;
                 s &= s - 1;
                 self.stats.options += 1;
-                let rest = cells & !(1u64 << i) & !(1u64 << (i + step));
+                let rest = cells & !(1u128 << i) & !(1u128 << (i + step));
                 parts.clear();
                 split_mask(rest, w, h, |p| parts.push(p));
                 let mut x = 0u32;
                 for p in &parts {
                     x ^= self.lookup(p, false);
                 }
-                if x < 64 {
+                if x < 128 {
                     seen |= 1 << x;
                 }
             }

@@ -79,3 +79,47 @@ proptest! {
         prop_assert_eq!(v.value(&mut arena, &both).unwrap(), sum);
     }
 }
+
+/// A random (not necessarily connected) cell set in a box of up to
+/// `max_w x max_h` cells, area above 64 allowed.
+fn wide_shape(max_w: usize, max_h: usize) -> impl Strategy<Value = Shape> {
+    (1..=max_w, 1..=max_h, any::<u128>()).prop_filter_map("empty", |(w, h, bits)| {
+        let area = w * h;
+        let mask = if area >= 128 {
+            bits
+        } else {
+            bits & ((1u128 << area) - 1)
+        };
+        if mask == 0 {
+            return None;
+        }
+        let cells: Vec<(usize, usize)> = (0..area)
+            .filter(|&i| mask >> i & 1 == 1)
+            .map(|i| (i / w, i % w))
+            .collect();
+        Shape::from_cells(cells)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Past 64 bits: the word-level images equal the games crate's
+    /// cell-by-cell `Transform::map_cell`, and components partition the
+    /// cells.
+    #[test]
+    fn wide_transforms_match_the_games_primitive(s in wide_shape(11, 11)) {
+        for &a in &Sym::ALL {
+            prop_assert_eq!(s.transform(a), s.transform_by_cells(a));
+        }
+        for g in [Group::RowPreserving, Group::Square] {
+            let (c, sym) = s.canonical_with(g);
+            let slow = g.syms().iter().map(|&a| s.transform_by_cells(a)).min().unwrap();
+            prop_assert_eq!(c, slow);
+            prop_assert_eq!(s.transform(sym), c);
+        }
+        let parts = s.components();
+        prop_assert_eq!(parts.iter().map(Shape::len).sum::<usize>(), s.len());
+        prop_assert!(parts.iter().all(Shape::is_connected));
+    }
+}

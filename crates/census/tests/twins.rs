@@ -53,7 +53,7 @@ fn bottom_up_domineering_matches_naive_recursion() {
     for size in 1..=8 {
         for s in cat.of_size(size) {
             let a = fast.value(&mut arena, s).unwrap();
-            let b = naive.value(&mut arena, s.width(), s.bits());
+            let b = naive.value(&mut arena, s.width(), s.bits() as u64);
             assert_eq!(a, b, "{s}: {} vs {}", arena.display(a), arena.display(b));
         }
     }
@@ -124,7 +124,7 @@ fn bottom_up_cram_matches_naive_mex() {
     for s in cat.iter() {
         assert_eq!(
             fast.nim_value(s),
-            naive_nim(&mut memo, s.width(), s.bits()),
+            naive_nim(&mut memo, s.width(), s.bits() as u64),
             "{s}"
         );
     }
@@ -164,7 +164,7 @@ fn cram_nimbers_match_the_arena() {
         g
     }
     for s in cat.iter() {
-        let g = value(&mut arena, &mut memo, s.width(), s.bits());
+        let g = value(&mut arena, &mut memo, s.width(), s.bits() as u64);
         assert_eq!(arena.as_nimber(g), Some(fast.nim_value(s)), "{s}");
     }
 }

@@ -42,6 +42,7 @@ macro_rules! print {
     };
 }
 
+mod atlas_cmd;
 mod census_cmd;
 mod grundy_cmd;
 mod meter;
@@ -97,6 +98,9 @@ enum Command {
     Outcome(values::OutcomeArgs),
     /// The census of every small region: values, packing readings, tables.
     Census(census_cmd::CensusArgs),
+    /// The Domineering value atlas: build, merge shards, report, find.
+    #[command(subcommand)]
+    Atlas(atlas_cmd::AtlasCmd),
     /// Numerical semigroups: counts by genus.
     #[command(subcommand)]
     Semigroups(semigroup_cmd::SemigroupsCmd),
@@ -193,6 +197,8 @@ fn main() -> ExitCode {
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Outcome(a) => values::outcome(a, cli.json),
         Command::Census(a) => census_cmd::run(a, cli.json),
+        Command::Census(a) => census_cmd::run(a, &store, cli.json),
+        Command::Atlas(c) => atlas_cmd::run(c, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),

@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use partizan_semigroup::count_by_genus;
 use partizan_semigroup::tree::A007323;
+use partizan_semigroup::{count_by_genus, count_by_genus_on};
 
 fn genus_30(c: &mut Criterion) {
     let mut g = c.benchmark_group("tree_genus_30");
@@ -31,6 +31,15 @@ fn genus_40(c: &mut Criterion) {
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(1))
         .measurement_time(Duration::from_secs(30));
+    for threads in [1, 2] {
+        g.bench_function(format!("shared_{threads}_threads"), |b| {
+            b.iter(|| {
+                let t = count_by_genus_on(40, threads).unwrap();
+                assert_eq!(t.counts, A007323);
+                t
+            })
+        });
+    }
     for parallel in [false, true] {
         let name = if parallel { "parallel" } else { "single" };
         g.bench_function(name, |b| {

@@ -9,7 +9,7 @@
 //! * [`tree`]: the depth-first walk of the tree of semigroups, counting
 //!   every semigroup by genus ([`count_by_genus`]) with bit-sliced
 //!   decomposition numbers, closed-form counting of the last levels, and
-//!   rayon across subtrees.
+//!   threads sharing work on demand ([`tree::count_by_genus_on`]).
 //! * [`sylver`]: Sylver Coinage: the pairing test, the finishing search,
 //!   the four depth-bounded proofs, remoteness, and the census
 //!   ([`census`], [`outcomes`], [`play`]).
@@ -72,4 +72,4 @@ pub use sylver::census::{
 };
 pub use sylver::trace::{trace, TraceReport};
 pub use sylver::Order;
-pub use tree::{count_by_genus, for_each_semigroup};
+pub use tree::{count_by_genus, count_by_genus_on, for_each_semigroup, ThreadWork, TreeCount};

@@ -47,12 +47,13 @@
 //! semigroups (where removing `m` changes the multiplicity) are expanded
 //! normally.
 //!
-//! The heavy part recurses (depth at most 64, no allocation); with
-//! `parallel`, nodes more than [`SEQUENTIAL_DEPTH`] levels above the target
-//! hand their children to rayon, below that each subtree is walked
-//! sequentially.
-
-use rayon::prelude::*;
+//! The heavy part recurses (depth at most 64, no allocation). In parallel
+//! ([`count_by_genus_on`]) the threads share work on demand: nodes at least
+//! [`SPLIT_DEPTH`] levels above the target sit on an explicit stack, and
+//! when a thread runs dry the next busy thread to reach such a node hands
+//! it the remaining children of its oldest unfinished node. (The earlier
+//! fixed split, rayon tasks for every node more than 18 levels up, left one
+//! thread with nearly all the work at genus 42.)
 
 use crate::error::SemigroupError;
 use crate::semigroup::{Semigroup, MAX_GENUS};
@@ -471,43 +472,268 @@ impl<W: Word> Light<W> {
     }
 }
 
-/// How many levels above the target a parallel walk stops splitting
-/// subtrees into rayon tasks.
-pub const SEQUENTIAL_DEPTH: u32 = 18;
+/// How many levels above the target a node must be for its remaining
+/// children to be handed to an idle thread. Below that, subtrees are walked
+/// recursively without looking at the other threads (such a subtree takes
+/// at most a few milliseconds at genus 42).
+pub const SPLIT_DEPTH: u32 = 10;
 
-fn par_walk(node: &Node, genus: u32, target: u32) -> Counts {
-    if target - genus <= SEQUENTIAL_DEPTH {
-        let mut c = Counter::new(target);
-        c.walk(node, genus);
-        return c.counts;
-    }
-    let hi = node.high();
-    let mut gens = node.generators(hi);
-    let mut children = Vec::with_capacity(gens.count_ones() as usize);
-    while gens != 0 {
-        let x = gens.trailing_zeros();
-        gens &= gens - 1;
-        children.push(node.remove(x));
-    }
-    let mut counts = children
-        .par_iter()
-        .map(|child| par_walk(child, genus + 1, target))
-        .reduce(
-            || [0; MAX_TREE_GENUS as usize + 1],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(b.iter()) {
-                    *x += y;
-                }
-                a
-            },
+/// Kept for compatibility: the old fixed split depth of the rayon walk.
+/// The walk now shares work on demand (see [`count_by_genus_on`]).
+pub const SEQUENTIAL_DEPTH: u32 = SPLIT_DEPTH;
+
+/// What one thread of a parallel count did.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ThreadWork {
+    /// Semigroups this thread counted (built, light or in closed form).
+    pub semigroups: u64,
+    /// Pieces of work it took from the shared queue.
+    pub jobs: u64,
+    /// Pieces of work it handed to an idle thread.
+    pub donated: u64,
+    /// CPU seconds the thread used (user + system), from
+    /// `/proc/thread-self/stat` at 100 ticks a second; `None` where that
+    /// file cannot be read.
+    pub cpu_seconds: Option<f64>,
+    /// Wall seconds the thread spent waiting for work (the measure of
+    /// balance that does not depend on how loaded the machine is).
+    pub waiting_seconds: f64,
+}
+
+/// The result of [`count_by_genus_on`]: the counts and each thread's share.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TreeCount {
+    /// Semigroups of each genus `0..=max_genus`.
+    pub counts: Vec<u64>,
+    /// One entry per thread, in thread order.
+    pub threads: Vec<ThreadWork>,
+}
+
+/// A piece of work: the children `rest` of an already counted node.
+struct Job {
+    node: Node,
+    genus: u32,
+    rest: u128,
+}
+
+/// The queue of a work-sharing walk, under its mutex.
+struct Queue {
+    jobs: Vec<Job>,
+    waiting: usize,
+    done: bool,
+}
+
+/// What the threads of a work-sharing walk share.
+struct Shared {
+    queue: std::sync::Mutex<Queue>,
+    wake: std::sync::Condvar,
+    /// Waiting threads minus queued jobs (at least 0), kept up to date
+    /// under the lock and read without it by busy threads.
+    hungry: std::sync::atomic::AtomicUsize,
+    threads: usize,
+}
+
+impl Shared {
+    fn update_hungry(&self, q: &Queue) {
+        self.hungry.store(
+            q.waiting.saturating_sub(q.jobs.len()),
+            std::sync::atomic::Ordering::Relaxed,
         );
-    counts[genus as usize] += 1;
-    counts
+    }
+
+    /// The next job, or `None` when every thread is waiting and the queue
+    /// is empty (the walk is over).
+    fn take(&self, waited: &mut f64) -> Option<Job> {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(job) = q.jobs.pop() {
+                self.update_hungry(&q);
+                return Some(job);
+            }
+            if q.done {
+                return None;
+            }
+            if q.waiting + 1 == self.threads {
+                q.done = true;
+                self.wake.notify_all();
+                return None;
+            }
+            q.waiting += 1;
+            self.update_hungry(&q);
+            let t0 = std::time::Instant::now();
+            q = self.wake.wait(q).unwrap_or_else(|e| e.into_inner());
+            *waited += t0.elapsed().as_secs_f64();
+            q.waiting -= 1;
+            self.update_hungry(&q);
+        }
+    }
+
+    fn give(&self, job: Job) {
+        let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        q.jobs.push(job);
+        self.update_hungry(&q);
+        self.wake.notify_one();
+    }
+}
+
+/// A frame of the explicit stack of the shared walk.
+struct Frame {
+    node: Node,
+    genus: u32,
+    rest: u128,
+}
+
+/// CPU seconds of the calling thread so far, from `/proc/thread-self/stat`.
+fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let after = &stat[stat.rfind(')')? + 1..];
+    let mut fields = after.split_whitespace();
+    // After the command name: state is field 3, utime 14, stime 15.
+    let utime: u64 = fields.nth(11)?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) as f64 / 100.0)
+}
+
+impl Counter {
+    /// Walks the children `rest` of `node` (already counted), keeping the
+    /// nodes at least [`SPLIT_DEPTH`] levels above the target on an
+    /// explicit stack, and handing the remaining children of the oldest
+    /// frame to the queue whenever a thread is waiting.
+    fn shared_walk(
+        &mut self,
+        job: Job,
+        stack: &mut Vec<Frame>,
+        shared: &Shared,
+        work: &mut ThreadWork,
+    ) {
+        stack.clear();
+        stack.push(Frame {
+            node: job.node,
+            genus: job.genus,
+            rest: job.rest,
+        });
+        while let Some(top) = stack.last_mut() {
+            if top.rest == 0 {
+                stack.pop();
+                continue;
+            }
+            let x = top.rest.trailing_zeros();
+            top.rest &= top.rest - 1;
+            let child = top.node.remove(x);
+            let genus = top.genus + 1;
+            if self.target - genus < SPLIT_DEPTH {
+                self.walk(&child, genus);
+                continue;
+            }
+            self.counts[genus as usize] += 1;
+            if shared.hungry.load(std::sync::atomic::Ordering::Relaxed) > 0 {
+                if let Some(old) = stack.iter_mut().find(|f| f.rest != 0) {
+                    let rest = std::mem::take(&mut old.rest);
+                    shared.give(Job {
+                        node: old.node,
+                        genus: old.genus,
+                        rest,
+                    });
+                    work.donated += 1;
+                }
+            }
+            let rest = child.generators(child.high());
+            stack.push(Frame {
+                node: child,
+                genus,
+                rest,
+            });
+        }
+    }
+}
+
+/// One thread of the shared walk: takes jobs until the walk is over.
+fn worker(shared: &Shared, target: u32) -> (Counts, ThreadWork) {
+    let start = thread_cpu_seconds();
+    let mut counter = Counter::new(target);
+    let mut stack = Vec::with_capacity(MAX_TREE_GENUS as usize + 1);
+    let mut work = ThreadWork::default();
+    let mut waited = 0.0;
+    while let Some(job) = shared.take(&mut waited) {
+        work.jobs += 1;
+        counter.shared_walk(job, &mut stack, shared, &mut work);
+    }
+    work.semigroups = counter.counts.iter().sum();
+    work.waiting_seconds = waited;
+    work.cpu_seconds = match (start, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    (counter.counts, work)
+}
+
+/// The number of numerical semigroups of each genus `0..=max_genus`, on
+/// `threads` threads (at least one) sharing work on demand: a thread that
+/// runs dry waits, and the next busy thread to reach a node at least
+/// [`SPLIT_DEPTH`] levels above the target hands it the remaining children
+/// of its *oldest* unfinished node, the largest piece of work it holds.
+/// So no thread is left with nearly all the work, whatever the shape of
+/// the tree. Also reports what each thread did.
+///
+/// Fails with [`SemigroupError::GenusTooLarge`] beyond genus 64.
+pub fn count_by_genus_on(max_genus: u32, threads: usize) -> Result<TreeCount, SemigroupError> {
+    if max_genus > MAX_TREE_GENUS {
+        return Err(SemigroupError::GenusTooLarge {
+            requested: max_genus,
+            max: MAX_TREE_GENUS,
+        });
+    }
+    let threads = threads.max(1);
+    if max_genus <= 1 {
+        return Ok(TreeCount {
+            counts: vec![1; max_genus as usize + 1],
+            threads: vec![ThreadWork::default(); threads],
+        });
+    }
+    let root = Node::new(Semigroup::ONLY_GAP_ONE);
+    let shared = Shared {
+        queue: std::sync::Mutex::new(Queue {
+            jobs: vec![Job {
+                rest: root.generators(root.high()),
+                node: root,
+                genus: 1,
+            }],
+            waiting: 0,
+            done: false,
+        }),
+        wake: std::sync::Condvar::new(),
+        hungry: std::sync::atomic::AtomicUsize::new(0),
+        threads,
+    };
+    let results: Vec<(Counts, ThreadWork)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| s.spawn(|| worker(&shared, max_genus)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut counts = vec![0u64; max_genus as usize + 1];
+    counts[0] = 1;
+    counts[1] = 1;
+    let mut per_thread = Vec::with_capacity(threads);
+    for (c, w) in results {
+        for (o, v) in counts.iter_mut().zip(c.iter()).skip(1) {
+            *o += v;
+        }
+        per_thread.push(w);
+    }
+    Ok(TreeCount {
+        counts,
+        threads: per_thread,
+    })
 }
 
 /// The number of numerical semigroups of each genus `0..=max_genus`
-/// (index = genus), by walking the tree depth first; with `parallel`, the
-/// subtrees are spread over rayon's thread pool.
+/// (index = genus), by walking the tree depth first; with `parallel`, on
+/// as many threads as rayon's pool has (`RAYON_NUM_THREADS`, else the
+/// cores), sharing work on demand as [`count_by_genus_on`] does.
 ///
 /// Fails with [`SemigroupError::GenusTooLarge`] beyond genus 64 (the
 /// 128-bit planes hold the numbers below `2 * 64`).
@@ -523,7 +749,8 @@ pub fn count_by_genus(max_genus: u32, parallel: bool) -> Result<Vec<u64>, Semigr
     }
     let root = Node::new(Semigroup::ONLY_GAP_ONE);
     let counts = if parallel {
-        par_walk(&root, 1, max_genus)
+        let threads = rayon::current_num_threads();
+        return Ok(count_by_genus_on(max_genus, threads)?.counts);
     } else {
         let mut c = Counter::new(max_genus);
         c.walk(&root, 1);
@@ -582,6 +809,23 @@ mod tests {
         assert_eq!(c, A007323[..=20].to_vec());
         let p = count_by_genus(20, true).unwrap();
         assert_eq!(p, c);
+        for threads in [1, 2, 3, 5] {
+            for g in [0, 1, 2, 13, 14, 20, 24] {
+                let t = count_by_genus_on(g, threads).unwrap();
+                assert_eq!(
+                    t.counts,
+                    A007323[..=g as usize],
+                    "genus {g}, {threads} threads"
+                );
+                assert_eq!(t.threads.len(), threads);
+                if g >= 2 {
+                    let shared: u64 = t.threads.iter().map(|w| w.semigroups).sum();
+                    // Genus 0 and 1 are counted before the threads start.
+                    assert_eq!(shared + 2, t.counts.iter().sum::<u64>());
+                }
+            }
+        }
+        assert!(count_by_genus_on(65, 2).is_err());
         assert_eq!(count_by_genus(0, false).unwrap(), vec![1]);
         assert_eq!(count_by_genus(1, false).unwrap(), vec![1, 1]);
         assert_eq!(count_by_genus(2, false).unwrap(), vec![1, 1, 2]);

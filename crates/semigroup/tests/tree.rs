@@ -33,3 +33,28 @@ fn visiting_walk_counts() {
 fn counts_to_genus_forty() {
     assert_eq!(count_by_genus(40, true).unwrap(), A007323);
 }
+
+#[test]
+fn shared_walk_on_two_threads_counts_to_thirty() {
+    let t = partizan_semigroup::count_by_genus_on(30, 2).unwrap();
+    assert_eq!(t.counts, &A007323[..=30]);
+    assert_eq!(t.threads.len(), 2);
+    let shared: u64 = t.threads.iter().map(|w| w.semigroups).sum();
+    assert_eq!(shared + 2, t.counts.iter().sum::<u64>());
+}
+
+/// Balance on two threads at genus 40: each thread uses at least a quarter
+/// of the CPU (the old fixed split gave one thread about 1%). Run with
+/// `cargo test --release -p partizan-semigroup --test tree -- --ignored balance`.
+#[test]
+#[ignore]
+fn balance_on_two_threads_at_genus_forty() {
+    let t = partizan_semigroup::count_by_genus_on(40, 2).unwrap();
+    assert_eq!(t.counts, A007323);
+    let cpu: Vec<f64> = t.threads.iter().filter_map(|w| w.cpu_seconds).collect();
+    assert_eq!(cpu.len(), 2, "per-thread CPU readable on Linux");
+    let total: f64 = cpu.iter().sum();
+    for c in &cpu {
+        assert!(*c >= total / 4.0, "unbalanced: {cpu:?}");
+    }
+}

@@ -1,0 +1,1409 @@
+//! The value atlas: every Domineering region up to 18 cells with its value,
+//! computed bottom-up by size on every core, kept lean, persisted level by
+//! level, and read back for reports and queries.
+//!
+//! # What is stored
+//!
+//! One entry per class of regions under all eight symmetries of the square
+//! (a transpose swaps the players and negates the value, so a class stands
+//! for one or two regions up to Domineering's four row-preserving
+//! symmetries: the representative with value `v` and, when different, its
+//! transpose with `-v`). An entry is the [`Shape`] (24 bytes) and the index
+//! of its value (4 bytes). Values are interned: each distinct canonical form
+//! is kept once, as its stable binary encoding ([`partizan_core::serial`])
+//! with its facts (notation, kind, stops, temperature, the index of its
+//! negative). No display string per region, no option lists: the options'
+//! components are looked up in the table when a value is computed.
+//!
+//! # Both cores
+//!
+//! [`Arena`] is not `Sync`, so each worker thread has its own arena. The
+//! table of smaller sizes is shared read-only; a worker decodes a value into
+//! its arena the first time it needs it (from the interned encoding), and
+//! hands back the encodings of the values it computed. The main thread then
+//! interns them by encoding (byte equality is value equality), in shape
+//! order, so value indices do not depend on which worker did what.
+//!
+//! # Levels
+//!
+//! A move removes two cells, so the values of size `n` need sizes up to
+//! `n - 2` only. Each finished size is a [`Level`], handed to an
+//! [`AtlasStore`]; a build resumes from the levels a store already holds
+//! (see [`crate::atlas_store::DirStore`], a checksummed, versioned file per
+//! level).
+//!
+//! ```text
+//!   ..    the 2x2 square: one class, value ±1 (its own negative),
+//!   ..    one region; a hot switch of temperature 1
+//! ```
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use partizan_core::{Arena, DecodeError, Dyadic, GameId, ValueError};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::catalogue::Catalogue;
+use crate::shape::{split_mask, Group, Shape, ShapeMap, Sym};
+
+/// Why an atlas could not be built, loaded or queried.
+#[derive(Debug, Error)]
+pub enum AtlasError {
+    /// `max_cells` of 0 or above [`Shape::MAX_CELLS`].
+    #[error("atlas sizes run from 1 to {max} cells, got {requested}")]
+    MaxCells {
+        /// What was asked for.
+        requested: usize,
+        /// [`Shape::MAX_CELLS`].
+        max: usize,
+    },
+    /// A shard named as `K/N` with `K >= N` or `N == 0`.
+    #[error("shard {index}/{count} does not exist (want 0 <= K < N)")]
+    BadShard {
+        /// `K`.
+        index: usize,
+        /// `N`.
+        count: usize,
+    },
+    /// Arithmetic in an arena failed.
+    #[error(transparent)]
+    Value(#[from] ValueError),
+    /// An interned encoding did not decode.
+    #[error("value {index} does not decode: {source}")]
+    Decode {
+        /// The value index.
+        index: u32,
+        /// What the decoder said.
+        source: DecodeError,
+    },
+    /// A component of an option was not in the table (sizes out of order).
+    #[error("component {0} of an option is not in the table")]
+    MissingComponent(String),
+    /// A stored level failed its checks: the atlas refuses to believe it.
+    #[error("{path}: {detail}")]
+    Corrupt {
+        /// The file.
+        path: String,
+        /// What was wrong.
+        detail: String,
+    },
+    /// Reading or writing a level failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// The levels of the store do not reach the size asked for.
+    #[error("the atlas holds sizes up to {have} cells, {want} asked (build it first)")]
+    NotBuilt {
+        /// Largest size stored.
+        have: usize,
+        /// Size asked for.
+        want: usize,
+    },
+    /// Shard files to merge disagree or are missing.
+    #[error("shards do not merge: {0}")]
+    Shards(String),
+    /// A query's value notation did not parse.
+    #[error("value {text:?}: {detail}")]
+    Notation {
+        /// The text given.
+        text: String,
+        /// What the parser said.
+        detail: String,
+    },
+    /// An unknown `--kind`.
+    #[error("unknown kind {0:?} (integer, fraction, number, nimber, up, down, tiny, miny, infinitesimal, number+infinitesimal, switch, hot)")]
+    UnknownKind(String),
+    /// JSON serialisation failed.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
+/// What a value is, in the atlas's classification. Every short game falls in
+/// exactly one: a number, an infinitesimal-ish game (equal stops), or a hot
+/// game (left stop above right stop).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ValueKind {
+    /// An integer (zero included).
+    Integer,
+    /// A non-integer number `p / 2^k`; `denominator = 2^k`.
+    Fraction {
+        /// `2^k`.
+        denominator: u64,
+    },
+    /// A nimber `*n`, `n >= 1`.
+    Nimber {
+        /// `n`.
+        n: u32,
+    },
+    /// `k.^ + *m` with `k != 0` (ups for `k > 0`, downs for `k < 0`).
+    Ups {
+        /// The up multiple `k`.
+        multiple: i32,
+        /// The nimber part `m`.
+        nim: u32,
+    },
+    /// `{0 || 0 | -G}` with `G > 0`: a tiny.
+    Tiny,
+    /// `{G | 0 || 0}` with `G > 0`: a miny.
+    Miny,
+    /// Any other infinitesimal (both stops 0, not one of the above).
+    Infinitesimal,
+    /// A nonzero number plus an infinitesimal (equal nonzero stops, not a
+    /// number).
+    NumberPlusInfinitesimal,
+    /// A hot switch `±G` (right options the negatives of the left ones).
+    Switch,
+    /// Any other hot game.
+    Hot,
+}
+
+impl ValueKind {
+    /// The coarse family, as `--kind` names it: `integer`, `fraction`,
+    /// `nimber`, `up`, `down`, `tiny`, `miny`, `infinitesimal`,
+    /// `number+infinitesimal`, `switch`, `hot`.
+    #[must_use]
+    pub fn family(self) -> &'static str {
+        match self {
+            ValueKind::Integer => "integer",
+            ValueKind::Fraction { .. } => "fraction",
+            ValueKind::Nimber { .. } => "nimber",
+            ValueKind::Ups { multiple, .. } if multiple > 0 => "up",
+            ValueKind::Ups { .. } => "down",
+            ValueKind::Tiny => "tiny",
+            ValueKind::Miny => "miny",
+            ValueKind::Infinitesimal => "infinitesimal",
+            ValueKind::NumberPlusInfinitesimal => "number+infinitesimal",
+            ValueKind::Switch => "switch",
+            ValueKind::Hot => "hot",
+        }
+    }
+
+    /// A label with the detail: `fraction /4`, `nimber *3`, `ups 2 *`, ...
+    #[must_use]
+    pub fn label(self) -> String {
+        match self {
+            ValueKind::Fraction { denominator } => format!("fraction /{denominator}"),
+            ValueKind::Nimber { n } => {
+                if n == 1 {
+                    "nimber *".into()
+                } else {
+                    format!("nimber *{n}")
+                }
+            }
+            ValueKind::Ups { multiple, nim } => {
+                let star = match nim {
+                    0 => String::new(),
+                    1 => " *".into(),
+                    m => format!(" *{m}"),
+                };
+                let word = if multiple > 0 { "ups" } else { "downs" };
+                format!("{word} {}{star}", multiple.unsigned_abs())
+            }
+            other => other.family().to_string(),
+        }
+    }
+
+    /// Whether this is a number.
+    #[must_use]
+    pub fn is_number(self) -> bool {
+        matches!(self, ValueKind::Integer | ValueKind::Fraction { .. })
+    }
+
+    /// Whether a `--kind` name selects this kind (`number` selects both
+    /// integers and fractions, `hot` both switches and other hot games).
+    pub fn matches(self, name: &str) -> Result<bool, AtlasError> {
+        const NAMES: [&str; 13] = [
+            "integer",
+            "fraction",
+            "number",
+            "nimber",
+            "up",
+            "down",
+            "tiny",
+            "miny",
+            "infinitesimal",
+            "number+infinitesimal",
+            "switch",
+            "hot",
+            "hot-not-switch",
+        ];
+        let name = name.trim().to_ascii_lowercase();
+        if !NAMES.contains(&name.as_str()) {
+            return Err(AtlasError::UnknownKind(name));
+        }
+        Ok(match name.as_str() {
+            "number" => self.is_number(),
+            "hot" => matches!(self, ValueKind::Switch | ValueKind::Hot),
+            "hot-not-switch" => self == ValueKind::Hot,
+            n => self.family() == n,
+        })
+    }
+}
+
+/// Classify a canonical form.
+pub fn classify(arena: &mut Arena, g: GameId) -> ValueKind {
+    if let Some(x) = arena.as_number(g) {
+        return if x.exp() == 0 {
+            ValueKind::Integer
+        } else {
+            ValueKind::Fraction {
+                denominator: 1u64 << x.exp(),
+            }
+        };
+    }
+    if let Some(n) = arena.as_nus(g) {
+        if n.number == Dyadic::ZERO {
+            if n.ups == 0 {
+                return ValueKind::Nimber { n: n.nimber };
+            }
+            return ValueKind::Ups {
+                multiple: n.ups,
+                nim: n.nimber,
+            };
+        }
+        return ValueKind::NumberPlusInfinitesimal;
+    }
+    let (ls, rs) = (arena.left_stop(g), arena.right_stop(g));
+    if ls > rs {
+        return if arena.is_switch(g) {
+            ValueKind::Switch
+        } else {
+            ValueKind::Hot
+        };
+    }
+    if ls != Dyadic::ZERO {
+        return ValueKind::NumberPlusInfinitesimal;
+    }
+    if is_tiny(arena, g) {
+        return ValueKind::Tiny;
+    }
+    let n = arena.neg(g);
+    if is_tiny(arena, n) {
+        return ValueKind::Miny;
+    }
+    ValueKind::Infinitesimal
+}
+
+/// `{0 || 0 | -G}` with `G > 0`, in canonical form.
+fn is_tiny(arena: &mut Arena, g: GameId) -> bool {
+    let zero = arena.zero();
+    let (l, r) = (arena.left_options(g), arena.right_options(g));
+    if l != [zero] || r.len() != 1 {
+        return false;
+    }
+    let h = r[0];
+    let (hl, hr) = (arena.left_options(h), arena.right_options(h));
+    if hl != [zero] || hr.len() != 1 {
+        return false;
+    }
+    let k = hr[0];
+    arena.lt(k, zero)
+}
+
+/// The facts kept with an interned value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueFacts {
+    /// CGSuite notation.
+    pub display: String,
+    /// The classification.
+    pub kind: ValueKind,
+    /// Left stop.
+    pub left_stop: Dyadic,
+    /// Right stop.
+    pub right_stop: Dyadic,
+    /// Temperature (negative for numbers, 0 for infinitesimals).
+    pub temperature: Dyadic,
+    /// Index of the negative of this value.
+    pub neg: u32,
+}
+
+/// One interned value: its stable encoding and its facts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredValue {
+    /// [`partizan_core::serial`] encoding.
+    pub encoding: Box<[u8]>,
+    /// Facts derived from it.
+    pub facts: ValueFacts,
+}
+
+/// One finished size: the values it introduced and its entries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// The size (cells).
+    pub cells: usize,
+    /// Number of values interned before this level.
+    pub value_base: u32,
+    /// The values this level introduced (indices `value_base..`).
+    pub values: Vec<StoredValue>,
+    /// Square-group classes of this size, sorted, with value indices.
+    pub entries: Vec<(Shape, u32)>,
+}
+
+/// Somewhere finished levels are kept, so a build can stop and resume and a
+/// query can read them. [`crate::atlas_store::DirStore`] keeps files; a
+/// database can implement the same two calls.
+pub trait AtlasStore {
+    /// The stored level of `cells` cells whose values start at
+    /// `value_base`, or `None` if the store does not have it. A stored level
+    /// that fails its checks is an error, never `None`.
+    fn load_level(&mut self, cells: usize, value_base: u32) -> Result<Option<Level>, AtlasError>;
+
+    /// Keep a finished level (replacing any earlier copy).
+    fn save_level(&mut self, level: &Level) -> Result<(), AtlasError>;
+
+    /// Keep one slice (`index` of `count`) of a level, for a later merge.
+    fn save_shard(&mut self, level: &Level, index: usize, count: usize) -> Result<(), AtlasError>;
+}
+
+/// A store that keeps nothing (a build from scratch, held in memory).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoStore;
+
+impl AtlasStore for NoStore {
+    fn load_level(&mut self, _: usize, _: u32) -> Result<Option<Level>, AtlasError> {
+        Ok(None)
+    }
+    fn save_level(&mut self, _: &Level) -> Result<(), AtlasError> {
+        Ok(())
+    }
+    fn save_shard(&mut self, _: &Level, _: usize, _: usize) -> Result<(), AtlasError> {
+        Ok(())
+    }
+}
+
+/// How a build went, per size.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct LevelStats {
+    /// The size.
+    pub cells: usize,
+    /// Square-group classes valued (or loaded).
+    pub classes: u64,
+    /// Values first seen at this size.
+    pub new_values: u64,
+    /// Whether the level came from the store instead of being computed.
+    pub loaded: bool,
+    /// Wall seconds spent on the level (catalogue growth included).
+    pub seconds: f64,
+    /// Shapes valued by each worker thread.
+    pub per_thread: Vec<u64>,
+}
+
+/// A built (or loaded) atlas.
+#[derive(Clone, Debug)]
+pub struct Atlas {
+    values: Vec<StoredValue>,
+    levels: Vec<Vec<(Shape, u32)>>,
+    /// Build statistics per size (empty for an atlas only loaded).
+    pub stats: Vec<LevelStats>,
+}
+
+/// A worker's arena and its view of the interned values.
+struct Worker {
+    arena: Arena,
+    local: Vec<Option<GameId>>,
+    new: HashMap<Box<[u8]>, u32>,
+    new_list: Vec<Box<[u8]>>,
+    valued: u64,
+    scratch: Scratch,
+}
+
+/// Reused buffers of one worker (nothing allocated per shape).
+#[derive(Default)]
+struct Scratch {
+    left: Vec<GameId>,
+    right: Vec<GameId>,
+    parts: Vec<Shape>,
+    ids: Vec<GameId>,
+}
+
+/// What a worker hands back: (chunk, the codes of its shapes).
+type ChunkCodes = Vec<(usize, Vec<u32>)>;
+
+impl Worker {
+    fn new() -> Worker {
+        Worker {
+            arena: Arena::new(),
+            local: Vec::new(),
+            new: HashMap::new(),
+            new_list: Vec::new(),
+            valued: 0,
+            scratch: Scratch::default(),
+        }
+    }
+
+    fn get(&mut self, values: &[StoredValue], idx: u32) -> Result<GameId, AtlasError> {
+        let i = idx as usize;
+        if i >= self.local.len() {
+            self.local.resize(values.len().max(i + 1), None);
+        }
+        if let Some(g) = self.local[i] {
+            return Ok(g);
+        }
+        let g = self
+            .arena
+            .decode(&values[i].encoding)
+            .map_err(|source| AtlasError::Decode { index: idx, source })?;
+        self.local[i] = Some(g);
+        Ok(g)
+    }
+
+    /// The value of a component shape from the table (negated when reached
+    /// by an axis-swapping symmetry).
+    fn lookup(
+        &mut self,
+        table: &ShapeMap<u32>,
+        values: &[StoredValue],
+        part: &Shape,
+    ) -> Result<GameId, AtlasError> {
+        let (canon, sym) = part.canonical_with(Group::Square);
+        let Some(&idx) = table.get(&canon) else {
+            return Err(AtlasError::MissingComponent(canon.to_text()));
+        };
+        let g = self.get(values, idx)?;
+        Ok(if sym.swaps_axes() {
+            self.arena.neg(g)
+        } else {
+            g
+        })
+    }
+
+    /// Value a connected shape from its options; returns a worker-local code
+    /// of its encoding.
+    fn value(
+        &mut self,
+        table: &ShapeMap<u32>,
+        values: &[StoredValue],
+        shape: &Shape,
+    ) -> Result<u32, AtlasError> {
+        let mut sc = std::mem::take(&mut self.scratch);
+        let r = self.value_with(table, values, shape, &mut sc);
+        self.scratch = sc;
+        r
+    }
+
+    fn value_with(
+        &mut self,
+        table: &ShapeMap<u32>,
+        values: &[StoredValue],
+        shape: &Shape,
+        sc: &mut Scratch,
+    ) -> Result<u32, AtlasError> {
+        let Scratch {
+            left,
+            right,
+            parts,
+            ids,
+        } = sc;
+        let (w, h) = (shape.width(), shape.height());
+        let cells = shape.bits();
+        left.clear();
+        right.clear();
+        for (slots, step, vertical) in [
+            (shape.vertical_slots(), w, true),
+            (shape.horizontal_slots(), 1, false),
+        ] {
+            let mut s = slots;
+            while s != 0 {
+                let i = s.trailing_zeros() as usize;
+                s &= s - 1;
+                let rest = cells & !(1u128 << i) & !(1u128 << (i + step));
+                parts.clear();
+                if rest != 0 {
+                    split_mask(rest, w, h, |p| parts.push(p));
+                }
+                ids.clear();
+                for p in parts.iter() {
+                    ids.push(self.lookup(table, values, p)?);
+                }
+                let g = match ids.len() {
+                    0 => self.arena.zero(),
+                    1 => ids[0],
+                    _ => self.arena.sum_all(ids)?,
+                };
+                if vertical {
+                    left.push(g);
+                } else {
+                    right.push(g);
+                }
+            }
+        }
+        left.sort_unstable();
+        left.dedup();
+        right.sort_unstable();
+        right.dedup();
+        let g = self.arena.construct(left, right)?;
+        let enc: Box<[u8]> = self.arena.encode(g).into_boxed_slice();
+        self.valued += 1;
+        if let Some(&c) = self.new.get(&enc) {
+            return Ok(c);
+        }
+        let c = self.new_list.len() as u32;
+        self.new.insert(enc.clone(), c);
+        self.new_list.push(enc);
+        Ok(c)
+    }
+}
+
+/// How to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AtlasConfig {
+    /// Largest size (1 to [`Shape::MAX_CELLS`]).
+    pub max_cells: usize,
+    /// Worker threads for the values (at least 1).
+    pub threads: usize,
+    /// `Some((k, n))`: value only every `n`-th class of the top size
+    /// starting at `k` (a shard; see [`Atlas::build_shard`]).
+    pub shard: Option<(usize, usize)>,
+}
+
+impl AtlasConfig {
+    /// `max_cells` on every core rayon sees, no shard.
+    #[must_use]
+    pub fn new(max_cells: usize) -> AtlasConfig {
+        AtlasConfig {
+            max_cells,
+            threads: rayon::current_num_threads(),
+            shard: None,
+        }
+    }
+}
+
+/// Check an atlas size bound.
+pub fn check_atlas_cells(max_cells: usize) -> Result<usize, AtlasError> {
+    if max_cells == 0 || max_cells > Shape::MAX_CELLS {
+        return Err(AtlasError::MaxCells {
+            requested: max_cells,
+            max: Shape::MAX_CELLS,
+        });
+    }
+    Ok(max_cells)
+}
+
+/// The state of a build between levels.
+struct Builder {
+    table: ShapeMap<u32>,
+    values: Vec<StoredValue>,
+    index: HashMap<Box<[u8]>, u32>,
+    master: Arena,
+    levels: Vec<Vec<(Shape, u32)>>,
+}
+
+impl Builder {
+    fn new() -> Builder {
+        Builder {
+            table: ShapeMap::default(),
+            values: Vec::new(),
+            index: HashMap::new(),
+            master: Arena::new(),
+            levels: Vec::new(),
+        }
+    }
+
+    /// Intern an encoding (and its negative); returns its index.
+    fn intern(&mut self, enc: Box<[u8]>) -> Result<u32, AtlasError> {
+        if let Some(&i) = self.index.get(&enc) {
+            return Ok(i);
+        }
+        let i = self.values.len() as u32;
+        let g = self
+            .master
+            .decode(&enc)
+            .map_err(|source| AtlasError::Decode { index: i, source })?;
+        let facts = facts_of(&mut self.master, g, i)?;
+        self.index.insert(enc.clone(), i);
+        self.values.push(StoredValue {
+            encoding: enc,
+            facts,
+        });
+        let n = self.master.neg(g);
+        let neg_enc: Box<[u8]> = self.master.encode(n).into_boxed_slice();
+        let j = match self.index.get(&neg_enc) {
+            Some(&j) => j,
+            None => {
+                let j = self.values.len() as u32;
+                let mut facts = facts_of(&mut self.master, n, j)?;
+                facts.neg = i;
+                self.index.insert(neg_enc.clone(), j);
+                self.values.push(StoredValue {
+                    encoding: neg_enc,
+                    facts,
+                });
+                j
+            }
+        };
+        self.values[i as usize].facts.neg = j;
+        Ok(i)
+    }
+
+    fn adopt(&mut self, level: Level) -> Result<(), AtlasError> {
+        if level.value_base as usize != self.values.len() {
+            return Err(AtlasError::Corrupt {
+                path: format!("level {}", level.cells),
+                detail: format!(
+                    "values start at {}, expected {}",
+                    level.value_base,
+                    self.values.len()
+                ),
+            });
+        }
+        for v in level.values {
+            self.index
+                .insert(v.encoding.clone(), self.values.len() as u32);
+            self.values.push(v);
+        }
+        let n = self.values.len() as u32;
+        for &(s, v) in &level.entries {
+            if v >= n {
+                return Err(AtlasError::Corrupt {
+                    path: format!("level {}", level.cells),
+                    detail: format!("value index {v} of {s} out of range"),
+                });
+            }
+            self.table.insert(s, v);
+        }
+        self.levels.push(level.entries);
+        Ok(())
+    }
+}
+
+/// The facts of `g` (its `neg` filled in by the caller).
+fn facts_of(arena: &mut Arena, g: GameId, index: u32) -> Result<ValueFacts, AtlasError> {
+    Ok(ValueFacts {
+        display: arena.display(g),
+        kind: classify(arena, g),
+        left_stop: arena.left_stop(g),
+        right_stop: arena.right_stop(g),
+        temperature: arena.try_temperature(g)?,
+        neg: index,
+    })
+}
+
+/// Value `shapes` (connected, square-canonical, one size) on `threads`
+/// workers; returns per shape the worker and its local code, and each
+/// worker's new encodings.
+fn value_level(
+    workers: &mut [Worker],
+    table: &ShapeMap<u32>,
+    values: &[StoredValue],
+    shapes: &[Shape],
+) -> Result<Vec<(u16, u32)>, AtlasError> {
+    const CHUNK: usize = 512;
+    let chunks = shapes.len().div_ceil(CHUNK);
+    let next = AtomicUsize::new(0);
+    for w in workers.iter_mut() {
+        w.new.clear();
+        w.new_list.clear();
+        w.valued = 0;
+    }
+    let results: Vec<Result<ChunkCodes, AtlasError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .map(|w| {
+                let next = &next;
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    loop {
+                        let c = next.fetch_add(1, Ordering::Relaxed);
+                        if c >= chunks {
+                            return Ok(out);
+                        }
+                        let piece = &shapes[c * CHUNK..((c + 1) * CHUNK).min(shapes.len())];
+                        let mut codes = Vec::with_capacity(piece.len());
+                        for shape in piece {
+                            codes.push(w.value(table, values, shape)?);
+                        }
+                        out.push((c, codes));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut per_shape = vec![(0u16, 0u32); shapes.len()];
+    for (wi, r) in results.into_iter().enumerate() {
+        for (c, codes) in r? {
+            for (k, code) in codes.into_iter().enumerate() {
+                per_shape[c * CHUNK + k] = (wi as u16, code);
+            }
+        }
+    }
+    Ok(per_shape)
+}
+
+impl Atlas {
+    /// Build the atlas to `config.max_cells` cells, resuming from (and
+    /// saving every finished level to) `store`.
+    ///
+    /// ```
+    /// use partizan_census::atlas::{Atlas, AtlasConfig, NoStore};
+    /// let atlas = Atlas::build(&AtlasConfig::new(8), &mut NoStore).unwrap();
+    /// // the census's 1,042 regions to eight cells
+    /// assert_eq!((1..=8).map(|n| atlas.regions_of_size(n)).sum::<u64>(), 1042);
+    /// ```
+    pub fn build<S: AtlasStore>(config: &AtlasConfig, store: &mut S) -> Result<Atlas, AtlasError> {
+        let max = check_atlas_cells(config.max_cells)?;
+        if let Some((k, n)) = config.shard {
+            if n == 0 || k >= n {
+                return Err(AtlasError::BadShard { index: k, count: n });
+            }
+        }
+        let threads = config.threads.max(1);
+        let mut b = Builder::new();
+        let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new()).collect();
+        let mut stats = Vec::new();
+        let mut prev: Vec<Shape> = Vec::new();
+        for cells in 1..=max {
+            let t0 = std::time::Instant::now();
+            // grow this size's classes from the previous size
+            let shapes: Vec<Shape> = if cells == 1 {
+                vec![Shape::from_cells([(0, 0)]).expect("one cell")]
+            } else {
+                Catalogue::grow_from(&prev, Group::Square)
+            };
+            let top_shard = if cells == max { config.shard } else { None };
+            let base = b.values.len() as u32;
+            if top_shard.is_none() {
+                if let Some(level) = store.load_level(cells, base)? {
+                    if level.entries.len() != shapes.len()
+                        || level.entries.iter().zip(&shapes).any(|(e, s)| e.0 != *s)
+                    {
+                        return Err(AtlasError::Corrupt {
+                            path: format!("level {cells}"),
+                            detail: "stored shapes differ from the catalogue".into(),
+                        });
+                    }
+                    let new_values = level.values.len() as u64;
+                    b.adopt(level)?;
+                    stats.push(LevelStats {
+                        cells,
+                        classes: shapes.len() as u64,
+                        new_values,
+                        loaded: true,
+                        seconds: t0.elapsed().as_secs_f64(),
+                        per_thread: Vec::new(),
+                    });
+                    prev = shapes;
+                    continue;
+                }
+            }
+            let mine: Vec<Shape> = match top_shard {
+                Some((k, n)) => shapes.iter().skip(k).step_by(n).copied().collect(),
+                None => shapes.clone(),
+            };
+            let codes = value_level(&mut workers, &b.table, &b.values, &mine)?;
+            // intern in shape order: indices independent of the schedule
+            let mut remap: Vec<Vec<u32>> = workers
+                .iter()
+                .map(|w| vec![u32::MAX; w.new_list.len()])
+                .collect();
+            let mut entries = Vec::with_capacity(mine.len());
+            for (shape, &(wi, code)) in mine.iter().zip(&codes) {
+                let slot = &mut remap[wi as usize][code as usize];
+                if *slot == u32::MAX {
+                    let enc = workers[wi as usize].new_list[code as usize].clone();
+                    *slot = b.intern(enc)?;
+                }
+                entries.push((*shape, *slot));
+            }
+            let level = Level {
+                cells,
+                value_base: base,
+                values: b.values[base as usize..].to_vec(),
+                entries,
+            };
+            match top_shard {
+                Some((k, n)) => store.save_shard(&level, k, n)?,
+                None => store.save_level(&level)?,
+            }
+            for &(s, v) in &level.entries {
+                b.table.insert(s, v);
+            }
+            stats.push(LevelStats {
+                cells,
+                classes: level.entries.len() as u64,
+                new_values: level.values.len() as u64,
+                loaded: false,
+                seconds: t0.elapsed().as_secs_f64(),
+                per_thread: workers.iter().map(|w| w.valued).collect(),
+            });
+            b.levels.push(level.entries);
+            prev = shapes;
+        }
+        Ok(Atlas {
+            values: b.values,
+            levels: b.levels,
+            stats,
+        })
+    }
+
+    /// Read an atlas of `max_cells` cells from a store, without computing
+    /// anything; fails with [`AtlasError::NotBuilt`] if a level is missing.
+    pub fn load<S: AtlasStore>(store: &mut S, max_cells: usize) -> Result<Atlas, AtlasError> {
+        let max = check_atlas_cells(max_cells)?;
+        let mut values: Vec<StoredValue> = Vec::new();
+        let mut levels = Vec::new();
+        for cells in 1..=max {
+            let Some(level) = store.load_level(cells, values.len() as u32)? else {
+                return Err(AtlasError::NotBuilt {
+                    have: cells - 1,
+                    want: max,
+                });
+            };
+            values.extend(level.values);
+            let n = values.len() as u32;
+            if let Some(bad) = level.entries.iter().find(|e| e.1 >= n) {
+                return Err(AtlasError::Corrupt {
+                    path: format!("level {cells}"),
+                    detail: format!("value index {} out of range", bad.1),
+                });
+            }
+            levels.push(level.entries);
+        }
+        if let Some(bad) = values.iter().find(|v| v.facts.neg as usize >= values.len()) {
+            return Err(AtlasError::Corrupt {
+                path: "values".into(),
+                detail: format!("negative index {} out of range", bad.facts.neg),
+            });
+        }
+        Ok(Atlas {
+            values,
+            levels,
+            stats: Vec::new(),
+        })
+    }
+
+    /// Largest size held.
+    #[must_use]
+    pub fn max_cells(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// The interned values.
+    #[must_use]
+    pub fn values(&self) -> &[StoredValue] {
+        &self.values
+    }
+
+    /// The square-group classes of one size with their value indices.
+    #[must_use]
+    pub fn entries(&self, cells: usize) -> &[(Shape, u32)] {
+        if cells == 0 || cells > self.levels.len() {
+            return &[];
+        }
+        &self.levels[cells - 1]
+    }
+
+    /// The regions (row-preserving classes) of one class: the representative
+    /// with its value index and, when different, its transpose with the
+    /// negative's index.
+    #[must_use]
+    pub fn regions_of(&self, entry: &(Shape, u32)) -> ([(Shape, u32); 2], usize) {
+        let (s, v) = *entry;
+        class_regions(s, v, self.values[v as usize].facts.neg)
+    }
+
+    /// Regions (row-preserving classes, the census's count) of one size.
+    #[must_use]
+    pub fn regions_of_size(&self, cells: usize) -> u64 {
+        self.entries(cells)
+            .iter()
+            .map(|e| self.regions_of(e).1 as u64)
+            .sum()
+    }
+
+    /// Every region of `1..=max_cells` with its value index, in size order.
+    pub fn regions(&self) -> impl Iterator<Item = (Shape, u32)> + '_ {
+        self.levels.iter().flatten().flat_map(move |e| {
+            let (r, n) = self.regions_of(e);
+            r.into_iter().take(n)
+        })
+    }
+
+    /// The atlas's report: kinds by size, the hottest regions, the largest
+    /// nimber, first occurrences, the temperature question.
+    #[must_use]
+    pub fn report(&self, hottest: usize) -> AtlasReport {
+        AtlasReport::tally(self, hottest)
+    }
+
+    /// The index of a value given in CGSuite notation, if any region has it
+    /// (or its negative).
+    pub fn find_value(&self, text: &str) -> Result<Option<u32>, AtlasError> {
+        find_value_in(&self.values, text)
+    }
+
+    /// Regions matching a query, smallest first, at most `limit`, plus the
+    /// total number of matches. (Over the whole atlas in memory; a
+    /// [`crate::atlas_store::DirStore`] answers the same from its small
+    /// summary files without loading the entries.)
+    pub fn query(&self, q: &Query) -> Result<QueryAnswer, AtlasError> {
+        let t0 = std::time::Instant::now();
+        let max = q
+            .max_cells
+            .unwrap_or(self.max_cells())
+            .min(self.max_cells());
+        let ok = matching_values(&self.values, q)?;
+        let mut hits = Vec::new();
+        let mut total = 0u64;
+        for cells in 1..=max {
+            for e in self.entries(cells) {
+                let n = self.values[e.1 as usize].facts.neg as usize;
+                if !ok[e.1 as usize] && !ok[n] {
+                    continue;
+                }
+                let (r, k) = self.regions_of(e);
+                for &(s, v) in r.iter().take(k) {
+                    if ok[v as usize] {
+                        total += 1;
+                        if hits.len() < q.limit {
+                            hits.push(self.region_row(s, v));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(QueryAnswer {
+            total,
+            regions: hits,
+            seconds: t0.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn region_row(&self, s: Shape, v: u32) -> RegionRow {
+        region_row(&self.values, s, v)
+    }
+}
+
+/// The row of region `s` with value index `v`.
+pub(crate) fn region_row(values: &[StoredValue], s: Shape, v: u32) -> RegionRow {
+    let f = &values[v as usize].facts;
+    RegionRow {
+        cells: s.len(),
+        board: s.to_text(),
+        value: f.display.clone(),
+        kind: f.kind.label(),
+        temperature: f.temperature.to_string(),
+    }
+}
+
+/// The index of a value in notation among `values`, if interned.
+pub(crate) fn find_value_in(values: &[StoredValue], text: &str) -> Result<Option<u32>, AtlasError> {
+    let mut arena = Arena::new();
+    let g = arena.parse(text).map_err(|e| AtlasError::Notation {
+        text: text.into(),
+        detail: e.to_string(),
+    })?;
+    let enc = arena.encode(g);
+    Ok(values
+        .iter()
+        .position(|v| *v.encoding == *enc)
+        .map(|i| i as u32))
+}
+
+/// Which value indices a query selects.
+pub(crate) fn matching_values(values: &[StoredValue], q: &Query) -> Result<Vec<bool>, AtlasError> {
+    let value = match &q.value {
+        Some(text) => Some(find_value_in(values, text)?),
+        None => None,
+    };
+    if let Some(k) = &q.kind {
+        ValueKind::Integer.matches(k)?;
+    }
+    let min_t = match &q.min_temperature {
+        Some(t) => Some(t.parse::<Dyadic>().map_err(|e| AtlasError::Notation {
+            text: t.clone(),
+            detail: e.to_string(),
+        })?),
+        None => None,
+    };
+    Ok(values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let by_value = match value {
+                Some(Some(want)) => want == i as u32,
+                Some(None) => false,
+                None => true,
+            };
+            let by_kind = match &q.kind {
+                Some(k) => v.facts.kind.matches(k).unwrap_or(false),
+                None => true,
+            };
+            let by_t = min_t.is_none_or(|t| v.facts.temperature >= t);
+            by_value && by_kind && by_t
+        })
+        .collect())
+}
+
+/// The regions of one square-group class: the representative with value
+/// `v` and, when different, its transpose with `neg`.
+pub(crate) fn class_regions(s: Shape, v: u32, neg: u32) -> ([(Shape, u32); 2], usize) {
+    let a = s.canonical(Group::RowPreserving);
+    let t = s.transform(Sym::Transpose).canonical(Group::RowPreserving);
+    if a == t {
+        ([(a, v), (a, v)], 1)
+    } else {
+        ([(a, v), (t, neg)], 2)
+    }
+}
+
+/// A query of the atlas (`partizan atlas find`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Query {
+    /// A value in CGSuite notation (`*2`, `^`, `{1|-1}`).
+    pub value: Option<String>,
+    /// Temperature at least this (a dyadic, `2`, `3/2`).
+    pub min_temperature: Option<String>,
+    /// A kind name ([`ValueKind::matches`]).
+    pub kind: Option<String>,
+    /// Sizes up to this (default: all).
+    pub max_cells: Option<usize>,
+    /// At most this many regions listed.
+    pub limit: usize,
+}
+
+/// One region in a report or an answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RegionRow {
+    /// Cells.
+    pub cells: usize,
+    /// Board text (rows of `.` and `#` joined by `|`).
+    pub board: String,
+    /// Value in CGSuite notation.
+    pub value: String,
+    /// Kind label.
+    pub kind: String,
+    /// Temperature.
+    pub temperature: String,
+}
+
+/// The answer to a [`Query`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueryAnswer {
+    /// Matching regions in all.
+    pub total: u64,
+    /// The first matches (smallest sizes first).
+    pub regions: Vec<RegionRow>,
+    /// Seconds the query took (after loading).
+    pub seconds: f64,
+}
+
+/// Counts of value kinds among the regions of one size.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct KindTally {
+    /// Regions (row-preserving classes).
+    pub regions: u64,
+    /// Square-group classes.
+    pub classes: u64,
+    /// Integers (zero included).
+    pub integers: u64,
+    /// Of which zero.
+    pub zeros: u64,
+    /// Fractions by denominator.
+    pub fractions: BTreeMap<u64, u64>,
+    /// Nimbers by `n`.
+    pub nimbers: BTreeMap<u32, u64>,
+    /// Ups (positive) and downs (negative) by multiple, nimber part ignored.
+    pub ups: BTreeMap<i32, u64>,
+    /// Tinies.
+    pub tinies: u64,
+    /// Minies.
+    pub minies: u64,
+    /// Other infinitesimals.
+    pub other_infinitesimals: u64,
+    /// Number plus infinitesimal.
+    pub number_plus_infinitesimal: u64,
+    /// Hot switches.
+    pub switches: u64,
+    /// Other hot games.
+    pub other_hot: u64,
+    /// Hot regions (switches included) by temperature, coolest first.
+    pub hot_by_temperature: Vec<TemperatureCount>,
+    /// The largest temperature at this size.
+    pub max_temperature: String,
+    /// Regions hotter than 2.
+    pub hotter_than_two: u64,
+}
+
+/// Regions of one temperature.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TemperatureCount {
+    /// The temperature.
+    pub temperature: String,
+    /// Regions that hot.
+    pub regions: u64,
+}
+
+/// Where a kind first appears.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FirstOccurrence {
+    /// The kind label.
+    pub kind: String,
+    /// The first region with it (smallest size, then catalogue order).
+    pub region: RegionRow,
+}
+
+/// The atlas's tables.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AtlasReport {
+    /// Largest size.
+    pub max_cells: usize,
+    /// Distinct values interned (negatives included).
+    pub distinct_values: u64,
+    /// Per size.
+    pub by_size: BTreeMap<usize, KindTally>,
+    /// The hottest regions (one per class), hottest first.
+    pub hottest: Vec<RegionRow>,
+    /// The largest nimber and a first region with it.
+    pub largest_nimber: Option<RegionRow>,
+    /// First occurrence of each kind label, in order of appearance.
+    pub first_occurrences: Vec<FirstOccurrence>,
+    /// Per size: is some single region hotter than 2?
+    pub hotter_than_two: BTreeMap<usize, bool>,
+}
+
+impl AtlasReport {
+    fn tally(atlas: &Atlas, hottest_n: usize) -> AtlasReport {
+        let mut by_size = BTreeMap::new();
+        let mut firsts: Vec<FirstOccurrence> = Vec::new();
+        let mut seen: HashMap<String, ()> = HashMap::new();
+        let mut hot: Vec<(Dyadic, usize, Shape, u32)> = Vec::new();
+        let mut largest: Option<(u32, Shape, u32)> = None;
+        let two = Dyadic::from_int(2);
+        for cells in 1..=atlas.max_cells() {
+            let mut t = KindTally {
+                classes: atlas.entries(cells).len() as u64,
+                ..KindTally::default()
+            };
+            let mut max_t: Option<Dyadic> = None;
+            let mut temps: BTreeMap<Dyadic, u64> = BTreeMap::new();
+            for e in atlas.entries(cells) {
+                let (rs, k) = atlas.regions_of(e);
+                let f0 = &atlas.values[e.1 as usize].facts;
+                hot.push((f0.temperature, cells, rs[0].0, e.1));
+                if hot.len() > 4 * hottest_n.max(1) + 64 {
+                    hot.sort_by_key(|h| std::cmp::Reverse(h.0));
+                    hot.truncate(hottest_n);
+                }
+                for &(s, v) in rs.iter().take(k) {
+                    let f = &atlas.values[v as usize].facts;
+                    t.regions += 1;
+                    match f.kind {
+                        ValueKind::Integer => {
+                            t.integers += 1;
+                            if f.left_stop == Dyadic::ZERO {
+                                t.zeros += 1;
+                            }
+                        }
+                        ValueKind::Fraction { denominator } => {
+                            *t.fractions.entry(denominator).or_default() += 1;
+                        }
+                        ValueKind::Nimber { n } => {
+                            *t.nimbers.entry(n).or_default() += 1;
+                            if largest.is_none_or(|l| n > l.0) {
+                                largest = Some((n, s, v));
+                            }
+                        }
+                        ValueKind::Ups { multiple, .. } => {
+                            *t.ups.entry(multiple).or_default() += 1;
+                        }
+                        ValueKind::Tiny => t.tinies += 1,
+                        ValueKind::Miny => t.minies += 1,
+                        ValueKind::Infinitesimal => t.other_infinitesimals += 1,
+                        ValueKind::NumberPlusInfinitesimal => t.number_plus_infinitesimal += 1,
+                        ValueKind::Switch => t.switches += 1,
+                        ValueKind::Hot => t.other_hot += 1,
+                    }
+                    if matches!(f.kind, ValueKind::Switch | ValueKind::Hot) {
+                        *temps.entry(f.temperature).or_default() += 1;
+                        if f.temperature > two {
+                            t.hotter_than_two += 1;
+                        }
+                    }
+                    if max_t.is_none_or(|m| f.temperature > m) {
+                        max_t = Some(f.temperature);
+                    }
+                    let label = f.kind.label();
+                    if !seen.contains_key(&label) {
+                        seen.insert(label.clone(), ());
+                        firsts.push(FirstOccurrence {
+                            kind: label,
+                            region: atlas.region_row(s, v),
+                        });
+                    }
+                }
+            }
+            t.hot_by_temperature = temps
+                .into_iter()
+                .map(|(k, v)| TemperatureCount {
+                    temperature: k.to_string(),
+                    regions: v,
+                })
+                .collect();
+            t.max_temperature = max_t.map(|m| m.to_string()).unwrap_or_default();
+            by_size.insert(cells, t);
+        }
+        hot.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        hot.truncate(hottest_n);
+        let hotter_than_two = by_size
+            .iter()
+            .map(|(&c, t)| (c, t.hotter_than_two > 0))
+            .collect();
+        AtlasReport {
+            max_cells: atlas.max_cells(),
+            distinct_values: atlas.values.len() as u64,
+            by_size,
+            hottest: hot
+                .into_iter()
+                .map(|(_, _, s, v)| atlas.region_row(s, v))
+                .collect(),
+            largest_nimber: largest.map(|(_, s, v)| atlas.region_row(s, v)),
+            first_occurrences: firsts,
+            hotter_than_two,
+        }
+    }
+
+    /// The report as pretty JSON.
+    pub fn to_json(&self) -> Result<String, AtlasError> {
+        Ok(serde_json::to_string_pretty(self)?)
+    }
+
+    /// One CSV row per (size, kind): `cells,family,detail,regions`.
+    #[must_use]
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from("cells,family,detail,regions\n");
+        for (c, t) in &self.by_size {
+            let mut row = |fam: &str, det: &str, n: u64| {
+                if n > 0 {
+                    out.push_str(&format!("{c},{fam},{det},{n}\n"));
+                }
+            };
+            row("integer", "", t.integers);
+            for (d, n) in &t.fractions {
+                row("fraction", &format!("/{d}"), *n);
+            }
+            for (k, n) in &t.nimbers {
+                row("nimber", &format!("*{k}"), *n);
+            }
+            for (k, n) in &t.ups {
+                row(if *k > 0 { "up" } else { "down" }, &k.to_string(), *n);
+            }
+            row("tiny", "", t.tinies);
+            row("miny", "", t.minies);
+            row("infinitesimal", "", t.other_infinitesimals);
+            row("number+infinitesimal", "", t.number_plus_infinitesimal);
+            row("switch", "", t.switches);
+            row("hot", "not a switch", t.other_hot);
+            for tc in &t.hot_by_temperature {
+                row("hot by temperature", &tc.temperature, tc.regions);
+            }
+        }
+        out
+    }
+
+    /// The tables as text.
+    #[must_use]
+    pub fn render_text(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "Domineering value atlas to {} cells: {} distinct values",
+            self.max_cells, self.distinct_values
+        );
+        let _ = writeln!(
+            s,
+            "\ncells    regions  integers  fractions   nimbers  ups/downs  tiny/miny  other-inf  num+inf  switches  other-hot  max-temp  >2"
+        );
+        for (c, t) in &self.by_size {
+            let fr: u64 = t.fractions.values().sum();
+            let nim: u64 = t.nimbers.values().sum();
+            let ups: u64 = t.ups.values().sum();
+            let _ = writeln!(
+                s,
+                "{c:>5} {:>10} {:>9} {:>10} {:>9} {:>10} {:>10} {:>10} {:>8} {:>9} {:>10} {:>9} {:>3}",
+                t.regions,
+                t.integers,
+                fr,
+                nim,
+                ups,
+                t.tinies + t.minies,
+                t.other_infinitesimals,
+                t.number_plus_infinitesimal,
+                t.switches,
+                t.other_hot,
+                t.max_temperature,
+                t.hotter_than_two
+            );
+        }
+        let _ = writeln!(s, "\nfractions by denominator, nimbers, ups by multiple:");
+        for (c, t) in &self.by_size {
+            let fr: Vec<String> = t
+                .fractions
+                .iter()
+                .map(|(d, n)| format!("/{d}:{n}"))
+                .collect();
+            let nim: Vec<String> = t.nimbers.iter().map(|(k, n)| format!("*{k}:{n}")).collect();
+            let ups: Vec<String> = t.ups.iter().map(|(k, n)| format!("{k}:{n}")).collect();
+            let _ = writeln!(
+                s,
+                "{c:>5}  fractions [{}]  nimbers [{}]  ups [{}]",
+                fr.join(" "),
+                nim.join(" "),
+                ups.join(" ")
+            );
+        }
+        let _ = writeln!(s, "\nhot regions by temperature:");
+        for (c, t) in &self.by_size {
+            let h: Vec<String> = t
+                .hot_by_temperature
+                .iter()
+                .map(|tc| format!("{}:{}", tc.temperature, tc.regions))
+                .collect();
+            let _ = writeln!(s, "{c:>5}  {}", h.join(" "));
+        }
+        let _ = writeln!(s, "\nhottest regions:");
+        for r in &self.hottest {
+            let _ = writeln!(
+                s,
+                "  t = {:<6} {:>2} cells  {:<24} {}",
+                r.temperature, r.cells, r.board, r.value
+            );
+        }
+        if let Some(r) = &self.largest_nimber {
+            let _ = writeln!(
+                s,
+                "\nlargest nimber: {} ({} cells, {})",
+                r.value, r.cells, r.board
+            );
+        }
+        let _ = writeln!(s, "\nfirst occurrences:");
+        for f in &self.first_occurrences {
+            let _ = writeln!(
+                s,
+                "  {:<22} {:>2} cells  {:<24} {}",
+                f.kind, f.region.cells, f.region.board, f.region.value
+            );
+        }
+        let _ = writeln!(s, "\nis any single region hotter than 2?");
+        for (c, &yes) in &self.hotter_than_two {
+            let t = &self.by_size[c];
+            let _ = writeln!(
+                s,
+                "  {c:>2} cells: {} (hottest {})",
+                if yes { "yes" } else { "no" },
+                t.max_temperature
+            );
+        }
+        s
+    }
+}

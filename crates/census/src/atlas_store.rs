@@ -1,0 +1,760 @@
+//! The atlas on disk: one checksummed, versioned file per finished size.
+//!
+//! ```text
+//!   atlas/level-01.pzal ... level-15.pzal      finished sizes
+//!   atlas/level-16.shard-0-of-2.pzal           one slice of a size (census --shard)
+//! ```
+//!
+//! File layout (version 1, little-endian):
+//!
+//! ```text
+//! magic     "PZATLAS1"                               8 bytes
+//! version   u32 = 1
+//! kind      u8: 0 level, 1 shard
+//! cells     u32
+//! shard     u32 index, u32 count (0, 1 for a level)
+//! base      u32   values interned before this file
+//! values    u32 n, then n x { u32 len, encoding, u32 len, notation,
+//!                             kind (u8 tag, u64 a, i64 b), 3 x dyadic
+//!                             (i64 num, u32 exp): left stop, right stop,
+//!                             temperature, u32 negative's index }
+//! entries   u64 n, then n x { u8 width, u8 height, u64 high, u64 low, u32 value }
+//! checksum  u64 FNV-1a of every byte before it
+//! ```
+//!
+//! A file is written to a temporary name, synced and renamed, so a killed
+//! build leaves either the whole level or none of it; a build resumes from
+//! the levels present. Anything read is checked (magic, version, size,
+//! checksum, lengths, indices) and a failure is an error naming the file:
+//! a flipped bit never becomes a wrong value. [`AtlasStore`] is the trait a
+//! database (the persistent value table) can implement later.
+//!
+//! Beside each level, `level-NN.summary.pzal` (same checks) holds the
+//! level's new values and, per value, its entry counts and first
+//! [`SUMMARY_LIST`] shapes: enough to answer most queries
+//! ([`DirStore::query`]) without reading the entries.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use partizan_core::Dyadic;
+
+use crate::atlas::{
+    class_regions, matching_values, region_row, AtlasError, AtlasStore, Level, Query, QueryAnswer,
+    StoredValue, ValueFacts, ValueKind,
+};
+use crate::shape::Shape;
+
+const MAGIC: &[u8; 8] = b"PZATLAS1";
+const SUM_MAGIC: &[u8; 8] = b"PZATSUM1";
+/// Entries listed per value in a summary file (a query listing more of one
+/// value falls back to the full level files).
+pub const SUMMARY_LIST: usize = 16;
+/// The file format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// FNV-1a, 64 bits.
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn kind_code(k: ValueKind) -> (u8, u64, i64) {
+    match k {
+        ValueKind::Integer => (0, 0, 0),
+        ValueKind::Fraction { denominator } => (1, denominator, 0),
+        ValueKind::Nimber { n } => (2, u64::from(n), 0),
+        ValueKind::Ups { multiple, nim } => (3, u64::from(nim), i64::from(multiple)),
+        ValueKind::Tiny => (4, 0, 0),
+        ValueKind::Miny => (5, 0, 0),
+        ValueKind::Infinitesimal => (6, 0, 0),
+        ValueKind::NumberPlusInfinitesimal => (7, 0, 0),
+        ValueKind::Switch => (8, 0, 0),
+        ValueKind::Hot => (9, 0, 0),
+    }
+}
+
+fn kind_of(tag: u8, a: u64, b: i64) -> Option<ValueKind> {
+    Some(match tag {
+        0 => ValueKind::Integer,
+        1 => ValueKind::Fraction { denominator: a },
+        2 => ValueKind::Nimber {
+            n: u32::try_from(a).ok()?,
+        },
+        3 => ValueKind::Ups {
+            multiple: i32::try_from(b).ok()?,
+            nim: u32::try_from(a).ok()?,
+        },
+        4 => ValueKind::Tiny,
+        5 => ValueKind::Miny,
+        6 => ValueKind::Infinitesimal,
+        7 => ValueKind::NumberPlusInfinitesimal,
+        8 => ValueKind::Switch,
+        9 => ValueKind::Hot,
+        _ => return None,
+    })
+}
+
+fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put_u64(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put_bytes(out: &mut Vec<u8>, b: &[u8]) {
+    put_u32(out, b.len() as u32);
+    out.extend_from_slice(b);
+}
+
+fn put_dyadic(out: &mut Vec<u8>, d: Dyadic) {
+    put_u64(out, d.num() as u64);
+    put_u32(out, d.exp());
+}
+
+/// Encode a level (or a shard of one) as file bytes.
+#[must_use]
+pub fn encode_level(level: &Level, shard: Option<(usize, usize)>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + level.entries.len() * 22);
+    out.extend_from_slice(MAGIC);
+    put_u32(&mut out, FORMAT_VERSION);
+    out.push(u8::from(shard.is_some()));
+    put_u32(&mut out, level.cells as u32);
+    let (k, n) = shard.unwrap_or((0, 1));
+    put_u32(&mut out, k as u32);
+    put_u32(&mut out, n as u32);
+    put_u32(&mut out, level.value_base);
+    put_values(&mut out, &level.values);
+    put_u64(&mut out, level.entries.len() as u64);
+    for (s, v) in &level.entries {
+        put_shape(&mut out, s);
+        put_u32(&mut out, *v);
+    }
+    let sum = checksum(&out);
+    put_u64(&mut out, sum);
+    out
+}
+
+fn put_shape(out: &mut Vec<u8>, s: &Shape) {
+    let bits = s.bits();
+    out.push(s.width() as u8);
+    out.push(s.height() as u8);
+    put_u64(out, (bits >> 64) as u64);
+    put_u64(out, bits as u64);
+}
+
+fn put_values(out: &mut Vec<u8>, values: &[StoredValue]) {
+    put_u32(out, values.len() as u32);
+    for v in values {
+        put_bytes(out, &v.encoding);
+        put_bytes(out, v.facts.display.as_bytes());
+        let (tag, a, b) = kind_code(v.facts.kind);
+        out.push(tag);
+        put_u64(out, a);
+        put_u64(out, b as u64);
+        put_dyadic(out, v.facts.left_stop);
+        put_dyadic(out, v.facts.right_stop);
+        put_dyadic(out, v.facts.temperature);
+        put_u32(out, v.facts.neg);
+    }
+}
+
+/// One value's entries in a summary: how many, how many stand for two
+/// regions, and the first [`SUMMARY_LIST`] shapes in catalogue order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Group {
+    value: u32,
+    entries: u64,
+    doubles: u64,
+    first: Vec<Shape>,
+}
+
+/// A level's summary: its new values and its entries grouped by value.
+fn encode_summary(level: &Level, all_values: &[StoredValue]) -> Vec<u8> {
+    let mut groups: HashMap<u32, Group> = HashMap::new();
+    let mut order = Vec::new();
+    for &(s, v) in &level.entries {
+        let g = groups.entry(v).or_insert_with(|| {
+            order.push(v);
+            Group {
+                value: v,
+                entries: 0,
+                doubles: 0,
+                first: Vec::new(),
+            }
+        });
+        g.entries += 1;
+        let neg = all_values[v as usize].facts.neg;
+        if class_regions(s, v, neg).1 == 2 {
+            g.doubles += 1;
+        }
+        if g.first.len() < SUMMARY_LIST {
+            g.first.push(s);
+        }
+    }
+    let mut out = Vec::new();
+    out.extend_from_slice(SUM_MAGIC);
+    put_u32(&mut out, FORMAT_VERSION);
+    put_u32(&mut out, level.cells as u32);
+    put_u32(&mut out, level.value_base);
+    put_values(&mut out, &level.values);
+    put_u32(&mut out, order.len() as u32);
+    for v in order {
+        let g = &groups[&v];
+        put_u32(&mut out, g.value);
+        put_u64(&mut out, g.entries);
+        put_u64(&mut out, g.doubles);
+        out.push(g.first.len() as u8);
+        for s in &g.first {
+            put_shape(&mut out, s);
+        }
+    }
+    let sum = checksum(&out);
+    put_u64(&mut out, sum);
+    out
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+    path: &'a str,
+}
+
+impl Reader<'_> {
+    fn bad(&self, detail: impl Into<String>) -> AtlasError {
+        AtlasError::Corrupt {
+            path: self.path.into(),
+            detail: format!("{} (at byte {})", detail.into(), self.at),
+        }
+    }
+    fn take(&mut self, n: usize) -> Result<&[u8], AtlasError> {
+        if self.b.len() - self.at < n {
+            return Err(self.bad("truncated"));
+        }
+        let s = &self.b[self.at..self.at + n];
+        self.at += n;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, AtlasError> {
+        Ok(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Result<u32, AtlasError> {
+        let s = self.take(4)?;
+        Ok(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    }
+    fn u64(&mut self) -> Result<u64, AtlasError> {
+        let s = self.take(8)?;
+        let mut a = [0u8; 8];
+        a.copy_from_slice(s);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn bytes(&mut self) -> Result<&[u8], AtlasError> {
+        let n = self.u32()? as usize;
+        self.take(n)
+    }
+    fn dyadic(&mut self) -> Result<Dyadic, AtlasError> {
+        let num = self.u64()? as i64;
+        let exp = self.u32()?;
+        Dyadic::new(num, exp).map_err(|e| self.bad(format!("dyadic: {e}")))
+    }
+}
+
+/// Decode file bytes into a level, checking everything; `want` is the
+/// expected (cells, shard, value base).
+pub fn decode_level(
+    bytes: &[u8],
+    path: &str,
+    cells: usize,
+    shard: Option<(usize, usize)>,
+    value_base: u32,
+) -> Result<Level, AtlasError> {
+    let corrupt = |d: String| AtlasError::Corrupt {
+        path: path.into(),
+        detail: d,
+    };
+    let body = checked_body(bytes, MAGIC, path)?;
+    let mut r = Reader {
+        b: body,
+        at: 8,
+        path,
+    };
+    let version = r.u32()?;
+    if version != FORMAT_VERSION {
+        return Err(corrupt(format!(
+            "format version {version}, this build reads {FORMAT_VERSION}"
+        )));
+    }
+    let is_shard = r.u8()? == 1;
+    let c = r.u32()? as usize;
+    let (k, n) = (r.u32()? as usize, r.u32()? as usize);
+    let got_shard = is_shard.then_some((k, n));
+    if c != cells || got_shard != shard {
+        return Err(corrupt(format!(
+            "holds {c} cells shard {got_shard:?}, expected {cells} cells shard {shard:?}"
+        )));
+    }
+    let base = r.u32()?;
+    if base != value_base {
+        return Err(corrupt(format!(
+            "values start at {base}, expected {value_base}"
+        )));
+    }
+    let values = read_values(&mut r)?;
+    let nv = values.len();
+    let top = base as u64 + nv as u64;
+    let ne = r.u64()?;
+    if ne > (body.len() as u64) / 22 + 1 {
+        return Err(r.bad("entry count larger than the file"));
+    }
+    let mut entries = Vec::with_capacity(ne as usize);
+    for _ in 0..ne {
+        let s = read_shape(&mut r, cells)?;
+        let v = r.u32()?;
+        if u64::from(v) >= top {
+            return Err(r.bad(format!("value index {v} beyond {top}")));
+        }
+        entries.push((s, v));
+    }
+    if r.at != body.len() {
+        return Err(r.bad("trailing bytes"));
+    }
+    if entries.windows(2).any(|p| p[0].0 >= p[1].0) {
+        return Err(corrupt("entries not sorted".into()));
+    }
+    Ok(Level {
+        cells,
+        value_base,
+        values,
+        entries,
+    })
+}
+
+fn read_shape(r: &mut Reader<'_>, cells: usize) -> Result<Shape, AtlasError> {
+    let (w, h) = (r.u8()? as usize, r.u8()? as usize);
+    let bits = (u128::from(r.u64()?) << 64) | u128::from(r.u64()?);
+    let s = Shape::new(w, h, bits).map_err(|e| r.bad(format!("shape: {e}")))?;
+    if s.len() != cells {
+        return Err(r.bad(format!("shape {s} has {} cells", s.len())));
+    }
+    Ok(s)
+}
+
+/// Checked body of a file: magic and checksum verified.
+fn checked_body<'a>(bytes: &'a [u8], magic: &[u8; 8], path: &str) -> Result<&'a [u8], AtlasError> {
+    let corrupt = |d: &str| AtlasError::Corrupt {
+        path: path.into(),
+        detail: d.into(),
+    };
+    if bytes.len() < magic.len() + 8 || &bytes[..8] != magic {
+        return Err(corrupt("not an atlas file (magic)"));
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    let mut t = [0u8; 8];
+    t.copy_from_slice(tail);
+    if checksum(body) != u64::from_le_bytes(t) {
+        return Err(corrupt("checksum mismatch"));
+    }
+    Ok(body)
+}
+
+/// A level summary read back.
+struct Summary {
+    values: Vec<StoredValue>,
+    groups: Vec<Group>,
+}
+
+fn decode_summary(
+    bytes: &[u8],
+    path: &str,
+    cells: usize,
+    base: u32,
+) -> Result<Summary, AtlasError> {
+    let body = checked_body(bytes, SUM_MAGIC, path)?;
+    let mut r = Reader {
+        b: body,
+        at: 8,
+        path,
+    };
+    if r.u32()? != FORMAT_VERSION {
+        return Err(r.bad("format version"));
+    }
+    if r.u32()? as usize != cells || r.u32()? != base {
+        return Err(r.bad("size or value base differs"));
+    }
+    let values = read_values(&mut r)?;
+    let top = u64::from(base) + values.len() as u64;
+    let n = r.u32()? as usize;
+    let mut groups = Vec::with_capacity(n.min(1 << 20));
+    for _ in 0..n {
+        let value = r.u32()?;
+        if u64::from(value) >= top {
+            return Err(r.bad("value index out of range"));
+        }
+        let (entries, doubles) = (r.u64()?, r.u64()?);
+        let k = r.u8()? as usize;
+        let mut first = Vec::with_capacity(k);
+        for _ in 0..k {
+            first.push(read_shape(&mut r, cells)?);
+        }
+        groups.push(Group {
+            value,
+            entries,
+            doubles,
+            first,
+        });
+    }
+    if r.at != body.len() {
+        return Err(r.bad("trailing bytes"));
+    }
+    Ok(Summary { values, groups })
+}
+
+fn read_values(r: &mut Reader<'_>) -> Result<Vec<StoredValue>, AtlasError> {
+    let nv = r.u32()? as usize;
+    let mut values = Vec::with_capacity(nv.min(1 << 20));
+    for _ in 0..nv {
+        let encoding: Box<[u8]> = r.bytes()?.into();
+        let display = String::from_utf8(r.bytes()?.to_vec()).map_err(|_| r.bad("notation"))?;
+        let (tag, a, b) = (r.u8()?, r.u64()?, r.u64()? as i64);
+        let kind = kind_of(tag, a, b).ok_or_else(|| r.bad("kind"))?;
+        let left_stop = r.dyadic()?;
+        let right_stop = r.dyadic()?;
+        let temperature = r.dyadic()?;
+        let neg = r.u32()?;
+        values.push(StoredValue {
+            encoding,
+            facts: ValueFacts {
+                display,
+                kind,
+                left_stop,
+                right_stop,
+                temperature,
+                neg,
+            },
+        });
+    }
+    Ok(values)
+}
+
+/// A directory of level files.
+#[derive(Clone, Debug)]
+pub struct DirStore {
+    dir: PathBuf,
+}
+
+impl DirStore {
+    /// A store in `dir` (created when a level is first saved).
+    #[must_use]
+    pub fn new(dir: impl Into<PathBuf>) -> DirStore {
+        DirStore { dir: dir.into() }
+    }
+
+    /// The directory.
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, cells: usize, shard: Option<(usize, usize)>) -> PathBuf {
+        match shard {
+            None => self.dir.join(format!("level-{cells:02}.pzal")),
+            Some((k, n)) => self
+                .dir
+                .join(format!("level-{cells:02}.shard-{k}-of-{n}.pzal")),
+        }
+    }
+
+    fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), AtlasError> {
+        use std::io::Write;
+        let io = |source| AtlasError::Io {
+            path: path.display().to_string(),
+            source,
+        };
+        std::fs::create_dir_all(&self.dir).map_err(io)?;
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        let mut f = std::fs::File::create(&tmp).map_err(io)?;
+        f.write_all(bytes).map_err(io)?;
+        f.sync_all().map_err(io)?;
+        drop(f);
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    fn read(
+        &self,
+        cells: usize,
+        shard: Option<(usize, usize)>,
+        base: u32,
+    ) -> Result<Option<Level>, AtlasError> {
+        let path = self.path(cells, shard);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(AtlasError::Io {
+                    path: path.display().to_string(),
+                    source,
+                })
+            }
+        };
+        decode_level(&bytes, &path.display().to_string(), cells, shard, base).map(Some)
+    }
+
+    fn summary_path(&self, cells: usize) -> PathBuf {
+        self.dir.join(format!("level-{cells:02}.summary.pzal"))
+    }
+
+    /// The values of every level below `cells`, from the summaries.
+    fn values_below(&self, cells: usize) -> Result<Vec<StoredValue>, AtlasError> {
+        let mut values = Vec::new();
+        for c in 1..cells {
+            match self.read_summary(c, values.len() as u32)? {
+                Some(s) => values.extend(s.values),
+                None => {
+                    return Err(AtlasError::NotBuilt {
+                        have: c - 1,
+                        want: cells - 1,
+                    })
+                }
+            }
+        }
+        Ok(values)
+    }
+
+    fn read_summary(&self, cells: usize, base: u32) -> Result<Option<Summary>, AtlasError> {
+        let path = self.summary_path(cells);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(AtlasError::Io {
+                    path: path.display().to_string(),
+                    source,
+                })
+            }
+        };
+        decode_summary(&bytes, &path.display().to_string(), cells, base).map(Some)
+    }
+
+    /// Answer a query from the summary files alone (values and, per value,
+    /// counts and the first [`SUMMARY_LIST`] shapes), without reading the
+    /// entries: the same answer as [`crate::atlas::Atlas::query`] on the
+    /// loaded atlas. `Ok(None)` when the summaries cannot answer it (a
+    /// summary is missing, or more regions are to be listed than they keep);
+    /// then load the atlas and ask it.
+    pub fn query(&self, q: &Query, max_cells: usize) -> Result<Option<QueryAnswer>, AtlasError> {
+        let t0 = std::time::Instant::now();
+        let mut values = Vec::new();
+        let mut sums = Vec::with_capacity(max_cells);
+        for c in 1..=max_cells {
+            match self.read_summary(c, values.len() as u32)? {
+                Some(s) => {
+                    values.extend(s.values.iter().cloned());
+                    sums.push(s);
+                }
+                None => return Ok(None),
+            }
+        }
+        let ok = matching_values(&values, q)?;
+        let max = q.max_cells.unwrap_or(max_cells).min(max_cells);
+        let mut total = 0u64;
+        let mut hits = Vec::new();
+        for sum in sums.iter().take(max) {
+            let mut cands: Vec<(Shape, u32)> = Vec::new();
+            let mut cutoff: Option<Shape> = None;
+            for g in &sum.groups {
+                let neg = values[g.value as usize].facts.neg;
+                let (a, b) = (ok[g.value as usize], ok[neg as usize]);
+                total += u64::from(a) * g.entries + u64::from(b) * g.doubles;
+                if !(a || b) {
+                    continue;
+                }
+                cands.extend(g.first.iter().map(|&s| (s, g.value)));
+                if (g.first.len() as u64) < g.entries {
+                    let last = *g.first.last().expect("a group lists a shape");
+                    cutoff = Some(cutoff.map_or(last, |c: Shape| c.min(last)));
+                }
+            }
+            if hits.len() >= q.limit {
+                continue;
+            }
+            cands.sort_unstable();
+            for (s, v) in cands {
+                if cutoff.is_some_and(|c| s > c) {
+                    break;
+                }
+                let neg = values[v as usize].facts.neg;
+                let (r, k) = class_regions(s, v, neg);
+                for &(rs, rv) in r.iter().take(k) {
+                    if ok[rv as usize] && hits.len() < q.limit {
+                        hits.push(region_row(&values, rs, rv));
+                    }
+                }
+            }
+            if hits.len() < q.limit && cutoff.is_some() {
+                return Ok(None);
+            }
+        }
+        Ok(Some(QueryAnswer {
+            total,
+            regions: hits,
+            seconds: t0.elapsed().as_secs_f64(),
+        }))
+    }
+
+    /// The largest size `n` such that every level `1..=n` has a file (not
+    /// checked; loading checks).
+    #[must_use]
+    pub fn levels_present(&self) -> usize {
+        let mut n = 0;
+        while n < Shape::MAX_CELLS && self.path(n + 1, None).exists() {
+            n += 1;
+        }
+        n
+    }
+
+    /// Combine the `count` shard files of size `cells` into the level file
+    /// (the levels below must be present). The merged level is exactly what
+    /// an unsharded build writes: entries in catalogue order, values
+    /// interned in order of first appearance, each followed by its negative.
+    pub fn merge_shards(&mut self, cells: usize, count: usize) -> Result<Level, AtlasError> {
+        let below = crate::atlas::Atlas::load(self, cells - 1)?;
+        let base = below.values().len() as u32;
+        let mut index: HashMap<Box<[u8]>, u32> = below
+            .values()
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.encoding.clone(), i as u32))
+            .collect();
+        let mut shards = Vec::with_capacity(count);
+        for k in 0..count {
+            match self.read(cells, Some((k, count)), base)? {
+                Some(l) => shards.push(l),
+                None => {
+                    return Err(AtlasError::Shards(format!(
+                        "{} is missing",
+                        self.path(cells, Some((k, count))).display()
+                    )))
+                }
+            }
+        }
+        let mut all: Vec<(Shape, usize, u32)> = Vec::new();
+        for (k, l) in shards.iter().enumerate() {
+            all.extend(l.entries.iter().map(|&(s, v)| (s, k, v)));
+        }
+        all.sort_unstable_by_key(|e| e.0);
+        if all.windows(2).any(|p| p[0].0 == p[1].0) {
+            return Err(AtlasError::Shards("a shape is in two shards".into()));
+        }
+        let mut values: Vec<StoredValue> = Vec::new();
+        let mut remap: Vec<HashMap<u32, u32>> = vec![HashMap::new(); count];
+        let mut entries = Vec::with_capacity(all.len());
+        for (s, k, v) in all {
+            let g = if v < base {
+                v
+            } else {
+                match remap[k].get(&v) {
+                    Some(&g) => g,
+                    None => {
+                        let g = intern_from(&shards[k], k, v, base, &mut index, &mut values)?;
+                        remap[k].insert(v, g);
+                        g
+                    }
+                }
+            };
+            entries.push((s, g));
+        }
+        let level = Level {
+            cells,
+            value_base: base,
+            values,
+            entries,
+        };
+        self.save_level(&level)?;
+        Ok(level)
+    }
+}
+
+/// Intern value `v` of shard `k` (and its negative) into the merged list.
+fn intern_from(
+    shard: &Level,
+    k: usize,
+    v: u32,
+    base: u32,
+    index: &mut HashMap<Box<[u8]>, u32>,
+    values: &mut Vec<StoredValue>,
+) -> Result<u32, AtlasError> {
+    let get = |i: u32| -> Result<&StoredValue, AtlasError> {
+        shard
+            .values
+            .get((i - base) as usize)
+            .ok_or_else(|| AtlasError::Shards(format!("shard {k}: value {i} missing")))
+    };
+    let sv = get(v)?;
+    if let Some(&g) = index.get(&sv.encoding) {
+        return Ok(g);
+    }
+    let g = base + values.len() as u32;
+    index.insert(sv.encoding.clone(), g);
+    values.push(sv.clone());
+    let n = sv.facts.neg;
+    let ng = if n < base {
+        n
+    } else {
+        let nv = get(n)?;
+        match index.get(&nv.encoding) {
+            Some(&j) => j,
+            None => {
+                let j = base + values.len() as u32;
+                index.insert(nv.encoding.clone(), j);
+                let mut nv = nv.clone();
+                nv.facts.neg = g;
+                values.push(nv);
+                j
+            }
+        }
+    };
+    values[(g - base) as usize].facts.neg = ng;
+    Ok(g)
+}
+
+impl AtlasStore for DirStore {
+    fn load_level(&mut self, cells: usize, value_base: u32) -> Result<Option<Level>, AtlasError> {
+        let level = self.read(cells, None, value_base)?;
+        if let Some(l) = &level {
+            // a directory from before summaries: add the missing one
+            if !self.summary_path(cells).exists() {
+                let mut all = self.values_below(cells)?;
+                all.extend(l.values.iter().cloned());
+                self.write(&self.summary_path(cells), &encode_summary(l, &all))?;
+            }
+        }
+        Ok(level)
+    }
+
+    fn save_level(&mut self, level: &Level) -> Result<(), AtlasError> {
+        // the summary needs the negatives of old values too
+        let below = if level.cells > 1 {
+            self.values_below(level.cells)?
+        } else {
+            Vec::new()
+        };
+        let mut all = below;
+        all.extend(level.values.iter().cloned());
+        // summary first: a kill between the two leaves no level without
+        // its summary (the level is then recomputed)
+        let sum = self.summary_path(level.cells);
+        self.write(&sum, &encode_summary(level, &all))?;
+        let path = self.path(level.cells, None);
+        self.write(&path, &encode_level(level, None))
+    }
+
+    fn save_shard(&mut self, level: &Level, index: usize, count: usize) -> Result<(), AtlasError> {
+        let path = self.path(level.cells, Some((index, count)));
+        self.write(&path, &encode_level(level, Some((index, count))))
+    }
+}

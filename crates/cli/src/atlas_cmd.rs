@@ -1,0 +1,295 @@
+//! `partizan atlas ...`: the Domineering value atlas (every region to 18
+//! cells), built level by level into a directory and queried from it.
+//!
+//! ```text
+//! partizan atlas build --max-cells 14                 # resumes from the levels on disk
+//! partizan atlas build --max-cells 16 --shard 0/2     # one slice of the top size
+//! partizan atlas merge --cells 16 --shards 2          # the slices into the level
+//! partizan atlas report --max-cells 14 [--csv FILE]   # kinds by size, hottest, firsts
+//! partizan atlas find --value '*2' --max-cells 14     # or --min-temperature 3/2, --kind tiny
+//! ```
+//!
+//! The directory is `--dir`, else `$PARTIZAN_ATLAS`, else `atlas` under the
+//! user's data directory (`$XDG_DATA_HOME/partizan` or
+//! `~/.local/share/partizan`).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use partizan_census::atlas::{Atlas, AtlasConfig, Query};
+use partizan_census::DirStore;
+use serde_json::json;
+
+/// `partizan atlas` subcommands.
+#[derive(Subcommand, Debug)]
+pub enum AtlasCmd {
+    /// Value every region up to N cells (resuming from the levels on disk).
+    Build(BuildArgs),
+    /// Combine the shard files of one size into its level.
+    Merge(MergeArgs),
+    /// The atlas's tables: kinds by size, the hottest regions, first occurrences.
+    Report(ReportArgs),
+    /// Regions with a given value, kind, or temperature at least t.
+    Find(FindArgs),
+}
+
+/// Where the atlas lives.
+#[derive(Args, Debug, Clone)]
+pub struct DirArg {
+    /// Atlas directory (default: $PARTIZAN_ATLAS, else the data directory).
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// Arguments of `partizan atlas build`.
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    /// Largest region size (1 to 18).
+    #[arg(long)]
+    pub max_cells: usize,
+    /// Worker threads (default: every core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Only slice K of N of the top size, as "K/N" (merge them afterwards).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    #[command(flatten)]
+    pub dir: DirArg,
+}
+
+/// Arguments of `partizan atlas merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The size whose shards to merge.
+    #[arg(long)]
+    pub cells: usize,
+    /// How many shards it was cut into.
+    #[arg(long)]
+    pub shards: usize,
+    #[command(flatten)]
+    pub dir: DirArg,
+}
+
+/// Arguments of `partizan atlas report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Largest size to report (default: every size built).
+    #[arg(long)]
+    pub max_cells: Option<usize>,
+    /// How many of the hottest regions to list.
+    #[arg(long, default_value_t = 10)]
+    pub hottest: usize,
+    /// Also write the kind counts as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    #[command(flatten)]
+    pub dir: DirArg,
+}
+
+/// Arguments of `partizan atlas find`.
+#[derive(Args, Debug)]
+pub struct FindArgs {
+    /// A value in CGSuite notation, e.g. '*2', '^', '{1|-1}'.
+    #[arg(long, allow_hyphen_values = true)]
+    pub value: Option<String>,
+    /// Temperature at least this (e.g. 2, 3/2).
+    #[arg(long, allow_hyphen_values = true)]
+    pub min_temperature: Option<String>,
+    /// A kind: integer, fraction, number, nimber, up, down, tiny, miny,
+    /// infinitesimal, number+infinitesimal, switch, hot.
+    #[arg(long)]
+    pub kind: Option<String>,
+    /// Sizes up to this (default: every size built).
+    #[arg(long)]
+    pub max_cells: Option<usize>,
+    /// List at most this many regions.
+    #[arg(long, default_value_t = 10)]
+    pub limit: usize,
+    #[command(flatten)]
+    pub dir: DirArg,
+}
+
+fn atlas_dir(d: &DirArg) -> Result<PathBuf> {
+    if let Some(p) = &d.dir {
+        return Ok(p.clone());
+    }
+    if let Some(p) = std::env::var_os("PARTIZAN_ATLAS") {
+        return Ok(PathBuf::from(p));
+    }
+    let data = match std::env::var_os("XDG_DATA_HOME") {
+        Some(x) if !x.is_empty() => PathBuf::from(x),
+        _ => match std::env::var_os("HOME") {
+            Some(h) => PathBuf::from(h).join(".local").join("share"),
+            None => bail!("no atlas directory: give --dir or set PARTIZAN_ATLAS"),
+        },
+    };
+    Ok(data.join("partizan").join("atlas"))
+}
+
+fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let (k, n) = s
+        .split_once('/')
+        .with_context(|| format!("shard {s:?}: expected K/N, e.g. 0/2"))?;
+    let k: usize = k
+        .trim()
+        .parse()
+        .with_context(|| format!("shard {s:?}: K is not a number"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .with_context(|| format!("shard {s:?}: N is not a number"))?;
+    if n == 0 || k >= n {
+        bail!("shard {s:?}: want 0 <= K < N");
+    }
+    Ok((k, n))
+}
+
+/// Load the atlas of `max_cells` (default: all levels present).
+fn load(dir: &DirArg, max_cells: Option<usize>) -> Result<(Atlas, f64)> {
+    let path = atlas_dir(dir)?;
+    let mut store = DirStore::new(&path);
+    let have = store.levels_present();
+    let want = max_cells.unwrap_or(have);
+    if want == 0 {
+        bail!(
+            "no atlas in {} (run `partizan atlas build --max-cells N`)",
+            path.display()
+        );
+    }
+    let t0 = Instant::now();
+    let atlas = Atlas::load(&mut store, want)?;
+    Ok((atlas, t0.elapsed().as_secs_f64()))
+}
+
+/// Run `partizan atlas ...`.
+pub fn run(cmd: AtlasCmd, json_out: bool) -> Result<()> {
+    match cmd {
+        AtlasCmd::Build(a) => {
+            let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+            let mut cfg = AtlasConfig::new(a.max_cells);
+            if let Some(t) = a.threads {
+                cfg.threads = t.max(1);
+            }
+            cfg.shard = shard;
+            let path = atlas_dir(&a.dir)?;
+            let t0 = Instant::now();
+            let atlas = Atlas::build(&cfg, &mut DirStore::new(&path))?;
+            let secs = t0.elapsed().as_secs_f64();
+            if json_out {
+                println!(
+                    "{}",
+                    json!({ "dir": path.display().to_string(), "seconds": secs,
+                            "threads": cfg.threads, "levels": atlas.stats })
+                );
+            } else {
+                println!("cells    classes  new values   seconds  source");
+                for s in &atlas.stats {
+                    println!(
+                        "{:>5} {:>10} {:>11} {:>9.2}  {}",
+                        s.cells,
+                        s.classes,
+                        s.new_values,
+                        s.seconds,
+                        if s.loaded { "loaded" } else { "computed" }
+                    );
+                }
+                println!(
+                    "atlas in {} ({secs:.2} s on {} threads)",
+                    path.display(),
+                    cfg.threads
+                );
+            }
+        }
+        AtlasCmd::Merge(a) => {
+            let path = atlas_dir(&a.dir)?;
+            let level = DirStore::new(&path).merge_shards(a.cells, a.shards)?;
+            if json_out {
+                println!(
+                    "{}",
+                    json!({ "cells": level.cells, "classes": level.entries.len(),
+                            "new_values": level.values.len() })
+                );
+            } else {
+                println!(
+                    "merged {} shards: {} classes of {} cells, {} new values",
+                    a.shards,
+                    level.entries.len(),
+                    level.cells,
+                    level.values.len()
+                );
+            }
+        }
+        AtlasCmd::Report(a) => {
+            let (atlas, _) = load(&a.dir, a.max_cells)?;
+            let report = atlas.report(a.hottest);
+            if let Some(csv) = &a.csv {
+                partizan_census::write_atomic(csv, &report.to_csv())?;
+            }
+            if json_out {
+                println!("{}", report.to_json()?);
+            } else {
+                print!("{}", report.render_text());
+            }
+        }
+        AtlasCmd::Find(a) => {
+            if a.value.is_none() && a.min_temperature.is_none() && a.kind.is_none() {
+                bail!("give --value, --min-temperature or --kind");
+            }
+            let q = Query {
+                value: a.value,
+                min_temperature: a.min_temperature,
+                kind: a.kind,
+                max_cells: a.max_cells,
+                limit: a.limit,
+            };
+            // the summaries answer without reading the entries; else load
+            let path = atlas_dir(&a.dir)?;
+            let store = DirStore::new(&path);
+            let have = store.levels_present();
+            let want = a.max_cells.unwrap_or(have);
+            if want == 0 || want > have {
+                bail!(
+                    "the atlas in {} holds {have} cells, {want} asked (run `partizan atlas build --max-cells {}`)",
+                    path.display(),
+                    want.max(1)
+                );
+            }
+            let t0 = Instant::now();
+            let (ans, load_s, max_cells) = match store.query(&q, want)? {
+                Some(ans) => (ans, t0.elapsed().as_secs_f64(), want),
+                None => {
+                    let (atlas, load_s) = load(&a.dir, Some(want))?;
+                    (atlas.query(&q)?, load_s, atlas.max_cells())
+                }
+            };
+            if json_out {
+                println!(
+                    "{}",
+                    json!({ "total": ans.total, "regions": ans.regions,
+                            "load_seconds": load_s, "query_seconds": ans.seconds,
+                            "max_cells": max_cells })
+                );
+            } else {
+                println!(
+                    "{} regions up to {} cells ({:.1} ms in all, {:.1} ms to answer)",
+                    ans.total,
+                    max_cells,
+                    load_s * 1e3,
+                    ans.seconds * 1e3
+                );
+                for r in &ans.regions {
+                    println!(
+                        "{:>3} cells  {:<12} t={:<6} {}",
+                        r.cells, r.value, r.temperature, r.board
+                    );
+                }
+                if ans.total > ans.regions.len() as u64 {
+                    println!("... (--limit to list more)");
+                }
+            }
+        }
+    }
+    Ok(())
+}

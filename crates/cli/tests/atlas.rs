@@ -1,0 +1,174 @@
+//! `partizan atlas` end to end: build into a directory, resume, report as
+//! text, JSON and CSV, find by value, kind and temperature, shards, and bad
+//! input.
+
+use std::process::{Command, Output};
+
+fn run(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_partizan"))
+        .args(args)
+        .env("PARTIZAN_ATLAS", dir)
+        .env("PARTIZAN_STORE", dir.join("store.redb"))
+        .output()
+        .expect("binary runs")
+}
+
+fn json(dir: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let out = run(dir, args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+/// A fresh directory under the system temp dir, removed when dropped (the
+/// cli crate has no tempfile dependency).
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("partizan-atlas-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn fails(dir: &std::path::Path, args: &[&str], needle: &str) {
+    let out = run(dir, args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(
+        err.to_lowercase().contains(&needle.to_lowercase()),
+        "{args:?}: {err} should mention {needle}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn build_report_find() {
+    let dir = TempDir::new("build");
+    let d = dir.path();
+    let b = json(d, &["atlas", "build", "--max-cells", "10", "--json"]);
+    assert_eq!(b["levels"].as_array().unwrap().len(), 10);
+    assert_eq!(b["levels"][7]["classes"], 369);
+    // a second build loads everything
+    let again = json(d, &["atlas", "build", "--max-cells", "10", "--json"]);
+    assert!(again["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|l| l["loaded"] == true));
+
+    let csv = d.join("kinds.csv");
+    let r = json(
+        d,
+        &["atlas", "report", "--json", "--csv", csv.to_str().unwrap()],
+    );
+    let regions: u64 = (1..=8)
+        .map(|n| r["by_size"][n.to_string()]["regions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(regions, 1042, "the census's regions to eight cells");
+    assert_eq!(r["hotter_than_two"]["10"], false);
+    assert_eq!(r["largest_nimber"]["value"], "*");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with("cells,family,detail,regions\n"));
+    assert!(text.contains("\n4,switch,,1\n"), "{text}");
+
+    let f = json(
+        d,
+        &[
+            "atlas",
+            "find",
+            "--value",
+            "*",
+            "--max-cells",
+            "5",
+            "--json",
+        ],
+    );
+    // * on 3 cells (the L), and on 4 and 5 cells: from the report
+    let want: u64 = (1..=5)
+        .map(|n| {
+            r["by_size"][n.to_string()]["nimbers"]["1"]
+                .as_u64()
+                .unwrap_or(0)
+        })
+        .sum();
+    assert_eq!(f["total"].as_u64().unwrap(), want);
+    assert!(f["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|x| x["value"] == "*"));
+    let hot = json(
+        d,
+        &[
+            "atlas",
+            "find",
+            "--min-temperature",
+            "3/2",
+            "--json",
+            "--limit",
+            "3",
+        ],
+    );
+    assert!(hot["total"].as_u64().unwrap() > 0);
+    assert!(hot["regions"].as_array().unwrap().len() <= 3);
+    let tiny = json(d, &["atlas", "find", "--kind", "tiny", "--json"]);
+    assert_eq!(tiny["regions"][0]["board"], "..|..|..|..");
+    let out = run(d, &["atlas", "find", "--value", "{1|-1}"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("±1"));
+
+    fails(d, &["atlas", "find", "--kind", "warm"], "unknown kind");
+    fails(d, &["atlas", "find", "--value", "{1|"], "value");
+    fails(d, &["atlas", "find"], "--value");
+    fails(
+        d,
+        &["atlas", "find", "--value", "*", "--max-cells", "12"],
+        "build",
+    );
+    fails(d, &["atlas", "build", "--max-cells", "19"], "18");
+    fails(
+        d,
+        &["atlas", "build", "--max-cells", "9", "--shard", "2/2"],
+        "shard",
+    );
+}
+
+#[test]
+fn shards_then_merge() {
+    let dir = TempDir::new("shards");
+    let d = dir.path();
+    for k in ["0/2", "1/2"] {
+        json(
+            d,
+            &["atlas", "build", "--max-cells", "9", "--shard", k, "--json"],
+        );
+    }
+    let m = json(
+        d,
+        &["atlas", "merge", "--cells", "9", "--shards", "2", "--json"],
+    );
+    assert_eq!(m["classes"], 1285);
+    let r = json(d, &["atlas", "report", "--json"]);
+    assert_eq!(r["max_cells"], 9);
+    fails(
+        d,
+        &["atlas", "merge", "--cells", "9", "--shards", "3"],
+        "missing",
+    );
+}

@@ -18,25 +18,39 @@
 pub mod amazons;
 pub mod board;
 pub mod clobber;
+pub mod col;
 pub mod cram;
 pub mod domineering;
 mod dominoes;
 pub mod error;
+pub mod fission;
+pub mod hackenbush;
 pub mod konane;
 pub mod registry;
 pub mod ruleset;
+mod runs;
+pub mod snort;
+mod tinted;
+pub mod toads;
+pub mod toppling;
 pub mod transform;
 
 pub use amazons::Amazons;
 pub use board::{each_bit, flood, Bits, Board, Player, MAX_CELLS};
 pub use clobber::Clobber;
+pub use col::Col;
 pub use cram::Cram;
 pub use domineering::Domineering;
 pub use error::BoardError;
+pub use fission::Fission;
+pub use hackenbush::HackenbushStrings;
 pub use konane::Konane;
 pub use registry::{Rules, UnknownRuleset, Visit};
 pub use ruleset::{
     common_glyph, derived_related, format_glyphs, format_grid, parse_glyphs, parse_grid, Glyph,
     GlyphSpec, Ruleset, RulesetInfo,
 };
+pub use snort::Snort;
+pub use toads::ToadsAndFrogs;
+pub use toppling::TopplingDominoes;
 pub use transform::{Symmetry, Transform};

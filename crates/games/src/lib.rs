@@ -26,6 +26,7 @@ pub mod error;
 pub mod fission;
 pub mod hackenbush;
 pub mod konane;
+pub mod nogo;
 pub mod registry;
 pub mod ruleset;
 mod runs;
@@ -45,6 +46,7 @@ pub use error::BoardError;
 pub use fission::Fission;
 pub use hackenbush::HackenbushStrings;
 pub use konane::Konane;
+pub use nogo::NoGo;
 pub use registry::{Rules, UnknownRuleset, Visit};
 pub use ruleset::{
     common_glyph, derived_related, format_glyphs, format_grid, parse_glyphs, parse_grid, Glyph,

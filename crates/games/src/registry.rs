@@ -40,6 +40,7 @@ macro_rules! __registry {
             TopplingDominoes => $crate::toppling::TopplingDominoes,
             Fission => $crate::fission::Fission,
             Hackenbush => $crate::hackenbush::HackenbushStrings,
+            NoGo => $crate::nogo::NoGo,
         }
     };
 }

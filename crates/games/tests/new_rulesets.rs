@@ -1,5 +1,6 @@
 //! The rulesets added to the registry after the first five (Toads and
-//! Frogs, Snort, Col, Toppling Dominoes, Fission, Hackenbush strings):
+//! Frogs, Snort, Col, Toppling Dominoes, Fission, Hackenbush strings,
+//! NoGo):
 //! published values, value rules from the theory, brute-force twins of each
 //! move generator, and the generic checks (related-set fast path, text
 //! round trip, moves inside the relation, soundness of the regions,
@@ -8,8 +9,8 @@
 
 use partizan_core::{Arena, GameId};
 use partizan_games::{
-    derived_related, flood, with_rules, Board, Col, Fission, HackenbushStrings, Player, Rules,
-    Ruleset, Snort, ToadsAndFrogs, TopplingDominoes, Visit,
+    derived_related, flood, with_rules, Board, Col, Fission, HackenbushStrings, NoGo, Player,
+    Rules, Ruleset, Snort, ToadsAndFrogs, TopplingDominoes, Visit,
 };
 use partizan_solve::regions::regions;
 use partizan_solve::{soundness, Decompose, Savings, SolveError, Solver};
@@ -309,6 +310,68 @@ fn placement_twin(g: &Grid, p: Player, snort: bool) -> Vec<String> {
     out
 }
 
+/// The groups of `g` (orthogonally connected stones of one colour), each
+/// with whether it has a liberty.
+fn groups(g: &Grid) -> Vec<(Vec<(usize, usize)>, bool)> {
+    let h = g.len();
+    let w = g[0].len();
+    let mut seen = vec![vec![false; w]; h];
+    let mut out = Vec::new();
+    for r in 0..h {
+        for c in 0..w {
+            let colour = g[r][c];
+            if seen[r][c] || (colour != 'x' && colour != 'o') {
+                continue;
+            }
+            let mut stack = vec![(r, c)];
+            seen[r][c] = true;
+            let mut cells = Vec::new();
+            let mut liberty = false;
+            while let Some((a, b)) = stack.pop() {
+                cells.push((a, b));
+                let near = [
+                    (a.wrapping_sub(1), b),
+                    (a + 1, b),
+                    (a, b.wrapping_sub(1)),
+                    (a, b + 1),
+                ];
+                for (y, x) in near {
+                    match g.get(y).and_then(|row| row.get(x)) {
+                        Some('.') => liberty = true,
+                        Some(&ch) if ch == colour && !seen[y][x] => {
+                            seen[y][x] = true;
+                            stack.push((y, x));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            out.push((cells, liberty));
+        }
+    }
+    out
+}
+
+/// NoGo by the usual rule, on positions whose groups all have a liberty:
+/// a stone may go on any `.` after which every group still has one.
+fn nogo_twin(g: &Grid, p: Player) -> Vec<String> {
+    let me = if p == Player::Left { 'x' } else { 'o' };
+    let mut out = Vec::new();
+    for r in 0..g.len() {
+        for c in 0..g[r].len() {
+            if g[r][c] != '.' {
+                continue;
+            }
+            let mut h = g.clone();
+            h[r][c] = me;
+            if groups(&h).iter().all(|(_, liberty)| *liberty) {
+                out.push(text(&h));
+            }
+        }
+    }
+    out
+}
+
 /// The ruleset's options against the twin's, as sorted boards.
 fn twin_agrees<R: Ruleset>(r: &R, board: &str, twin: impl Fn(&Grid, Player) -> Vec<String>) {
     let b = r.parse(board).expect("board parses");
@@ -364,6 +427,13 @@ proptest! {
     #[test]
     fn snort_twin_agrees(b in piece_board("LR..#", 5, 4)) {
         twin_agrees(&Snort, &b, |g, p| placement_twin(g, p, true));
+    }
+
+    #[test]
+    fn nogo_twin_agrees(b in piece_board("xo...#", 5, 4)) {
+        // The twin knows only positions reachable by play.
+        prop_assume!(groups(&grid(&b)).iter().all(|(_, liberty)| *liberty));
+        twin_agrees(&NoGo, &b, nogo_twin);
     }
 
     #[test]
@@ -548,6 +618,10 @@ fn option_counts_by_hand() {
     assert_eq!(count(Rules::Fission, ".x.|...", Player::Left), 0);
     assert_eq!(count(Rules::Snort, "...", Player::Left), 3);
     assert_eq!(count(Rules::Col, "L..", Player::Left), 1);
+    assert_eq!(count(Rules::NoGo, ".x.", Player::Left), 2);
+    assert_eq!(count(Rules::NoGo, ".x.", Player::Right), 0);
+    // An o in the corner would have no liberty.
+    assert_eq!(count(Rules::NoGo, ".x|xx|..", Player::Right), 2);
 }
 
 // ---------------------------------------------------------------------------

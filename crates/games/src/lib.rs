@@ -12,6 +12,26 @@
 //! Domineering.options(&b, Player::Left, |_| n += 1);
 //! assert_eq!(n, 2);
 //! ```
+//!
+//! # Board text, per ruleset
+//!
+//! Every board is rows of characters separated by `|` or newlines; rows
+//! must be equally long (at most 128 cells), and errors name the row and
+//! column. Printing and parsing round-trip (`parse(format(b)) == b`).
+//! Each ruleset's glyph table ([`RulesetInfo::glyphs`], listed by
+//! `partizan rulesets`) is the reference; in short:
+//!
+//! | ruleset | characters | notes |
+//! |---|---|---|
+//! | [`domineering`], [`cram`] | `.` empty, `#` blocked | Left places vertical dominoes |
+//! | [`clobber`], [`konane`] | `x` Left, `o` Right, `.` empty | |
+//! | [`amazons`] | `L`, `R` queens, `.` empty, `#` burnt | |
+//! | [`toads`] | `T` toad (Left, east), `F` frog (Right, west), `.` empty, `#` wall | each row a strip |
+//! | [`snort`], [`col`] | `.` open, `l` Left only, `r` Right only, `#` dead; `L`, `R` coloured cells on input | tinted: colours become holes that tint their neighbours |
+//! | [`toppling`] | `L` blue, `R` red, `G` green, `.` gap | each run of dominoes in a row a game |
+//! | [`hackenbush`] | `L` blue, `R` red, `G` green edge, `.` none | each run a string grounded at its west end |
+//! | [`fission`] | `x` stone, `.` empty, `#` blocked | Left splits vertically |
+//! | [`nogo`] | `x` Left, `o` Right, `.` empty, `#` off the board | no captures, no suicide |
 
 #![warn(missing_docs)]
 

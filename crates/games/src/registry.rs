@@ -34,6 +34,13 @@ macro_rules! __registry {
             Clobber => $crate::clobber::Clobber,
             Konane => $crate::konane::Konane,
             Amazons => $crate::amazons::Amazons,
+            ToadsAndFrogs => $crate::toads::ToadsAndFrogs,
+            Snort => $crate::snort::Snort,
+            Col => $crate::col::Col,
+            TopplingDominoes => $crate::toppling::TopplingDominoes,
+            Fission => $crate::fission::Fission,
+            Hackenbush => $crate::hackenbush::HackenbushStrings,
+            NoGo => $crate::nogo::NoGo,
         }
     };
 }

@@ -1,0 +1,432 @@
+//! The rulesets added to the registry after the first five (Toads and
+//! Frogs, Snort, Col, Toppling Dominoes, Fission, Hackenbush strings,
+//! NoGo): published values, value rules from the theory, and the generic
+//! checks (related-set fast path, text
+//! round trip, moves inside the relation, soundness of the regions,
+//! symmetry, every saving against the brute-force solver) run on every
+//! entry of `Rules::ALL`.
+
+use partizan_core::{Arena, GameId};
+use partizan_games::{
+    derived_related, flood, with_rules, Board, Col, Fission, HackenbushStrings, Player, Rules,
+    Ruleset, Snort, ToadsAndFrogs, TopplingDominoes, Visit,
+};
+use partizan_solve::regions::regions;
+use partizan_solve::{soundness, Decompose, Savings, SolveError, Solver};
+use proptest::prelude::*;
+
+/// Memo on, decomposition and symmetry off: the reference the other
+/// savings are held to (no region or symmetry claim is trusted).
+const PLAIN: Savings = Savings {
+    memo: true,
+    decompose: Decompose::Off,
+    symmetry: false,
+};
+
+fn value<R: Ruleset>(r: &R, arena: &mut Arena, b: &Board, savings: Savings) -> GameId {
+    let mut s = Solver::new(r, savings).expect("solver");
+    s.value(arena, b).expect("value")
+}
+
+fn value_of<R: Ruleset>(r: &R, arena: &mut Arena, text: &str) -> GameId {
+    let b = r.parse(text).expect("test board parses");
+    value(r, arena, &b, Savings::ALL)
+}
+
+// ---------------------------------------------------------------------------
+// Published values.
+
+#[test]
+fn published_values() {
+    let data = include_str!("data/values.tsv");
+    let mut checked = 0;
+    for (n, line) in data.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 3, "line {}: {line:?}", n + 1);
+        let rules: Rules = f[0].parse().expect("known ruleset");
+        let mut arena = Arena::new();
+        let want = arena.parse(f[2]).expect("value notation");
+        let (all, plain) = with_rules!(rules, |r| {
+            let b = r.parse(f[1]).expect("board parses");
+            (
+                value(r, &mut arena, &b, Savings::ALL),
+                value(r, &mut arena, &b, PLAIN),
+            )
+        });
+        assert_eq!(all, plain, "line {}: savings change the value", n + 1);
+        assert_eq!(
+            all,
+            want,
+            "line {}: {} {}: got {}, published {}",
+            n + 1,
+            f[0],
+            f[1],
+            arena.display(all),
+            f[2]
+        );
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} published values");
+}
+
+// ---------------------------------------------------------------------------
+// Value rules from the theory.
+
+/// Berlekamp's rule for a blue-red Hackenbush string read from the ground:
+/// the first run of one colour counts one each, every edge after the first
+/// change of colour half the one before, with its colour's sign.
+fn berlekamp(s: &str) -> String {
+    let sign = |c: char| if c == 'L' { 1i64 } else { -1 };
+    let chars: Vec<char> = s.chars().collect();
+    let Some(&first) = chars.first() else {
+        return "0".into();
+    };
+    let run = chars.iter().take_while(|&&c| c == first).count();
+    let k = (chars.len() - run) as u32;
+    // value * 2^k
+    let mut num = (sign(first) * run as i64) << k;
+    for (i, &c) in chars[run..].iter().enumerate() {
+        num += sign(c) << (k - 1 - i as u32);
+    }
+    let mut den = 1i64 << k;
+    while den > 1 && num % 2 == 0 {
+        num /= 2;
+        den /= 2;
+    }
+    if den == 1 {
+        num.to_string()
+    } else {
+        format!("{num}/{den}")
+    }
+}
+
+#[test]
+fn berlekamp_rule_by_hand() {
+    assert_eq!(berlekamp("LLR"), "3/2");
+    assert_eq!(berlekamp("LR"), "1/2");
+    assert_eq!(berlekamp("LRR"), "1/4");
+    assert_eq!(berlekamp("LRL"), "3/4");
+    assert_eq!(berlekamp("RRL"), "-3/2");
+    assert_eq!(berlekamp("LLL"), "3");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Blue-red strings take Berlekamp's values; a sum of strings on
+    /// several rows is the sum of their values.
+    #[test]
+    fn hackenbush_strings_follow_berlekamp(rows in proptest::collection::vec("[LR]{1,7}", 1..=3)) {
+        let mut arena = Arena::new();
+        let width = rows.iter().map(String::len).max().unwrap_or(1);
+        let text: Vec<String> = rows.iter().map(|r| format!("{r:.<width$}")).collect();
+        let got = value_of(&HackenbushStrings, &mut arena, &text.join("|"));
+        let mut want = arena.zero();
+        for r in &rows {
+            let v = arena.parse(&berlekamp(r)).expect("number");
+            want = arena.sum(want, v).expect("sum");
+        }
+        prop_assert_eq!(got, want, "{:?}", rows);
+    }
+
+    /// A green string of n edges, and a row of n green dominoes, is *n
+    /// (either player may leave any shorter string or row: a Nim heap).
+    #[test]
+    fn green_strings_and_rows_are_nimbers(n in 1usize..=9) {
+        let mut arena = Arena::new();
+        let want = arena.nimber(n as u32);
+        let text = "G".repeat(n);
+        prop_assert_eq!(value_of(&HackenbushStrings, &mut arena, &text), want);
+        prop_assert_eq!(value_of(&TopplingDominoes, &mut arena, &text), want);
+    }
+
+    /// A row of n blue dominoes is the integer n.
+    #[test]
+    fn blue_rows_are_integers(n in 1usize..=9) {
+        let mut arena = Arena::new();
+        let want = arena.integer(n as i64).expect("small");
+        prop_assert_eq!(value_of(&TopplingDominoes, &mut arena, &"L".repeat(n)), want);
+    }
+
+    /// Winning Ways: every Col position is a number or a number plus *.
+    #[test]
+    fn col_is_number_or_number_star(text in piece_board("LR.#", 4, 3)) {
+        let mut arena = Arena::new();
+        let g = value_of(&Col, &mut arena, &text);
+        let star = arena.star();
+        let shifted = arena.sum(g, star).expect("sum");
+        prop_assert!(arena.is_number(g) || arena.is_number(shifted), "{} = {}", text, arena.display(g));
+    }
+}
+
+/// A random board text over `alphabet`, up to `w` x `h`.
+fn piece_board(alphabet: &'static str, w: usize, h: usize) -> impl Strategy<Value = String> {
+    let chars: Vec<char> = alphabet.chars().collect();
+    (1..=w, 1..=h).prop_flat_map(move |(w, h)| {
+        let chars = chars.clone();
+        proptest::collection::vec(proptest::sample::select(chars), w * h).prop_map(move |cells| {
+            let rows: Vec<String> = cells.chunks(w).map(|r| r.iter().collect()).collect();
+            rows.join("|")
+        })
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Generic checks on every registered ruleset.
+
+/// Every check a ruleset's claims can be held to on one board.
+struct Checks<'a> {
+    text: &'a str,
+    set: u128,
+}
+
+impl Visit for Checks<'_> {
+    type Output = ();
+    fn visit<R: Ruleset>(self, r: &R) {
+        let Ok(b) = r.parse(self.text) else {
+            return;
+        };
+        let name = r.name();
+        // Text round trip.
+        assert_eq!(
+            r.parse(&r.format(&b)).as_ref(),
+            Ok(&b),
+            "{name} {}",
+            self.text
+        );
+        // The related-set fast path against the footprints.
+        let set = self.set & b.full();
+        assert_eq!(
+            r.related(&b, set),
+            derived_related(r, &b, set),
+            "{name} {}",
+            self.text
+        );
+        for one in partizan_games::each_bit(b.full()) {
+            assert_eq!(
+                r.related(&b, one),
+                derived_related(r, &b, one),
+                "{name} {}",
+                self.text
+            );
+        }
+        // Every move's changes lie in one footprint-connected set, and the
+        // regions are sound below the root.
+        for p in Player::BOTH {
+            r.options(&b, p, |o| {
+                let changed = (0..3).fold(0, |acc, k| acc | (b.layer(k) ^ o.layer(k)));
+                let seed = changed & changed.wrapping_neg();
+                let comp = flood(seed, r.cells(&b), |s| r.related(&b, s) | s);
+                assert_eq!(
+                    changed & !comp,
+                    0,
+                    "{name} {} -> {}",
+                    r.format(&b),
+                    r.format(&o)
+                );
+            });
+        }
+        let parts = regions(r, &b);
+        if let Err(v) = soundness::check(r, &b, &parts, 2_000) {
+            panic!("{name} {}: {v}", self.text);
+        }
+        // Values: symmetry images are equal or negated, and every saving
+        // agrees with the plain solver.
+        if b.width() * b.height() > 8 {
+            return;
+        }
+        let mut arena = Arena::new();
+        let base = value(r, &mut arena, &b, PLAIN);
+        let neg = arena.neg(base);
+        for &s in r.symmetries() {
+            let img = value(r, &mut arena, &r.apply(&b, s), PLAIN);
+            let want = if s.negates { neg } else { base };
+            assert_eq!(img, want, "{name} {} under {s:?}", self.text);
+        }
+        let mut modes = vec![Decompose::Off, Decompose::EveryNode, Decompose::Conditional];
+        if r.only_falls_apart() {
+            modes.push(Decompose::RootOnly);
+        }
+        for decompose in modes {
+            for symmetry in [false, true] {
+                let s = Savings {
+                    memo: true,
+                    decompose,
+                    symmetry,
+                };
+                assert_eq!(
+                    value(r, &mut arena, &b, s),
+                    base,
+                    "{name} {} {s:?}",
+                    self.text
+                );
+            }
+        }
+    }
+}
+
+/// A random board over all of a ruleset's glyphs (and a wrong letter now and
+/// then, which must be refused rather than misread).
+fn any_board() -> impl Strategy<Value = (usize, String, u128)> {
+    (0..Rules::ALL.len()).prop_flat_map(|k| {
+        let mut chars: Vec<char> = Rules::ALL[k].info().glyphs.iter().map(|g| g.ch).collect();
+        chars.extend(Rules::ALL[k].info().fillings.iter().copied());
+        let chars: &'static [char] = Box::leak(chars.into_boxed_slice());
+        let alphabet: &'static str = Box::leak(chars.iter().collect::<String>().into_boxed_str());
+        (Just(k), piece_board(alphabet, 4, 3), any::<u128>())
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn generic_checks_on_every_ruleset((k, text, set) in any_board()) {
+        Rules::ALL[k].visit(Checks { text: &text, set });
+    }
+}
+
+#[test]
+fn generic_checks_on_examples() {
+    for &rules in Rules::ALL {
+        rules.visit(Checks {
+            text: rules.info().example,
+            set: 0x5555,
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Text formats.
+
+#[test]
+fn tinted_text_reads_coloured_cells() {
+    // Snort: a cell next to Left's colour is Left's alone; Col: Right's.
+    assert_eq!(Snort.format(&Snort.parse("L..R").unwrap()), "#lr#");
+    assert_eq!(Col.format(&Col.parse("L..R").unwrap()), "#rl#");
+    // Next to both colours a cell is dead, in both games.
+    assert_eq!(Snort.format(&Snort.parse("L.R").unwrap()), "###");
+    assert_eq!(Col.format(&Col.parse("L.R").unwrap()), "###");
+    // A tint and a colour agreeing, and disagreeing.
+    // (cells diagonal to a colour are not its neighbours).
+    assert_eq!(Snort.format(&Snort.parse("Ll|r.").unwrap()), "#l|#.");
+    assert_eq!(Col.format(&Col.parse("Lr|l.").unwrap()), "#r|#.");
+}
+
+#[test]
+fn board_errors_name_row_and_column() {
+    let e = ToadsAndFrogs.parse("T.F|.Q.").unwrap_err().to_string();
+    assert!(e.contains("row 2, column 2"), "{e}");
+    let e = Snort.parse("..|.x").unwrap_err().to_string();
+    assert!(e.contains("stones") && e.contains("row 2, column 2"), "{e}");
+    let e = Fission.parse("x..|..").unwrap_err().to_string();
+    assert!(e.contains("row 2"), "{e}");
+    let e = TopplingDominoes.parse("LRx").unwrap_err().to_string();
+    assert!(e.contains("column 3"), "{e}");
+    assert!(HackenbushStrings.parse("").is_err());
+}
+
+#[test]
+fn option_counts_by_hand() {
+    let count = |rules: Rules, text: &str, p: Player| {
+        with_rules!(rules, |r| {
+            let b = r.parse(text).unwrap();
+            let mut n = 0;
+            r.options(&b, p, |_| n += 1);
+            n
+        })
+    };
+    // cgt-tools' examples: T.TFTFF has one move each way but Right's.
+    assert_eq!(count(Rules::ToadsAndFrogs, "T.TFTFF", Player::Left), 1);
+    assert_eq!(count(Rules::ToadsAndFrogs, ".F.F", Player::Right), 2);
+    // LRRLL: Left 6 topplings, Right 4.
+    assert_eq!(count(Rules::TopplingDominoes, "LRRLL", Player::Left), 6);
+    assert_eq!(count(Rules::TopplingDominoes, "LRRLL", Player::Right), 4);
+    assert_eq!(count(Rules::Hackenbush, "LRRLL", Player::Left), 3);
+    assert_eq!(count(Rules::Fission, "...|.x.|...", Player::Left), 1);
+    assert_eq!(count(Rules::Fission, ".x.|...", Player::Left), 0);
+    assert_eq!(count(Rules::Snort, "...", Player::Left), 3);
+    assert_eq!(count(Rules::Col, "L..", Player::Left), 1);
+    assert_eq!(count(Rules::NoGo, ".x.", Player::Left), 2);
+    assert_eq!(count(Rules::NoGo, ".x.", Player::Right), 0);
+    // An o in the corner would have no liberty.
+    assert_eq!(count(Rules::NoGo, ".x|xx|..", Player::Right), 2);
+}
+
+// ---------------------------------------------------------------------------
+// Root-only decomposition (issue 18).
+
+/// A ruleset that declares, conservatively, that its boards may grow
+/// together: the same game as `R` otherwise.
+struct MayMerge<R>(R);
+
+impl<R: Ruleset> Ruleset for MayMerge<R> {
+    fn info(&self) -> &'static partizan_games::RulesetInfo {
+        self.0.info()
+    }
+    fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, f: F) {
+        self.0.options(b, p, f);
+    }
+    fn footprints<F: FnMut(u128)>(&self, b: &Board, f: F) {
+        self.0.footprints(b, f);
+    }
+    fn cells(&self, b: &Board) -> u128 {
+        self.0.cells(b)
+    }
+    fn symmetries(&self) -> &'static [partizan_games::Symmetry] {
+        self.0.symmetries()
+    }
+    fn apply(&self, b: &Board, s: partizan_games::Symmetry) -> Board {
+        self.0.apply(b, s)
+    }
+    fn only_falls_apart(&self) -> bool {
+        false
+    }
+    fn impartial(&self) -> bool {
+        self.0.impartial()
+    }
+    fn may_split(&self, before: &Board, after: &Board) -> bool {
+        self.0.may_split(before, after)
+    }
+}
+
+#[test]
+fn root_only_is_refused_where_boards_may_merge() {
+    let root_only = Savings {
+        decompose: Decompose::RootOnly,
+        ..Savings::ALL
+    };
+    // Every registered ruleset: refused exactly when it does not promise
+    // that its boards only fall apart.
+    for &rules in Rules::ALL {
+        with_rules!(rules, |r| {
+            match Solver::new(r, root_only) {
+                Ok(_) => assert!(r.only_falls_apart(), "{rules}"),
+                Err(SolveError::RootOnlyUnsound(name)) => {
+                    assert!(!r.only_falls_apart());
+                    assert_eq!(name, r.name());
+                }
+                Err(e) => panic!("{rules}: {e}"),
+            }
+        });
+    }
+    let merge = MayMerge(ToadsAndFrogs);
+    assert!(matches!(
+        Solver::new(&merge, root_only),
+        Err(SolveError::RootOnlyUnsound("toads-and-frogs"))
+    ));
+    // The other modes still value it, and agree.
+    let mut arena = Arena::new();
+    let b = merge.parse("TT.F.TF|T.TFTFF").unwrap();
+    let base = value(&merge, &mut arena, &b, PLAIN);
+    for decompose in [Decompose::EveryNode, Decompose::Conditional] {
+        let s = Savings {
+            decompose,
+            ..Savings::ALL
+        };
+        assert_eq!(value(&merge, &mut arena, &b, s), base);
+    }
+}

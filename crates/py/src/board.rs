@@ -12,7 +12,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::interrupt::{solve_error, Interrupt};
 use crate::tables::Store;
-use crate::value::{adopt, Value};
+use crate::value::{adopt, py_str_repr, Value};
 
 fn rules_of(name: &str) -> PyResult<Rules> {
     Rules::from_name(name).map_err(|e| PyValueError::new_err(e.to_string()))
@@ -152,7 +152,11 @@ impl Board {
     }
 
     fn __repr__(&self) -> String {
-        format!("Board({:?}, {:?})", self.rules.name(), self.__str__())
+        format!(
+            "Board({}, {})",
+            py_str_repr(self.rules.name()),
+            py_str_repr(&self.__str__())
+        )
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -400,5 +404,20 @@ fn escape(c: char) -> String {
         '>' => "&gt;".into(),
         '&' => "&amp;".into(),
         c => c.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn svg_draws_every_cell_and_piece() {
+        let s = svg(&["x.#".to_string(), "oL<".to_string()]);
+        assert!(s.starts_with("<svg") && s.ends_with("</svg>"));
+        assert_eq!(s.matches("<rect").count(), 6);
+        assert_eq!(s.matches("<circle").count(), 2);
+        assert!(s.contains(">L</text>") && s.contains(">&lt;</text>"));
+        assert_eq!(s.matches("fill=\"#444\"").count(), 1);
     }
 }

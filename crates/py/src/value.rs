@@ -138,7 +138,7 @@ impl Value {
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {
-        format!("game({:?})", self.__str__(py))
+        format!("game({})", py_str_repr(&self.__str__(py)))
     }
 
     /// LaTeX for notebooks: braces, bars, arrows and stars as symbols.
@@ -392,6 +392,26 @@ impl Value {
     }
 }
 
+/// A string as Python's `repr` writes it (single quotes unless the text
+/// holds one), for `__repr__` output that reads back.
+pub fn py_str_repr(s: &str) -> String {
+    let q = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push(q);
+    for c in s.chars() {
+        if c == '\\' || c == q {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push(q);
+    out
+}
+
 /// CGSuite notation as LaTeX.
 fn latex(s: &str) -> String {
     let mut out = String::with_capacity(s.len() * 2);
@@ -459,4 +479,23 @@ pub fn from_bytes(py: Python<'_>, data: &[u8]) -> PyResult<Value> {
 #[pyfunction]
 pub fn arena_size(py: Python<'_>) -> usize {
     with_arena(py, |a| a.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{latex, py_str_repr};
+
+    #[test]
+    fn repr_quotes_like_python() {
+        assert_eq!(py_str_repr("{1|-1}"), "'{1|-1}'");
+        assert_eq!(py_str_repr("a'b"), "\"a'b\"");
+        assert_eq!(py_str_repr("a'b\""), "'a\\'b\"'");
+    }
+
+    #[test]
+    fn latex_of_notation() {
+        assert_eq!(latex("{2|0||-1}"), r"\{2\mid 0\mid \mid -1\}");
+        assert_eq!(latex("±1"), r"\pm 1");
+        assert_eq!(latex("v*"), r"\downarrow \ast ");
+    }
 }

@@ -7,8 +7,8 @@ line, and games defined in Python::
 
     >>> import partizan
     >>> g = partizan.game("{2|0||-1}")
-    >>> g.outcome, g.left_stop, g.mean
-    ('N', Fraction(0, 1), Fraction(-1, 2))
+    >>> g.outcome, g.left_stop, g.right_stop
+    ('R', Fraction(0, 1), Fraction(-1, 1))
     >>> partizan.value("domineering", "...|...")
     game('{2|-1/2}')
     >>> partizan.game("^") + partizan.game("*")

@@ -4,9 +4,11 @@
 //! positions with memoisation, calling back into Python for the options.
 
 use partizan_core::{Arena, GameId};
-use pyo3::exceptions::{PyRecursionError, PyTypeError};
+use pyo3::exceptions::{PyRecursionError, PyRuntimeError, PyTypeError};
+use pyo3::gc::PyVisit;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use pyo3::PyTraverseError;
 
 use crate::value::{adopt, value_error, Value};
 
@@ -22,7 +24,9 @@ const SIGNAL_EVERY: u64 = 1024;
 /// ruleset object; the memo lives as long as it does.
 #[pyclass(module = "partizan._partizan")]
 pub struct Engine {
-    rules: Py<PyAny>,
+    /// The user's ruleset object (`None` once the garbage collector has
+    /// cleared the engine to break the ruleset -> engine -> ruleset cycle).
+    rules: Option<Py<PyAny>>,
     components: bool,
     arena: Arena,
     memo: Py<PyDict>,
@@ -51,7 +55,12 @@ impl Engine {
         if self.nodes % SIGNAL_EVERY == 0 {
             py.check_signals()?;
         }
-        let rules = self.rules.bind(py).clone();
+        let rules = self
+            .rules
+            .as_ref()
+            .ok_or_else(|| PyRuntimeError::new_err("this engine's ruleset was released"))?
+            .bind(py)
+            .clone();
         let mut g = None;
         if self.components {
             let parts = rules.call_method1("components", (pos,))?;
@@ -99,7 +108,7 @@ impl Engine {
     #[pyo3(signature = (rules, components=false))]
     fn py_new(py: Python<'_>, rules: Py<PyAny>, components: bool) -> Engine {
         Engine {
-            rules,
+            rules: Some(rules),
             components,
             arena: Arena::new(),
             memo: PyDict::new(py).unbind(),
@@ -126,6 +135,16 @@ impl Engine {
         d.set_item("memo", self.memo.bind(py).len())?;
         d.set_item("forms", self.arena.len())?;
         Ok(d)
+    }
+
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.rules)?;
+        visit.call(&self.memo)?;
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        self.rules = None;
     }
 
     /// Forget every remembered position (and the private arena).

@@ -146,3 +146,15 @@ def test_a_python_ruleset_value_is_an_ordinary_value():
     g = t.value("T.F") + Board("domineering", "..").value()
     assert g == game("-1*")
     assert len({t.value("T.F"), partizan.star}) == 1
+
+
+def test_a_ruleset_and_its_memo_are_collected():
+    import gc
+    import weakref
+
+    r = PyDomineering()
+    r.value(cells_of("..|.."))
+    ref = weakref.ref(r)
+    del r
+    gc.collect()
+    assert ref() is None

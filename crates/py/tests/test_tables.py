@@ -54,6 +54,11 @@ def test_sylver_census_to_sixteen_gaps():
     g16 = [g for g in c.by_genus if g["max_gaps"] == 16][0]
     assert g16["finishing_median_closures"] == 269.0
     assert c.totals["told"]["cheaper_than_finishing"] in range(0, 8)
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        return
+    assert len(c.to_pandas()) == 583
 
 
 def test_sylver_play_and_semigroups():

@@ -81,10 +81,13 @@ impl Board {
         store: Option<&Store>,
         savings: Savings,
     ) -> PyResult<(Value, Stats)> {
-        let store = store.map(Store::handle).transpose()?;
         let intr = Interrupt::new();
         let (rules, board) = (self.rules, self.board);
         let run = py.detach(|| {
+            let store = match store.map(Store::handle).transpose() {
+                Ok(s) => s,
+                Err(e) => return Err(e),
+            };
             let mut arena = Arena::new();
             let stop = || intr.stop();
             let res = with_rules!(rules, |r| {
@@ -105,9 +108,9 @@ impl Board {
                 let finished = session.map(|s| s.finish());
                 (out, finished)
             });
-            (arena, res)
+            Ok((arena, res))
         });
-        let (mut arena, (out, finished)) = run;
+        let (mut arena, (out, finished)) = run?;
         let (g, stats) = out.map_err(|e| intr.error(e))?;
         if let Some(Err(e)) = finished {
             return Err(PyRuntimeError::new_err(format!("store: {e}")));

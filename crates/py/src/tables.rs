@@ -3,6 +3,7 @@
 //! Python half turns into dataclasses.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use partizan_census::{
@@ -18,17 +19,31 @@ use crate::interrupt::Interrupt;
 
 /// The persistent table of region values, the same file the `partizan`
 /// command line uses (`path`, else `$PARTIZAN_STORE`, else the user's data
-/// directory). Pass it to `Board.value(store)`; close it (or use `with`)
-/// to let go of the file.
+/// directory). Pass it to `Board.value(store)`.
+///
+/// By default the file is opened for each computation and let go after it
+/// (about 25 ms), so a notebook and the command line can take turns on it;
+/// `keep_open=True` holds it for the handle's life (faster for many small
+/// calls; other processes then wait for `close()`).
 #[pyclass(frozen, module = "partizan._partizan")]
 pub struct Store {
     inner: Mutex<Option<partizan_store::Store>>,
     path: PathBuf,
+    keep_open: bool,
+    closed: AtomicBool,
 }
 
 impl Store {
-    /// A handle on the open store, or an error once it is closed.
+    /// A handle on the store for one computation: the held one, or the
+    /// file opened afresh (call without the GIL: opening can wait for
+    /// another process). An error once the handle is closed.
     pub fn handle(&self) -> PyResult<partizan_store::Store> {
+        if self.closed.load(Ordering::Acquire) {
+            return Err(PyValueError::new_err("the store is closed"));
+        }
+        if !self.keep_open {
+            return partizan_store::Store::open(&self.path).map_err(store_error);
+        }
         self.inner
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -44,19 +59,27 @@ fn store_error(e: partizan_store::StoreError) -> PyErr {
 #[pymethods]
 impl Store {
     /// Open (creating if need be) the store at `path`, or at the CLI's
-    /// default location when `path` is `None`.
+    /// default location when `path` is `None`; checks the file at once.
     #[new]
-    #[pyo3(signature = (path=None))]
-    fn py_new(py: Python<'_>, path: Option<PathBuf>) -> PyResult<Store> {
+    #[pyo3(signature = (path=None, *, keep_open=false))]
+    fn py_new(py: Python<'_>, path: Option<PathBuf>, keep_open: bool) -> PyResult<Store> {
         let path = partizan_store::path::resolve_store_path(path).map_err(store_error)?;
         let p = path.clone();
         let store = py
             .detach(move || partizan_store::Store::open(&p))
             .map_err(store_error)?;
         Ok(Store {
-            inner: Mutex::new(Some(store)),
+            inner: Mutex::new(keep_open.then_some(store)),
             path,
+            keep_open,
+            closed: AtomicBool::new(false),
         })
+    }
+
+    /// Whether the handle holds the file open between computations.
+    #[getter]
+    fn keep_open(&self) -> bool {
+        self.keep_open
     }
 
     /// The store file.
@@ -68,8 +91,7 @@ impl Store {
     /// What is in the store, as a dict: `regions` per ruleset,
     /// `total_regions`, `file_bytes`, `format`, `recent_runs`, ...
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let s = self.handle()?;
-        let stats = py.detach(move || s.stats()).map_err(store_error)?;
+        let stats = py.detach(|| self.handle()?.stats().map_err(store_error))?;
         let text = serde_json::to_string(&stats).map_err(json_err)?;
         py.import("json")?.call_method1("loads", (text,))
     }
@@ -77,16 +99,14 @@ impl Store {
     /// Let go of the file (other handles on it, such as a running
     /// session, finish first).
     fn close(&self) {
+        self.closed.store(true, Ordering::Release);
         self.inner.lock().unwrap_or_else(|e| e.into_inner()).take();
     }
 
     /// Whether `close` has been called.
     #[getter]
     fn closed(&self) -> bool {
-        self.inner
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_none()
+        self.closed.load(Ordering::Acquire)
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {

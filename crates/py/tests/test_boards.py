@@ -110,6 +110,21 @@ def test_store_shared_and_reused(tmp_path):
         assert s3["store_hits"] > 0 and s3["store_added"] == 0
 
 
+def test_store_handles_take_turns_unless_kept_open(tmp_path):
+    path = str(tmp_path / "store.redb")
+    b = Board("domineering", "...|...|...")
+    one, two = partizan.Store(path), partizan.Store(path)
+    # by default each computation opens the file and lets go of it after
+    assert b.value(one) == b.value(two) == b.value()
+    held = partizan.Store(path, keep_open=True)
+    assert held.keep_open and not one.keep_open
+    with pytest.raises(RuntimeError, match="in use"):
+        b.value(one)
+    held.close()
+    _, stats = b.solve_with_stats(one)
+    assert stats["store_hits"] > 0
+
+
 def test_gil_is_released_during_a_search():
     b = Board("domineering", ".....|.....|.....|.....|.....")
     done = []

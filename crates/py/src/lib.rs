@@ -16,6 +16,13 @@
 //!   Rust calling back into the user's option functions.
 //! * [`tables`]: the census, Sylver Coinage and the store.
 //!
+//! A new operation of core's CGT toolkit (atomic weight, reduced form,
+//! thermograph walls, ...) reaches Python as one `#[getter]` or method on
+//! [`value::Value`] that calls the `Arena` method through
+//! [`value::with_arena`] (numbers back as `Fraction` via
+//! [`value::fraction`], forms as `Value`), one line in `_partizan.pyi` and
+//! one test in `tests/test_values.py`.
+//!
 //! The pure-Python half (`python/partizan`) adds the `Ruleset` base class,
 //! dataclasses for tables, `to_pandas()` and the notebook drawings.
 

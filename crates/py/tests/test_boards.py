@@ -143,7 +143,21 @@ def test_gil_is_released_during_a_search():
 CHILD = """
 import sys, time, partizan
 big = partizan.Board("domineering", "\\n".join(["......."] * 7))
-work = {"value": big.value, "graph": big.graph}[sys.argv[1]]
+class Slow(partizan.Ruleset):
+    # Domineering on frozensets of cells, written in Python
+    def left_options(self, cells):
+        return [cells - {(r, c), (r + 1, c)} for (r, c) in cells if (r + 1, c) in cells]
+
+    def right_options(self, cells):
+        return [cells - {(r, c), (r, c + 1)} for (r, c) in cells if (r, c + 1) in cells]
+
+
+cells = frozenset((r, c) for r in range(7) for c in range(7))
+work = {
+    "value": big.value,
+    "graph": big.graph,
+    "ruleset": lambda: Slow().value(cells),
+}[sys.argv[1]]
 print("ready", flush=True)
 start = time.monotonic()
 try:
@@ -156,7 +170,7 @@ except KeyboardInterrupt:
 """
 
 
-@pytest.mark.parametrize("work", ["value", "graph"])
+@pytest.mark.parametrize("work", ["value", "graph", "ruleset"])
 def test_ctrl_c_stops_a_long_computation(work):
     # A real SIGINT sent to a child process running 7 x 7 Domineering (far
     # beyond what finishes in the test's time): it must stop with

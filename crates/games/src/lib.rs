@@ -85,6 +85,7 @@
 //! Dots.options(&b, Player::Right, |_| n += 1);
 //! assert_eq!(n, 5);
 //! ```
+//!
 //! # Board text, per ruleset
 //!
 //! Every board is rows of characters separated by `|` or newlines; rows

@@ -1,0 +1,87 @@
+"""partizan: exact combinatorial game theory in Python.
+
+Values of short partizan games as Python objects, the built-in grid rulesets
+(Domineering, Cram, Clobber, Konane, Amazons), the region census, Sylver
+Coinage, the persistent value store shared with the ``partizan`` command
+line, and games defined in Python::
+
+    >>> import partizan
+    >>> g = partizan.game("{2|0||-1}")
+    >>> g.outcome, g.left_stop, g.right_stop
+    ('R', Fraction(0, 1), Fraction(-1, 1))
+    >>> partizan.value("domineering", "...|...")
+    game('{2|-1/2}')
+    >>> partizan.game("^") + partizan.game("*")
+    game('^*')
+
+Long computations release the GIL and stop cleanly on Ctrl-C
+(``KeyboardInterrupt``).
+"""
+
+from ._partizan import (
+    Board,
+    Store,
+    Value,
+    __version__,
+    arena_size,
+    construct,
+    from_bytes,
+    game,
+    nimber,
+    rulesets,
+    value,
+)
+from .rules import Ruleset, ruleset
+from .tables import (
+    CramCensus,
+    CramShape,
+    DomineeringCensus,
+    DomineeringShape,
+    SylverCensus,
+    SylverPlay,
+    cram_census,
+    domineering_census,
+    semigroup_counts,
+    sylver_census,
+    sylver_play,
+)
+
+zero = game(0)
+"""The game ``0 = { | }``."""
+star = game("*")
+"""The game ``* = {0|0}``."""
+up = game("^")
+"""The game ``^ = {0|*}``."""
+down = game("v")
+"""The game ``v = {*|0}``."""
+
+__all__ = [
+    "Board",
+    "CramCensus",
+    "CramShape",
+    "DomineeringCensus",
+    "DomineeringShape",
+    "Ruleset",
+    "Store",
+    "SylverCensus",
+    "SylverPlay",
+    "Value",
+    "__version__",
+    "arena_size",
+    "construct",
+    "cram_census",
+    "domineering_census",
+    "down",
+    "from_bytes",
+    "game",
+    "nimber",
+    "ruleset",
+    "rulesets",
+    "semigroup_counts",
+    "star",
+    "sylver_census",
+    "sylver_play",
+    "up",
+    "value",
+    "zero",
+]

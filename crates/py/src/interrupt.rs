@@ -1,0 +1,97 @@
+//! Ctrl-C for long computations run with the GIL released.
+//!
+//! The solver asks its stop check before every region search. Asking
+//! Python for pending signals needs the GIL, so the check re-acquires it at
+//! most every [`INTERVAL`]; a `KeyboardInterrupt` found there is kept and
+//! raised once the solver has unwound with [`SolveError::Stopped`].
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use partizan_solve::SolveError;
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+/// How often a running search looks for Ctrl-C.
+pub const INTERVAL: Duration = Duration::from_millis(50);
+
+/// A stop check that asks Python for pending signals (Ctrl-C).
+pub struct Interrupt {
+    pending: Mutex<Option<PyErr>>,
+    last: Mutex<Instant>,
+}
+
+impl Default for Interrupt {
+    fn default() -> Self {
+        Interrupt::new()
+    }
+}
+
+impl Interrupt {
+    /// A check with no signal seen yet.
+    pub fn new() -> Interrupt {
+        Interrupt {
+            pending: Mutex::new(None),
+            last: Mutex::new(Instant::now()),
+        }
+    }
+
+    /// Whether to stop: a signal handler raised (checked with the GIL
+    /// re-acquired briefly, at most every [`INTERVAL`]). Call it without
+    /// the GIL held by this thread's caller frame, or with it: both work.
+    pub fn stop(&self) -> bool {
+        let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+        if pending.is_some() {
+            return true;
+        }
+        {
+            let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            let now = Instant::now();
+            if now.duration_since(*last) < INTERVAL {
+                return false;
+            }
+            *last = now;
+        }
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => false,
+            Err(e) => {
+                *pending = Some(e);
+                true
+            }
+        }
+    }
+
+    /// The error to raise for a solver failure: the signal's exception
+    /// when the run was stopped by one.
+    pub fn error(&self, e: SolveError) -> PyErr {
+        if let Some(p) = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
+            return p;
+        }
+        solve_error(e)
+    }
+
+    /// The pending signal's exception, if one stopped the run.
+    pub fn take(&self) -> Option<PyErr> {
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+    }
+}
+
+/// A solver error as a Python exception: arithmetic beyond the exact range
+/// is `OverflowError`, a bad option `ValueError`, the rest `RuntimeError`.
+pub fn solve_error(e: SolveError) -> PyErr {
+    match e {
+        SolveError::Value(v) => PyOverflowError::new_err(v.to_string()),
+        SolveError::RootOnlyUnsound(_) | SolveError::UnknownMode(_) => {
+            PyValueError::new_err(e.to_string())
+        }
+        SolveError::Store(_) | SolveError::Stopped => PyRuntimeError::new_err(e.to_string()),
+    }
+}

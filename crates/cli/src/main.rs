@@ -197,7 +197,6 @@ fn main() -> ExitCode {
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Outcome(a) => values::outcome(a, cli.json),
         Command::Census(a) => census_cmd::run(a, cli.json),
-        Command::Census(a) => census_cmd::run(a, &store, cli.json),
         Command::Atlas(c) => atlas_cmd::run(c, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),

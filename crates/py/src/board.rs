@@ -1,7 +1,7 @@
 //! Boards of the built-in rulesets as Python objects.
 
 use partizan_core::Arena;
-use partizan_games::{with_rules, Board as GridBoard, Player, Rules, Ruleset};
+use partizan_games::{with_rules, Board as GridBoard, Player, Rules};
 use partizan_solve::graph::counts_with;
 use partizan_solve::outcome::{Convention, OutcomeSolver};
 use partizan_solve::regions::{region_board, regions};

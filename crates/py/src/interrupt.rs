@@ -92,6 +92,8 @@ pub fn solve_error(e: SolveError) -> PyErr {
         SolveError::RootOnlyUnsound(_) | SolveError::UnknownMode(_) => {
             PyValueError::new_err(e.to_string())
         }
-        SolveError::Store(_) | SolveError::Stopped => PyRuntimeError::new_err(e.to_string()),
+        SolveError::Store(_) | SolveError::Stopped | SolveError::Inconsistent(_) => {
+            PyRuntimeError::new_err(e.to_string())
+        }
     }
 }

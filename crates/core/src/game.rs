@@ -135,6 +135,7 @@ pub struct Arena {
     pub(crate) form_stamp: u32,
     pub(crate) thermo_cache: FxHashMap<u32, std::sync::Arc<crate::thermo::Thermograph>>,
     pub(crate) order_cache: FxHashMap<u64, std::cmp::Ordering>,
+    pub(crate) print_order_cache: FxHashMap<u64, std::cmp::Ordering>,
 }
 
 impl Default for Arena {
@@ -181,6 +182,7 @@ impl Arena {
             form_stamp: 0,
             thermo_cache: FxHashMap::default(),
             order_cache: FxHashMap::default(),
+            print_order_cache: FxHashMap::default(),
         };
         let z = a.intern(&[], &[]);
         debug_assert_eq!(z, GameId(0));

@@ -24,6 +24,7 @@
 
 #![warn(missing_docs)]
 
+pub mod atomic;
 mod cache;
 mod canonical;
 mod compare;
@@ -31,11 +32,18 @@ pub mod dyadic;
 pub mod error;
 pub mod game;
 pub mod notation;
+pub mod reduced;
 pub mod serial;
+pub mod size;
 mod sum;
+pub mod temperature_ops;
 pub mod thermo;
 
+pub use atomic::TwoAhead;
 pub use cache::WordMap;
+pub use compare::Comparison;
 pub use dyadic::Dyadic;
-pub use error::{DecodeError, ParseError, ValueError};
+pub use error::{DecodeError, OpError, ParseError, ValueError};
 pub use game::{Arena, GameId, Nus, Outcome};
+pub use size::SizeSummary;
+pub use temperature_ops::{Incentives, Orthodox};

@@ -301,6 +301,24 @@ impl Arena {
                 let h = self.eval(y)?;
                 self.sum(g, h).map_err(at)
             }
+            AstKind::Uptimal(up, n, sum) => {
+                // ^[1] = ^, ^[k+1] = {^[k] | *} (as CGSuite's test value
+                // {0|*||*|||*||||*} = ^[4] says), and ^<k> = ^[k] - ^[k-1]
+                // since ^[n] = ^<1> + ... + ^<n>
+                let star = self.star();
+                let mut prev = self.zero();
+                let mut cur = self.up();
+                for _ in 1..*n {
+                    prev = cur;
+                    cur = self.construct(&[cur], &[star]).map_err(at)?;
+                }
+                let g = if *sum {
+                    cur
+                } else {
+                    self.sub(cur, prev).map_err(at)?
+                };
+                Ok(if *up { g } else { self.neg(g) })
+            }
             AstKind::Tiny(tiny, x) => {
                 let x = self.eval(x)?;
                 let z = self.zero();
@@ -552,7 +570,12 @@ enum Tok {
     TinyFn(bool),
     /// `+_` (true) or `-_` (false), followed by a term
     TinySub(bool),
+    /// `^<n>` / `v<n>` (sum false) or `^[n]` / `v[n]` (sum true)
+    Uptimal(bool, u32, bool),
 }
+
+/// Largest `n` accepted in `^<n>` and `^[n]`.
+const MAX_UPTIMAL: u32 = 256;
 
 fn lex(s: &str) -> Result<Vec<(Tok, usize)>, ParseError> {
     let b = s.as_bytes();
@@ -661,6 +684,21 @@ fn lex(s: &str) -> Result<Vec<(Tok, usize)>, ParseError> {
                     j += 1;
                 }
                 let run = (j - i) as i64;
+                if run == 1 && matches!(b.get(j), Some(&b'<') | Some(&b'[')) {
+                    // CGSuite's uptimals: ^<n> (up-nth), ^[n] (^ + ^<2> + ... + ^<n>)
+                    let close = if b[j] == b'<' { b'>' } else { b']' };
+                    let k = digits(j + 1);
+                    if k == j + 1 || b.get(k) != Some(&close) {
+                        return Err(ParseError::new(j, "expected ^<n> or ^[n]"));
+                    }
+                    let n = parse_u32(j + 1, k)?;
+                    if n == 0 || n > MAX_UPTIMAL {
+                        return Err(ParseError::new(j + 1, "uptimal order out of range"));
+                    }
+                    out.push((Tok::Uptimal(c == b'^', n, close == b']'), i));
+                    i = k + 1;
+                    continue;
+                }
                 let k = digits(j);
                 let n = if k > j {
                     if run > 1 {
@@ -741,6 +779,8 @@ enum AstKind {
     Add(Box<Ast>, Box<Ast>),
     /// `Tiny(x)` (true) or `Miny(x)` (false)
     Tiny(bool, Box<Ast>),
+    /// `^<n>` and `^[n]` (see [`Tok::Uptimal`])
+    Uptimal(bool, u32, bool),
 }
 
 struct Parser<'a> {
@@ -1003,6 +1043,31 @@ impl Parser<'_> {
                     offset: off,
                     kind: AstKind::Tiny(tiny, Box::new(e)),
                 })
+            }
+            Tok::Uptimal(up, n, sum) => {
+                *p += 1;
+                let base = Ast {
+                    offset: off,
+                    kind: AstKind::Uptimal(up, n, sum),
+                };
+                // a star may follow, as in ^<2>*
+                if let Some((Tok::Star(m), _)) = self.toks.get(*p) {
+                    if *p < j {
+                        let m = *m;
+                        *p += 1;
+                        return Ok(Ast {
+                            offset: off,
+                            kind: AstKind::Add(
+                                Box::new(base),
+                                Box::new(Ast {
+                                    offset: off,
+                                    kind: AstKind::Nus(Dyadic::ZERO, 0, m),
+                                }),
+                            ),
+                        });
+                    }
+                }
+                Ok(base)
             }
             Tok::TinySub(tiny) => {
                 *p += 1;

@@ -413,12 +413,12 @@ impl Arena {
     }
 
     /// Left stop of `a` (computed at intern time).
-    pub fn left_stop(&mut self, a: GameId) -> Dyadic {
+    pub fn left_stop(&self, a: GameId) -> Dyadic {
         self.node(a).lstop
     }
 
     /// Right stop of `a` (computed at intern time).
-    pub fn right_stop(&mut self, a: GameId) -> Dyadic {
+    pub fn right_stop(&self, a: GameId) -> Dyadic {
         self.node(a).rstop
     }
 

@@ -166,3 +166,64 @@ fn cgsuite_canonical_short_game_cases() {
         ]
     );
 }
+
+#[test]
+fn published_values() {
+    let text = include_str!("data/published.tsv");
+    let mut a = Arena::new();
+    let mut n = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 4, "{line}");
+        let (op, input, expected, source) = (f[0], f[1], f[2], f[3]);
+        let g = a.parse(input).unwrap_or_else(|e| panic!("{input}: {e}"));
+        let ctx = format!("{op} of {input} ({source})");
+        match op {
+            "atomic_weight" => {
+                let w = a.atomic_weight(g).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+                assert_eq!(a.parse(expected), Ok(w), "{ctx}: {}", a.display(w));
+            }
+            "reduced" => {
+                let r = a.reduced(g).unwrap();
+                assert_eq!(a.parse(expected), Ok(r), "{ctx}: {}", a.display(r));
+            }
+            "thermograph" => {
+                let th = a.thermograph(g).unwrap();
+                assert_eq!(th.cgsuite(), expected, "{ctx}");
+            }
+            "temperature" => {
+                assert_eq!(a.temperature(g).to_string(), expected, "{ctx}");
+            }
+            "print" => {
+                assert_eq!(a.display(g), expected, "{ctx}");
+                assert_eq!(a.parse(expected), Ok(g), "{ctx}");
+            }
+            _ => panic!("unknown operation {op}"),
+        }
+        n += 1;
+    }
+    assert_eq!(n, 17);
+}
+
+/// cgt-tools' cooling and heating round trip (`cooling_heating_roundtrip`
+/// in cgt/short/partizan/canonical_form.rs): G = {2|-1} is its freeze plus
+/// the particle cooled by 3/2, heated back.
+#[test]
+fn cgt_tools_cooling_heating_round_trip() {
+    let mut a = Arena::new();
+    let g = a.parse("{2|-1}").unwrap();
+    let t: partizan_core::Dyadic = "3/2".parse().unwrap();
+    let cooled = a.cool(g, t).unwrap();
+    let frozen = a.cool(g, "5/2".parse().unwrap()).unwrap();
+    let particle = a.sub(cooled, frozen).unwrap();
+    let heated = a.heat_by(particle, t).unwrap();
+    assert_eq!(a.display(heated), "±3/2");
+    assert_eq!(a.sum(frozen, heated).unwrap(), g);
+    // bad temperatures are errors
+    assert!(a.cool(g, partizan_core::Dyadic::MINUS_ONE).is_err());
+    assert!(a.cool(g, "-3/2".parse().unwrap()).is_err());
+    assert!(a.cool(g, "-1/2".parse().unwrap()).is_ok());
+}

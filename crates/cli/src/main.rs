@@ -6,6 +6,7 @@ mod rulesets;
 mod semigroup_cmd;
 mod serve;
 mod store_cmd;
+mod toolkit_cmd;
 mod values;
 
 use std::process::ExitCode;
@@ -55,6 +56,10 @@ enum Command {
     Store(store_cmd::StoreCmd),
     /// Serve the local site (explorer, censuses, Sylver Coinage, JSON API).
     Serve(serve::ServeArgs),
+    /// Compare two values: prints <, >, = or || (confused).
+    Compare(toolkit_cmd::CompareArgs),
+    /// Everything about a value: atomic weight, reduced form, thermograph, cooling, ...
+    Analyse(toolkit_cmd::AnalyseArgs),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +90,8 @@ fn main() -> ExitCode {
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),
         Command::Serve(a) => serve::serve(a, &store),
+        Command::Compare(a) => toolkit_cmd::compare(a, cli.json),
+        Command::Analyse(a) => toolkit_cmd::analyse(a, cli.json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -167,6 +167,81 @@ impl Arena {
         Ok(None)
     }
 
+    /// Recognises `a` as one of the uptimals CGSuite writes compactly:
+    /// `x + ^<n> + *m` (a unit, written `^<n>`, `v<n>`) or `x + ^[n] + *m`
+    /// (a unit sum `^ + ^<2> + ... + ^<n>`, written `^[n]`, `v[n]`) for
+    /// `n >= 2`, `m` in `{0, 1}`. Up multiples `x + k.^ + *m` are
+    /// number-up-stars instead ([`Arena::as_nus`]).
+    pub fn as_uptimal(&mut self, a: GameId) -> Result<Option<Uptimal>, ValueError> {
+        if let Some(u) = self.uptimal_memo.get(&a) {
+            return Ok(*u);
+        }
+        let u = self.find_uptimal(a)?;
+        self.uptimal_memo.insert(a, u);
+        Ok(u)
+    }
+
+    fn find_uptimal(&mut self, a: GameId) -> Result<Option<Uptimal>, ValueError> {
+        let n = self.node(a);
+        if n.nus || n.lstop != n.rstop {
+            return Ok(None);
+        }
+        // units and unit sums (starred or not) have few options: skip the
+        // arithmetic below for everything else
+        if n.l_len > 4 || n.r_len > 4 {
+            return Ok(None);
+        }
+        let x = n.lstop;
+        let b = n.birthday;
+        // ^<n> and ^[n] have birthday n + 1 (their translates and starred
+        // versions differ by little), so orders up to the birthday suffice
+        let want = b.min(MAX_UPTIMAL);
+        while self.uptimal_built < want {
+            let k = self.uptimal_built + 1;
+            let unit = self.uptimal_game(k, false)?;
+            let sum = self.uptimal_game(k, true)?;
+            for (g, is_sum) in [(unit, false), (sum, true)] {
+                self.uptimal_table.insert(g, (true, k, is_sum));
+                let ng = self.neg(g);
+                self.uptimal_table.insert(ng, (false, k, is_sum));
+            }
+            self.uptimal_built = k;
+        }
+        let xg = self.number(x)?;
+        let h = self.sub(a, xg)?;
+        let star = self.star();
+        for m in [0u32, 1] {
+            let c = if m == 0 { h } else { self.sum(h, star)? };
+            if let Some(&(up, order, sum)) = self.uptimal_table.get(&c) {
+                return Ok(Some(Uptimal {
+                    number: x,
+                    up,
+                    order,
+                    sum,
+                    nimber: m,
+                }));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `^<n>` (or `^[n]` when `sum`): `^[1] = ^`, `^[k+1] = {^[k] | *}`,
+    /// `^<k> = ^[k] - ^[k-1]`.
+    pub(crate) fn uptimal_game(&mut self, n: u32, sum: bool) -> Result<GameId, ValueError> {
+        let star = self.star();
+        let mut prev = self.zero();
+        let mut cur = self.up();
+        for _ in 1..n {
+            prev = cur;
+            cur = self.construct(&[cur], &[star])?;
+        }
+        if sum {
+            Ok(cur)
+        } else {
+            self.sub(cur, prev)
+        }
+    }
+
     /// CGSuite's deterministic order on canonical forms, used for printing:
     /// numbers (by value), then nimbers, then other number-up-stars (by
     /// number, up multiple, nimber), then the rest lexicographically by
@@ -186,7 +261,18 @@ impl Arena {
                 3
             }
         };
-        let (ra, rb) = (rank(self, a), rank(self, b));
+        let (mut ra, mut rb) = (rank(self, a), rank(self, b));
+        // recognised uptimals rank with the number-up-stars
+        let (ua, ub) = (
+            self.as_uptimal(a).ok().flatten(),
+            self.as_uptimal(b).ok().flatten(),
+        );
+        if ua.is_some() {
+            ra = 2;
+        }
+        if ub.is_some() {
+            rb = 2;
+        }
         if ra != rb {
             return ra.cmp(&rb);
         }
@@ -194,13 +280,32 @@ impl Arena {
             0 => return self.as_number(a).cmp(&self.as_number(b)),
             1 => return self.as_nimber(a).cmp(&self.as_nimber(b)),
             2 => {
-                let key = |ar: &Arena, g: GameId| {
-                    let n = ar
-                        .as_nus(g)
-                        .map(|n| (n.number, i32::from(n.ups != 0), n.ups, n.nimber));
-                    n.unwrap_or((Dyadic::ZERO, 0, 0, 0))
+                // CGSuite's UptimalExpansion order: number part, then the
+                // coefficients of ^, ^<2>, ... lexicographically, then the
+                // length, then the nimber part
+                let key = |ar: &Arena, g: GameId, u: Option<Uptimal>| {
+                    if let Some(n) = ar.as_nus(g) {
+                        let c = if n.ups == 0 { vec![] } else { vec![n.ups] };
+                        return (n.number, c, n.nimber);
+                    }
+                    match u {
+                        Some(u) => (u.number, u.coefficients(), u.nimber),
+                        None => (Dyadic::ZERO, vec![], 0),
+                    }
                 };
-                return key(self, a).cmp(&key(self, b));
+                let (x, cx, mx) = key(self, a, ua);
+                let (y, cy, my) = key(self, b, ub);
+                return x
+                    .cmp(&y)
+                    .then_with(|| {
+                        for (p, q) in cx.iter().zip(&cy) {
+                            if p != q {
+                                return p.cmp(q);
+                            }
+                        }
+                        cx.len().cmp(&cy.len())
+                    })
+                    .then(mx.cmp(&my));
             }
             _ => {}
         }
@@ -302,21 +407,7 @@ impl Arena {
                 self.sum(g, h).map_err(at)
             }
             AstKind::Uptimal(up, n, sum) => {
-                // ^[1] = ^, ^[k+1] = {^[k] | *} (as CGSuite's test value
-                // {0|*||*|||*||||*} = ^[4] says), and ^<k> = ^[k] - ^[k-1]
-                // since ^[n] = ^<1> + ... + ^<n>
-                let star = self.star();
-                let mut prev = self.zero();
-                let mut cur = self.up();
-                for _ in 1..*n {
-                    prev = cur;
-                    cur = self.construct(&[cur], &[star]).map_err(at)?;
-                }
-                let g = if *sum {
-                    cur
-                } else {
-                    self.sub(cur, prev).map_err(at)?
-                };
+                let g = self.uptimal_game(*n, *sum).map_err(at)?;
                 Ok(if *up { g } else { self.neg(g) })
             }
             AstKind::Tiny(tiny, x) => {
@@ -333,6 +424,38 @@ impl Arena {
                     self.construct(&[inner], &[z]).map_err(at)
                 }
             }
+        }
+    }
+}
+
+/// An uptimal CGSuite writes compactly: `number + (±)^<order> + *nimber`
+/// (a unit) or `number + (±)^[order] + *nimber` (a unit sum).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Uptimal {
+    /// The number part.
+    pub number: Dyadic,
+    /// `^` (true) or `v` (false).
+    pub up: bool,
+    /// The order `n >= 2`.
+    pub order: u32,
+    /// `^[n]` (true) or `^<n>` (false).
+    pub sum: bool,
+    /// The nimber part (0 or 1).
+    pub nimber: u32,
+}
+
+impl Uptimal {
+    /// The coefficients of `^, ^<2>, ..., ^<n>` in the uptimal expansion.
+    #[must_use]
+    pub fn coefficients(&self) -> Vec<i32> {
+        let c = if self.up { 1 } else { -1 };
+        let n = self.order as usize;
+        if self.sum {
+            vec![c; n]
+        } else {
+            let mut v = vec![0; n];
+            v[n - 1] = c;
+            v
         }
     }
 }
@@ -416,7 +539,45 @@ impl<V: Acc> Printer<V> {
         }
         let mut out = V::default();
         let mut bars = 0;
-        if let Some(n) = a.as_nus(g) {
+        let uptimal = if a.as_nus(g).is_none() {
+            a.as_uptimal(g).ok().flatten()
+        } else {
+            None
+        };
+        if let Some(u) = uptimal {
+            let compact = u.number.is_zero() && u.nimber == 0;
+            if fp && !compact {
+                out.put("(");
+            }
+            if !u.number.is_zero() {
+                out.put(&fmt_number(u.number, self.mode));
+            }
+            let arrow = match (self.mode, u.up) {
+                (Mode::Plain, true) => "^",
+                (Mode::Plain, false) => "v",
+                (Mode::Latex, true) => "\\uparrow",
+                (Mode::Latex, false) => "\\downarrow",
+            };
+            out.put(arrow);
+            let order = u.order.to_string();
+            let (open, close) = match (self.mode, u.sum, u.up) {
+                (Mode::Plain, false, _) => ("<", ">"),
+                (Mode::Plain, true, _) => ("[", "]"),
+                (Mode::Latex, false, true) => ("^{", "}"),
+                (Mode::Latex, true, true) => ("^{[", "]}"),
+                (Mode::Latex, false, false) => ("_{", "}"),
+                (Mode::Latex, true, false) => ("_{[", "]}"),
+            };
+            out.put(open);
+            out.put(&order);
+            out.put(close);
+            if u.nimber == 1 {
+                out.put(self.tok("*", "\\ast"));
+            }
+            if fp && !compact {
+                out.put(")");
+            }
+        } else if let Some(n) = a.as_nus(g) {
             let (x, k, m) = (n.number, n.ups, n.nimber);
             let compact = (k == 0 && m == 0) || (x.is_zero() && (k == 0 || m == 0));
             let text = fmt_nus(x, k, m, self.mode);
@@ -971,7 +1132,7 @@ impl Parser<'_> {
                         kind: AstKind::Pm(opts),
                     }
                 }
-                Tok::TinyFn(_) | Tok::TinySub(_) => self.term(p, j)?,
+                Tok::TinyFn(_) | Tok::TinySub(_) | Tok::Uptimal(..) => self.term(p, j)?,
                 _ => break,
             };
             acc = Ast {
@@ -1325,6 +1486,32 @@ mod tests {
             rt(&mut a, "{10|{8|{6|{4|{2|0}}}}}"),
             "{10|{8||||6|||4||2|0}}"
         );
+    }
+
+    #[test]
+    fn uptimals_print_as_cgsuite_writes_them() {
+        let mut a = Arena::new();
+        for (s, out) in [
+            ("{0|*||*|||*||||*}", "^[4]"),
+            ("{0||0|v*}", "{0|^<2>}"),
+            ("^<3>", "^<3>"),
+            ("v<2>*", "v<2>*"),
+            ("1+^[2]", "1^[2]"),
+            ("-1/2v[3]*", "-1/2v[3]*"),
+            ("{1|^<2>*}", "{1|^<2>*}"),
+        ] {
+            assert_eq!(rt(&mut a, s), out, "{s}");
+            assert_eq!(rt(&mut a, out), out, "{out}");
+        }
+        let g = a.parse("^<2>").unwrap();
+        assert_eq!(a.display_latex(g), "\\uparrow^{2}");
+        let g = a.parse("v[3]").unwrap();
+        assert_eq!(a.display_latex(g), "\\downarrow_{[3]}");
+        // ^<2> = {0|v*}, and ^[2] = ^ + ^<2>
+        let u2 = a.parse("{0|v*}").unwrap();
+        assert_eq!(a.parse("^<2>"), Ok(u2));
+        let s = a.parse("^ + ^<2>").unwrap();
+        assert_eq!(a.parse("^[2]"), Ok(s));
     }
 
     #[test]

@@ -136,8 +136,9 @@ pub struct Arena {
     pub(crate) thermo_cache: FxHashMap<u32, std::sync::Arc<crate::thermo::Thermograph>>,
     pub(crate) order_cache: FxHashMap<u64, std::cmp::Ordering>,
     pub(crate) print_order_cache: FxHashMap<u64, std::cmp::Ordering>,
-    /// `±^<n>` and `±^[n]` for `2 <= n <= uptimal_built`, by id
-    pub(crate) uptimal_table: FxHashMap<GameId, (bool, u32, bool)>,
+    /// `±^<n>`, `±^[n]` and their sums with `*`, for
+    /// `2 <= n <= uptimal_built`, by id: (up, n, unit sum, nimber)
+    pub(crate) uptimal_table: FxHashMap<GameId, (bool, u32, bool, u32)>,
     pub(crate) uptimal_built: u32,
     /// per form: its recognised uptimal decomposition, if any
     pub(crate) uptimal_memo: FxHashMap<GameId, Option<crate::notation::Uptimal>>,

@@ -198,31 +198,34 @@ impl Arena {
         let want = b.min(MAX_UPTIMAL);
         while self.uptimal_built < want {
             let k = self.uptimal_built + 1;
-            let unit = self.uptimal_game(k, false)?;
-            let sum = self.uptimal_game(k, true)?;
-            for (g, is_sum) in [(unit, false), (sum, true)] {
-                self.uptimal_table.insert(g, (true, k, is_sum));
-                let ng = self.neg(g);
-                self.uptimal_table.insert(ng, (false, k, is_sum));
+            let star = self.star();
+            for is_sum in [false, true] {
+                let g = self.uptimal_game(k, is_sum)?;
+                let gs = self.sum(g, star)?;
+                for (h, m) in [(g, 0), (gs, 1)] {
+                    self.uptimal_table.insert(h, (true, k, is_sum, m));
+                    let nh = self.neg(h);
+                    self.uptimal_table.insert(nh, (false, k, is_sum, m));
+                }
             }
             self.uptimal_built = k;
         }
-        let xg = self.number(x)?;
-        let h = self.sub(a, xg)?;
-        let star = self.star();
-        for m in [0u32, 1] {
-            let c = if m == 0 { h } else { self.sum(h, star)? };
-            if let Some(&(up, order, sum)) = self.uptimal_table.get(&c) {
-                return Ok(Some(Uptimal {
-                    number: x,
-                    up,
-                    order,
-                    sum,
-                    nimber: m,
-                }));
-            }
-        }
-        Ok(None)
+        let h = if x.is_zero() {
+            a
+        } else {
+            let xg = self.number(x)?;
+            self.sub(a, xg)?
+        };
+        Ok(self
+            .uptimal_table
+            .get(&h)
+            .map(|&(up, order, sum, nimber)| Uptimal {
+                number: x,
+                up,
+                order,
+                sum,
+                nimber,
+            }))
     }
 
     /// `^<n>` (or `^[n]` when `sum`): `^[1] = ^`, `^[k+1] = {^[k] | *}`,

@@ -50,6 +50,16 @@ const DEFAULT_LIMIT: usize = 2000;
 /// incentives and thermograph. With operation flags it prints only those,
 /// and an operation undefined on the value is an error (exit 2).
 #[derive(Args, Debug)]
+#[command(
+    after_help = "With no operation flag, prints everything: the value (or, above --limit \
+characters, its size), outcome, stops, mean, temperature, atomic weight and what the two-ahead \
+rule says, reduced canonical form, infinitesimal part, options, incentives, thermograph walls \
+as breakpoints (temperature, value). With operation flags (--atomic-weight, --reduced, \
+--thermograph, --cool, --heat, --overheat, --freeze) it prints only those, and an operation \
+undefined on the value (atomic weight of a non-atomic game, cooling at -1 or below) is a \
+one-line error, exit 2.\n\nExamples:\n  partizan analyse '{3||2*|1*}'\n  partizan analyse '^^*' --atomic-weight\n  \
+partizan analyse '{2|-1/2}' --cool 1 --freeze --json\n  partizan analyse '{1|0} + ^ - *2' --latex"
+)]
 pub struct AnalyseArgs {
     /// Values in CGSuite notation; several are added together.
     #[arg(required = true, allow_hyphen_values = true)]

@@ -391,19 +391,18 @@ pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
 
 /// Everything about `g`, text or JSON.
 fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<()> {
-    let size = a.size_summary(g);
-    let outcome = a.outcome(g).to_string();
-    let (ls, rs) = (a.left_stop(g), a.right_stop(g));
-    let mean = a.try_mean(g)?;
-    let temp = a.try_temperature(g)?;
-    let aw = a.atomic_weight(g);
-    let two = a.two_ahead(g).ok();
-    let rcf = a.reduced(g)?;
-    let inf = a.infinitesimal_part(g)?;
+    let t = a.toolkit(g)?;
+    let size = t.size;
+    let outcome = t.outcome.to_string();
+    let (ls, rs) = (t.left_stop, t.right_stop);
+    let (mean, temp) = (t.mean, t.temperature);
+    let aw = t.atomic_weight.clone();
+    let two = t.two_ahead;
+    let (rcf, inf) = (t.reduced, t.infinitesimal_part);
     let lo = a.left_options(g).to_vec();
     let ro = a.right_options(g).to_vec();
-    let inc = a.incentives(g)?;
-    let th = a.thermograph(g)?;
+    let inc = t.incentives.clone();
+    let th = t.thermograph.clone();
     if json_out {
         let (aw_v, aw_err) = match &aw {
             Ok(w) => (sh.json(a, *w), Value::Null),
@@ -423,8 +422,9 @@ fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<
             "right_stop": rs.to_string(),
             "mean": mean.to_string(),
             "temperature": temp.to_string(),
-            "is_infinitesimal": a.is_infinitesimal(g),
-            "is_all_small": a.is_all_small(g),
+            "is_infinitesimal": t.infinitesimal,
+            "is_all_small": t.all_small,
+            "frozen": sh.json(a, t.frozen),
             "atomic_weight": aw_v,
             "atomic_weight_error": aw_err,
             "two_ahead": two.map(|t| json!({
@@ -474,6 +474,7 @@ fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<
     }
     println!("reduced canonical form: {}", sh.show(a, rcf));
     println!("infinitesimal part: {}", sh.show(a, inf));
+    println!("frozen: {}", sh.show(a, t.frozen));
     println!("left options: {}", sh.list(a, &lo));
     println!("right options: {}", sh.list(a, &ro));
     println!("left incentives: {}", sh.list(a, &inc.left));

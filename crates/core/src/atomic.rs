@@ -58,7 +58,21 @@ impl TwoAhead {
     }
 }
 
+/// Longest form an error message quotes in full.
+const QUOTE_LIMIT: usize = 120;
+
 impl Arena {
+    /// The notation of `a` if it is short, else a note of its length (for
+    /// error messages, which must stay one line).
+    pub fn display_short(&mut self, a: GameId) -> String {
+        let n = self.display_len(a);
+        if n <= QUOTE_LIMIT {
+            self.display(a)
+        } else {
+            format!("a form of {n} characters")
+        }
+    }
+
     /// Whether `a` is infinitesimal: both stops are zero (for short games,
     /// the same as lying strictly between every `-x` and `x` for numbers
     /// `x > 0`).
@@ -305,7 +319,7 @@ impl Arena {
         if !self.is_infinitesimal(a) {
             let (l, r) = (self.node(a).lstop, self.node(a).rstop);
             return Err(OpError::NotInfinitesimal(
-                self.display(a),
+                self.display_short(a),
                 l.to_string(),
                 r.to_string(),
             ));
@@ -315,7 +329,7 @@ impl Arena {
         if self.is_all_small(a) || self.within_kite_of(a, w)? {
             Ok(w)
         } else {
-            Err(OpError::NotAtomic(self.display(a)))
+            Err(OpError::NotAtomic(self.display_short(a)))
         }
     }
 

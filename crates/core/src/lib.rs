@@ -67,6 +67,7 @@ pub mod size;
 mod sum;
 pub mod temperature_ops;
 pub mod thermo;
+pub mod toolkit;
 
 pub use atomic::TwoAhead;
 pub use cache::WordMap;
@@ -76,3 +77,4 @@ pub use error::{DecodeError, OpError, ParseError, ValueError};
 pub use game::{Arena, GameId, Nus, Outcome};
 pub use size::SizeSummary;
 pub use temperature_ops::{Incentives, Orthodox};
+pub use toolkit::Toolkit;

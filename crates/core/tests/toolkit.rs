@@ -221,3 +221,31 @@ fn cgt_tools_cooling_heating_round_trip() {
     assert!(a.cool(g, "-3/2".parse().unwrap()).is_err());
     assert!(a.cool(g, "-1/2".parse().unwrap()).is_ok());
 }
+
+/// The two-ahead rule on forms whose outcomes are known by hand: weight 2
+/// or more is a Left win, weight 1 a first-player win for Left at least.
+#[test]
+fn two_ahead_rule_on_known_forms() {
+    use partizan_core::Outcome;
+    let mut a = Arena::new();
+    for (s, aw, decided, outcome) in [
+        ("^^", "2", Some(Outcome::L), Outcome::L),
+        ("^^*", "2", Some(Outcome::L), Outcome::L),
+        ("^3*", "3", Some(Outcome::L), Outcome::L),
+        ("^*", "1", None, Outcome::N),
+        ("^", "1", None, Outcome::L),
+        ("vv*", "-2", Some(Outcome::R), Outcome::R),
+        ("*", "0", None, Outcome::N),
+        ("{1|^^||^}", "2", Some(Outcome::L), Outcome::L),
+    ] {
+        let g = a.parse(s).unwrap();
+        let w = a.atomic_weight(g).unwrap();
+        assert_eq!(a.display(w), aw, "{s}");
+        let t = a.two_ahead(g).unwrap();
+        assert_eq!(t.outcome(), decided, "{s}");
+        assert_eq!(a.outcome(g), outcome, "{s}");
+        if t.left_wins_first {
+            assert!(matches!(a.outcome(g), Outcome::L | Outcome::N), "{s}");
+        }
+    }
+}

@@ -55,7 +55,7 @@ const DEFAULT_LIMIT: usize = 2000;
 characters, its size), outcome, stops, mean, temperature, atomic weight and what the two-ahead \
 rule says, reduced canonical form, infinitesimal part, options, incentives, thermograph walls \
 as breakpoints (temperature, value). With operation flags (--atomic-weight, --reduced, \
---thermograph, --cool, --heat, --overheat, --freeze) it prints only those, and an operation \
+--thermograph, --cool, --heat, --overheat, --freeze, --incentives) it prints only those, and an operation \
 undefined on the value (atomic weight of a non-atomic game, cooling at -1 or below) is a \
 one-line error, exit 2.\n\nExamples:\n  partizan analyse '{3||2*|1*}'\n  partizan analyse '^^*' --atomic-weight\n  \
 partizan analyse '{2|-1/2}' --cool 1 --freeze --json\n  partizan analyse '{1|0} + ^ - *2' --latex"
@@ -85,6 +85,10 @@ pub struct AnalyseArgs {
     /// Only the value frozen (cooled by its own temperature).
     #[arg(long)]
     pub freeze: bool,
+    /// Only the incentives (each a difference of two games this large: slow
+    /// for forms of thousands of subpositions).
+    #[arg(long)]
+    pub incentives: bool,
     /// Print values in LaTeX math notation.
     #[arg(long)]
     pub latex: bool,
@@ -247,6 +251,9 @@ fn reparse(args: AnalyseArgs) -> Result<(AnalyseArgs, bool)> {
     if args.freeze {
         argv.push("--freeze".into());
     }
+    if args.incentives {
+        argv.push("--incentives".into());
+    }
     if args.latex {
         argv.push("--latex".into());
     }
@@ -321,7 +328,8 @@ pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
         || args.cool.is_some()
         || args.heat.is_some()
         || args.overheat.is_some()
-        || args.freeze;
+        || args.freeze
+        || args.incentives;
 
     if args.atomic_weight {
         let w = a.atomic_weight(g)?;
@@ -368,6 +376,16 @@ pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
         let (s, j) = (sh.show(&mut a, f), sh.json(&mut a, f));
         fields.push(("frozen", s, j));
     }
+    if args.incentives {
+        let inc = a.incentives(g)?;
+        let (s, j) = (sh.list(&mut a, &inc.left), sh.json_list(&mut a, &inc.left));
+        fields.push(("left_incentives", s, j));
+        let (s, j) = (
+            sh.list(&mut a, &inc.right),
+            sh.json_list(&mut a, &inc.right),
+        );
+        fields.push(("right_incentives", s, j));
+    }
 
     if only {
         if json_out {
@@ -402,6 +420,10 @@ fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<
     let lo = a.left_options(g).to_vec();
     let ro = a.right_options(g).to_vec();
     let inc = t.incentives.clone();
+    let skipped = format!(
+        "(not computed: over {} subpositions; ask --incentives or --reduced)",
+        partizan_core::toolkit::INCENTIVE_LIMIT
+    );
     let th = t.thermograph.clone();
     if json_out {
         let (aw_v, aw_err) = match &aw {
@@ -434,11 +456,11 @@ fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<
                 "right_wins_first": t.right_wins_first,
             })),
             "reduced_canonical_form": sh.json(a, rcf),
-            "infinitesimal_part": sh.json(a, inf),
+            "infinitesimal_part": inf.map(|e| sh.json(a, e)),
             "left_options": sh.json_list(a, &lo),
             "right_options": sh.json_list(a, &ro),
-            "left_incentives": sh.json_list(a, &inc.left),
-            "right_incentives": sh.json_list(a, &inc.right),
+            "left_incentives": inc.as_ref().map(|i| sh.json_list(a, &i.left)),
+            "right_incentives": inc.as_ref().map(|i| sh.json_list(a, &i.right)),
             "thermograph": {
                 "left_wall": wall_json(&th.left),
                 "right_wall": wall_json(&th.right),
@@ -473,12 +495,20 @@ fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<
         println!("two-ahead rule: {says}");
     }
     println!("reduced canonical form: {}", sh.show(a, rcf));
-    println!("infinitesimal part: {}", sh.show(a, inf));
+    match inf {
+        Some(e) => println!("infinitesimal part: {}", sh.show(a, e)),
+        None => println!("infinitesimal part: {skipped}"),
+    }
     println!("frozen: {}", sh.show(a, t.frozen));
     println!("left options: {}", sh.list(a, &lo));
     println!("right options: {}", sh.list(a, &ro));
-    println!("left incentives: {}", sh.list(a, &inc.left));
-    println!("right incentives: {}", sh.list(a, &inc.right));
+    match &inc {
+        Some(i) => {
+            println!("left incentives: {}", sh.list(a, &i.left));
+            println!("right incentives: {}", sh.list(a, &i.right));
+        }
+        None => println!("incentives: {skipped}"),
+    }
     println!("thermograph left wall: {}", wall_text(&th.left));
     println!("thermograph right wall: {}", wall_text(&th.right));
     Ok(())

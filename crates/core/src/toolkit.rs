@@ -21,6 +21,10 @@ use crate::size::SizeSummary;
 use crate::temperature_ops::Incentives;
 use crate::thermo::Thermograph;
 
+/// Largest number of subpositions for which [`Arena::toolkit`] computes
+/// incentives.
+pub const INCENTIVE_LIMIT: usize = 256;
+
 /// The readings of one value (see [`Arena::toolkit`]).
 #[derive(Clone, Debug)]
 pub struct Toolkit {
@@ -48,10 +52,16 @@ pub struct Toolkit {
     pub two_ahead: Option<TwoAhead>,
     /// Reduced canonical form.
     pub reduced: GameId,
-    /// `value - reduced`, an infinitesimal.
-    pub infinitesimal_part: GameId,
-    /// Left and right incentives.
-    pub incentives: Incentives,
+    /// `value - reduced`, an infinitesimal: computed when the reduced form
+    /// is a number or the form has at most [`INCENTIVE_LIMIT`]
+    /// subpositions (otherwise it is a sum of two large games; ask
+    /// [`Arena::infinitesimal_part`] directly).
+    pub infinitesimal_part: Option<GameId>,
+    /// Left and right incentives, when the form has at most
+    /// [`INCENTIVE_LIMIT`] subpositions (each incentive is a difference of
+    /// two games as large as this one, which for forms of thousands of
+    /// subpositions takes minutes; ask [`Arena::incentives`] directly).
+    pub incentives: Option<Incentives>,
     /// Frozen value (cooled by its own temperature).
     pub frozen: GameId,
     /// The thermograph (walls as exact breakpoints).
@@ -77,9 +87,22 @@ impl Arena {
             // at least -1 and numbers freeze to themselves)
             Err(_) => a,
         };
+        let size = self.size_summary(a);
+        let incentives = if size.subpositions <= INCENTIVE_LIMIT {
+            Some(self.incentives(a)?)
+        } else {
+            None
+        };
+        let reduced = self.reduced(a)?;
+        let infinitesimal_part = if self.is_number(reduced) || size.subpositions <= INCENTIVE_LIMIT
+        {
+            Some(self.sub(a, reduced)?)
+        } else {
+            None
+        };
         Ok(Toolkit {
             value: a,
-            size: self.size_summary(a),
+            size,
             outcome: self.outcome(a),
             left_stop: self.left_stop(a),
             right_stop: self.right_stop(a),
@@ -89,9 +112,9 @@ impl Arena {
             all_small: self.is_all_small(a),
             atomic_weight,
             two_ahead,
-            reduced: self.reduced(a)?,
-            infinitesimal_part: self.infinitesimal_part(a)?,
-            incentives: self.incentives(a)?,
+            reduced,
+            infinitesimal_part,
+            incentives,
             frozen,
             thermograph: self.thermograph(a)?,
         })

@@ -249,3 +249,23 @@ fn two_ahead_rule_on_known_forms() {
         }
     }
 }
+
+/// The record leaves the costly readings of big forms to explicit requests.
+#[test]
+fn toolkit_record_guards_big_forms() {
+    let mut a = Arena::new();
+    let small = a.parse("{3||2*|1*}").unwrap();
+    let t = a.toolkit(small).unwrap();
+    assert!(t.incentives.is_some() && t.infinitesimal_part.is_some());
+    assert_eq!(t.size.printed_len, 10);
+    let big = a.nimber(300); // 301 subpositions
+    let t = a.toolkit(big).unwrap();
+    assert_eq!(t.size.subpositions, 301);
+    assert!(t.incentives.is_none());
+    // the reduced form is a number, so the infinitesimal part is cheap
+    assert_eq!(t.infinitesimal_part, Some(big));
+    assert_eq!(
+        a.atomic_weight(big).map(|w| a.display(w)),
+        Ok("0".to_string())
+    );
+}

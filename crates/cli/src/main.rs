@@ -51,6 +51,7 @@ mod rulesets;
 mod semigroup_cmd;
 mod serve;
 mod store_cmd;
+mod toolkit_cmd;
 mod values;
 
 use std::process::ExitCode;
@@ -123,6 +124,10 @@ enum Command {
     Grundy(grundy_cmd::GrundyArgs),
     /// Serve the local site (explorer, censuses, Sylver Coinage, JSON API).
     Serve(serve::ServeArgs),
+    /// Compare two values: prints <, >, = or || (confused).
+    Compare(toolkit_cmd::CompareArgs),
+    /// Everything about a value: atomic weight, reduced form, thermograph, cooling, ...
+    Analyse(toolkit_cmd::AnalyseArgs),
 }
 
 /// How long commands show progress and how much memory they may take.
@@ -206,6 +211,8 @@ fn main() -> ExitCode {
         Command::CheckRegions(a) => values::check_regions(a, cli.json),
         Command::Grundy(a) => grundy_cmd::run(a, cli.json),
         Command::Serve(a) => serve::serve(a, &store),
+        Command::Compare(a) => toolkit_cmd::compare(a, cli.json),
+        Command::Analyse(a) => toolkit_cmd::analyse(a, cli.json),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

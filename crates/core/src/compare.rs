@@ -186,3 +186,57 @@ impl Arena {
         res
     }
 }
+
+/// How two games compare: `<`, `>`, `=` or confused (`||`, also written
+/// fuzzy).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Comparison {
+    /// `G < H`.
+    Less,
+    /// `G = H`.
+    Equal,
+    /// `G > H`.
+    Greater,
+    /// `G || H`: neither `G <= H` nor `H <= G`.
+    Confused,
+}
+
+impl Comparison {
+    /// The symbol: `<`, `=`, `>` or `||`.
+    #[must_use]
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Comparison::Less => "<",
+            Comparison::Equal => "=",
+            Comparison::Greater => ">",
+            Comparison::Confused => "||",
+        }
+    }
+}
+
+impl std::fmt::Display for Comparison {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
+
+impl Arena {
+    /// How `a` compares with `b`.
+    ///
+    /// ```
+    /// use partizan_core::{Arena, Comparison};
+    /// let mut a = Arena::new();
+    /// let (up, star) = (a.up(), a.star());
+    /// assert_eq!(a.compare(up, star), Comparison::Confused);
+    /// let z = a.zero();
+    /// assert_eq!(a.compare(up, z).to_string(), ">");
+    /// ```
+    pub fn compare(&mut self, a: GameId, b: GameId) -> Comparison {
+        match (self.leq(a, b), self.leq(b, a)) {
+            (true, true) => Comparison::Equal,
+            (true, false) => Comparison::Less,
+            (false, true) => Comparison::Greater,
+            (false, false) => Comparison::Confused,
+        }
+    }
+}

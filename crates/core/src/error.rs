@@ -69,3 +69,23 @@ pub enum DecodeError {
     #[error("value error while decoding: {0}")]
     Value(#[from] ValueError),
 }
+
+/// An operation of the toolkit (atomic weight, cooling, ...) that is not
+/// defined on its input, or whose arithmetic left the exact range.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum OpError {
+    /// Atomic weight asked of a game whose stops are not both zero.
+    #[error("atomic weight is defined only for infinitesimals, and {0} has stops {1} and {2}")]
+    NotInfinitesimal(String, String, String),
+    /// Atomic weight asked of an infinitesimal that is not atomic
+    /// (it differs from its naive weight times up by more than `^*` plus a
+    /// remote kite: CGSuite's test).
+    #[error("{0} is infinitesimal but not atomic")]
+    NotAtomic(String),
+    /// Cooling (or freezing) at a temperature at or below `-1`.
+    #[error("cooling is defined only above temperature -1, not at {0}")]
+    CoolingTemperature(String),
+    /// Arithmetic failure underneath.
+    #[error(transparent)]
+    Value(#[from] ValueError),
+}

@@ -21,9 +21,39 @@
 //! let bytes = a.encode(h);
 //! assert_eq!(a.decode(&bytes), Ok(h));
 //! ```
+//!
+//! The toolkit of the subject works on the same ids: comparison
+//! ([`Arena::compare`]), atomic weight ([`atomic`]), reduced canonical form
+//! ([`reduced`]), thermographs with exact walls ([`thermo`]), cooling,
+//! heating, overheating, freezing, incentives and orthodox options
+//! ([`temperature_ops`]), sizes without printing ([`size`]), and CGSuite or
+//! LaTeX notation ([`notation`]).
+//!
+//! ```
+//! use partizan_core::{Arena, Comparison, Dyadic};
+//!
+//! let mut a = Arena::new();
+//! let g = a.parse("{1|0} + ^ - *2").unwrap();
+//! assert_eq!(a.display(g), "{1^*2|^*2}");
+//! let (up, star) = (a.up(), a.star());
+//! assert_eq!(a.compare(up, star), Comparison::Confused);
+//! let w = a.parse("^^*").unwrap();
+//! let aw = a.atomic_weight(w).unwrap();
+//! assert_eq!(a.display(aw), "2");
+//! let h = a.parse("{3||2*|1*}").unwrap();
+//! let r = a.reduced(h).unwrap();
+//! assert_eq!(a.display(r), "{3||2|1}");
+//! let frozen = a.freeze(h).unwrap();
+//! assert_eq!(a.mean(frozen), a.mean(h));
+//! let th = a.thermograph(h).unwrap();
+//! assert_eq!(th.left.value_at(Dyadic::ZERO).unwrap(), a.left_stop(h));
+//! assert_eq!(a.display_latex(r), r"\{3 \,\|\, 2 \mid 1\}");
+//! assert_eq!(a.size_summary(h).printed_len, a.display(h).len());
+//! ```
 
 #![warn(missing_docs)]
 
+pub mod atomic;
 mod cache;
 mod canonical;
 mod compare;
@@ -31,11 +61,20 @@ pub mod dyadic;
 pub mod error;
 pub mod game;
 pub mod notation;
+pub mod reduced;
 pub mod serial;
+pub mod size;
 mod sum;
+pub mod temperature_ops;
 pub mod thermo;
+pub mod toolkit;
 
+pub use atomic::TwoAhead;
 pub use cache::WordMap;
+pub use compare::Comparison;
 pub use dyadic::Dyadic;
-pub use error::{DecodeError, ParseError, ValueError};
+pub use error::{DecodeError, OpError, ParseError, ValueError};
 pub use game::{Arena, GameId, Nus, Outcome};
+pub use size::SizeSummary;
+pub use temperature_ops::{Incentives, Orthodox};
+pub use toolkit::Toolkit;

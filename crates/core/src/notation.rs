@@ -105,74 +105,256 @@ impl Arena {
         neg == self.right_options(a)
     }
 
-    /// CGSuite notation of `a`.
+    /// CGSuite notation of `a` (CGSuite's plain-text output: options in
+    /// its deterministic order, `Tiny(x)`/`Miny(x)` for tinies and minies,
+    /// at most four bars before braces are forced).
     pub fn display(&mut self, a: GameId) -> String {
-        let mut memo = FxHashMap::default();
-        self.fmt_game(a, &mut memo)
+        let mut p = Printer::<String>::new(Mode::Plain);
+        p.run(self, a)
     }
 
-    fn is_compound(&mut self, g: GameId) -> bool {
-        self.as_nus(g).is_none() && !self.is_switch(g)
+    /// The length in bytes of [`Arena::display`] of `a`, computed without
+    /// building the string (so front ends can refuse to print a form of
+    /// millions of characters).
+    pub fn display_len(&mut self, a: GameId) -> usize {
+        let mut p = Printer::<usize>::new(Mode::Plain);
+        p.run(self, a)
     }
 
-    fn fmt_game(&mut self, g: GameId, memo: &mut FxHashMap<u32, String>) -> String {
-        if let Some(s) = memo.get(&g.0) {
-            return s.clone();
+    /// `a` in LaTeX math notation: `\{2 \mid 0 \,\|\, 0\}`, `\uparrow`,
+    /// `\Uparrow`, `3{\cdot}\uparrow`, `\ast 2`, `\pm 1`, `{+_{2}}`, ...
+    /// (to be set in math mode).
+    pub fn display_latex(&mut self, a: GameId) -> String {
+        let mut p = Printer::<String>::new(Mode::Latex);
+        p.run(self, a)
+    }
+
+    /// Whether `a` is a tiny `x + Tiny(s) = {x || x | x - s}` or a miny
+    /// `x + Miny(s) = {x + s | x || x}` (CGSuite's `IsNumberTiny`, for
+    /// non-numbers): `Some((tiny, x, s))`.
+    pub fn as_tiny(&mut self, a: GameId) -> Result<Option<(bool, GameId, GameId)>, ValueError> {
+        if self.as_nus(a).is_some() {
+            return Ok(None);
         }
-        let s = if let Some(n) = self.as_nus(g) {
-            fmt_nus(n.number, n.ups, n.nimber)
-        } else if self.is_switch(g) {
-            let l = self.sorted_left(g);
-            let mut s = String::from("±");
-            if l.len() == 1 {
-                s.push_str(&self.fmt_game(l[0], memo));
-            } else {
-                s.push('{');
-                for (i, &o) in l.iter().enumerate() {
-                    if i > 0 {
-                        s.push(',');
-                    }
-                    s.push_str(&self.fmt_game(o, memo));
+        let (l, r) = (
+            self.left_options(a).to_vec(),
+            self.right_options(a).to_vec(),
+        );
+        if l.len() != 1 || r.len() != 1 {
+            return Ok(None);
+        }
+        let (gl, gr) = (l[0], r[0]);
+        if let Some(x) = self.as_number(gl) {
+            let (rl, rr) = (
+                self.left_options(gr).to_vec(),
+                self.right_options(gr).to_vec(),
+            );
+            if rl.len() == 1 && rr.len() == 1 && rl[0] == gl && self.try_mean(rr[0])? < x {
+                let s = self.sub(gl, rr[0])?;
+                return Ok(Some((true, gl, s)));
+            }
+        }
+        if let Some(x) = self.as_number(gr) {
+            let (ll, lr) = (
+                self.left_options(gl).to_vec(),
+                self.right_options(gl).to_vec(),
+            );
+            if ll.len() == 1 && lr.len() == 1 && lr[0] == gr && self.try_mean(ll[0])? > x {
+                let s = self.sub(ll[0], gr)?;
+                return Ok(Some((false, gr, s)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Recognises `a` as one of the uptimals CGSuite writes compactly:
+    /// `x + ^<n> + *m` (a unit, written `^<n>`, `v<n>`) or `x + ^[n] + *m`
+    /// (a unit sum `^ + ^<2> + ... + ^<n>`, written `^[n]`, `v[n]`) for
+    /// `n >= 2`, `m` in `{0, 1}`. Up multiples `x + k.^ + *m` are
+    /// number-up-stars instead ([`Arena::as_nus`]).
+    pub fn as_uptimal(&mut self, a: GameId) -> Result<Option<Uptimal>, ValueError> {
+        if let Some(u) = self.uptimal_memo.get(&a) {
+            return Ok(*u);
+        }
+        let u = self.find_uptimal(a)?;
+        self.uptimal_memo.insert(a, u);
+        Ok(u)
+    }
+
+    fn find_uptimal(&mut self, a: GameId) -> Result<Option<Uptimal>, ValueError> {
+        let n = self.node(a);
+        if n.nus || n.lstop != n.rstop {
+            return Ok(None);
+        }
+        // units and unit sums (starred or not) have few options: skip the
+        // arithmetic below for everything else
+        if n.l_len > 4 || n.r_len > 4 {
+            return Ok(None);
+        }
+        let x = n.lstop;
+        let b = n.birthday;
+        // ^<n> and ^[n] have birthday n + 1 (their translates and starred
+        // versions differ by little), so orders up to the birthday suffice
+        let want = b.min(MAX_UPTIMAL);
+        while self.uptimal_built < want {
+            let k = self.uptimal_built + 1;
+            let star = self.star();
+            for is_sum in [false, true] {
+                let g = self.uptimal_game(k, is_sum)?;
+                let gs = self.sum(g, star)?;
+                for (h, m) in [(g, 0), (gs, 1)] {
+                    self.uptimal_table.insert(h, (true, k, is_sum, m));
+                    let nh = self.neg(h);
+                    self.uptimal_table.insert(nh, (false, k, is_sum, m));
                 }
-                s.push('}');
             }
-            s
+            self.uptimal_built = k;
+        }
+        let h = if x.is_zero() {
+            a
         } else {
-            let (c, _) = self.fmt_general(g, memo);
-            format!("{{{c}}}")
+            let xg = self.number(x)?;
+            self.sub(a, xg)?
         };
-        memo.insert(g.0, s.clone());
-        s
+        Ok(self
+            .uptimal_table
+            .get(&h)
+            .map(|&(up, order, sum, nimber)| Uptimal {
+                number: x,
+                up,
+                order,
+                sum,
+                nimber,
+            }))
     }
 
-    /// Content of a compound form without its outer braces, and the number
-    /// of bars in its top separator.
-    fn fmt_general(&mut self, g: GameId, memo: &mut FxHashMap<u32, String>) -> (String, usize) {
-        let l = self.sorted_left(g);
-        let r = self.sorted_right(g);
-        let (ls, ld) = self.fmt_side(&l, memo);
-        let (rs, rd) = self.fmt_side(&r, memo);
-        let bars = 1 + ld.max(rd);
-        let mut s = ls;
-        for _ in 0..bars {
-            s.push('|');
+    /// `^<n>` (or `^[n]` when `sum`): `^[1] = ^`, `^[k+1] = {^[k] | *}`,
+    /// `^<k> = ^[k] - ^[k-1]`.
+    pub(crate) fn uptimal_game(&mut self, n: u32, sum: bool) -> Result<GameId, ValueError> {
+        let star = self.star();
+        let mut prev = self.zero();
+        let mut cur = self.up();
+        for _ in 1..n {
+            prev = cur;
+            cur = self.construct(&[cur], &[star])?;
         }
-        s.push_str(&rs);
-        (s, bars)
+        if sum {
+            Ok(cur)
+        } else {
+            self.sub(cur, prev)
+        }
     }
 
-    fn fmt_side(&mut self, opts: &[GameId], memo: &mut FxHashMap<u32, String>) -> (String, usize) {
-        if opts.len() == 1 && self.is_compound(opts[0]) {
-            return self.fmt_general(opts[0], memo);
+    /// CGSuite's deterministic order on canonical forms, used for printing:
+    /// numbers (by value), then nimbers, then other number-up-stars (by
+    /// number, up multiple, nimber), then the rest lexicographically by
+    /// sorted options.
+    pub fn print_cmp(&mut self, a: GameId, b: GameId) -> Ordering {
+        if a == b {
+            return Ordering::Equal;
         }
-        let mut s = String::new();
-        for (i, &o) in opts.iter().enumerate() {
-            if i > 0 {
-                s.push(',');
+        let rank = |ar: &Arena, g: GameId| -> u8 {
+            if ar.is_number(g) {
+                0
+            } else if ar.as_nimber(g).is_some() {
+                1
+            } else if ar.as_nus(g).is_some() {
+                2
+            } else {
+                3
             }
-            s.push_str(&self.fmt_game(o, memo));
+        };
+        let (mut ra, mut rb) = (rank(self, a), rank(self, b));
+        // recognised uptimals rank with the number-up-stars
+        let (ua, ub) = (
+            self.as_uptimal(a).ok().flatten(),
+            self.as_uptimal(b).ok().flatten(),
+        );
+        if ua.is_some() {
+            ra = 2;
         }
-        (s, 0)
+        if ub.is_some() {
+            rb = 2;
+        }
+        if ra != rb {
+            return ra.cmp(&rb);
+        }
+        match ra {
+            0 => return self.as_number(a).cmp(&self.as_number(b)),
+            1 => return self.as_nimber(a).cmp(&self.as_nimber(b)),
+            2 => {
+                // CGSuite's UptimalExpansion order: number part, then the
+                // coefficients of ^, ^<2>, ... lexicographically, then the
+                // length, then the nimber part
+                let key = |ar: &Arena, g: GameId, u: Option<Uptimal>| {
+                    if let Some(n) = ar.as_nus(g) {
+                        let c = if n.ups == 0 { vec![] } else { vec![n.ups] };
+                        return (n.number, c, n.nimber);
+                    }
+                    match u {
+                        Some(u) => (u.number, u.coefficients(), u.nimber),
+                        None => (Dyadic::ZERO, vec![], 0),
+                    }
+                };
+                let (x, cx, mx) = key(self, a, ua);
+                let (y, cy, my) = key(self, b, ub);
+                return x
+                    .cmp(&y)
+                    .then_with(|| {
+                        for (p, q) in cx.iter().zip(&cy) {
+                            if p != q {
+                                return p.cmp(q);
+                            }
+                        }
+                        cx.len().cmp(&cy.len())
+                    })
+                    .then(mx.cmp(&my));
+            }
+            _ => {}
+        }
+        let key = (u64::from(a.0) << 32) | u64::from(b.0);
+        if let Some(&o) = self.print_order_cache.get(&key) {
+            return o;
+        }
+        let la = self.print_sorted(a, true);
+        let lb = self.print_sorted(b, true);
+        let mut o = self.print_cmp_lists(&la, &lb);
+        if o == Ordering::Equal {
+            let ra = self.print_sorted(a, false);
+            let rb = self.print_sorted(b, false);
+            o = self.print_cmp_lists(&ra, &rb);
+        }
+        self.print_order_cache.insert(key, o);
+        self.print_order_cache
+            .insert((u64::from(b.0) << 32) | u64::from(a.0), o.reverse());
+        o
+    }
+
+    fn print_cmp_lists(&mut self, a: &[GameId], b: &[GameId]) -> Ordering {
+        for (&x, &y) in a.iter().zip(b) {
+            let o = self.print_cmp(x, y);
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        a.len().cmp(&b.len())
+    }
+
+    /// Options of `a` for one side in [`Arena::print_cmp`] order.
+    pub fn print_sorted(&mut self, a: GameId, left: bool) -> Vec<GameId> {
+        let mut v = if left {
+            self.left_options(a).to_vec()
+        } else {
+            self.right_options(a).to_vec()
+        };
+        for i in 1..v.len() {
+            let mut j = i;
+            while j > 0 && self.print_cmp(v[j - 1], v[j]) == Ordering::Greater {
+                v.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        v
     }
 
     /// Parses CGSuite notation into a canonical form.
@@ -227,36 +409,307 @@ impl Arena {
                 let h = self.eval(y)?;
                 self.sum(g, h).map_err(at)
             }
+            AstKind::Uptimal(up, n, sum) => {
+                let g = self.uptimal_game(*n, *sum).map_err(at)?;
+                Ok(if *up { g } else { self.neg(g) })
+            }
+            AstKind::Tiny(tiny, x) => {
+                let x = self.eval(x)?;
+                let z = self.zero();
+                if *tiny {
+                    // {0 || 0 | -x}
+                    let nx = self.neg(x);
+                    let inner = self.construct(&[z], &[nx]).map_err(at)?;
+                    self.construct(&[z], &[inner]).map_err(at)
+                } else {
+                    // {x | 0 || 0}
+                    let inner = self.construct(&[x], &[z]).map_err(at)?;
+                    self.construct(&[inner], &[z]).map_err(at)
+                }
+            }
         }
     }
 }
 
-fn fmt_nus(x: Dyadic, k: i32, m: u32) -> String {
+/// An uptimal CGSuite writes compactly: `number + (±)^<order> + *nimber`
+/// (a unit) or `number + (±)^[order] + *nimber` (a unit sum).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Uptimal {
+    /// The number part.
+    pub number: Dyadic,
+    /// `^` (true) or `v` (false).
+    pub up: bool,
+    /// The order `n >= 2`.
+    pub order: u32,
+    /// `^[n]` (true) or `^<n>` (false).
+    pub sum: bool,
+    /// The nimber part (0 or 1).
+    pub nimber: u32,
+}
+
+impl Uptimal {
+    /// The coefficients of `^, ^<2>, ..., ^<n>` in the uptimal expansion.
+    #[must_use]
+    pub fn coefficients(&self) -> Vec<i32> {
+        let c = if self.up { 1 } else { -1 };
+        let n = self.order as usize;
+        if self.sum {
+            vec![c; n]
+        } else {
+            let mut v = vec![0; n];
+            v[n - 1] = c;
+            v
+        }
+    }
+}
+
+/// Output flavour of the printer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// CGSuite's plain text.
+    Plain,
+    /// LaTeX math.
+    Latex,
+}
+
+/// What the printer accumulates: the text itself, or just its length.
+pub(crate) trait Acc: Clone + Default {
+    fn put(&mut self, s: &str);
+    fn append(&mut self, o: &Self);
+}
+
+impl Acc for String {
+    fn put(&mut self, s: &str) {
+        self.push_str(s);
+    }
+    fn append(&mut self, o: &Self) {
+        self.push_str(o);
+    }
+}
+
+impl Acc for usize {
+    fn put(&mut self, s: &str) {
+        *self = self.saturating_add(s.len());
+    }
+    fn append(&mut self, o: &Self) {
+        *self = self.saturating_add(*o);
+    }
+}
+
+/// CGSuite's cap on bars: a form needing this many gets braces instead.
+const MAX_BARS: usize = 4;
+
+/// The printer (after CGSuite's `appendTo`): memoised per form and context.
+pub(crate) struct Printer<V> {
+    mode: Mode,
+    memo: FxHashMap<(u32, u8), (V, usize)>,
+}
+
+impl<V: Acc> Printer<V> {
+    pub(crate) fn new(mode: Mode) -> Self {
+        Printer {
+            mode,
+            memo: FxHashMap::default(),
+        }
+    }
+
+    pub(crate) fn run(&mut self, a: &mut Arena, g: GameId) -> V {
+        self.append(a, g, true, false).0
+    }
+
+    fn tok(&self, plain: &'static str, latex: &'static str) -> &'static str {
+        match self.mode {
+            Mode::Plain => plain,
+            Mode::Latex => latex,
+        }
+    }
+
+    fn bars(&self, n: usize) -> String {
+        match (self.mode, n) {
+            (Mode::Plain, _) => "|".repeat(n),
+            (Mode::Latex, 1) => " \\mid ".into(),
+            (Mode::Latex, 2) => " \\,\\|\\, ".into(),
+            (Mode::Latex, _) => format!(" \\,{}\\, ", "|".repeat(n)),
+        }
+    }
+
+    /// Appends `g`; returns the text and the number of bars it ends with
+    /// at its top level (0 when it is braced or atomic).
+    fn append(&mut self, a: &mut Arena, g: GameId, fb: bool, fp: bool) -> (V, usize) {
+        let key = (g.0, u8::from(fb) | (u8::from(fp) << 1));
+        if let Some(v) = self.memo.get(&key) {
+            return v.clone();
+        }
+        let mut out = V::default();
+        let mut bars = 0;
+        let uptimal = if a.as_nus(g).is_none() {
+            a.as_uptimal(g).ok().flatten()
+        } else {
+            None
+        };
+        if let Some(u) = uptimal {
+            let compact = u.number.is_zero() && u.nimber == 0;
+            if fp && !compact {
+                out.put("(");
+            }
+            if !u.number.is_zero() {
+                out.put(&fmt_number(u.number, self.mode));
+            }
+            let arrow = match (self.mode, u.up) {
+                (Mode::Plain, true) => "^",
+                (Mode::Plain, false) => "v",
+                (Mode::Latex, true) => "\\uparrow",
+                (Mode::Latex, false) => "\\downarrow",
+            };
+            out.put(arrow);
+            let order = u.order.to_string();
+            let (open, close) = match (self.mode, u.sum, u.up) {
+                (Mode::Plain, false, _) => ("<", ">"),
+                (Mode::Plain, true, _) => ("[", "]"),
+                (Mode::Latex, false, true) => ("^{", "}"),
+                (Mode::Latex, true, true) => ("^{[", "]}"),
+                (Mode::Latex, false, false) => ("_{", "}"),
+                (Mode::Latex, true, false) => ("_{[", "]}"),
+            };
+            out.put(open);
+            out.put(&order);
+            out.put(close);
+            if u.nimber == 1 {
+                out.put(self.tok("*", "\\ast"));
+            }
+            if fp && !compact {
+                out.put(")");
+            }
+        } else if let Some(n) = a.as_nus(g) {
+            let (x, k, m) = (n.number, n.ups, n.nimber);
+            let compact = (k == 0 && m == 0) || (x.is_zero() && (k == 0 || m == 0));
+            let text = fmt_nus(x, k, m, self.mode);
+            if fp && !compact {
+                out.put("(");
+                out.put(&text);
+                out.put(")");
+            } else {
+                out.put(&text);
+            }
+        } else if a.is_switch(g) {
+            let lo = a.print_sorted(g, true);
+            out.put(self.tok("±", "\\pm "));
+            if lo.len() > 1 {
+                out.put(self.tok("{", "\\{"));
+            }
+            for (i, &o) in lo.iter().enumerate() {
+                if i > 0 {
+                    out.put(",");
+                }
+                let (v, _) = self.append(a, o, true, lo.len() == 1);
+                out.append(&v);
+            }
+            if lo.len() > 1 {
+                out.put(self.tok("}", "\\}"));
+            }
+        } else if let Ok(Some((tiny, x, sub))) = a.as_tiny(g) {
+            if fp {
+                out.put("(");
+            }
+            if x != a.zero() {
+                let (v, _) = self.append(a, x, false, false);
+                out.append(&v);
+            }
+            out.put(match (self.mode, tiny) {
+                (Mode::Plain, true) => "Tiny(",
+                (Mode::Plain, false) => "Miny(",
+                (Mode::Latex, true) => "{+_{",
+                (Mode::Latex, false) => "{-_{",
+            });
+            let (v, _) = self.append(a, sub, true, false);
+            out.append(&v);
+            out.put(self.tok(")", "}}"));
+            if fp {
+                out.put(")");
+            }
+        } else {
+            let lo = a.print_sorted(g, true);
+            let ro = a.print_sorted(g, false);
+            let mut left = V::default();
+            let mut right = V::default();
+            let mut n = 0;
+            for (side, opts) in [(&mut left, &lo), (&mut right, &ro)] {
+                for (i, &o) in opts.iter().enumerate() {
+                    if i > 0 {
+                        side.put(",");
+                    }
+                    let (v, b) = self.append(a, o, opts.len() > 1, false);
+                    side.append(&v);
+                    n = n.max(b + 1);
+                }
+            }
+            let n = n.max(1);
+            let braces = fb || n >= MAX_BARS;
+            if braces {
+                out.put(self.tok("{", "\\{"));
+            }
+            out.append(&left);
+            out.put(&self.bars(n));
+            out.append(&right);
+            if braces {
+                out.put(self.tok("}", "\\}"));
+            } else {
+                bars = n;
+            }
+        }
+        self.memo.insert(key, (out.clone(), bars));
+        (out, bars)
+    }
+}
+
+fn fmt_number(x: Dyadic, mode: Mode) -> String {
+    if mode == Mode::Plain || x.is_integer() {
+        return x.to_string();
+    }
+    let sign = if x.is_negative() { "-" } else { "" };
+    format!(
+        "{sign}\\frac{{{}}}{{{}}}",
+        x.num().unsigned_abs(),
+        1u64 << x.exp()
+    )
+}
+
+fn fmt_nus(x: Dyadic, k: i32, m: u32, mode: Mode) -> String {
     let mut s = String::new();
     if x.is_zero() && k == 0 && m == 0 {
         return "0".into();
     }
     if !x.is_zero() {
-        let _ = write!(s, "{x}");
+        s.push_str(&fmt_number(x, mode));
     }
-    let (c, n) = if k > 0 { ('^', k) } else { ('v', -k) };
-    match n {
-        0 => {}
-        1 => s.push(c),
-        2 => {
-            s.push(c);
-            s.push(c);
+    let n = k.unsigned_abs();
+    match (mode, k > 0, n) {
+        (_, _, 0) => {}
+        (Mode::Plain, up, 1) => s.push(if up { '^' } else { 'v' }),
+        (Mode::Plain, up, 2) => s.push_str(if up { "^^" } else { "vv" }),
+        (Mode::Plain, up, _) => {
+            let _ = write!(s, "{}{n}", if up { '^' } else { 'v' });
         }
-        _ => {
-            let _ = write!(s, "{c}{n}");
+        (Mode::Latex, up, 1) => s.push_str(if up { "\\uparrow " } else { "\\downarrow " }),
+        (Mode::Latex, up, 2) => s.push_str(if up { "\\Uparrow " } else { "\\Downarrow " }),
+        (Mode::Latex, up, _) => {
+            let _ = write!(s, "{}{n}", if up { "\\uparrow " } else { "\\downarrow " });
         }
     }
-    match m {
-        0 => {}
-        1 => s.push('*'),
-        _ => {
+    match (mode, m) {
+        (_, 0) => {}
+        (Mode::Plain, 1) => s.push('*'),
+        (Mode::Plain, _) => {
             let _ = write!(s, "*{m}");
         }
+        (Mode::Latex, 1) => s.push_str("\\ast "),
+        (Mode::Latex, _) => {
+            let _ = write!(s, "\\ast {m}");
+        }
+    }
+    if mode == Mode::Latex {
+        let t = s.trim_end().len();
+        s.truncate(t);
     }
     s
 }
@@ -274,7 +727,19 @@ enum Tok {
     Star(u32),
     /// signed up multiple
     Ups(i64),
+    Plus,
+    LParen,
+    RParen,
+    /// `Tiny` (true) or `Miny` (false), followed by a parenthesised argument
+    TinyFn(bool),
+    /// `+_` (true) or `-_` (false), followed by a term
+    TinySub(bool),
+    /// `^<n>` / `v<n>` (sum false) or `^[n]` / `v[n]` (sum true)
+    Uptimal(bool, u32, bool),
 }
+
+/// Largest `n` accepted in `^<n>` and `^[n]`.
+const MAX_UPTIMAL: u32 = 256;
 
 fn lex(s: &str) -> Result<Vec<(Tok, usize)>, ParseError> {
     let b = s.as_bytes();
@@ -320,17 +785,40 @@ fn lex(s: &str) -> Result<Vec<(Tok, usize)>, ParseError> {
                 out.push((Tok::Bars(j - i), i));
                 i = j;
             }
-            b'+' => {
-                if b.get(i + 1) == Some(&b'-') {
+            b'+' => match b.get(i + 1) {
+                Some(&b'-') => {
                     out.push((Tok::Pm, i));
                     i += 2;
+                }
+                Some(&b'_') => {
+                    out.push((Tok::TinySub(true), i));
+                    i += 2;
+                }
+                _ => {
+                    out.push((Tok::Plus, i));
+                    i += 1;
+                }
+            },
+            b'-' => {
+                if b.get(i + 1) == Some(&b'_') {
+                    out.push((Tok::TinySub(false), i));
+                    i += 2;
                 } else {
-                    return Err(ParseError::new(i, "expected '+-'"));
+                    out.push((Tok::Minus, i));
+                    i += 1;
                 }
             }
-            b'-' => {
-                out.push((Tok::Minus, i));
+            b'(' => {
+                out.push((Tok::LParen, i));
                 i += 1;
+            }
+            b')' => {
+                out.push((Tok::RParen, i));
+                i += 1;
+            }
+            b'T' | b'M' if s[i..].starts_with("Tiny") || s[i..].starts_with("Miny") => {
+                out.push((Tok::TinyFn(c == b'T'), i));
+                i += 4;
             }
             b'0'..=b'9' => {
                 let j = digits(i);
@@ -360,6 +848,21 @@ fn lex(s: &str) -> Result<Vec<(Tok, usize)>, ParseError> {
                     j += 1;
                 }
                 let run = (j - i) as i64;
+                if run == 1 && matches!(b.get(j), Some(&b'<') | Some(&b'[')) {
+                    // CGSuite's uptimals: ^<n> (up-nth), ^[n] (^ + ^<2> + ... + ^<n>)
+                    let close = if b[j] == b'<' { b'>' } else { b']' };
+                    let k = digits(j + 1);
+                    if k == j + 1 || b.get(k) != Some(&close) {
+                        return Err(ParseError::new(j, "expected ^<n> or ^[n]"));
+                    }
+                    let n = parse_u32(j + 1, k)?;
+                    if n == 0 || n > MAX_UPTIMAL {
+                        return Err(ParseError::new(j + 1, "uptimal order out of range"));
+                    }
+                    out.push((Tok::Uptimal(c == b'^', n, close == b']'), i));
+                    i = k + 1;
+                    continue;
+                }
                 let k = digits(j);
                 let n = if k > j {
                     if run > 1 {
@@ -377,6 +880,17 @@ fn lex(s: &str) -> Result<Vec<(Tok, usize)>, ParseError> {
                 let len = ch.len_utf8();
                 match ch {
                     '±' => out.push((Tok::Pm, i)),
+                    '⇑' | '⇓' => {
+                        let mut j = i;
+                        let mut run = 0i64;
+                        while s[j..].starts_with(ch) {
+                            j += len;
+                            run += 2;
+                        }
+                        out.push((Tok::Ups(if ch == '⇑' { run } else { -run }), i));
+                        i = j;
+                        continue;
+                    }
                     '↑' | '↓' => {
                         let mut j = i;
                         let mut run = 0i64;
@@ -427,6 +941,10 @@ enum AstKind {
     Neg(Box<Ast>),
     Pm(Vec<Ast>),
     Add(Box<Ast>, Box<Ast>),
+    /// `Tiny(x)` (true) or `Miny(x)` (false)
+    Tiny(bool, Box<Ast>),
+    /// `^<n>` and `^[n]` (see [`Tok::Uptimal`])
+    Uptimal(bool, u32, bool),
 }
 
 struct Parser<'a> {
@@ -477,11 +995,11 @@ impl Parser<'_> {
         let mut dup = false;
         for k in i..j {
             match self.toks[k].0 {
-                Tok::LBrace => depth += 1,
-                Tok::RBrace => {
+                Tok::LBrace | Tok::LParen => depth += 1,
+                Tok::RBrace | Tok::RParen => {
                     depth -= 1;
                     if depth < 0 {
-                        return Err(ParseError::new(self.off(k), "unmatched '}'"));
+                        return Err(ParseError::new(self.off(k), "unmatched closing bracket"));
                     }
                 }
                 Tok::Bars(n) if depth == 0 => match best {
@@ -547,8 +1065,8 @@ impl Parser<'_> {
             let at_end = k == j;
             if !at_end {
                 match self.toks[k].0 {
-                    Tok::LBrace => depth += 1,
-                    Tok::RBrace => depth -= 1,
+                    Tok::LBrace | Tok::LParen => depth += 1,
+                    Tok::RBrace | Tok::RParen => depth -= 1,
                     _ => {}
                 }
             }
@@ -565,11 +1083,67 @@ impl Parser<'_> {
 
     fn term_exact(&mut self, i: usize, j: usize) -> Result<Ast, ParseError> {
         let mut p = i;
-        let t = self.term(&mut p, j)?;
+        let t = self.expr(&mut p, j)?;
         if p != j {
             return Err(ParseError::new(self.off(p), "unexpected token"));
         }
         Ok(t)
+    }
+
+    /// Index of the matching `)` for the `(` at `i`.
+    fn matching_paren(&self, i: usize, j: usize) -> Result<usize, ParseError> {
+        let mut depth = 0usize;
+        for k in i..j {
+            match self.toks[k].0 {
+                Tok::LParen => depth += 1,
+                Tok::RParen => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Err(ParseError::new(self.off(i), "unclosed '('"))
+    }
+
+    /// Terms joined by infix `+`, `-` and `±`; a tiny or miny written
+    /// right after a term (`1Tiny(2)`, `1+_2`) is added to it.
+    fn expr(&mut self, p: &mut usize, j: usize) -> Result<Ast, ParseError> {
+        let mut acc = self.term(p, j)?;
+        while *p < j {
+            let off = self.off(*p);
+            let rhs = match self.toks[*p].0 {
+                Tok::Plus => {
+                    *p += 1;
+                    self.term(p, j)?
+                }
+                Tok::Minus => {
+                    *p += 1;
+                    let t = self.term(p, j)?;
+                    Ast {
+                        offset: off,
+                        kind: AstKind::Neg(Box::new(t)),
+                    }
+                }
+                Tok::Pm => {
+                    *p += 1;
+                    let opts = self.pm_arg(p, j)?;
+                    Ast {
+                        offset: off,
+                        kind: AstKind::Pm(opts),
+                    }
+                }
+                Tok::TinyFn(_) | Tok::TinySub(_) | Tok::Uptimal(..) => self.term(p, j)?,
+                _ => break,
+            };
+            acc = Ast {
+                offset: acc.offset,
+                kind: AstKind::Add(Box::new(acc), Box::new(rhs)),
+            };
+        }
+        Ok(acc)
     }
 
     fn term(&mut self, p: &mut usize, j: usize) -> Result<Ast, ParseError> {
@@ -616,7 +1190,58 @@ impl Parser<'_> {
                 }
             }
             Tok::Num(_) | Tok::Star(_) | Tok::Ups(_) => self.simple(p, j, false, off),
-            Tok::RBrace | Tok::Comma | Tok::Bars(_) => {
+            Tok::LParen => {
+                let k = self.matching_paren(*p, j)?;
+                let e = self.term_exact(*p + 1, k)?;
+                *p = k + 1;
+                Ok(e)
+            }
+            Tok::TinyFn(tiny) => {
+                if *p + 1 >= j || self.toks[*p + 1].0 != Tok::LParen {
+                    return Err(ParseError::new(off, "expected '(' after Tiny or Miny"));
+                }
+                let k = self.matching_paren(*p + 1, j)?;
+                let e = self.term_exact(*p + 2, k)?;
+                *p = k + 1;
+                Ok(Ast {
+                    offset: off,
+                    kind: AstKind::Tiny(tiny, Box::new(e)),
+                })
+            }
+            Tok::Uptimal(up, n, sum) => {
+                *p += 1;
+                let base = Ast {
+                    offset: off,
+                    kind: AstKind::Uptimal(up, n, sum),
+                };
+                // a star may follow, as in ^<2>*
+                if let Some((Tok::Star(m), _)) = self.toks.get(*p) {
+                    if *p < j {
+                        let m = *m;
+                        *p += 1;
+                        return Ok(Ast {
+                            offset: off,
+                            kind: AstKind::Add(
+                                Box::new(base),
+                                Box::new(Ast {
+                                    offset: off,
+                                    kind: AstKind::Nus(Dyadic::ZERO, 0, m),
+                                }),
+                            ),
+                        });
+                    }
+                }
+                Ok(base)
+            }
+            Tok::TinySub(tiny) => {
+                *p += 1;
+                let e = self.term(p, j)?;
+                Ok(Ast {
+                    offset: off,
+                    kind: AstKind::Tiny(tiny, Box::new(e)),
+                })
+            }
+            Tok::RBrace | Tok::Comma | Tok::Bars(_) | Tok::Plus | Tok::RParen => {
                 Err(ParseError::new(off, "expected a value"))
             }
         }
@@ -684,8 +1309,12 @@ impl Parser<'_> {
     /// The argument of `±`: `{a,b,...}` (a set of options), `{a|b}` (one
     /// compound option), or a single term.
     fn pm_arg(&mut self, p: &mut usize, j: usize) -> Result<Vec<Ast>, ParseError> {
-        if *p < j && self.toks[*p].0 == Tok::LBrace {
-            let k = self.matching(*p, j)?;
+        if *p < j && matches!(self.toks[*p].0, Tok::LBrace | Tok::LParen) {
+            let k = if self.toks[*p].0 == Tok::LBrace {
+                self.matching(*p, j)?
+            } else {
+                self.matching_paren(*p, j)?
+            };
             let inner = if self.top_bars(*p + 1, k)?.is_some() {
                 vec![self.content(*p + 1, k)?]
             } else {
@@ -723,7 +1352,7 @@ mod tests {
             "{2|-1/2}",
             "{^^*|*,v}",
             "±{3,{4|0,{1|0,*}},{4|{0,{1/2|0}|v},±1,±{1,{2|0}}}}",
-            "{0||0|-1}",
+            "Tiny(1)",
             "{4|0,{1|0,*}}",
             "±{3|1}",
             "±{1,{2|0}}",
@@ -745,7 +1374,7 @@ mod tests {
         assert_eq!(rt(&mut a, "+-1"), "±1");
         assert_eq!(rt(&mut a, " { 1 | - 1 } "), "±1");
         assert_eq!(rt(&mut a, "{{2|0}|-1}"), "{2|0||-1}");
-        assert_eq!(rt(&mut a, "{0|{0|-1}}"), "{0||0|-1}");
+        assert_eq!(rt(&mut a, "{0|{0|-1}}"), "Tiny(1)");
         assert_eq!(rt(&mut a, "↑↑*"), "^^*");
         assert_eq!(rt(&mut a, "↓3"), "v3");
         assert_eq!(rt(&mut a, "-^"), "v");
@@ -811,6 +1440,105 @@ mod tests {
         let tiny = "{0|".repeat(80) + &"}".repeat(80);
         assert!(a.parse(&tiny).is_err());
         assert!(a.parse("^999999").is_err());
-        assert!(a.parse("{|}|").is_ok() || a.parse("{|}|").is_err());
+        // a braceless bar expression: "{|}|" is "{ {|} | }", the game {0|} = 1
+        assert_eq!(a.parse("{|}|").map(|g| a.display(g)), Ok("1".to_string()));
+        for bad in [
+            "Tiny", "Tiny(", "Tiny()", "(1", "1)", "1+", "+_", "^ -", "±()",
+        ] {
+            assert!(a.parse(bad).is_err(), "{bad} should not parse");
+        }
+    }
+
+    #[test]
+    fn cgsuite_forms_parse_and_print() {
+        let mut a = Arena::new();
+        for (s, out) in [
+            ("{1|0} + ^ - *2", "{1^*2|^*2}"),
+            ("9/8+*", "9/8*"),
+            ("6+^*", "6^*"),
+            ("73/16+v9*8", "73/16v9*8"),
+            ("{0||0|vvv}", "{0||0|v3}"),
+            ("{^^^|vv}", "{^3|vv}"),
+            ("{0||0|-3/2}", "Tiny(3/2)"),
+            ("{0|||0||-1|-3}", "Tiny({3|1})"),
+            ("{5||3|1|||0||||0}", "Miny({5||3|1})"),
+            ("+_2", "Tiny(2)"),
+            ("-_2", "Miny(2)"),
+            ("Tiny(2)", "Tiny(2)"),
+            ("Miny(1/2)", "Miny(1/2)"),
+            ("1+Tiny(2)", "1Tiny(2)"),
+            ("1Tiny(2)", "1Tiny(2)"),
+            ("1+_2", "1Tiny(2)"),
+            ("1Miny({3|1})", "1Miny({3|1})"),
+            ("±(1,{2|0})", "±{1,{2|0}}"),
+            ("±(1*)", "±(1*)"),
+            ("±1*", "±(1*)"),
+            ("(1)", "1"),
+            ("(1 + 1) - (^)", "2v"),
+            ("⇑", "^^"),
+            ("⇓*", "vv*"),
+            ("^^^", "^3"),
+            ("{3||2+*|1+*}", "{3||2*|1*}"),
+            ("2 - 3", "-1"),
+            ("{1-1|2}", "1"),
+        ] {
+            assert_eq!(rt(&mut a, s), out, "{s}");
+            assert_eq!(rt(&mut a, out), out, "printed form {out} round-trips");
+        }
+        // five bars are never printed: CGSuite braces the inner form instead
+        assert_eq!(
+            rt(&mut a, "{10|{8|{6|{4|{2|0}}}}}"),
+            "{10|{8||||6|||4||2|0}}"
+        );
+    }
+
+    #[test]
+    fn uptimals_print_as_cgsuite_writes_them() {
+        let mut a = Arena::new();
+        for (s, out) in [
+            ("{0|*||*|||*||||*}", "^[4]"),
+            ("{0||0|v*}", "{0|^<2>}"),
+            ("^<3>", "^<3>"),
+            ("v<2>*", "v<2>*"),
+            ("1+^[2]", "1^[2]"),
+            ("-1/2v[3]*", "-1/2v[3]*"),
+            ("{1|^<2>*}", "{1|^<2>*}"),
+        ] {
+            assert_eq!(rt(&mut a, s), out, "{s}");
+            assert_eq!(rt(&mut a, out), out, "{out}");
+        }
+        let g = a.parse("^<2>").unwrap();
+        assert_eq!(a.display_latex(g), "\\uparrow^{2}");
+        let g = a.parse("v[3]").unwrap();
+        assert_eq!(a.display_latex(g), "\\downarrow_{[3]}");
+        // ^<2> = {0|v*}, and ^[2] = ^ + ^<2>
+        let u2 = a.parse("{0|v*}").unwrap();
+        assert_eq!(a.parse("^<2>"), Ok(u2));
+        let s = a.parse("^ + ^<2>").unwrap();
+        assert_eq!(a.parse("^[2]"), Ok(s));
+    }
+
+    #[test]
+    fn latex() {
+        let mut a = Arena::new();
+        for (s, tex) in [
+            ("{3|1||0}", r"\{3 \mid 1 \,\|\, 0\}"),
+            // {2|0||0} is the miny Miny(2), as CGSuite prints it
+            ("{2|0||0}", "{-_{2}}"),
+            ("^", r"\uparrow"),
+            ("^^*", r"\Uparrow \ast"),
+            ("v3*2", r"\downarrow 3\ast 2"),
+            ("-3/2", r"-\frac{3}{2}"),
+            ("±1", r"\pm 1"),
+            ("Tiny(2)", "{+_{2}}"),
+            ("±1*", r"\pm (1\ast)"),
+            (
+                "{10|{8|{6|{4|{2|0}}}}}",
+                r"\{10 \mid \{8 \,||||\, 6 \,|||\, 4 \,\|\, 2 \mid 0\}\}",
+            ),
+        ] {
+            let g = a.parse(s).unwrap();
+            assert_eq!(a.display_latex(g), tex, "{s}");
+        }
     }
 }

@@ -199,6 +199,25 @@ impl Trajectory {
         Ok(Trajectory { segs })
     }
 
+    /// The wall as exact breakpoints `(t, x)`, lowest temperature first: the
+    /// first at `t = -1`, then one at every critical temperature; the wall is
+    /// linear between consecutive points and vertical above the last.
+    #[must_use]
+    pub fn points(&self) -> Vec<(Dyadic, Dyadic)> {
+        self.segs.iter().map(|s| (s.start, s.value)).collect()
+    }
+
+    /// The wall in CGSuite's `Trajectory` form: the value at the top, the
+    /// critical temperatures from the top down, and the slopes (value per
+    /// unit of temperature) of the pieces from the top down.
+    #[must_use]
+    pub fn cgsuite_parts(&self) -> (Dyadic, Vec<Dyadic>, Vec<i32>) {
+        let top = self.segs.last().map_or(Dyadic::ZERO, |s| s.value);
+        let crit: Vec<Dyadic> = self.critical_points().into_iter().rev().collect();
+        let slopes: Vec<i32> = self.segs.iter().rev().map(|s| s.slope).collect();
+        (top, crit, slopes)
+    }
+
     /// Highest critical temperature, or `-1` for a straight vertical line.
     fn top(&self) -> Dyadic {
         match self.segs.last() {
@@ -225,6 +244,20 @@ pub struct Thermograph {
 }
 
 impl Thermograph {
+    /// CGSuite's printed form, `Thermograph(x,[t..],[s..],x,[t..],[s..])`:
+    /// for the left wall then the right, the mast value, the critical
+    /// temperatures from the top down and the slopes from the top down.
+    #[must_use]
+    pub fn cgsuite(&self) -> String {
+        let part = |w: &Trajectory| {
+            let (top, crit, slopes) = w.cgsuite_parts();
+            let crit: Vec<String> = crit.iter().map(ToString::to_string).collect();
+            let slopes: Vec<String> = slopes.iter().map(ToString::to_string).collect();
+            format!("{top},[{}],[{}]", crit.join(","), slopes.join(","))
+        };
+        format!("Thermograph({},{})", part(&self.left), part(&self.right))
+    }
+
     fn mast_only(v: Dyadic) -> Thermograph {
         Thermograph {
             left: Trajectory::constant(v),

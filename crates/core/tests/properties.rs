@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use partizan_core::{Arena, Dyadic, GameId, Outcome};
+use partizan_core::{Arena, Comparison, Dyadic, GameId, Outcome};
 use proptest::prelude::*;
 
 /// An explicit (non-canonical) game tree.
@@ -444,5 +444,286 @@ proptest! {
         // parse/print of the number
         let text = a.display(gx);
         prop_assert_eq!(text.parse::<Dyadic>().unwrap(), x);
+    }
+}
+
+// ---------------------------------------------------------------------
+// The toolkit's laws (atomic weight, reduced forms, temperature theory),
+// checked against brute-force play on the explicit trees where possible.
+
+/// An all-small tree: every node has options for both players or none.
+fn all_small_tree(depth: u32, width: usize) -> impl Strategy<Value = T> {
+    let leaf = Just(Rc::new(Tree {
+        l: vec![],
+        r: vec![],
+    }));
+    leaf.prop_recursive(depth, 48, width as u32, move |inner| {
+        (
+            prop::collection::vec(inner.clone(), 1..=width),
+            prop::collection::vec(inner, 1..=width),
+        )
+            .prop_map(|(l, r)| Rc::new(Tree { l, r }))
+    })
+}
+
+/// No subposition of `g` has equal stops without being a number (a reduced
+/// canonical form keeps no `x + infinitesimal` but `x` itself).
+fn numberish_free(a: &Arena, g: GameId) -> bool {
+    let mut stack = vec![g];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(x) = stack.pop() {
+        if !seen.insert(x) {
+            continue;
+        }
+        if !a.is_number(x) && a.left_stop(x) == a.right_stop(x) {
+            return false;
+        }
+        stack.extend(a.left_options(x).iter().copied());
+        stack.extend(a.right_options(x).iter().copied());
+    }
+    true
+}
+
+/// The literal definition of heating by `t` on a canonical form (no memo,
+/// the sum through the slow twin).
+fn slow_heat(a: &mut Arena, g: GameId, t: GameId) -> GameId {
+    if a.is_number(g) {
+        return g;
+    }
+    let nt = a.neg(t);
+    let mut l = Vec::new();
+    for gl in a.left_options(g).to_vec() {
+        let h = slow_heat(a, gl, t);
+        l.push(slow_sum(a, h, t, &mut HashMap::new()));
+    }
+    let mut r = Vec::new();
+    for gr in a.right_options(g).to_vec() {
+        let h = slow_heat(a, gr, t);
+        r.push(slow_sum(a, h, nt, &mut HashMap::new()));
+    }
+    a.construct(&l, &r).unwrap()
+}
+
+/// The literal definition of overheating `∫^t_s` (integers become `n` copies
+/// of `s`, added one at a time).
+fn slow_overheat(a: &mut Arena, g: GameId, s: GameId, t: GameId) -> GameId {
+    if let Some(x) = a.as_number(g) {
+        if x.is_integer() {
+            let n = x.num();
+            let unit = if n < 0 { a.neg(s) } else { s };
+            let mut acc = a.zero();
+            for _ in 0..n.unsigned_abs() {
+                acc = slow_sum(a, acc, unit, &mut HashMap::new());
+            }
+            return acc;
+        }
+    }
+    let nt = a.neg(t);
+    let mut l = Vec::new();
+    for gl in a.left_options(g).to_vec() {
+        let h = slow_overheat(a, gl, s, t);
+        l.push(slow_sum(a, h, t, &mut HashMap::new()));
+    }
+    let mut r = Vec::new();
+    for gr in a.right_options(g).to_vec() {
+        let h = slow_overheat(a, gr, s, t);
+        r.push(slow_sum(a, h, nt, &mut HashMap::new()));
+    }
+    a.construct(&l, &r).unwrap()
+}
+
+proptest! {
+    #![proptest_config(cfg(256))]
+
+    #[test]
+    fn atomic_weight_laws(g in all_small_tree(3, 2), h in all_small_tree(3, 2)) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, vh) = (value(&mut a, &g, &mut m), value(&mut a, &h, &mut m));
+        prop_assert!(a.is_all_small(vg) && a.is_infinitesimal(vg));
+        let wg = a.atomic_weight(vg).unwrap();
+        let wh = a.atomic_weight(vh).unwrap();
+        // additive on sums
+        let s = a.sum(vg, vh).unwrap();
+        let ws = a.atomic_weight(s).unwrap();
+        prop_assert_eq!(ws, a.sum(wg, wh).unwrap(), "{} + {}", a.display(vg), a.display(vh));
+        // odd under negation
+        let ng = a.neg(vg);
+        prop_assert_eq!(a.atomic_weight(ng).unwrap(), a.neg(wg));
+        // adding a nimber changes nothing, adding ^ adds 1
+        let s3 = a.nimber(3);
+        let gs = a.sum(vg, s3).unwrap();
+        prop_assert_eq!(a.atomic_weight(gs).unwrap(), wg);
+        let up = a.up();
+        let gu = a.sum(vg, up).unwrap();
+        let one = a.integer(1).unwrap();
+        prop_assert_eq!(a.atomic_weight(gu).unwrap(), a.sum(wg, one).unwrap());
+        // the two-ahead rule agrees with play on the explicit tree
+        let ta = a.two_ahead(vg).unwrap();
+        let mut p = Play::default();
+        let lf = p.wins(&[(Rc::clone(&g), false)], true);
+        let rf = p.wins(&[(Rc::clone(&g), false)], false);
+        if ta.left_wins {
+            prop_assert!(lf && !rf, "aw {} >= 2 but {} is not > 0", a.display(wg), a.display(vg));
+        }
+        if ta.left_wins_first {
+            prop_assert!(lf, "aw {} >= 1 but Left loses first in {}", a.display(wg), a.display(vg));
+        }
+        if ta.right_wins {
+            prop_assert!(rf && !lf);
+        }
+        if ta.right_wins_first {
+            prop_assert!(rf);
+        }
+        prop_assert_eq!(ta.outcome().is_some(), ta.left_wins || ta.right_wins);
+    }
+
+    #[test]
+    fn reduced_form_laws(g in small(), e in all_small_tree(3, 2)) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, ve) = (value(&mut a, &g, &mut m), value(&mut a, &e, &mut m));
+        let r = a.reduced(vg).unwrap();
+        // idempotent
+        prop_assert_eq!(a.reduced(r).unwrap(), r);
+        // equal modulo infinitesimals
+        let d = a.sub(vg, r).unwrap();
+        prop_assert!(a.is_infinitesimal(d), "{} - {}", a.display(vg), a.display(r));
+        prop_assert_eq!(a.infinitesimal_part(vg).unwrap(), d);
+        // the same for G plus any infinitesimal
+        let ge = a.sum(vg, ve).unwrap();
+        prop_assert_eq!(a.reduced(ge).unwrap(), r, "{} + {}", a.display(vg), a.display(ve));
+        // and the stops are kept
+        prop_assert_eq!(a.left_stop(r), a.left_stop(vg));
+        prop_assert_eq!(a.right_stop(r), a.right_stop(vg));
+        prop_assert!(numberish_free(&a, r), "{} has a numberish non-number", a.display(r));
+    }
+
+    #[test]
+    fn reduced_form_laws_on_hot_games(g in rich(), e in all_small_tree(2, 2)) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, ve) = (value(&mut a, &g, &mut m), value(&mut a, &e, &mut m));
+        let r = a.reduced(vg).unwrap();
+        prop_assert_eq!(a.reduced(r).unwrap(), r);
+        let d = a.sub(vg, r).unwrap();
+        prop_assert!(a.is_infinitesimal(d));
+        let ge = a.sum(vg, ve).unwrap();
+        prop_assert_eq!(a.reduced(ge).unwrap(), r);
+        prop_assert!(numberish_free(&a, r), "{} has a numberish non-number", a.display(r));
+    }
+
+    #[test]
+    fn temperature_laws(g in rich()) {
+        let mut a = Arena::new();
+        let vg = value(&mut a, &g, &mut HashMap::new());
+        let th = a.thermograph(vg).unwrap();
+        let (t, mean) = (a.temperature(vg), a.mean(vg));
+        // the walls meet the mast at the temperature and stay there above
+        if !a.is_number(vg) {
+            prop_assert_eq!(th.left.value_at(t).unwrap(), mean);
+            prop_assert_eq!(th.right.value_at(t).unwrap(), mean);
+            let above = t.checked_add(Dyadic::ONE).unwrap();
+            prop_assert_eq!(th.left.value_at(above).unwrap(), mean);
+            // breakpoints are the walls' own values
+            for (bt, bx) in th.left.points() {
+                prop_assert_eq!(th.left.value_at(bt).unwrap(), bx);
+            }
+        }
+        // cooling by t <= temperature: the stops of G_t are the walls at t
+        for k in 0..4 {
+            let s = Dyadic::new(k, 1).unwrap(); // 0, 1/2, 1, 3/2
+            if s > t || a.is_number(vg) {
+                continue;
+            }
+            let c = a.cool(vg, s).unwrap();
+            prop_assert_eq!(a.left_stop(c), th.left.value_at(s).unwrap(), "{} cooled by {}", a.display(vg), s);
+            prop_assert_eq!(a.right_stop(c), th.right.value_at(s).unwrap());
+            prop_assert_eq!(a.mean(c), mean);
+        }
+        // above its temperature a game cools to its mean
+        let hot = t.checked_add(Dyadic::HALF).unwrap();
+        let c = a.cool(vg, hot).unwrap();
+        if !a.as_number(vg).is_some_and(Dyadic::is_integer) {
+            prop_assert_eq!(a.as_number(c), Some(mean));
+        }
+        // freezing leaves the mean plus an infinitesimal
+        let f = a.freeze(vg).unwrap();
+        let mg = a.number(mean).unwrap();
+        let d = a.sub(f, mg).unwrap();
+        prop_assert!(a.is_infinitesimal(d), "freeze of {} is {}", a.display(vg), a.display(f));
+        // cooling by 0 changes nothing
+        prop_assert_eq!(a.cool(vg, Dyadic::ZERO).unwrap(), vg);
+        // incentives: every option's incentive is at most a kept one
+        let inc = a.incentives(vg).unwrap();
+        for gl in a.left_options(vg).to_vec() {
+            let d = a.sub(gl, vg).unwrap();
+            let mut ok = false;
+            for &k in &inc.left {
+                ok |= a.leq(d, k);
+            }
+            prop_assert!(ok);
+        }
+        // orthodox options exist for both players of a non-number at any t
+        if !a.is_number(vg) {
+            let o = a.orthodox(vg, t).unwrap();
+            prop_assert!(!o.left.is_empty() && !o.right.is_empty());
+        }
+    }
+
+    #[test]
+    fn heating_and_overheating_agree_with_their_definitions(g in small(), k in 0usize..4) {
+        let mut a = Arena::new();
+        let vg = value(&mut a, &g, &mut HashMap::new());
+        let t = a.parse(["1", "*", "1/2", "^"][k]).unwrap();
+        prop_assert_eq!(a.heat(vg, t).unwrap(), slow_heat(&mut a, vg, t));
+        let one = a.integer(1).unwrap();
+        prop_assert_eq!(a.overheat(vg, one, t).unwrap(), slow_overheat(&mut a, vg, one, t));
+        let s = a.star();
+        prop_assert_eq!(a.overheat(vg, s, one).unwrap(), slow_overheat(&mut a, vg, s, one));
+        // heating by 0 is the identity
+        let z = a.zero();
+        prop_assert_eq!(a.heat(vg, z).unwrap(), vg);
+    }
+
+    #[test]
+    fn comparison_and_size_agree_with_play(g in small(), h in small()) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let (vg, vh) = (value(&mut a, &g, &mut m), value(&mut a, &h, &mut m));
+        let mut p = Play::default();
+        let expect = match (p.leq(&g, &h), p.leq(&h, &g)) {
+            (true, true) => Comparison::Equal,
+            (true, false) => Comparison::Less,
+            (false, true) => Comparison::Greater,
+            (false, false) => Comparison::Confused,
+        };
+        prop_assert_eq!(a.compare(vg, vh), expect);
+        let s = a.size_summary(vg);
+        prop_assert_eq!(s.printed_len, a.display(vg).len());
+        let t = tree_of(&a, vg, &mut HashMap::new());
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![t];
+        while let Some(x) = stack.pop() {
+            if seen.insert(key(&x)) {
+                stack.extend(x.l.iter().cloned());
+                stack.extend(x.r.iter().cloned());
+            }
+        }
+        prop_assert_eq!(s.subpositions, seen.len());
+    }
+
+    #[test]
+    fn tiny_and_uptimal_notation_round_trips(p in -8i64..8, e in 0u32..3, q in 1i64..8, f in 0u32..2, n in 1u32..5) {
+        let mut a = Arena::new();
+        let x = Dyadic::new(p, e).unwrap();
+        let s = Dyadic::new(q, f).unwrap();
+        for text in [format!("{x}+Tiny({s})"), format!("{x}+Miny({s})"), format!("^<{n}>"), format!("v[{n}]*")] {
+            let g = a.parse(&text).unwrap();
+            let printed = a.display(g);
+            prop_assert_eq!(a.parse(&printed), Ok(g), "{} -> {}", text, printed);
+            let tex = a.display_latex(g);
+            prop_assert!(!tex.is_empty());
+        }
     }
 }

@@ -1,0 +1,515 @@
+//! `partizan compare G H` and `partizan analyse VALUE...`: the everyday
+//! operations of the subject on values written in CGSuite notation.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use partizan_core::thermo::Trajectory;
+use partizan_core::{Arena, Dyadic, GameId};
+use serde_json::{json, Map, Value};
+
+/// Arguments of `partizan compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The first value, in CGSuite notation (`{1|0} + ^`, `±1`, `Tiny(2)`).
+    #[arg(allow_hyphen_values = true)]
+    pub g: String,
+    /// The second value.
+    #[arg(allow_hyphen_values = true)]
+    pub h: String,
+}
+
+/// `partizan compare G H`: prints `<`, `>`, `=` or `||` (confused), exit 0.
+pub fn compare(args: CompareArgs, json_out: bool) -> Result<()> {
+    let mut a = Arena::new();
+    let g = parse(&mut a, &args.g, "G")?;
+    let h = parse(&mut a, &args.h, "H")?;
+    let c = a.compare(g, h);
+    if json_out {
+        let out = json!({
+            "g": a.display(g),
+            "h": a.display(h),
+            "comparison": c.symbol(),
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        println!("{c}");
+    }
+    Ok(())
+}
+
+/// Values longer than this are summarised unless `--full`.
+const DEFAULT_LIMIT: usize = 2000;
+
+/// Arguments of `partizan analyse`.
+///
+/// With no operation flag it prints everything: the value (or, above
+/// `--limit` characters, its size), outcome, stops, mean, temperature,
+/// atomic weight, reduced canonical form, infinitesimal part, options,
+/// incentives and thermograph. With operation flags it prints only those,
+/// and an operation undefined on the value is an error (exit 2).
+#[derive(Args, Debug)]
+#[command(
+    after_help = "With no operation flag, prints everything: the value (or, above --limit \
+characters, its size), outcome, stops, mean, temperature, atomic weight and what the two-ahead \
+rule says, reduced canonical form, infinitesimal part, options, incentives, thermograph walls \
+as breakpoints (temperature, value). With operation flags (--atomic-weight, --reduced, \
+--thermograph, --cool, --heat, --overheat, --freeze, --incentives) it prints only those, and an operation \
+undefined on the value (atomic weight of a non-atomic game, cooling at -1 or below) is a \
+one-line error, exit 2.\n\nExamples:\n  partizan analyse '{3||2*|1*}'\n  partizan analyse '^^*' --atomic-weight\n  \
+partizan analyse '{2|-1/2}' --cool 1 --freeze --json\n  partizan analyse '{1|0} + ^ - *2' --latex"
+)]
+pub struct AnalyseArgs {
+    /// Values in CGSuite notation; several are added together.
+    #[arg(required = true, allow_hyphen_values = true)]
+    pub values: Vec<String>,
+    /// Only the atomic weight (an error if the value is not atomic).
+    #[arg(long)]
+    pub atomic_weight: bool,
+    /// Only the reduced canonical form (and the infinitesimal part).
+    #[arg(long)]
+    pub reduced: bool,
+    /// Only the thermograph: each wall's breakpoints (temperature, value).
+    #[arg(long)]
+    pub thermograph: bool,
+    /// Only the value cooled by T (a number above -1), G_T.
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub cool: Option<String>,
+    /// Only the value heated by T (any value), ∫^T G.
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub heat: Option<String>,
+    /// Only the value overheated from S to T, ∫^T_S G.
+    #[arg(long, num_args = 2, value_names = ["S", "T"], allow_hyphen_values = true)]
+    pub overheat: Option<Vec<String>>,
+    /// Only the value frozen (cooled by its own temperature).
+    #[arg(long)]
+    pub freeze: bool,
+    /// Only the incentives (each a difference of two games this large: slow
+    /// for forms of thousands of subpositions).
+    #[arg(long)]
+    pub incentives: bool,
+    /// Print values in LaTeX math notation.
+    #[arg(long)]
+    pub latex: bool,
+    /// Print every value in full, however long.
+    #[arg(long)]
+    pub full: bool,
+    /// Write the full value to FILE (the terminal gets the summary).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Values longer than this many characters are summarised, not printed.
+    #[arg(long, default_value_t = DEFAULT_LIMIT, value_name = "CHARS")]
+    pub limit: usize,
+}
+
+fn parse(a: &mut Arena, text: &str, what: &str) -> Result<GameId> {
+    a.parse(text)
+        .with_context(|| format!("bad value notation in {what} '{text}'"))
+}
+
+fn dyadic(text: &str, what: &str) -> Result<Dyadic> {
+    text.trim()
+        .parse::<Dyadic>()
+        .with_context(|| format!("{what} must be a dyadic number such as 1 or -1/2, not '{text}'"))
+}
+
+/// Prints values within the size limit.
+struct Shower {
+    latex: bool,
+    full: bool,
+    limit: usize,
+}
+
+impl Shower {
+    /// The value's text, or `None` when it is over the limit.
+    fn text(&self, a: &mut Arena, g: GameId) -> Option<String> {
+        let len = a.display_len(g);
+        if !self.full && len > self.limit {
+            return None;
+        }
+        Some(if self.latex {
+            a.display_latex(g)
+        } else {
+            a.display(g)
+        })
+    }
+
+    fn show(&self, a: &mut Arena, g: GameId) -> String {
+        match self.text(a, g) {
+            Some(t) => t,
+            None => {
+                let s = a.size_summary(g);
+                format!(
+                    "<{} characters: {} left and {} right options, {} subpositions, birthday {}; use --full or --out FILE>",
+                    s.printed_len, s.left_options, s.right_options, s.subpositions, s.birthday
+                )
+            }
+        }
+    }
+
+    fn json(&self, a: &mut Arena, g: GameId) -> Value {
+        self.text(a, g).map_or(Value::Null, Value::String)
+    }
+
+    fn list(&self, a: &mut Arena, gs: &[GameId]) -> String {
+        let v: Vec<String> = gs.iter().map(|&g| self.show(a, g)).collect();
+        if v.is_empty() {
+            "(none)".into()
+        } else {
+            v.join(", ")
+        }
+    }
+
+    fn json_list(&self, a: &mut Arena, gs: &[GameId]) -> Value {
+        Value::Array(gs.iter().map(|&g| self.json(a, g)).collect())
+    }
+}
+
+fn wall_json(w: &Trajectory) -> Value {
+    Value::Array(
+        w.points()
+            .iter()
+            .map(|(t, x)| json!([t.to_string(), x.to_string()]))
+            .collect(),
+    )
+}
+
+fn wall_text(w: &Trajectory) -> String {
+    let v: Vec<String> = w
+        .points()
+        .iter()
+        .map(|(t, x)| format!("({t}, {x})"))
+        .collect();
+    v.join(" ")
+}
+
+/// Re-reads flags that the hyphen-friendly value list swallowed (everything
+/// after the first value lands in it): words `--name` are flags, with as
+/// many following words as the flag takes.
+fn reparse(args: AnalyseArgs) -> Result<(AnalyseArgs, bool)> {
+    #[derive(clap::Parser, Debug)]
+    #[command(name = "partizan analyse", no_binary_name = true)]
+    struct Wrap {
+        #[command(flatten)]
+        a: AnalyseArgs,
+        #[arg(long)]
+        json: bool,
+        /// the global store flags, accepted here and unused
+        #[arg(long)]
+        no_store: bool,
+        #[arg(long)]
+        store: Option<PathBuf>,
+    }
+    let is_flag =
+        |w: &str| w.starts_with("--") && w[2..].starts_with(|c: char| c.is_ascii_alphabetic());
+    if !args.values.iter().any(|w| is_flag(w)) {
+        return Ok((args, false));
+    }
+    let mut flags: Vec<String> = Vec::new();
+    let mut values: Vec<String> = Vec::new();
+    let mut it = args.values.into_iter();
+    while let Some(w) = it.next() {
+        if is_flag(&w) {
+            let name = w.split('=').next().unwrap_or_default().to_string();
+            let takes = match name.as_str() {
+                _ if w.contains('=') => 0,
+                "--cool" | "--heat" | "--out" | "--limit" | "--store" => 1,
+                "--overheat" => 2,
+                _ => 0,
+            };
+            flags.push(w);
+            for _ in 0..takes {
+                if let Some(v) = it.next() {
+                    // keep hyphenated arguments attached to their flag
+                    let last = flags.pop().unwrap_or_default();
+                    flags.push(if takes == 1 {
+                        format!("{last}={v}")
+                    } else {
+                        last
+                    });
+                    if takes == 2 {
+                        flags.push(v);
+                    }
+                }
+            }
+        } else {
+            values.push(w);
+        }
+    }
+    // the flags given before the values still count
+    let mut argv: Vec<String> = Vec::new();
+    if args.atomic_weight {
+        argv.push("--atomic-weight".into());
+    }
+    if args.reduced {
+        argv.push("--reduced".into());
+    }
+    if args.thermograph {
+        argv.push("--thermograph".into());
+    }
+    if args.freeze {
+        argv.push("--freeze".into());
+    }
+    if args.incentives {
+        argv.push("--incentives".into());
+    }
+    if args.latex {
+        argv.push("--latex".into());
+    }
+    if args.full {
+        argv.push("--full".into());
+    }
+    if let Some(t) = args.cool {
+        argv.push(format!("--cool={t}"));
+    }
+    if let Some(t) = args.heat {
+        argv.push(format!("--heat={t}"));
+    }
+    if let Some(st) = args.overheat {
+        argv.push("--overheat".into());
+        argv.extend(st);
+    }
+    if let Some(p) = args.out {
+        argv.push(format!("--out={}", p.display()));
+    }
+    if args.limit != DEFAULT_LIMIT {
+        argv.push(format!("--limit={}", args.limit));
+    }
+    argv.extend(flags);
+    argv.push("--".into());
+    argv.extend(values);
+    let w = <Wrap as clap::Parser>::try_parse_from(argv).map_err(|e| {
+        let text = e.render().to_string();
+        anyhow::anyhow!(
+            "{}",
+            text.lines()
+                .next()
+                .unwrap_or("bad arguments")
+                .trim_start_matches("error: ")
+        )
+    })?;
+    Ok((w.a, w.json))
+}
+
+/// `partizan analyse VALUE...`.
+pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
+    let (args, json_late) = reparse(args)?;
+    let json_out = json_out || json_late;
+    let mut a = Arena::new();
+    let mut g = a.zero();
+    for (i, text) in args.values.iter().enumerate() {
+        if text.starts_with("--") && text[2..].starts_with(|c: char| c.is_ascii_alphabetic()) {
+            bail!("unknown option '{text}' for analyse (see --help)");
+        }
+        let h = parse(&mut a, text, &format!("argument {}", i + 1))?;
+        g = a.sum(g, h)?;
+    }
+    let sh = Shower {
+        latex: args.latex,
+        full: args.full,
+        limit: args.limit,
+    };
+    if let Some(path) = &args.out {
+        let text = if args.latex {
+            a.display_latex(g)
+        } else {
+            a.display(g)
+        };
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+
+    // the operations asked for, in a fixed order: (name, text, json)
+    let mut fields: Vec<(&str, String, Value)> = Vec::new();
+    let only = args.atomic_weight
+        || args.reduced
+        || args.thermograph
+        || args.cool.is_some()
+        || args.heat.is_some()
+        || args.overheat.is_some()
+        || args.freeze
+        || args.incentives;
+
+    if args.atomic_weight {
+        let w = a.atomic_weight(g)?;
+        let (t, j) = (sh.show(&mut a, w), sh.json(&mut a, w));
+        fields.push(("atomic_weight", t, j));
+    }
+    if args.reduced {
+        let r = a.reduced(g)?;
+        let (t, j) = (sh.show(&mut a, r), sh.json(&mut a, r));
+        fields.push(("reduced_canonical_form", t, j));
+        let e = a.infinitesimal_part(g)?;
+        let (t, j) = (sh.show(&mut a, e), sh.json(&mut a, e));
+        fields.push(("infinitesimal_part", t, j));
+    }
+    if args.thermograph {
+        let th = a.thermograph(g)?;
+        fields.push(("left_wall", wall_text(&th.left), wall_json(&th.left)));
+        fields.push(("right_wall", wall_text(&th.right), wall_json(&th.right)));
+    }
+    if let Some(t) = &args.cool {
+        let t = dyadic(t, "the cooling temperature")?;
+        let c = a.cool(g, t)?;
+        let (s, j) = (sh.show(&mut a, c), sh.json(&mut a, c));
+        fields.push(("cooled", s, j));
+    }
+    if let Some(t) = &args.heat {
+        let t = parse(&mut a, t, "the heating temperature")?;
+        let h = a.heat(g, t)?;
+        let (s, j) = (sh.show(&mut a, h), sh.json(&mut a, h));
+        fields.push(("heated", s, j));
+    }
+    if let Some(st) = &args.overheat {
+        let (Some(s), Some(t)) = (st.first(), st.get(1)) else {
+            bail!("--overheat takes two values, S and T");
+        };
+        let s = parse(&mut a, s, "the overheating base S")?;
+        let t = parse(&mut a, t, "the overheating temperature T")?;
+        let h = a.overheat(g, s, t)?;
+        let (s, j) = (sh.show(&mut a, h), sh.json(&mut a, h));
+        fields.push(("overheated", s, j));
+    }
+    if args.freeze {
+        let f = a.freeze(g)?;
+        let (s, j) = (sh.show(&mut a, f), sh.json(&mut a, f));
+        fields.push(("frozen", s, j));
+    }
+    if args.incentives {
+        let inc = a.incentives(g)?;
+        let (s, j) = (sh.list(&mut a, &inc.left), sh.json_list(&mut a, &inc.left));
+        fields.push(("left_incentives", s, j));
+        let (s, j) = (
+            sh.list(&mut a, &inc.right),
+            sh.json_list(&mut a, &inc.right),
+        );
+        fields.push(("right_incentives", s, j));
+    }
+
+    if only {
+        if json_out {
+            let mut m = Map::new();
+            m.insert("value".into(), sh.json(&mut a, g));
+            for (k, _, v) in fields {
+                m.insert(k.into(), v);
+            }
+            println!("{}", serde_json::to_string_pretty(&Value::Object(m))?);
+        } else if fields.len() == 1 {
+            println!("{}", fields[0].1);
+        } else {
+            for (k, t, _) in fields {
+                println!("{}: {t}", k.replace('_', " "));
+            }
+        }
+        return Ok(());
+    }
+    full_report(&mut a, g, &sh, json_out)
+}
+
+/// Everything about `g`, text or JSON.
+fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<()> {
+    let t = a.toolkit(g)?;
+    let size = t.size;
+    let outcome = t.outcome.to_string();
+    let (ls, rs) = (t.left_stop, t.right_stop);
+    let (mean, temp) = (t.mean, t.temperature);
+    let aw = t.atomic_weight.clone();
+    let two = t.two_ahead;
+    let (rcf, inf) = (t.reduced, t.infinitesimal_part);
+    let lo = a.left_options(g).to_vec();
+    let ro = a.right_options(g).to_vec();
+    let inc = t.incentives.clone();
+    let skipped = format!(
+        "(not computed: over {} subpositions; ask --incentives or --reduced)",
+        partizan_core::toolkit::INCENTIVE_LIMIT
+    );
+    let th = t.thermograph.clone();
+    if json_out {
+        let (aw_v, aw_err) = match &aw {
+            Ok(w) => (sh.json(a, *w), Value::Null),
+            Err(e) => (Value::Null, Value::String(e.to_string())),
+        };
+        let out = json!({
+            "value": sh.json(a, g),
+            "size": {
+                "left_options": size.left_options,
+                "right_options": size.right_options,
+                "subpositions": size.subpositions,
+                "birthday": size.birthday,
+                "characters": size.printed_len,
+            },
+            "outcome": outcome,
+            "left_stop": ls.to_string(),
+            "right_stop": rs.to_string(),
+            "mean": mean.to_string(),
+            "temperature": temp.to_string(),
+            "is_infinitesimal": t.infinitesimal,
+            "is_all_small": t.all_small,
+            "frozen": sh.json(a, t.frozen),
+            "atomic_weight": aw_v,
+            "atomic_weight_error": aw_err,
+            "two_ahead": two.map(|t| json!({
+                "left_wins": t.left_wins,
+                "left_wins_first": t.left_wins_first,
+                "right_wins": t.right_wins,
+                "right_wins_first": t.right_wins_first,
+            })),
+            "reduced_canonical_form": sh.json(a, rcf),
+            "infinitesimal_part": inf.map(|e| sh.json(a, e)),
+            "left_options": sh.json_list(a, &lo),
+            "right_options": sh.json_list(a, &ro),
+            "left_incentives": inc.as_ref().map(|i| sh.json_list(a, &i.left)),
+            "right_incentives": inc.as_ref().map(|i| sh.json_list(a, &i.right)),
+            "thermograph": {
+                "left_wall": wall_json(&th.left),
+                "right_wall": wall_json(&th.right),
+                "mast": th.mast.to_string(),
+                "temperature": th.temperature.to_string(),
+                "cgsuite": th.cgsuite(),
+            },
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("value: {}", sh.show(a, g));
+    println!(
+        "size: {} left and {} right options, {} subpositions, birthday {}, {} characters",
+        size.left_options, size.right_options, size.subpositions, size.birthday, size.printed_len
+    );
+    println!("outcome: {outcome}");
+    println!("stops: left {ls}, right {rs}");
+    println!("mean: {mean}");
+    println!("temperature: {temp}");
+    match &aw {
+        Ok(w) => println!("atomic weight: {}", sh.show(a, *w)),
+        Err(e) => println!("atomic weight: undefined ({e})"),
+    }
+    if let Some(t) = two {
+        let says = match t.outcome() {
+            Some(o) => format!("outcome {o}"),
+            None if t.left_wins_first => "Left wins moving first".into(),
+            None if t.right_wins_first => "Right wins moving first".into(),
+            None => "nothing".into(),
+        };
+        println!("two-ahead rule: {says}");
+    }
+    println!("reduced canonical form: {}", sh.show(a, rcf));
+    match inf {
+        Some(e) => println!("infinitesimal part: {}", sh.show(a, e)),
+        None => println!("infinitesimal part: {skipped}"),
+    }
+    println!("frozen: {}", sh.show(a, t.frozen));
+    println!("left options: {}", sh.list(a, &lo));
+    println!("right options: {}", sh.list(a, &ro));
+    match &inc {
+        Some(i) => {
+            println!("left incentives: {}", sh.list(a, &i.left));
+            println!("right incentives: {}", sh.list(a, &i.right));
+        }
+        None => println!("incentives: {skipped}"),
+    }
+    println!("thermograph left wall: {}", wall_text(&th.left));
+    println!("thermograph right wall: {}", wall_text(&th.right));
+    Ok(())
+}

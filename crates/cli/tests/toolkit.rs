@@ -1,0 +1,136 @@
+//! `partizan compare` and `partizan analyse` end to end: symbols, JSON
+//! fields, size-aware printing, and one-line errors with exit code 2.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_partizan"))
+        .args(args)
+        .arg("--no-store")
+        .output()
+        .expect("binary runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&stdout(args)).expect("valid JSON")
+}
+
+/// A failing command: exit code 2 and one line on stderr naming `needle`.
+fn fails(args: &[&str], needle: &str) {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+    assert!(
+        err.to_lowercase().contains(&needle.to_lowercase()),
+        "{args:?}: {err} should mention {needle}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn compare_prints_the_four_symbols() {
+    assert_eq!(stdout(&["compare", "^", "0"]), ">");
+    assert_eq!(stdout(&["compare", "v", "0"]), "<");
+    assert_eq!(stdout(&["compare", "{1|-1}", "±1"]), "=");
+    assert_eq!(stdout(&["compare", "^", "*"]), "||");
+    // negative values and infix expressions
+    assert_eq!(stdout(&["compare", "-1", "{1|0} + ^ - *2"]), "<");
+    assert_eq!(stdout(&["compare", "^^*", "Tiny(1)"]), ">");
+    let v = json(&["compare", "*", "0", "--json"]);
+    assert_eq!(v["comparison"], "||");
+    assert_eq!(v["g"], "*");
+}
+
+#[test]
+fn analyse_reports_everything() {
+    let v = json(&["analyse", "{2|-1/2}", "--json"]);
+    assert_eq!(v["value"], "{2|-1/2}");
+    assert_eq!(v["mean"], "3/4");
+    assert_eq!(v["temperature"], "5/4");
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["atomic_weight"], serde_json::Value::Null);
+    assert!(v["atomic_weight_error"]
+        .as_str()
+        .unwrap()
+        .contains("infinitesimal"));
+    assert_eq!(v["reduced_canonical_form"], "{2|-1/2}");
+    assert_eq!(v["size"]["characters"], 8);
+    assert_eq!(
+        v["thermograph"]["cgsuite"],
+        "Thermograph(3/4,[5/4],[0,-1],3/4,[5/4,-1/2],[0,1,0])"
+    );
+    assert_eq!(v["thermograph"]["left_wall"][0][0], "-1");
+    let v = json(&["analyse", "^^*", "--json"]);
+    assert_eq!(v["atomic_weight"], "2");
+    assert_eq!(v["two_ahead"]["left_wins"], true);
+    assert_eq!(v["left_incentives"][0], "vv*");
+    let text = stdout(&["analyse", "{3||2*|1*}"]);
+    assert!(text.contains("reduced canonical form: {3||2|1}"), "{text}");
+    assert!(text.contains("atomic weight: undefined"), "{text}");
+}
+
+#[test]
+fn analyse_single_operations() {
+    assert_eq!(stdout(&["analyse", "{^3|vv}", "--atomic-weight"]), "{1|0}");
+    assert_eq!(stdout(&["analyse", "--atomic-weight", "^", "^"]), "2");
+    assert_eq!(stdout(&["analyse", "{2|-1/2}", "--cool", "1"]), "{1|1/2}");
+    assert_eq!(stdout(&["analyse", "{2|-1/2}", "--freeze"]), "3/4*");
+    assert_eq!(stdout(&["analyse", "{1|-1}", "--cool=-1/2"]), "±3/2");
+    assert_eq!(stdout(&["analyse", "±1", "--heat", "1"]), "±2");
+    assert_eq!(
+        stdout(&["analyse", "{1|0}", "--overheat", "1", "1"]),
+        "{2|-1}"
+    );
+    assert_eq!(
+        stdout(&["analyse", "{2|0||0}", "--latex", "--reduced"]),
+        "reduced canonical form: 0\ninfinitesimal part: {-_{2}}"
+    );
+    assert_eq!(
+        stdout(&["analyse", "{3|1||0}", "--latex", "--reduced"]),
+        "reduced canonical form: \\{3 \\mid 1 \\,\\|\\, 0\\}\ninfinitesimal part: 0"
+    );
+    let v = json(&["analyse", "{2|0}", "--thermograph", "--json"]);
+    assert_eq!(v["left_wall"][1], serde_json::json!(["1", "1"]));
+}
+
+#[test]
+fn big_values_are_summarised() {
+    let out = stdout(&["analyse", "{2|-1/2}", "--limit", "3"]);
+    assert!(out.contains("value: <8 characters"), "{out}");
+    assert!(out.contains("use --full or --out FILE"), "{out}");
+    let out = stdout(&["analyse", "{2|-1/2}", "--limit", "3", "--full"]);
+    assert!(out.contains("value: {2|-1/2}"), "{out}");
+    let v = json(&["analyse", "{2|-1/2}", "--limit", "3", "--json"]);
+    assert_eq!(v["value"], serde_json::Value::Null);
+    assert_eq!(v["size"]["characters"], 8);
+    let file = std::env::temp_dir().join(format!("partizan-toolkit-{}.txt", std::process::id()));
+    let path = file.to_string_lossy().to_string();
+    stdout(&["analyse", "{2|-1/2}", "--limit", "3", "--out", &path]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap().trim(), "{2|-1/2}");
+    let _ = std::fs::remove_file(&file);
+}
+
+#[test]
+fn bad_input_is_one_line_exit_2() {
+    fails(&["compare", "{1|", "0"], "bad value notation");
+    fails(&["analyse", "2", "--atomic-weight"], "infinitesimal");
+    fails(&["analyse", "{1|^^^||^}", "--atomic-weight"], "not atomic");
+    fails(
+        &["analyse", "{2|-1}", "--cool", "-1"],
+        "above temperature -1",
+    );
+    fails(&["analyse", "{2|-1}", "--cool", "x"], "dyadic number");
+    fails(&["analyse", "{2|-1}", "--bogus"], "unknown option");
+    fails(&["analyse", "Tiny("], "bad value notation");
+}

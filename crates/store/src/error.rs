@@ -12,8 +12,9 @@ use thiserror::Error;
 /// never replaced: the messages say how to start afresh by hand.
 #[derive(Debug, Error)]
 pub enum StoreError {
-    /// Another process holds the store open (redb allows one process at a time).
-    #[error("store {path} is in use by another partizan process; retry, or use --no-store")]
+    /// Another process kept the store locked for longer than the wait (a
+    /// migration, or a writer's transaction that did not end in time).
+    #[error("store {path} is busy (another partizan process held it longer than the wait); retry, or use --no-store")]
     InUse {
         /// The store file.
         path: PathBuf,
@@ -78,6 +79,26 @@ pub enum StoreError {
     /// A region key's bytes do not decode to a board.
     #[error("bad region key: {0}")]
     BadKey(String),
+    /// A stored row's checksum does not hold: the row is damaged (it is
+    /// never used as a value).
+    #[error("{table} key {key}: the stored record fails its checksum (damaged); run `partizan store verify`")]
+    Checksum {
+        /// The ruleset (or `census`).
+        table: String,
+        /// The key, in hex (or the census key).
+        key: String,
+    },
+    /// The store was opened read-only and a write was asked for.
+    #[error("store {path} was opened read-only; this command does not write to it")]
+    ReadOnly {
+        /// The store file.
+        path: PathBuf,
+    },
+    /// An engine error not yet tied to a file (the store layer turns these
+    /// into [`StoreError::Corrupt`], [`StoreError::InUse`], [`StoreError::Io`]
+    /// or [`StoreError::Db`] before they leave the crate).
+    #[error("store database error: {0}")]
+    Engine(#[from] rusqlite::Error),
     /// A stored value's bytes do not decode to a game.
     #[error("bad stored value: {0}")]
     BadValue(String),

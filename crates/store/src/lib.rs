@@ -71,8 +71,10 @@
 
 #![warn(missing_docs)]
 
+pub mod checksum;
 mod db;
 pub mod encoding;
+mod migrate;
 pub mod error;
 pub mod export;
 pub mod keys;
@@ -80,21 +82,22 @@ pub mod path;
 pub mod record;
 pub mod rules;
 mod session;
+pub mod v1;
 pub mod verify;
 pub mod warm;
 
 pub use db::{
-    set_format_version_for_tests, RawEntry, RunRecord, Store, StoreOptions, StoreStats,
-    WriteReport, FORMAT_VERSION, RUNS_KEPT,
+    set_format_version_for_tests, Migration, RawEntry, RegionRead, RunRecord, Store,
+    StoreOptions, StoreStats, WriteReport, FORMAT_VERSION, RUNS_KEPT,
 };
-pub use encoding::{decode_value, encode_value, VALUE_ENCODING_VERSION};
+pub use encoding::{decode_value, encode_value, Translator, VALUE_ENCODING_VERSION};
 pub use error::StoreError;
 pub use export::{export_jsonl, import_jsonl, ExportReport, ImportReport};
 pub use keys::{decode_board, encode_board, KEY_ENCODING_VERSION};
 pub use path::{default_store_path, resolve_store_path, StoreChoice, STORE_ENV};
-pub use record::{Record, PARTIZAN_VERSION, RECORD_VERSION};
+pub use record::{Provenance, Record, PARTIZAN_VERSION, RECORD_VERSION};
 pub use session::{Session, SessionStats, DEFAULT_BATCH};
-pub use verify::{verify, VerifyOptions, VerifyReport};
+pub use verify::{promote_verified, verify, verify_with_progress, VerifyOptions, VerifyReport};
 pub use warm::{warm, WarmReport};
 
 #[cfg(test)]

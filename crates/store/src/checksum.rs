@@ -52,7 +52,8 @@ impl Crc64 {
 
     /// Feed a length-prefixed field (so field boundaries are part of the sum).
     pub fn field(&mut self, bytes: &[u8]) -> &mut Self {
-        self.update(&(bytes.len() as u64).to_le_bytes()).update(bytes)
+        self.update(&(bytes.len() as u64).to_le_bytes())
+            .update(bytes)
     }
 
     /// The checksum of what was fed.
@@ -109,7 +110,10 @@ mod tests {
         for i in 0..sealed.len() * 8 {
             let mut s = sealed.clone();
             s[i / 8] ^= 1 << (i % 8);
-            assert!(unseal("domineering", &[1, 2, 2, 7, 0, 0], &s).is_none(), "bit {i}");
+            assert!(
+                unseal("domineering", &[1, 2, 2, 7, 0, 0], &s).is_none(),
+                "bit {i}"
+            );
         }
         // The same row under another key or table fails too.
         assert!(unseal("domineering", &[1, 2, 2, 6, 0, 0], &sealed).is_none());

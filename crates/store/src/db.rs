@@ -289,10 +289,9 @@ fn classify(path: &Path, e: StoreError) -> StoreError {
     let detail = one_line(&e.to_string());
     match e.sqlite_error_code() {
         Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::InUse { path: p },
-        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => StoreError::Corrupt {
-            path: p,
-            detail,
-        },
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
+            StoreError::Corrupt { path: p, detail }
+        }
         Some(ErrorCode::DiskFull) => StoreError::Io {
             op: "write to",
             path: p,
@@ -679,8 +678,8 @@ impl Store {
             let mut report = WriteReport::default();
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             {
-                let mut get =
-                    tx.prepare_cached("SELECT record FROM regions WHERE ruleset = ?1 AND key = ?2")?;
+                let mut get = tx
+                    .prepare_cached("SELECT record FROM regions WHERE ruleset = ?1 AND key = ?2")?;
                 let mut put = tx.prepare_cached(
                     "INSERT OR REPLACE INTO regions (ruleset, key, record) VALUES (?1, ?2, ?3)",
                 )?;
@@ -769,8 +768,9 @@ impl Store {
         check_ruleset(ruleset)?;
         let c = self.conn()?;
         self.guard(|| {
-            let mut st =
-                c.prepare_cached("SELECT key, record FROM regions WHERE ruleset = ?1 ORDER BY key")?;
+            let mut st = c.prepare_cached(
+                "SELECT key, record FROM regions WHERE ruleset = ?1 ORDER BY key",
+            )?;
             let mut rows = st.query(params![ruleset])?;
             while let Some(row) = rows.next()? {
                 let key = blob(row, 0)?;
@@ -801,9 +801,11 @@ impl Store {
         self.guard(|| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let old: Option<Vec<u8>> = tx
-                .query_row("SELECT value FROM census WHERE key = ?1", params![key], |r| {
-                    r.get(0)
-                })
+                .query_row(
+                    "SELECT value FROM census WHERE key = ?1",
+                    params![key],
+                    |r| r.get(0),
+                )
                 .optional()?;
             let healthy = old
                 .as_deref()
@@ -827,9 +829,11 @@ impl Store {
     pub fn get_census(&self, key: &str) -> Result<Option<serde_json::Value>> {
         let c = self.conn()?;
         let stored: Option<Vec<u8>> = self.guard(|| {
-            Ok(c.query_row("SELECT value FROM census WHERE key = ?1", params![key], |r| {
-                r.get(0)
-            })
+            Ok(c.query_row(
+                "SELECT value FROM census WHERE key = ?1",
+                params![key],
+                |r| r.get(0),
+            )
             .optional()?)
         })?;
         match stored {
@@ -850,7 +854,9 @@ impl Store {
         let c = self.conn()?;
         self.guard(|| {
             let mut st = c.prepare_cached("SELECT key, value FROM census ORDER BY key")?;
-            let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)))?;
+            let rows = st.query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
+            })?;
             let mut out = Vec::new();
             for row in rows {
                 out.push(row?);
@@ -953,16 +959,18 @@ impl Store {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let mut n = 0;
             {
-                let mut get =
-                    tx.prepare_cached("SELECT record FROM regions WHERE ruleset = ?1 AND key = ?2")?;
-                let mut put =
-                    tx.prepare_cached("UPDATE regions SET record = ?3 WHERE ruleset = ?1 AND key = ?2")?;
+                let mut get = tx
+                    .prepare_cached("SELECT record FROM regions WHERE ruleset = ?1 AND key = ?2")?;
+                let mut put = tx.prepare_cached(
+                    "UPDATE regions SET record = ?3 WHERE ruleset = ?1 AND key = ?2",
+                )?;
                 for (ruleset, key, body) in rows {
                     let now: Option<Vec<u8>> = get
                         .query_row(params![ruleset, key], |r| r.get(0))
                         .optional()?;
                     // Only a row still exactly as verified is promoted.
-                    if now.as_deref().and_then(|s| unseal(ruleset, key, s)) != Some(body.as_slice()) {
+                    if now.as_deref().and_then(|s| unseal(ruleset, key, s)) != Some(body.as_slice())
+                    {
                         continue;
                     }
                     let mut rec = Record::decode(body)?;
@@ -1033,7 +1041,8 @@ pub(crate) fn fill_rows(
     census: &[(String, Vec<u8>)],
     runs: &[Vec<u8>],
 ) -> Result<()> {
-    let mut put = tx.prepare("INSERT OR IGNORE INTO regions (ruleset, key, record) VALUES (?1, ?2, ?3)")?;
+    let mut put =
+        tx.prepare("INSERT OR IGNORE INTO regions (ruleset, key, record) VALUES (?1, ?2, ?3)")?;
     for (r, k, body) in regions {
         put.execute(params![r, k, seal(r, k, body)])?;
     }
@@ -1079,7 +1088,9 @@ fn check_meta(c: &Connection, path: &Path) -> Result<u64> {
         return Err(not_store("an SQLite database without partizan metadata"));
     }
     let v: Option<rusqlite::types::Value> = c
-        .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| r.get(0))
+        .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
+            r.get(0)
+        })
         .optional()?;
     let found = match v {
         Some(rusqlite::types::Value::Integer(n)) if n >= 0 => n as u64,
@@ -1094,7 +1105,9 @@ fn check_meta(c: &Connection, path: &Path) -> Result<u64> {
         });
     }
     if found < FORMAT_VERSION {
-        return Err(not_store(&format!("an SQLite file claiming format v{found}")));
+        return Err(not_store(&format!(
+            "an SQLite file claiming format v{found}"
+        )));
     }
     Ok(found)
 }
@@ -1104,7 +1117,11 @@ fn check_meta(c: &Connection, path: &Path) -> Result<u64> {
 pub(crate) fn take_lock(lock: &Path, store: &Path, wait: Duration) -> Result<fs::File> {
     let deadline = Instant::now() + wait;
     loop {
-        match fs::OpenOptions::new().write(true).create_new(true).open(lock) {
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(lock)
+        {
             Ok(f) => return Ok(f),
             Err(e) if e.kind() == ErrorKind::AlreadyExists => {
                 let stale = fs::metadata(lock)
@@ -1127,7 +1144,6 @@ pub(crate) fn take_lock(lock: &Path, store: &Path, wait: Duration) -> Result<fs:
         }
     }
 }
-
 
 /// Overwrite the recorded format version (for tests of newer-format files).
 #[doc(hidden)]

@@ -55,7 +55,9 @@ fn varint(b: &[u8], pos: &mut usize) -> Result<u64> {
             return Ok(v);
         }
     }
-    Err(StoreError::BadValue(format!("varint too long at byte {pos}")))
+    Err(StoreError::BadValue(format!(
+        "varint too long at byte {pos}"
+    )))
 }
 
 fn unzigzag(v: u64) -> i64 {
@@ -70,7 +72,11 @@ pub fn check_bounds(b: &[u8]) -> Result<()> {
         return bad("not a value encoding (bad magic)".into());
     }
     if b[3] != serial::VERSION {
-        return bad(format!("value encoding version {} is not {}", b[3], serial::VERSION));
+        return bad(format!(
+            "value encoding version {} is not {}",
+            b[3],
+            serial::VERSION
+        ));
     }
     let mut pos = 4;
     let n = varint(b, &mut pos)?;
@@ -128,7 +134,9 @@ pub struct Translator {
 
 impl std::fmt::Debug for Translator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Translator").field("uses", &self.uses).finish()
+        f.debug_struct("Translator")
+            .field("uses", &self.uses)
+            .finish()
     }
 }
 
@@ -142,6 +150,9 @@ impl Translator {
             *self = Translator::default();
         }
         self.uses += 1;
+        // Ids of `src` mean nothing in the next call (it may be another
+        // arena), so the memo lives for one value only.
+        self.memo.clear();
         let h = self.copy(src, g)?;
         Ok(serial::encode(&mut self.arena, h))
     }
@@ -198,7 +209,16 @@ mod tests {
     fn translator_matches_direct_encoding() {
         let mut a = Arena::new();
         let mut t = Translator::default();
-        for text in ["0", "*", "^*", "{2|0||-1}", "{0,*|0,*2||-1}", "±1", "*7", "3/8"] {
+        for text in [
+            "0",
+            "*",
+            "^*",
+            "{2|0||-1}",
+            "{0,*|0,*2||-1}",
+            "±1",
+            "*7",
+            "3/8",
+        ] {
             let g = a.parse(text).unwrap();
             let via = t.encode(&a, g).unwrap();
             assert_eq!(via, encode_value(&mut a, g), "{text}");
@@ -209,6 +229,20 @@ mod tests {
     }
 
     #[test]
+    fn translator_is_not_fooled_by_a_second_source_arena() {
+        // Two arenas give the same ids to different games.
+        let mut t = Translator::default();
+        let mut a = Arena::new();
+        let x = a.parse("{1|-1}").unwrap();
+        let first = t.encode(&a, x).unwrap();
+        let mut b = Arena::new();
+        let y = b.parse("{*|*2}").unwrap();
+        let via = t.encode(&b, y).unwrap();
+        assert_eq!(via, encode_value(&mut b, y));
+        assert_ne!(first, via);
+    }
+
+    #[test]
     fn huge_and_malformed_values_are_refused_cheaply() {
         let mut a = Arena::new();
         let big = a.nimber(MAX_NIMBER + 1);
@@ -216,7 +250,13 @@ mod tests {
         assert!(check_bounds(&bytes).is_err());
         let ok = a.nimber(MAX_NIMBER);
         assert!(check_bounds(&encode_value(&mut a, ok)).is_ok());
-        for bad in [&b""[..], b"PZG", b"PZG\x02\x01\x00\x00\x00", b"PZG\x01\x00", b"XYZ\x01\x01\x00\x00\x00"] {
+        for bad in [
+            &b""[..],
+            b"PZG",
+            b"PZG\x02\x01\x00\x00\x00",
+            b"PZG\x01\x00",
+            b"XYZ\x01\x01\x00\x00\x00",
+        ] {
             assert!(decode_value(&mut a, bad).is_err(), "{bad:?}");
         }
     }

@@ -143,7 +143,8 @@ pub fn export_jsonl(store: &Store, out: &mut dyn Write) -> Result<ExportReport> 
     let mut arena = Arena::new();
     let mut in_arena = 0usize;
     store.guard(|| {
-        let mut st = tx.prepare("SELECT ruleset, key, record FROM regions ORDER BY ruleset, key")?;
+        let mut st =
+            tx.prepare("SELECT ruleset, key, record FROM regions ORDER BY ruleset, key")?;
         let mut rows = st.query([])?;
         while let Some(row) = rows.next()? {
             let ruleset: String = row.get(0)?;
@@ -279,8 +280,7 @@ pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportRepo
                 "more than {MAX_IMPORT_ENTRIES} entries in one import; split the file"
             )));
         }
-        let line: Line =
-            serde_json::from_str(text).map_err(|e| bad(short(&e.to_string())))?;
+        let line: Line = serde_json::from_str(text).map_err(|e| bad(short(&e.to_string())))?;
         if report.lines == 1 && !matches!(line, Line::Header { .. }) {
             return Err(bad("the first line must be the export header".into()));
         }
@@ -290,12 +290,18 @@ pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportRepo
                     return Err(bad("a second header line".into()));
                 }
                 if format != EXPORT_FORMAT {
-                    return Err(bad(format!("format '{}' is not '{EXPORT_FORMAT}'", short(&format))));
-                }
-                if version > FORMAT_VERSION || version == 0 {
                     return Err(bad(format!(
-                        "store format v{version} is not one this build reads (v1 to v{FORMAT_VERSION})"
+                        "format '{}' is not '{EXPORT_FORMAT}'",
+                        short(&format)
                     )));
+                }
+                if version > FORMAT_VERSION {
+                    return Err(bad(format!(
+                        "store format v{version} is newer than this build's v{FORMAT_VERSION}"
+                    )));
+                }
+                if version == 0 {
+                    return Err(bad("store format v0 does not exist".into()));
                 }
                 file_version = version;
             }
@@ -420,7 +426,8 @@ fn check_group<R: Ruleset>(rules: &R, group: &[&Pending]) -> Result<()> {
     for (i, p) in group.iter().enumerate() {
         if i % ARENA_RESET == ARENA_RESET - 1 {
             arena = Arena::new();
-            solver = Solver::new(rules, Savings::ALL).map_err(|e| StoreError::Solve(e.to_string()))?;
+            solver =
+                Solver::new(rules, Savings::ALL).map_err(|e| StoreError::Solve(e.to_string()))?;
         }
         let board: Board = decode_board(&p.key)?;
         let stored: GameId = decode_value(&mut arena, &p.enc)?;

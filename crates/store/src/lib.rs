@@ -74,10 +74,10 @@
 pub mod checksum;
 mod db;
 pub mod encoding;
-mod migrate;
 pub mod error;
 pub mod export;
 pub mod keys;
+mod migrate;
 pub mod path;
 pub mod record;
 pub mod rules;
@@ -87,8 +87,8 @@ pub mod verify;
 pub mod warm;
 
 pub use db::{
-    set_format_version_for_tests, Migration, RawEntry, RegionRead, RunRecord, Store,
-    StoreOptions, StoreStats, WriteReport, FORMAT_VERSION, RUNS_KEPT,
+    set_format_version_for_tests, Migration, RawEntry, RegionRead, RunRecord, Store, StoreOptions,
+    StoreStats, WriteReport, FORMAT_VERSION, RUNS_KEPT,
 };
 pub use encoding::{decode_value, encode_value, Translator, VALUE_ENCODING_VERSION};
 pub use error::StoreError;

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use partizan_core::Arena;
 use redb::{ReadableTable, TableDefinition, TableHandle};
 
-use crate::db::{build_store_file, with_suffix, take_lock, Migration, StoreOptions};
+use crate::db::{build_store_file, take_lock, with_suffix, Migration, StoreOptions};
 use crate::encoding::encode_value;
 use crate::error::{one_line, Result, StoreError};
 use crate::record::{Provenance, Record};
@@ -24,7 +24,12 @@ const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 const CENSUS: TableDefinition<&str, &[u8]> = TableDefinition::new("census");
 const RUNS: TableDefinition<u64, &[u8]> = TableDefinition::new("runs");
 
-type Rows = (Vec<(String, Vec<u8>, Vec<u8>)>, Vec<(String, Vec<u8>)>, Vec<Vec<u8>>, u64);
+type Rows = (
+    Vec<(String, Vec<u8>, Vec<u8>)>,
+    Vec<(String, Vec<u8>)>,
+    Vec<Vec<u8>>,
+    u64,
+);
 
 fn corrupt(path: &Path, detail: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt {
@@ -53,7 +58,10 @@ fn read_copy(path: &Path, copy: &Path) -> Result<Rows> {
     let tx = db.begin_read().map_err(|e| corrupt(path, e))?;
     let meta = tx.open_table(META).map_err(|e| StoreError::NotAStore {
         path: path.to_path_buf(),
-        detail: format!("a redb database without partizan metadata ({})", one_line(&e.to_string())),
+        detail: format!(
+            "a redb database without partizan metadata ({})",
+            one_line(&e.to_string())
+        ),
     })?;
     let format = meta
         .get("format")
@@ -165,7 +173,11 @@ pub(crate) fn migrate_in_place(path: &Path, opts: &StoreOptions) -> Result<Optio
         };
         let mut backup = with_suffix(path, ".v1");
         if backup.exists() {
-            backup = PathBuf::from(format!("{}.{}", backup.display(), crate::record::unix_now()));
+            backup = PathBuf::from(format!(
+                "{}.{}",
+                backup.display(),
+                crate::record::unix_now()
+            ));
         }
         let io = |op, e| StoreError::Io {
             op,

@@ -162,9 +162,7 @@ impl Session {
                 }
                 Err(e @ StoreError::Corrupt { .. }) => {
                     self.stats.read_errors += 1;
-                    self.note(format!(
-                        "{e}; values it cannot read are computed instead"
-                    ));
+                    self.note(format!("{e}; values it cannot read are computed instead"));
                     // A fresh connection next time.
                     self.conn = None;
                     return Ok(None);

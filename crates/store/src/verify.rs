@@ -139,7 +139,7 @@ pub fn verify_with_progress(
         let mut arena = Arena::new();
         store.for_each_region(&ruleset, |key, rec| {
             report.entries += 1;
-            if report.entries % 4096 == 0 {
+            if report.entries.is_multiple_of(4096) {
                 arena = Arena::new();
                 progress(report.entries, total);
             }
@@ -150,7 +150,10 @@ pub fn verify_with_progress(
                 })?;
                 let r = Record::decode(body)?;
                 decode_value(&mut arena, r.value)?;
-                Ok((r.value.to_vec(), (!r.provenance.trusted()).then(|| body.to_vec())))
+                Ok((
+                    r.value.to_vec(),
+                    (!r.provenance.trusted()).then(|| body.to_vec()),
+                ))
             });
             let enc = match checked {
                 Ok((enc, Some(body))) => {
@@ -229,13 +232,15 @@ fn recompute<R: Ruleset>(
             .value(&mut arena, &board)
             .map_err(|e| StoreError::Solve(e.to_string()))?;
         report.recomputed += 1;
-        if report.recomputed % 256 == 0 {
+        if report.recomputed.is_multiple_of(256) {
             progress(report.recomputed);
         }
         if let Some(body) = body {
             report.unverified_checked += 1;
             if stored == computed {
-                report.promotable.push((ruleset.clone(), key.clone(), body.clone()));
+                report
+                    .promotable
+                    .push((ruleset.clone(), key.clone(), body.clone()));
             }
         }
         if stored != computed {

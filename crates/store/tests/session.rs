@@ -145,9 +145,11 @@ fn verify_reports_a_wrong_value_with_its_key() {
             ruleset: "domineering".into(),
             key: key.clone(),
             record: Record {
+                provenance: partizan_store::Provenance::Computed,
                 computed_at: 0,
                 version: "bad",
-                value: &[1, 1, 0, 10, 0],
+                // The number 5 in core's encoding (zigzag 10, exponent 0).
+                value: b"PZG\x01\x01\x00\x0a\x00",
             }
             .encode(),
         }])

@@ -295,22 +295,22 @@ fn classify(path: &Path, e: StoreError) -> StoreError {
         Some(ErrorCode::DiskFull) => StoreError::Io {
             op: "write to",
             path: p,
-            source: io::Error::new(ErrorKind::StorageFull, "no space left on device"),
+            error: io::Error::new(ErrorKind::StorageFull, "no space left on device"),
         },
         Some(ErrorCode::ReadOnly) => StoreError::Io {
             op: "write to",
             path: p,
-            source: io::Error::new(ErrorKind::PermissionDenied, detail),
+            error: io::Error::new(ErrorKind::PermissionDenied, detail),
         },
         Some(ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => StoreError::Io {
             op: "open",
             path: p,
-            source: io::Error::new(ErrorKind::PermissionDenied, detail),
+            error: io::Error::new(ErrorKind::PermissionDenied, detail),
         },
         Some(ErrorCode::SystemIoFailure) => StoreError::Io {
             op: "read or write",
             path: p,
-            source: io::Error::other(detail),
+            error: io::Error::other(detail),
         },
         _ => StoreError::Db(detail),
     }
@@ -325,7 +325,7 @@ fn io_error(op: &'static str, path: &Path, source: io::Error) -> StoreError {
     StoreError::Io {
         op,
         path: path.to_path_buf(),
-        source,
+        error: source,
     }
 }
 
@@ -476,7 +476,7 @@ impl Store {
                 return Err(StoreError::Io {
                     op: "create",
                     path: path.to_path_buf(),
-                    source: io::Error::new(
+                    error: io::Error::new(
                         ErrorKind::NotFound,
                         format!("folder {} does not exist", dir.display()),
                     ),

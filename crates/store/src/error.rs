@@ -32,15 +32,16 @@ pub enum StoreError {
         path: PathBuf,
     },
     /// The file could not be opened, created or read.
-    #[error("cannot {op} store {path}: {source}")]
+    // The OS error is in the message, so it is not also a `source`: a
+    // chain printer would show it twice.
+    #[error("cannot {op} store {path}: {error}")]
     Io {
         /// What was being attempted ("open", "create", "create the folder of").
         op: &'static str,
         /// The store file.
         path: PathBuf,
         /// The operating system's reason.
-        #[source]
-        source: io::Error,
+        error: io::Error,
     },
     /// The file is a store but its contents are damaged (truncated, corrupted).
     #[error("store {path} is damaged ({detail}); it was left untouched: move it aside to start a new store")]
@@ -125,7 +126,7 @@ pub enum StoreError {
     /// An I/O error on an export or import stream (its kind tells a closed
     /// pipe from a full disk).
     #[error("{0}")]
-    Stream(#[source] io::Error),
+    Stream(io::Error),
 }
 
 impl StoreError {

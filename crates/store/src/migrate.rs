@@ -43,7 +43,7 @@ fn read_v1(path: &Path, copy: &Path) -> Result<Rows> {
     fs::copy(path, copy).map_err(|e| StoreError::Io {
         op: "copy for migration",
         path: path.to_path_buf(),
-        source: e,
+        error: e,
     })?;
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_copy(path, copy)));
     let _ = fs::remove_file(copy);
@@ -182,7 +182,7 @@ pub(crate) fn migrate_in_place(path: &Path, opts: &StoreOptions) -> Result<Optio
         let io = |op, e| StoreError::Io {
             op,
             path: path.to_path_buf(),
-            source: e,
+            error: e,
         };
         fs::hard_link(path, &backup).map_err(|e| io("keep a v1 backup of", e))?;
         if let Err(e) = fs::rename(&tmp, path) {

@@ -115,11 +115,25 @@ impl StoreChoice {
     }
 
     /// Open the chosen store with explicit options; `None` for `--no-store`.
+    /// Missing folders are created only for the default location: a
+    /// mistyped `--store /nonexistent/dir/s.redb` is an error, not a new tree.
     pub fn open_with(&self, opts: &StoreOptions) -> Result<Option<Store>> {
-        match self.path()? {
-            None => Ok(None),
-            Some(p) => Store::open_with(&p, opts).map(Some),
-        }
+        let StoreChoice::Enabled(flag) = self else {
+            return Ok(None);
+        };
+        let chosen = flag.is_some() || std::env::var_os(STORE_ENV).is_some_and(|v| !v.is_empty());
+        let p = resolve_store_path(flag.clone())?;
+        let opts = StoreOptions {
+            create_dirs: opts.create_dirs && !chosen,
+            ..opts.clone()
+        };
+        Store::open_with(&p, &opts).map(Some)
+    }
+
+    /// Open the chosen store for reading only (nothing is written to the
+    /// file; a missing store is [`StoreError::Missing`]); `None` for `--no-store`.
+    pub fn open_read_only(&self) -> Result<Option<Store>> {
+        self.open_with(&StoreOptions::read_only())
     }
 }
 

@@ -353,7 +353,9 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
             let report = report.map_err(|e| match e {
                 StoreError::BadRuleset(r) => anyhow::anyhow!(
                     "unknown ruleset '{r}' (known: {})",
-                    partizan_store::rules::KNOWN_RULESETS.join(", ")
+                    partizan_games::Rules::names()
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
                 e => e.into(),
             })?;

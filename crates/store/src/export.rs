@@ -35,8 +35,9 @@ use crate::encoding::{decode_value, encode_value};
 use crate::error::{one_line, Result, StoreError};
 use crate::keys::{decode_board, from_hex, to_hex};
 use crate::record::{Provenance, Record};
-use crate::rules::{format_board, with_rules};
+use crate::rules::{format_board, stored_rules};
 use crate::v1::decode_value_v1;
+use partizan_games::with_rules;
 
 /// The `format` field of an export's header line.
 pub const EXPORT_FORMAT: &str = "partizan-store";
@@ -314,7 +315,7 @@ pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportRepo
                 ..
             } => {
                 check_ruleset(&ruleset).map_err(|e| bad(e.to_string()))?;
-                if !with_rules!(ruleset.as_str(), |_r| true, false) {
+                if stored_rules(&ruleset).is_none() {
                     return Err(bad(format!("unknown ruleset '{ruleset}'")));
                 }
                 let key = from_hex(&key).ok_or_else(|| bad("key is not hex".into()))?;
@@ -413,7 +414,9 @@ fn recompute_small(regions: &mut [Pending]) -> Result<()> {
         let ruleset = regions[order[start]].ruleset.clone();
         let end = start + order[start..].partition_point(|&i| regions[i].ruleset == ruleset);
         let group: Vec<&Pending> = order[start..end].iter().map(|&i| &regions[i]).collect();
-        with_rules!(ruleset.as_str(), |r| check_group(r, &group)?, ());
+        if let Some(rules) = stored_rules(&ruleset) {
+            with_rules!(rules, |r| check_group(r, &group))?;
+        }
         start = end;
     }
     Ok(())

@@ -14,7 +14,8 @@ use crate::encoding::decode_value;
 use crate::error::{Result, StoreError};
 use crate::keys::{decode_board, to_hex};
 use crate::record::Record;
-use crate::rules::{format_board, with_rules};
+use crate::rules::{format_board, stored_rules};
+use partizan_games::with_rules;
 
 /// What to check.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -131,7 +132,7 @@ pub fn verify_with_progress(
     let mut chosen: Vec<Pick> = Vec::new();
     let mut seen: u64 = 0;
     for ruleset in store.rulesets()? {
-        let known = with_rules!(ruleset.as_str(), |_r| true, false);
+        let known = stored_rules(&ruleset).is_some();
         if !known {
             report.unknown_rulesets.push(ruleset);
             continue;
@@ -195,11 +196,11 @@ pub fn verify_with_progress(
         let ruleset = chosen[start].0.clone();
         let end = start + chosen[start..].partition_point(|p| p.0 == ruleset);
         let group = &chosen[start..end];
-        with_rules!(
-            ruleset.as_str(),
-            |r| recompute(r, group, &mut report, &mut |done| progress(done, todo))?,
-            ()
-        );
+        if let Some(rules) = stored_rules(&ruleset) {
+            with_rules!(rules, |r| recompute(r, group, &mut report, &mut |done| {
+                progress(done, todo)
+            }))?;
+        }
         start = end;
     }
     Ok(report)

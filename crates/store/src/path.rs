@@ -98,13 +98,14 @@ impl StoreChoice {
     }
 
     /// For commands that can run without a store (e.g. `value`): like
-    /// [`StoreChoice::open`], except that a store held by another process is
-    /// skipped rather than an error; the skipped error comes back second so
-    /// the caller can warn about it.
+    /// [`StoreChoice::open`], except that a store kept busy by another
+    /// process, or a damaged one, is skipped rather than an error (the
+    /// answer is computed without it, so it is still right); the skipped
+    /// error comes back second so the caller can warn about it.
     pub fn open_unless_busy(&self) -> Result<(Option<Store>, Option<StoreError>)> {
         match self.open() {
             Ok(s) => Ok((s, None)),
-            Err(e @ StoreError::InUse { .. }) => Ok((None, Some(e))),
+            Err(e @ (StoreError::InUse { .. } | StoreError::Corrupt { .. })) => Ok((None, Some(e))),
             Err(e) => Err(e),
         }
     }

@@ -229,6 +229,39 @@ fn committed_v1_store_migrates_forward_with_every_entry() {
 }
 
 #[test]
+fn two_openers_of_a_v1_file_migrate_it_once() {
+    let dir = common::tempdir();
+    let path = dir.path().join("store.redb");
+    unpack("store_v1.redb.gz", &path);
+    let openers: Vec<_> = (0..3)
+        .map(|_| {
+            let p = path.clone();
+            std::thread::spawn(move || {
+                let s = Store::open(&p).unwrap();
+                (s.migration().is_some(), export_text(&s))
+            })
+        })
+        .collect();
+    let results: Vec<(bool, String)> = openers.into_iter().map(|t| t.join().unwrap()).collect();
+    assert_eq!(
+        results.iter().filter(|r| r.0).count(),
+        1,
+        "migrated more than once"
+    );
+    for (_, text) in &results {
+        assert_eq!(strip_text(lines(text)), v1_as_v2());
+    }
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with("-wal") && !n.ends_with("-shm"))
+        .collect();
+    let mut names = names;
+    names.sort();
+    assert_eq!(names, vec!["store.redb", "store.redb.v1"]);
+}
+
+#[test]
 fn committed_v2_store_reads_back_identically() {
     let dir = common::tempdir();
     let path = dir.path().join("store.redb");

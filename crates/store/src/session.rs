@@ -259,6 +259,10 @@ impl Session {
     /// transaction (so finishing a run costs one commit, not two).
     fn write(&mut self, with_run: bool) -> Result<()> {
         let pending_len = self.pending_len as u64;
+        if self.store.is_read_only() && pending_len == 0 {
+            // Nothing to add, and a read-only store records no runs.
+            return Ok(());
+        }
         let mut run = self.run_record();
         let report = {
             let entries = self.pending.iter().flat_map(|(r, m)| {

@@ -615,11 +615,14 @@ impl Store {
         Ok(())
     }
 
-    /// The file's size on disk, in bytes.
+    /// The store's size on disk, in bytes: the file plus its write-ahead
+    /// log (values committed but not yet checkpointed live there).
     pub fn file_bytes(&self) -> Result<u64> {
-        fs::metadata(&self.inner.db_path)
+        let main = fs::metadata(&self.inner.db_path)
             .map(|m| m.len())
-            .map_err(|e| io_error("read the size of", self.path(), e))
+            .map_err(|e| io_error("read the size of", self.path(), e))?;
+        let wal = fs::metadata(with_suffix(&self.inner.db_path, "-wal")).map_or(0, |m| m.len());
+        Ok(main + wal)
     }
 
     /// Read a region's row, checking its checksum.

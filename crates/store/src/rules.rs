@@ -3,7 +3,7 @@
 //! registry name, so a stored name maps back to a ruleset only by that exact
 //! name (aliases are for people, not for files).
 
-use partizan_games::{with_rules, Board, Rules, Ruleset};
+use partizan_games::{with_rules, Board, Rules};
 
 /// The registered ruleset whose registry name is exactly `name`.
 pub fn stored_rules(name: &str) -> Option<Rules> {

@@ -174,7 +174,8 @@ fn size_per_million() {
 
     // Synthetic: a million distinct 5x4 keys, each with a small number value.
     const N: u64 = 1_000_000;
-    let value = [1u8, 1, 0, 2, 0];
+    // The number 1 in core's encoding.
+    let value = *b"PZG\x01\x01\x00\x02\x00";
     let mut batch = Vec::with_capacity(4096);
     let (_, t) = time(|| {
         for i in 0..N {
@@ -182,6 +183,7 @@ fn size_per_million() {
                 ruleset: "cram".into(),
                 key: encode_key_parts(5, 4, [i as u128, 0, 0]),
                 record: Record {
+                    provenance: partizan_store::Provenance::Computed,
                     computed_at: 1_800_000_000,
                     version: "0.1.0",
                     value: &value,

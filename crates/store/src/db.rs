@@ -1,65 +1,97 @@
-//! The database layer: opening the file safely, the tables, and byte-level
-//! reads and writes inside transactions.
+//! The database layer: an SQLite file in WAL mode, opened safely, with
+//! every row sealed by its own checksum.
+//!
+//! ```text
+//!   meta     key TEXT → value          format version, created by/at, migrated from
+//!   regions  (ruleset, key) → record‖crc64(ruleset, key, record)
+//!   census   key → JSON‖crc64("census", key, JSON)
+//!   runs     id → JSON‖crc64("runs", id, JSON), the last 32 runs
+//! ```
+//!
+//! Many processes may open one file at once: WAL readers never wait for a
+//! writer, writers take turns (each batch is one short transaction, and a
+//! writer waits up to [`StoreOptions::wait`] for its turn).
 
-use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, ErrorKind, Read};
-use std::panic::{self, catch_unwind, AssertUnwindSafe};
+use std::ops::{Deref, DerefMut};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::Once;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use redb::{
-    Database, DatabaseError, ReadableTable, ReadableTableMetadata, StorageError, TableDefinition,
-    TableError, TableHandle,
-};
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 
+use crate::checksum::{seal, unseal};
 use crate::error::{one_line, Result, StoreError};
 use crate::path::valid_ruleset;
-use crate::record::{unix_now, Record, PARTIZAN_VERSION};
+use crate::record::{unix_now, Provenance, Record, PARTIZAN_VERSION};
 
 /// The store format written by this build. A file recording a larger number
-/// is refused; a smaller one would be migrated on open.
-pub const FORMAT_VERSION: u64 = 1;
+/// is refused; a v1 (redb) file is migrated forward on open.
+pub const FORMAT_VERSION: u64 = 2;
 
 /// How many recent runs the store remembers for `stats`.
 pub const RUNS_KEPT: usize = 32;
 
-pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
-pub(crate) const CENSUS: TableDefinition<&str, &[u8]> = TableDefinition::new("census");
-pub(crate) const RUNS: TableDefinition<u64, &[u8]> = TableDefinition::new("runs");
-const REGIONS_PREFIX: &str = "regions/";
+/// The first 16 bytes of every SQLite database file.
+const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
-/// The region table of a ruleset.
-pub(crate) type RegionTableDef<'a> = TableDefinition<'a, &'static [u8], &'static [u8]>;
+const SCHEMA: &str = "
+CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE regions (ruleset TEXT NOT NULL, key BLOB NOT NULL, record BLOB NOT NULL,
+                      PRIMARY KEY (ruleset, key)) WITHOUT ROWID;
+CREATE TABLE census (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE runs (id INTEGER PRIMARY KEY, value BLOB NOT NULL);
+";
 
-pub(crate) fn region_table_name(ruleset: &str) -> Result<String> {
-    if !valid_ruleset(ruleset) {
-        return Err(StoreError::BadRuleset(ruleset.to_string()));
+pub(crate) fn check_ruleset(ruleset: &str) -> Result<()> {
+    if valid_ruleset(ruleset) {
+        Ok(())
+    } else {
+        Err(StoreError::BadRuleset(ruleset.to_string()))
     }
-    Ok(format!("{REGIONS_PREFIX}{ruleset}"))
 }
 
 /// How to open a store.
 #[derive(Clone, Debug)]
 pub struct StoreOptions {
-    /// How long to keep retrying while another process holds the store.
+    /// How long a writer waits for its turn (and an opener for a migration).
     pub wait: Duration,
-    /// Create the file (and its folder) if the path does not exist.
+    /// Create the file if the path does not exist.
     pub create: bool,
-    /// Memory for the database engine's page cache, in bytes.
+    /// Create the file's missing folders too (only for the default location:
+    /// a mistyped `--store` path must not grow directories).
+    pub create_dirs: bool,
+    /// Open for reading only: nothing is ever written to the file (a v1 file
+    /// is read through a migrated copy in the temporary directory).
+    pub read_only: bool,
+    /// Memory for the database engine's page cache, per connection, in bytes.
     pub cache_bytes: usize,
 }
 
 impl Default for StoreOptions {
     fn default() -> Self {
         StoreOptions {
-            wait: Duration::from_secs(2),
+            wait: Duration::from_secs(5),
             create: true,
-            cache_bytes: 64 << 20,
+            create_dirs: true,
+            read_only: false,
+            cache_bytes: 16 << 20,
+        }
+    }
+}
+
+impl StoreOptions {
+    /// Options that only read an existing store.
+    pub fn read_only() -> Self {
+        StoreOptions {
+            create: false,
+            read_only: true,
+            ..StoreOptions::default()
         }
     }
 }
@@ -71,7 +103,7 @@ pub struct RawEntry {
     pub ruleset: String,
     /// The key encoding of the folded region (see [`crate::keys`]).
     pub key: Vec<u8>,
-    /// The record: build, time and value encoding (see [`crate::record`]).
+    /// The record body (see [`crate::record`]); the checksum is added on write.
     pub record: Vec<u8>,
 }
 
@@ -92,6 +124,21 @@ pub struct RunRecord {
     pub added: u64,
 }
 
+/// What a v1 store's migration did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Migration {
+    /// The format migrated from.
+    pub from: u64,
+    /// Region values carried over.
+    pub regions: u64,
+    /// Census results carried over.
+    pub census: u64,
+    /// v1 entries that did not decode (left behind; still in the backup).
+    pub skipped: u64,
+    /// Where the v1 file was kept (`None` for a read-only, in-memory copy).
+    pub backup: Option<PathBuf>,
+}
+
 /// What is in a store, for `partizan store stats`.
 #[derive(Clone, Debug, Serialize)]
 pub struct StoreStats {
@@ -105,6 +152,11 @@ pub struct StoreStats {
     pub regions: BTreeMap<String, u64>,
     /// All region values.
     pub total_regions: u64,
+    /// Rows whose checksum fails (damaged; never used as values).
+    pub checksum_failures: u64,
+    /// Imported values not yet recomputed (never answered from; run
+    /// `partizan store verify`).
+    pub unverified: u64,
     /// Stored census results.
     pub census_entries: u64,
     /// The most recent runs, oldest first.
@@ -122,16 +174,49 @@ pub struct WriteReport {
     pub present: u64,
     /// Of those, entries whose stored value differs from the one offered.
     pub conflicting: u64,
+    /// Damaged or unverified rows replaced by a trusted value.
+    pub replaced: u64,
+}
+
+/// A region read: absent, present, or present but failing its checksum.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegionRead {
+    /// No row under the key.
+    Missing,
+    /// The record body (checksum verified).
+    Found(Vec<u8>),
+    /// A row whose checksum fails: damaged, never a value.
+    Damaged,
 }
 
 struct Inner {
-    db: Database,
+    /// The file the user named.
     path: PathBuf,
+    /// The SQLite file actually opened (a temporary migrated copy for a
+    /// read-only open of a v1 file).
+    db_path: PathBuf,
+    /// Remove `db_path` (and its sidecars) when the last handle goes.
+    temporary: bool,
     format: u64,
+    opts: StoreOptions,
+    migration: Option<Migration>,
+    pool: Mutex<Vec<Connection>>,
 }
 
-/// An open store. Cheap to clone; clones share one database handle, so many
-/// threads of one process can read (never blocking) while one writes.
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Ok(pool) = self.pool.get_mut() {
+            pool.clear();
+        }
+        if self.temporary {
+            remove_db_files(&self.db_path);
+        }
+    }
+}
+
+/// An open store. Cheap to clone; clones share a pool of connections, so
+/// many threads can read (never blocking) while one writes. Other processes
+/// may have the same file open, reading and writing too.
 #[derive(Clone)]
 pub struct Store {
     inner: Arc<Inner>,
@@ -142,100 +227,92 @@ impl std::fmt::Debug for Store {
         f.debug_struct("Store")
             .field("path", &self.inner.path)
             .field("format", &self.inner.format)
+            .field("read_only", &self.inner.opts.read_only)
             .finish()
     }
 }
 
-thread_local! {
-    /// Set while this thread runs a guarded engine call.
-    static QUIET: Cell<bool> = const { Cell::new(false) };
+/// A connection borrowed from a store's pool, returned on drop.
+pub(crate) struct Conn {
+    store: Store,
+    conn: Option<Connection>,
 }
 
-static QUIET_HOOK: Once = Once::new();
+impl Deref for Conn {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn.as_ref().expect("connection present until drop")
+    }
+}
 
-/// Run a database-engine call, turning a panic inside it into an error: a
-/// damaged file must never crash the program. (redb asserts on some damaged
-/// files.) The first call chains a panic hook that stays silent for panics
-/// inside guarded calls on the calling thread and defers to the previous hook
-/// for every other panic.
-fn guarded<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    QUIET_HOOK.call_once(|| {
-        let previous = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            if !QUIET.with(Cell::get) {
-                previous(info)
+impl DerefMut for Conn {
+    fn deref_mut(&mut self) -> &mut Connection {
+        self.conn.as_mut().expect("connection present until drop")
+    }
+}
+
+impl Drop for Conn {
+    fn drop(&mut self) {
+        if let (Some(c), Ok(mut pool)) = (self.conn.take(), self.store.inner.pool.lock()) {
+            if pool.len() < 8 {
+                pool.push(c);
             }
-        }));
-    });
-    let was = QUIET.with(|q| q.replace(true));
-    let outcome = catch_unwind(AssertUnwindSafe(f));
-    QUIET.with(|q| q.set(was));
-    match outcome {
-        Ok(r) => r,
+        }
+    }
+}
+
+/// Run an engine call, turning a panic inside it into an error: a damaged
+/// file must never crash the program.
+fn guarded<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r.map_err(|e| classify(path, e)),
         Err(p) => {
             let msg = p
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "engine panicked".to_string());
-            let detail = if msg.contains("raw_file_len") {
-                "the file is shorter than its header says: truncated".to_string()
-            } else {
-                format!("engine check failed: {}", one_line(&msg))
-            };
             Err(StoreError::Corrupt {
                 path: path.to_path_buf(),
-                detail,
+                detail: format!("engine check failed: {}", one_line(&msg)),
             })
         }
     }
 }
 
-/// Why an existing file that the engine refused is not a store, or how it is damaged.
-fn classify_refusal(path: &Path, e: DatabaseError) -> StoreError {
+/// Tie an engine error to the store file and say what it means.
+fn classify(path: &Path, e: StoreError) -> StoreError {
+    let StoreError::Engine(e) = e else {
+        return e;
+    };
     let p = path.to_path_buf();
-    match e {
-        DatabaseError::DatabaseAlreadyOpen => StoreError::InUse { path: p },
-        DatabaseError::UpgradeRequired(v) => {
-            StoreError::EngineUpgradeRequired { path: p, found: v }
+    let detail = one_line(&e.to_string());
+    match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::InUse { path: p },
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
+            StoreError::Corrupt { path: p, detail }
         }
-        DatabaseError::RepairAborted => StoreError::Corrupt {
+        Some(ErrorCode::DiskFull) => StoreError::Io {
+            op: "write to",
             path: p,
-            detail: "repair aborted".into(),
+            error: io::Error::new(ErrorKind::StorageFull, "no space left on device"),
         },
-        DatabaseError::Storage(StorageError::Io(io)) if io.kind() == ErrorKind::InvalidData => {
-            let mut head = [0u8; 9];
-            let n = fs::File::open(path)
-                .and_then(|mut f| f.read(&mut head))
-                .unwrap_or(0);
-            if n == 0 {
-                StoreError::NotAStore {
-                    path: p,
-                    detail: "empty file".into(),
-                }
-            } else if n < 4 || &head[..4] != b"redb" {
-                StoreError::NotAStore {
-                    path: p,
-                    detail: "no redb header".into(),
-                }
-            } else {
-                StoreError::Corrupt {
-                    path: p,
-                    detail: "bad header".into(),
-                }
-            }
-        }
-        DatabaseError::Storage(StorageError::Io(io)) if io.kind() == ErrorKind::UnexpectedEof => {
-            StoreError::Corrupt {
-                path: p,
-                detail: "the file is truncated".into(),
-            }
-        }
-        DatabaseError::Storage(StorageError::Io(io)) => io_error("open", path, io),
-        other => StoreError::Corrupt {
+        Some(ErrorCode::ReadOnly) => StoreError::Io {
+            op: "write to",
             path: p,
-            detail: one_line(&other.to_string()),
+            error: io::Error::new(ErrorKind::PermissionDenied, detail),
         },
+        Some(ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => StoreError::Io {
+            op: "open",
+            path: p,
+            error: io::Error::new(ErrorKind::PermissionDenied, detail),
+        },
+        Some(ErrorCode::SystemIoFailure) => StoreError::Io {
+            op: "read or write",
+            path: p,
+            error: io::Error::other(detail),
+        },
+        _ => StoreError::Db(detail),
     }
 }
 
@@ -248,13 +325,123 @@ fn io_error(op: &'static str, path: &Path, source: io::Error) -> StoreError {
     StoreError::Io {
         op,
         path: path.to_path_buf(),
-        source,
+        error: source,
     }
+}
+
+/// A name beside `path` for a file of this process (`PATH.TAG-PID-N`).
+fn sibling(path: &Path, tag: &str) -> PathBuf {
+    static N: AtomicU64 = AtomicU64::new(0);
+    let mut s = path.as_os_str().to_owned();
+    s.push(format!(
+        ".{tag}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    PathBuf::from(s)
+}
+
+pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// Remove an SQLite file and its WAL sidecars (best effort).
+fn remove_db_files(path: &Path) {
+    let _ = fs::remove_file(path);
+    let _ = fs::remove_file(with_suffix(path, "-wal"));
+    let _ = fs::remove_file(with_suffix(path, "-shm"));
+    let _ = fs::remove_file(with_suffix(path, "-journal"));
+}
+
+fn connect(path: &Path, opts: &StoreOptions, create: bool) -> Result<Connection> {
+    let mut flags = OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    flags |= if opts.read_only {
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+    } else {
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+    };
+    if create {
+        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+    }
+    let c = Connection::open_with_flags(path, flags)?;
+    c.busy_timeout(opts.wait)?;
+    let kib = (opts.cache_bytes / 1024).max(64);
+    c.execute_batch(&format!(
+        "PRAGMA cache_size = -{kib}; PRAGMA synchronous = FULL; PRAGMA cell_size_check = ON;"
+    ))?;
+    Ok(c)
+}
+
+/// What kind of file is at a path, from its first bytes.
+enum FileKind {
+    Sqlite,
+    RedbV1,
+    Empty,
+    Foreign,
+}
+
+fn sniff(path: &Path) -> Result<FileKind> {
+    let mut head = [0u8; 16];
+    let mut f = fs::File::open(path).map_err(|e| io_error("open", path, e))?;
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(io_error("read", path, e)),
+        }
+    }
+    Ok(if n == 0 {
+        FileKind::Empty
+    } else if n == 16 && &head == SQLITE_MAGIC {
+        FileKind::Sqlite
+    } else if n >= 4 && &head[..4] == b"redb" {
+        FileKind::RedbV1
+    } else {
+        FileKind::Foreign
+    })
+}
+
+/// Build a complete new store at `tmp` (schema, metadata, then `fill`),
+/// closed and checkpointed, so it can be linked or renamed into place.
+/// On any error `tmp` is removed: a failed creation leaves nothing behind.
+fn build_fresh(
+    tmp: &Path,
+    opts: &StoreOptions,
+    fill: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<()>,
+) -> Result<()> {
+    let r = guarded(tmp, || {
+        let rw = StoreOptions {
+            read_only: false,
+            ..opts.clone()
+        };
+        let mut c = connect(tmp, &rw, true)?;
+        c.query_row("PRAGMA journal_mode = WAL", [], |_| Ok(()))?;
+        let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute_batch(SCHEMA)?;
+        {
+            let mut st = tx.prepare("INSERT INTO meta (key, value) VALUES (?1, ?2)")?;
+            st.execute(params!["format", FORMAT_VERSION as i64])?;
+            st.execute(params!["created_at", unix_now() as i64])?;
+            st.execute(params!["created_by", PARTIZAN_VERSION])?;
+        }
+        fill(&tx)?;
+        tx.commit()?;
+        c.close().map_err(|(_, e)| StoreError::Engine(e))?;
+        Ok(())
+    });
+    if r.is_err() {
+        remove_db_files(tmp);
+    }
+    r
 }
 
 impl Store {
     /// Open the store at `path`, creating it (and its folder) if the path
-    /// does not exist; waits up to two seconds for another process to let go.
+    /// does not exist.
     pub fn open(path: &Path) -> Result<Store> {
         Store::open_with(path, &StoreOptions::default())
     }
@@ -262,83 +449,123 @@ impl Store {
     /// Open with explicit options.
     ///
     /// An existing file is only ever opened, never re-initialised: an empty,
-    /// foreign, truncated or corrupted file is an error and is left as it was.
+    /// foreign, truncated or corrupted file is an error and is left as it
+    /// was. A v1 (redb) store is migrated forward (see [`Store::migration`]).
     pub fn open_with(path: &Path, opts: &StoreOptions) -> Result<Store> {
-        let deadline = Instant::now() + opts.wait;
-        loop {
-            match Store::try_open(path, opts) {
-                Err(StoreError::InUse { .. }) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(25));
+        match fs::metadata(path) {
+            Ok(m) if m.is_dir() => Err(StoreError::IsDirectory {
+                path: path.to_path_buf(),
+            }),
+            Ok(_) => Store::open_existing(path, opts),
+            Err(e) if e.kind() == ErrorKind::NotFound && opts.create && !opts.read_only => {
+                Store::create(path, opts)?;
+                Store::open_existing(path, opts)
+            }
+            Err(e) if e.kind() == ErrorKind::NotFound => Err(StoreError::Missing {
+                path: path.to_path_buf(),
+            }),
+            Err(e) => Err(io_error("open", path, e)),
+        }
+    }
+
+    fn create(path: &Path, opts: &StoreOptions) -> Result<()> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if opts.create_dirs {
+                fs::create_dir_all(dir).map_err(|e| io_error("create the folder of", path, e))?;
+            } else if !dir.is_dir() {
+                return Err(StoreError::Io {
+                    op: "create",
+                    path: path.to_path_buf(),
+                    error: io::Error::new(
+                        ErrorKind::NotFound,
+                        format!("folder {} does not exist", dir.display()),
+                    ),
+                });
+            }
+        }
+        let tmp = sibling(path, "creating");
+        build_fresh(&tmp, opts, |_| Ok(()))?;
+        // Link the finished store into place; if another process got there
+        // first, theirs is kept and opened.
+        let linked = fs::hard_link(&tmp, path);
+        remove_db_files(&tmp);
+        match linked {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => Ok(()),
+            Err(e) => Err(io_error("create", path, e)),
+        }
+    }
+
+    fn open_existing(path: &Path, opts: &StoreOptions) -> Result<Store> {
+        match sniff(path)? {
+            FileKind::Empty => Err(StoreError::NotAStore {
+                path: path.to_path_buf(),
+                detail: "empty file".into(),
+            }),
+            FileKind::Foreign => Err(StoreError::NotAStore {
+                path: path.to_path_buf(),
+                detail: "neither an SQLite nor a redb file".into(),
+            }),
+            FileKind::Sqlite => Store::open_sqlite(path, path, opts, None, false),
+            FileKind::RedbV1 if opts.read_only => {
+                // Copy-on-open: the file is never touched.
+                let tmp = std::env::temp_dir().join(format!(
+                    "partizan-v1-{}-{}.sqlite",
+                    std::process::id(),
+                    unix_now()
+                ));
+                let tmp = sibling(&tmp, "ro");
+                let m = crate::migrate::migrate_v1(path, &tmp, opts)?;
+                Store::open_sqlite(path, &tmp, opts, Some(m), true)
+            }
+            FileKind::RedbV1 => {
+                let m = crate::migrate::migrate_in_place(path, opts)?;
+                match m {
+                    Some(m) => Store::open_sqlite(path, path, opts, Some(m), false),
+                    // Another process migrated it meanwhile.
+                    None => Store::open_existing(path, opts),
                 }
-                r => return r,
             }
         }
     }
 
-    fn try_open(path: &Path, opts: &StoreOptions) -> Result<Store> {
-        let mut builder = Database::builder();
-        builder.set_cache_size(opts.cache_bytes);
-        builder.create_with_file_format_v3(true);
-        let db = match fs::metadata(path) {
-            Ok(m) if m.is_dir() => {
-                return Err(StoreError::IsDirectory {
-                    path: path.to_path_buf(),
-                })
-            }
-            Ok(_) => guarded(path, || {
-                builder.open(path).map_err(|e| classify_refusal(path, e))
-            })?,
-            Err(e) if e.kind() == ErrorKind::NotFound && opts.create => {
-                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    fs::create_dir_all(dir)
-                        .map_err(|e| io_error("create the folder of", path, e))?;
+    fn open_sqlite(
+        path: &Path,
+        db_path: &Path,
+        opts: &StoreOptions,
+        migration: Option<Migration>,
+        temporary: bool,
+    ) -> Result<Store> {
+        let c = guarded(path, || connect(db_path, opts, false));
+        let c = match c {
+            Ok(c) => c,
+            Err(e) => {
+                if temporary {
+                    remove_db_files(db_path);
                 }
-                let file = match fs::OpenOptions::new()
-                    .read(true)
-                    .write(true)
-                    .create_new(true)
-                    .open(path)
-                {
-                    Ok(f) => f,
-                    // Another process created it first: open theirs.
-                    Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-                        return Err(StoreError::InUse {
-                            path: path.to_path_buf(),
-                        })
-                    }
-                    Err(e) => return Err(io_error("create", path, e)),
-                };
-                let r = guarded(path, || {
-                    builder
-                        .create_file(file)
-                        .map_err(|e| classify_refusal(path, e))
-                });
-                match r {
-                    Ok(db) => db,
-                    Err(e) => {
-                        // Only our own, still empty, new file is removed.
-                        if fs::metadata(path).map(|m| m.len() == 0).unwrap_or(false) {
-                            let _ = fs::remove_file(path);
-                        }
-                        return Err(e);
-                    }
-                }
+                return Err(e);
             }
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                return Err(StoreError::Missing {
-                    path: path.to_path_buf(),
-                })
-            }
-            Err(e) => return Err(io_error("open", path, e)),
         };
-        let format = guarded(path, || init_or_check(&db, path))?;
-        Ok(Store {
+        let store = Store {
             inner: Arc::new(Inner {
-                db,
                 path: path.to_path_buf(),
-                format,
+                db_path: db_path.to_path_buf(),
+                temporary,
+                format: 0,
+                opts: opts.clone(),
+                migration,
+                pool: Mutex::new(Vec::new()),
             }),
-        })
+        };
+        let format = guarded(path, || check_meta(&c, path))?;
+        let mut store = store;
+        if let Some(inner) = Arc::get_mut(&mut store.inner) {
+            inner.format = format;
+        }
+        if let Ok(mut pool) = store.inner.pool.lock() {
+            pool.push(c);
+        }
+        Ok(store)
     }
 
     /// The store file.
@@ -351,37 +578,77 @@ impl Store {
         self.inner.format
     }
 
-    pub(crate) fn db(&self) -> &Database {
-        &self.inner.db
+    /// Whether this handle only reads.
+    pub fn is_read_only(&self) -> bool {
+        self.inner.opts.read_only
     }
 
+    /// What migrating a v1 file did, if this open migrated one.
+    pub fn migration(&self) -> Option<&Migration> {
+        self.inner.migration.as_ref()
+    }
+
+    /// A connection from the pool (or a new one).
+    pub(crate) fn conn(&self) -> Result<Conn> {
+        let pooled = self.inner.pool.lock().ok().and_then(|mut p| p.pop());
+        let conn = match pooled {
+            Some(c) => c,
+            None => self.guard(|| connect(&self.inner.db_path, &self.inner.opts, false))?,
+        };
+        Ok(Conn {
+            store: self.clone(),
+            conn: Some(conn),
+        })
+    }
+
+    /// Run an engine call with errors tied to this store's file.
     pub(crate) fn guard<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
         guarded(&self.inner.path, f)
     }
 
-    /// The file's size on disk, in bytes.
-    pub fn file_bytes(&self) -> Result<u64> {
-        fs::metadata(self.path())
-            .map(|m| m.len())
-            .map_err(|e| io_error("read the size of", self.path(), e))
+    fn writable(&self) -> Result<()> {
+        if self.is_read_only() {
+            return Err(StoreError::ReadOnly {
+                path: self.path().to_path_buf(),
+            });
+        }
+        Ok(())
     }
 
-    /// The stored record of a region key, as bytes.
+    /// The store's size on disk, in bytes: the file plus its write-ahead
+    /// log (values committed but not yet checkpointed live there).
+    pub fn file_bytes(&self) -> Result<u64> {
+        let main = fs::metadata(&self.inner.db_path)
+            .map(|m| m.len())
+            .map_err(|e| io_error("read the size of", self.path(), e))?;
+        let wal = fs::metadata(with_suffix(&self.inner.db_path, "-wal")).map_or(0, |m| m.len());
+        Ok(main + wal)
+    }
+
+    /// Read a region's row, checking its checksum.
+    pub fn read_region(&self, ruleset: &str, key: &[u8]) -> Result<RegionRead> {
+        check_ruleset(ruleset)?;
+        let c = self.conn()?;
+        self.guard(|| read_region_on(&c, ruleset, key))
+    }
+
+    /// The stored record body of a region key; a row failing its checksum
+    /// is [`StoreError::Checksum`], never bytes.
     pub fn get_region_record(&self, ruleset: &str, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        let name = region_table_name(ruleset)?;
-        self.guard(|| {
-            let tx = self.db().begin_read()?;
-            let table = match tx.open_table(RegionTableDef::new(&name)) {
-                Ok(t) => t,
-                Err(TableError::TableDoesNotExist(_)) => return Ok(None),
-                Err(e) => return Err(e.into()),
-            };
-            Ok(table.get(key)?.map(|v| v.value().to_vec()))
-        })
+        match self.read_region(ruleset, key)? {
+            RegionRead::Missing => Ok(None),
+            RegionRead::Found(b) => Ok(Some(b)),
+            RegionRead::Damaged => Err(StoreError::Checksum {
+                table: ruleset.to_string(),
+                key: crate::keys::to_hex(key),
+            }),
+        }
     }
 
     /// Write region entries in one transaction: all of them or none. Entries
-    /// already present are left alone (the first computation is kept).
+    /// already present are left alone (the first computation is kept),
+    /// except damaged rows and unverified imports, which a trusted value
+    /// replaces.
     pub fn insert_regions(&self, entries: &[RawEntry]) -> Result<WriteReport> {
         self.insert_region_refs(
             entries
@@ -404,93 +671,114 @@ impl Store {
         entries: impl IntoIterator<Item = (&'a str, &'a [u8], &'a [u8])>,
         run: Option<&RunRecord>,
     ) -> Result<WriteReport> {
+        self.writable()?;
         let run_bytes = match run {
             Some(r) => Some(serde_json::to_vec(r).map_err(StoreError::db)?),
             None => None,
         };
-        let mut report = WriteReport::default();
+        let mut c = self.conn()?;
         self.guard(|| {
-            let tx = self.db().begin_write()?;
+            let mut report = WriteReport::default();
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
             {
-                let mut tables: BTreeMap<&str, redb::Table<&[u8], &[u8]>> = BTreeMap::new();
+                let mut get = tx
+                    .prepare_cached("SELECT record FROM regions WHERE ruleset = ?1 AND key = ?2")?;
+                let mut put = tx.prepare_cached(
+                    "INSERT OR REPLACE INTO regions (ruleset, key, record) VALUES (?1, ?2, ?3)",
+                )?;
                 for (ruleset, key, record) in entries {
-                    if !tables.contains_key(ruleset) {
-                        let name = region_table_name(ruleset)?;
-                        tables.insert(ruleset, tx.open_table(RegionTableDef::new(&name))?);
-                    }
-                    let Some(table) = tables.get_mut(ruleset) else {
-                        continue;
-                    };
-                    let existing = table.get(key)?.map(|g| g.value().to_vec());
-                    if let Some(old) = existing {
-                        report.present += 1;
-                        if !same_value(&old, record) {
-                            report.conflicting += 1;
+                    check_ruleset(ruleset)?;
+                    let new = Record::decode(record)?;
+                    let old: Option<Vec<u8>> = get
+                        .query_row(params![ruleset, key], |r| r.get(0))
+                        .optional()?;
+                    let replace = match &old {
+                        None => {
+                            report.added += 1;
+                            true
                         }
-                    } else {
-                        table.insert(key, record)?;
-                        report.added += 1;
+                        Some(stored) => match unseal(ruleset, key, stored)
+                            .and_then(|b| Record::decode(b).ok())
+                        {
+                            None => {
+                                report.replaced += 1;
+                                true
+                            }
+                            Some(o) if !o.provenance.trusted() && new.provenance.trusted() => {
+                                report.replaced += 1;
+                                if o.value != new.value {
+                                    report.conflicting += 1;
+                                }
+                                true
+                            }
+                            Some(o) => {
+                                report.present += 1;
+                                if o.value != new.value {
+                                    report.conflicting += 1;
+                                }
+                                false
+                            }
+                        },
+                    };
+                    if replace {
+                        put.execute(params![ruleset, key, seal(ruleset, key, record)])?;
                     }
                 }
             }
             if let Some(bytes) = &run_bytes {
                 append_run(&tx, bytes)?;
             }
-            if report.added > 0 || run_bytes.is_some() {
+            if report.added > 0 || report.replaced > 0 || run_bytes.is_some() {
                 tx.commit()?;
             } else {
-                tx.abort()?;
+                tx.rollback()?;
             }
             Ok(report)
         })
     }
 
-    /// The rulesets that have region tables, in name order.
+    /// The rulesets that have region values, in name order.
     pub fn rulesets(&self) -> Result<Vec<String>> {
-        self.guard(|| {
-            let tx = self.db().begin_read()?;
-            let mut out: Vec<String> = tx
-                .list_tables()?
-                .filter_map(|h| h.name().strip_prefix(REGIONS_PREFIX).map(str::to_string))
-                .collect();
-            out.sort();
-            Ok(out)
-        })
+        Ok(self.region_counts()?.into_keys().collect())
     }
 
     /// Region values per ruleset.
     pub fn region_counts(&self) -> Result<BTreeMap<String, u64>> {
-        let rulesets = self.rulesets()?;
+        let c = self.conn()?;
         self.guard(|| {
-            let tx = self.db().begin_read()?;
+            let mut st = c.prepare_cached(
+                "SELECT ruleset, count(*) FROM regions GROUP BY ruleset ORDER BY ruleset",
+            )?;
+            let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
             let mut out = BTreeMap::new();
-            for r in rulesets {
-                let name = region_table_name(&r)?;
-                let t = tx.open_table(RegionTableDef::new(&name))?;
-                out.insert(r, t.len()?);
+            for row in rows {
+                let (r, n) = row?;
+                out.insert(r, n.max(0) as u64);
             }
             Ok(out)
         })
     }
 
-    /// Visit every region entry of a ruleset in key order, in one consistent
-    /// snapshot (writers carry on meanwhile). Stops at the first error `f` returns.
+    /// Visit every region row of a ruleset in key order, in one consistent
+    /// snapshot (writers carry on meanwhile): `f(key, Some(body))` for a row
+    /// whose checksum holds, `f(key, None)` for a damaged one. Stops at the
+    /// first error `f` returns.
     pub fn for_each_region(
         &self,
         ruleset: &str,
-        mut f: impl FnMut(&[u8], &[u8]) -> Result<()>,
+        mut f: impl FnMut(&[u8], Option<&[u8]>) -> Result<()>,
     ) -> Result<()> {
-        let name = region_table_name(ruleset)?;
+        check_ruleset(ruleset)?;
+        let c = self.conn()?;
         self.guard(|| {
-            let tx = self.db().begin_read()?;
-            let table = match tx.open_table(RegionTableDef::new(&name)) {
-                Ok(t) => t,
-                Err(TableError::TableDoesNotExist(_)) => return Ok(()),
-                Err(e) => return Err(e.into()),
-            };
-            for item in table.iter()? {
-                let (k, v) = item?;
-                f(k.value(), v.value())?;
+            let mut st = c.prepare_cached(
+                "SELECT key, record FROM regions WHERE ruleset = ?1 ORDER BY key",
+            )?;
+            let mut rows = st.query(params![ruleset])?;
+            while let Some(row) = rows.next()? {
+                let key = blob(row, 0)?;
+                let stored = blob(row, 1)?;
+                f(key, unseal(ruleset, key, stored))?;
             }
             Ok(())
         })
@@ -499,88 +787,84 @@ impl Store {
     /// Store a census result under its parameters
     /// (e.g. `"census/domineering/max_cells=9"`), replacing any previous one.
     pub fn put_census(&self, key: &str, value: &serde_json::Value) -> Result<()> {
-        let bytes = serde_json::to_vec(value).map_err(StoreError::db)?;
-        self.guard(|| {
-            let tx = self.db().begin_write()?;
-            {
-                let mut t = tx.open_table(CENSUS)?;
-                t.insert(key, bytes.as_slice())?;
-            }
-            tx.commit()?;
-            Ok(())
-        })
+        self.census_write(key, value, true).map(|_| ())
     }
 
-    /// Store a census result only if none is stored under the key yet.
-    /// Returns whether it was added.
+    /// Store a census result only if none is stored under the key yet (a
+    /// damaged one is replaced). Returns whether it was added.
     pub fn insert_census(&self, key: &str, value: &serde_json::Value) -> Result<bool> {
+        self.census_write(key, value, false)
+    }
+
+    fn census_write(&self, key: &str, value: &serde_json::Value, replace: bool) -> Result<bool> {
+        self.writable()?;
         let bytes = serde_json::to_vec(value).map_err(StoreError::db)?;
+        let sealed = seal("census", key.as_bytes(), &bytes);
+        let mut c = self.conn()?;
         self.guard(|| {
-            let tx = self.db().begin_write()?;
-            let added = {
-                let mut t = tx.open_table(CENSUS)?;
-                let present = t.get(key)?.is_some();
-                if !present {
-                    t.insert(key, bytes.as_slice())?;
-                }
-                !present
-            };
-            tx.commit()?;
-            Ok(added)
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let old: Option<Vec<u8>> = tx
+                .query_row(
+                    "SELECT value FROM census WHERE key = ?1",
+                    params![key],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            let healthy = old
+                .as_deref()
+                .is_some_and(|o| unseal("census", key.as_bytes(), o).is_some());
+            let write = replace || !healthy;
+            if write {
+                tx.execute(
+                    "INSERT OR REPLACE INTO census (key, value) VALUES (?1, ?2)",
+                    params![key, sealed],
+                )?;
+                tx.commit()?;
+            } else {
+                tx.rollback()?;
+            }
+            Ok(write)
         })
     }
 
-    /// The census result stored under a key, if any.
+    /// The census result stored under a key, if any (a damaged one is
+    /// [`StoreError::Checksum`]).
     pub fn get_census(&self, key: &str) -> Result<Option<serde_json::Value>> {
-        let bytes = self.guard(|| {
-            let tx = self.db().begin_read()?;
-            let t = match tx.open_table(CENSUS) {
-                Ok(t) => t,
-                Err(TableError::TableDoesNotExist(_)) => return Ok(None),
-                Err(e) => return Err(e.into()),
-            };
-            Ok(t.get(key)?.map(|v| v.value().to_vec()))
+        let c = self.conn()?;
+        let stored: Option<Vec<u8>> = self.guard(|| {
+            Ok(c.query_row(
+                "SELECT value FROM census WHERE key = ?1",
+                params![key],
+                |r| r.get(0),
+            )
+            .optional()?)
         })?;
-        match bytes {
+        match stored {
             None => Ok(None),
-            Some(b) => serde_json::from_slice(&b)
-                .map(Some)
-                .map_err(|e| StoreError::BadValue(format!("census '{key}': {e}"))),
+            Some(s) => census_value(key, &s).map(Some),
         }
     }
 
-    /// Every stored census result, in key order.
+    /// Every stored census result, in key order (damaged ones are errors).
     pub fn census_entries(&self) -> Result<Vec<(String, serde_json::Value)>> {
-        let raw: Vec<(String, Vec<u8>)> = self.guard(|| {
-            let tx = self.db().begin_read()?;
-            let t = match tx.open_table(CENSUS) {
-                Ok(t) => t,
-                Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
-                Err(e) => return Err(e.into()),
-            };
-            let mut out = Vec::new();
-            for item in t.iter()? {
-                let (k, v) = item?;
-                out.push((k.value().to_string(), v.value().to_vec()));
-            }
-            Ok(out)
-        })?;
-        raw.into_iter()
-            .map(|(k, b)| match serde_json::from_slice(&b) {
-                Ok(v) => Ok((k, v)),
-                Err(e) => Err(StoreError::BadValue(format!("census '{k}': {e}"))),
-            })
+        self.census_raw()?
+            .into_iter()
+            .map(|(k, s)| census_value(&k, &s).map(|v| (k, v)))
             .collect()
     }
 
-    fn census_count(&self) -> Result<u64> {
+    pub(crate) fn census_raw(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        let c = self.conn()?;
         self.guard(|| {
-            let tx = self.db().begin_read()?;
-            match tx.open_table(CENSUS) {
-                Ok(t) => Ok(t.len()?),
-                Err(TableError::TableDoesNotExist(_)) => Ok(0),
-                Err(e) => Err(e.into()),
+            let mut st = c.prepare_cached("SELECT key, value FROM census ORDER BY key")?;
+            let rows = st.query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                out.push(row?);
             }
+            Ok(out)
         })
     }
 
@@ -589,30 +873,46 @@ impl Store {
         self.write_batch(std::iter::empty(), Some(run)).map(|_| ())
     }
 
-    /// The remembered runs, oldest first.
+    /// The remembered runs, oldest first (damaged ones are skipped).
     pub fn recent_runs(&self) -> Result<Vec<RunRecord>> {
+        let c = self.conn()?;
         self.guard(|| {
-            let tx = self.db().begin_read()?;
-            let t = match tx.open_table(RUNS) {
-                Ok(t) => t,
-                Err(TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
-                Err(e) => return Err(e.into()),
-            };
+            let mut st = c.prepare_cached("SELECT id, value FROM runs ORDER BY id")?;
+            let rows = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))?;
             let mut out = Vec::new();
-            for item in t.iter()? {
-                let (_, v) = item?;
-                // A run record this build cannot read is skipped, not fatal.
-                if let Ok(r) = serde_json::from_slice::<RunRecord>(v.value()) {
-                    out.push(r);
+            for row in rows {
+                let (id, v) = row?;
+                if let Some(body) = unseal("runs", &id.to_le_bytes(), &v) {
+                    if let Ok(r) = serde_json::from_slice::<RunRecord>(body) {
+                        out.push(r);
+                    }
                 }
             }
             Ok(out)
         })
     }
 
-    /// Counts for `partizan store stats`.
+    /// Counts for `partizan store stats` (reads every row once, to count
+    /// damaged and unverified ones).
     pub fn stats(&self) -> Result<StoreStats> {
         let regions = self.region_counts()?;
+        let mut checksum_failures = 0u64;
+        let mut unverified = 0u64;
+        for r in regions.keys() {
+            self.for_each_region(r, |_, body| {
+                match body.map(Record::decode) {
+                    Some(Ok(rec)) if !rec.provenance.trusted() => unverified += 1,
+                    Some(Ok(_)) => {}
+                    _ => checksum_failures += 1,
+                }
+                Ok(())
+            })?;
+        }
+        let census = self.census_raw()?;
+        checksum_failures += census
+            .iter()
+            .filter(|(k, s)| unseal("census", k.as_bytes(), s).is_none())
+            .count() as u64;
         let recent_runs = self.recent_runs()?;
         let lookups: u64 = recent_runs.iter().map(|r| r.lookups).sum();
         let hits: u64 = recent_runs.iter().map(|r| r.hits).sum();
@@ -622,111 +922,228 @@ impl Store {
             file_bytes: self.file_bytes()?,
             total_regions: regions.values().sum(),
             regions,
-            census_entries: self.census_count()?,
+            checksum_failures,
+            unverified,
+            census_entries: census.len() as u64,
             recent_hit_rate: (lookups > 0).then(|| hits as f64 / lookups as f64),
             recent_runs,
         })
     }
 
-    /// Ask the engine to check every page checksum of the file. Needs the
-    /// only handle to the store; returns `Ok(None)` if other clones are alive.
+    /// Ask the engine to check the file's structure (`PRAGMA
+    /// integrity_check`, read-only). `Some(true)` when it is sound.
     pub fn check_integrity(&mut self) -> Result<Option<bool>> {
-        let path = self.inner.path.clone();
-        match Arc::get_mut(&mut self.inner) {
-            None => Ok(None),
-            Some(inner) => guarded(&path, || {
-                inner
-                    .db
-                    .check_integrity()
-                    .map(Some)
-                    .map_err(|e| classify_refusal(&path, e))
-            }),
-        }
+        let c = self.conn()?;
+        self.guard(|| {
+            let first: String = c.query_row("PRAGMA integrity_check(1)", [], |r| r.get(0))?;
+            Ok(Some(first == "ok"))
+        })
     }
+
+    /// Rewrite the file to release free space (`VACUUM`). Returns `Ok(false)`
+    /// for a read-only handle.
+    pub fn compact(&mut self) -> Result<bool> {
+        if self.is_read_only() {
+            return Ok(false);
+        }
+        let c = self.conn()?;
+        self.guard(|| {
+            c.execute_batch("VACUUM; PRAGMA wal_checkpoint(TRUNCATE);")?;
+            Ok(true)
+        })
+    }
+
+    /// Mark unverified region rows as verified, after `verify` recomputed
+    /// them and found the stored value (the key and its record body as read).
+    pub(crate) fn mark_verified(&self, rows: &[(String, Vec<u8>, Vec<u8>)]) -> Result<u64> {
+        self.writable()?;
+        let mut c = self.conn()?;
+        self.guard(|| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut n = 0;
+            {
+                let mut get = tx
+                    .prepare_cached("SELECT record FROM regions WHERE ruleset = ?1 AND key = ?2")?;
+                let mut put = tx.prepare_cached(
+                    "UPDATE regions SET record = ?3 WHERE ruleset = ?1 AND key = ?2",
+                )?;
+                for (ruleset, key, body) in rows {
+                    let now: Option<Vec<u8>> = get
+                        .query_row(params![ruleset, key], |r| r.get(0))
+                        .optional()?;
+                    // Only a row still exactly as verified is promoted.
+                    if now.as_deref().and_then(|s| unseal(ruleset, key, s)) != Some(body.as_slice())
+                    {
+                        continue;
+                    }
+                    let mut rec = Record::decode(body)?;
+                    rec.provenance = Provenance::Verified;
+                    let new = rec.encode();
+                    put.execute(params![ruleset, key, seal(ruleset, key, &new)])?;
+                    n += 1;
+                }
+            }
+            tx.commit()?;
+            Ok(n)
+        })
+    }
+}
+
+/// A blob column of a row; any other type reads as no bytes, which no
+/// checksum accepts (a damaged row).
+pub(crate) fn blob<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> Result<&'r [u8]> {
+    match row.get_ref(i)? {
+        rusqlite::types::ValueRef::Blob(b) => Ok(b),
+        _ => Ok(&[]),
+    }
+}
+
+pub(crate) fn read_region_on(c: &Connection, ruleset: &str, key: &[u8]) -> Result<RegionRead> {
+    let mut st = c.prepare_cached("SELECT record FROM regions WHERE ruleset = ?1 AND key = ?2")?;
+    let mut rows = st.query(params![ruleset, key])?;
+    Ok(match rows.next()? {
+        None => RegionRead::Missing,
+        Some(row) => {
+            let stored = blob(row, 0)?;
+            match unseal(ruleset, key, stored) {
+                Some(b) => RegionRead::Found(b.to_vec()),
+                None => RegionRead::Damaged,
+            }
+        }
+    })
+}
+
+fn census_value(key: &str, stored: &[u8]) -> Result<serde_json::Value> {
+    let body = unseal("census", key.as_bytes(), stored).ok_or_else(|| StoreError::Checksum {
+        table: "census".into(),
+        key: key.to_string(),
+    })?;
+    serde_json::from_slice(body).map_err(|e| StoreError::BadValue(format!("census '{key}': {e}")))
 }
 
 /// Append a run's record to the `runs` table, keeping the last [`RUNS_KEPT`].
-fn append_run(tx: &redb::WriteTransaction, bytes: &[u8]) -> Result<()> {
-    let mut t = tx.open_table(RUNS)?;
-    let next = t.last()?.map(|(k, _)| k.value() + 1).unwrap_or(0);
-    t.insert(next, bytes)?;
-    let keep_from = (next + 1).saturating_sub(RUNS_KEPT as u64);
-    t.retain_in(..keep_from, |_, _| false)?;
+fn append_run(tx: &rusqlite::Transaction<'_>, bytes: &[u8]) -> Result<()> {
+    let last: Option<i64> = tx.query_row("SELECT max(id) FROM runs", [], |r| r.get(0))?;
+    let next = last.map_or(0, |l| l + 1);
+    tx.execute(
+        "INSERT INTO runs (id, value) VALUES (?1, ?2)",
+        params![next, seal("runs", &next.to_le_bytes(), bytes)],
+    )?;
+    tx.execute(
+        "DELETE FROM runs WHERE id < ?1",
+        params![next + 1 - RUNS_KEPT as i64],
+    )?;
     Ok(())
 }
 
-/// Do two records hold the same value? (The value encoding is canonical, so
-/// equal values have equal bytes.)
-fn same_value(a: &[u8], b: &[u8]) -> bool {
-    match (Record::decode(a), Record::decode(b)) {
-        (Ok(x), Ok(y)) => x.value == y.value,
-        _ => a == b,
+/// Write region rows, census results and runs into a fresh store's
+/// transaction (the migration uses it).
+pub(crate) fn fill_rows(
+    tx: &rusqlite::Transaction<'_>,
+    regions: &[(String, Vec<u8>, Vec<u8>)],
+    census: &[(String, Vec<u8>)],
+    runs: &[Vec<u8>],
+) -> Result<()> {
+    let mut put =
+        tx.prepare("INSERT OR IGNORE INTO regions (ruleset, key, record) VALUES (?1, ?2, ?3)")?;
+    for (r, k, body) in regions {
+        put.execute(params![r, k, seal(r, k, body)])?;
     }
-}
-
-impl Store {
-    /// Rewrite the file to release free space. Needs the only handle to the
-    /// store; returns `Ok(false)` if other clones are alive.
-    pub fn compact(&mut self) -> Result<bool> {
-        let path = self.inner.path.clone();
-        match Arc::get_mut(&mut self.inner) {
-            None => Ok(false),
-            Some(inner) => guarded(&path, || {
-                inner.db.compact().map_err(StoreError::db)?;
-                Ok(true)
-            }),
-        }
+    let mut put = tx.prepare("INSERT OR IGNORE INTO census (key, value) VALUES (?1, ?2)")?;
+    for (k, v) in census {
+        put.execute(params![k, seal("census", k.as_bytes(), v)])?;
     }
+    for r in runs.iter().rev().take(RUNS_KEPT).rev() {
+        append_run(tx, r)?;
+    }
+    Ok(())
 }
 
-fn meta_u64(v: &[u8]) -> Option<u64> {
-    let b: [u8; 8] = v.try_into().ok()?;
-    Some(u64::from_le_bytes(b))
+pub(crate) fn build_store_file(
+    tmp: &Path,
+    opts: &StoreOptions,
+    regions: &[(String, Vec<u8>, Vec<u8>)],
+    census: &[(String, Vec<u8>)],
+    runs: &[Vec<u8>],
+    from: u64,
+) -> Result<()> {
+    build_fresh(tmp, opts, |tx| {
+        tx.execute(
+            "INSERT INTO meta (key, value) VALUES ('migrated_from', ?1)",
+            params![from as i64],
+        )?;
+        fill_rows(tx, regions, census, runs)
+    })
 }
 
-/// Check the store's metadata, writing it first if the database is new.
-fn init_or_check(db: &Database, path: &Path) -> Result<u64> {
+/// Check the store's metadata: a partizan store of a format this build reads.
+fn check_meta(c: &Connection, path: &Path) -> Result<u64> {
     let not_store = |detail: &str| StoreError::NotAStore {
         path: path.to_path_buf(),
         detail: detail.to_string(),
     };
-    let format = {
-        let tx = db.begin_read()?;
-        match tx.open_table(META) {
-            Ok(t) => match t.get("format")? {
-                Some(v) => Some(
-                    meta_u64(v.value()).ok_or_else(|| not_store("unreadable format version"))?,
-                ),
-                None => return Err(not_store("no format version")),
-            },
-            Err(TableError::TableDoesNotExist(_)) => {
-                // A database with no tables is a store whose creation was cut
-                // short before its first commit; anything else is foreign.
-                if tx.list_tables()?.next().is_some() {
-                    return Err(not_store("a redb database without partizan metadata"));
-                }
-                None
-            }
-            Err(e) => return Err(e.into()),
-        }
+    let has_meta: bool = c.query_row(
+        "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'meta'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_meta {
+        return Err(not_store("an SQLite database without partizan metadata"));
+    }
+    let v: Option<rusqlite::types::Value> = c
+        .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
+            r.get(0)
+        })
+        .optional()?;
+    let found = match v {
+        Some(rusqlite::types::Value::Integer(n)) if n >= 0 => n as u64,
+        Some(_) => return Err(not_store("unreadable format version")),
+        None => return Err(not_store("no format version")),
     };
-    match format {
-        Some(found) if found > FORMAT_VERSION => Err(StoreError::NewerFormat {
+    if found > FORMAT_VERSION {
+        return Err(StoreError::NewerFormat {
             path: path.to_path_buf(),
             found,
             supported: FORMAT_VERSION,
-        }),
-        Some(found) => Ok(found),
-        None => {
-            let tx = db.begin_write()?;
-            {
-                let mut t = tx.open_table(META)?;
-                t.insert("format", FORMAT_VERSION.to_le_bytes().as_slice())?;
-                t.insert("created_at", unix_now().to_le_bytes().as_slice())?;
-                t.insert("created_by", PARTIZAN_VERSION.as_bytes())?;
+        });
+    }
+    if found < FORMAT_VERSION {
+        return Err(not_store(&format!(
+            "an SQLite file claiming format v{found}"
+        )));
+    }
+    Ok(found)
+}
+
+/// Wait for a lock file made with `create_new`, treating one older than two
+/// minutes as left by a dead process.
+pub(crate) fn take_lock(lock: &Path, store: &Path, wait: Duration) -> Result<fs::File> {
+    let deadline = Instant::now() + wait;
+    loop {
+        match fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(lock)
+        {
+            Ok(f) => return Ok(f),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                let stale = fs::metadata(lock)
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age > Duration::from_secs(120));
+                if stale {
+                    let _ = fs::remove_file(lock);
+                    continue;
+                }
+                if Instant::now() >= deadline {
+                    return Err(StoreError::InUse {
+                        path: store.to_path_buf(),
+                    });
+                }
+                std::thread::sleep(Duration::from_millis(25));
             }
-            tx.commit()?;
-            Ok(FORMAT_VERSION)
+            Err(e) => return Err(io_error("lock", store, e)),
         }
     }
 }
@@ -734,11 +1151,12 @@ fn init_or_check(db: &Database, path: &Path) -> Result<u64> {
 /// Overwrite the recorded format version (for tests of newer-format files).
 #[doc(hidden)]
 pub fn set_format_version_for_tests(store: &Store, v: u64) -> Result<()> {
-    let tx = store.db().begin_write()?;
-    {
-        let mut t = tx.open_table(META)?;
-        t.insert("format", v.to_le_bytes().as_slice())?;
-    }
-    tx.commit()?;
-    Ok(())
+    let c = store.conn()?;
+    store.guard(|| {
+        c.execute(
+            "UPDATE meta SET value = ?1 WHERE key = 'format'",
+            params![v as i64],
+        )?;
+        Ok(())
+    })
 }

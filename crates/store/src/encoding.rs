@@ -1,425 +1,263 @@
-//! The stable byte encoding of a value: its canonical form as a DAG, each
-//! distinct subgame stored once, numbers and nimbers as single leaves.
+//! The byte encoding of a stored value (store format v2): core's
+//! [`partizan_core::serial`] encoding, the one encoding of canonical forms
+//! in the workspace. It is canonical (the decoder accepts only the exact
+//! bytes the encoder produces), so equal values have equal bytes and
+//! non-canonical bytes are rejected.
 //!
-//! Value encoding v1:
+//! Before anything is built in an arena the bytes are pre-scanned against
+//! hard bounds ([`MAX_NODES`], [`MAX_NIMBER`], [`MAX_UPS`], [`MAX_EXPONENT`]):
+//! no region of at most 128 cells has a value anywhere near them (every move
+//! of every ruleset fills or empties a cell, so a birthday is at most 128),
+//! and a hostile `*100000` costs a few bytes of reading, not gigabytes.
 //!
-//! ```text
-//! byte 0      value-encoding version (1)
-//! varint      node count m ≥ 1
-//! m nodes, children before parents, the root last; node j is one of
-//!   0x00 zz(num) exp            the number num/2^exp (exp = 0, or num odd)
-//!   0x01 n                      the nimber *n, n ≥ 1 (*0 is the number 0)
-//!   0x02 a l_1..l_a b r_1..r_b  the form {l_1, …, l_a | r_1, …, r_b}; each
-//!                               l_i, r_i is the index of an earlier node
-//! varint = unsigned LEB128; zz(x) = (x << 1) ^ (x >> 63) (zig-zag)
-//! ```
-//!
-//! The encoding is *canonical*: the bytes depend only on the game, never on
-//! the history of the arena that held it. Subgames are ordered by a
-//! structural order (numbers by value, then nimbers by size, then forms by
-//! their option count and, recursively, their ordered options); nodes are
-//! numbered in post-order of that ordered walk and each option list is
-//! written in that order. So two stored values are equal exactly when their
-//! bytes are.
-//!
-//! Examples: `0` is `01 01 00 00 00`, `*` is `01 01 01 01`, `↑ = {0|*}` is
-//! `01 03 00 00 00 01 01 02 01 00 01 01`, `-3/4` is `01 01 00 05 02`.
+//! Examples: `0` is `50 5a 47 01 01 00 00 00` ("PZG", version 1, one node,
+//! the number 0/2^0); `*` is `50 5a 47 01 01 01 00 00 00 01`.
 
-use std::cmp::Ordering;
-
-use partizan_core::{Arena, Dyadic, GameId};
+use partizan_core::{serial, Arena, GameId};
 use rustc_hash::FxHashMap;
 
 use crate::error::{Result, StoreError};
 
-/// The version of the value encoding written by this build.
-pub const VALUE_ENCODING_VERSION: u8 = 1;
+/// The store's value-encoding version (v1 was the store's own DAG format,
+/// see [`crate::v1`]; v2 is core's `serial` encoding).
+pub const VALUE_ENCODING_VERSION: u8 = 2;
 
-const TAG_NUMBER: u8 = 0;
-const TAG_NIMBER: u8 = 1;
-const TAG_FORM: u8 = 2;
+/// The most nodes a stored value may have.
+pub const MAX_NODES: u64 = 1 << 16;
+/// The largest nimber a stored value may hold.
+pub const MAX_NIMBER: u32 = 256;
+/// The largest multiple of up a stored value may hold (either sign).
+pub const MAX_UPS: i64 = 256;
+/// The largest exponent of a number's denominator a stored value may hold.
+pub const MAX_EXPONENT: u64 = 256;
 
-/// Append `v` as unsigned LEB128.
-pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u64) {
-    loop {
-        let byte = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(byte);
-            return;
-        }
-        out.push(byte | 0x80);
-    }
+/// Encode a value (a canonical form in `arena`).
+pub fn encode_value(arena: &mut Arena, g: GameId) -> Vec<u8> {
+    serial::encode(arena, g)
 }
 
-/// A cursor over bytes that fails with [`StoreError::BadValue`].
-pub(crate) struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    pub(crate) fn new(bytes: &'a [u8]) -> Self {
-        Reader { bytes, pos: 0 }
-    }
-
-    fn fail<T>(&self, what: &str) -> Result<T> {
-        Err(StoreError::BadValue(format!("{what} at byte {}", self.pos)))
-    }
-
-    pub(crate) fn byte(&mut self) -> Result<u8> {
-        match self.bytes.get(self.pos) {
-            Some(&b) => {
-                self.pos += 1;
-                Ok(b)
-            }
-            None => self.fail("unexpected end"),
-        }
-    }
-
-    pub(crate) fn varint(&mut self) -> Result<u64> {
-        let mut v: u64 = 0;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            let part = (b & 0x7f) as u64;
-            if shift == 63 && part > 1 {
-                return self.fail("varint overflow");
-            }
-            v |= part << shift;
-            if b & 0x80 == 0 {
-                if b == 0 && shift > 0 {
-                    return self.fail("non-minimal varint");
-                }
-                return Ok(v);
-            }
-        }
-        self.fail("varint too long")
-    }
-
-    pub(crate) fn at_end(&self) -> bool {
-        self.pos == self.bytes.len()
-    }
-}
-
-fn zigzag(x: i64) -> u64 {
-    ((x << 1) ^ (x >> 63)) as u64
-}
-
-fn unzigzag(u: u64) -> i64 {
-    ((u >> 1) as i64) ^ -((u & 1) as i64)
-}
-
-/// The kind of a node: a number, a nimber, or a general form.
-#[derive(Copy, Clone)]
-enum Kind {
-    Number(Dyadic),
-    Nimber(u32),
-    Form,
-}
-
-/// Orders the subgames of one value structurally and remembers each form's
-/// ordered option lists.
-struct Orderer<'a> {
-    arena: &'a Arena,
-    sorted: FxHashMap<GameId, (Vec<GameId>, Vec<GameId>)>,
-}
-
-impl<'a> Orderer<'a> {
-    fn kind(&self, g: GameId) -> Kind {
-        if let Some(x) = self.arena.as_number(g) {
-            Kind::Number(x)
-        } else if let Some(n) = self.arena.as_nimber(g) {
-            Kind::Nimber(n)
-        } else {
-            Kind::Form
-        }
-    }
-
-    /// The options of a form, each list in structural order.
-    fn options(&mut self, g: GameId) -> (Vec<GameId>, Vec<GameId>) {
-        if let Some(o) = self.sorted.get(&g) {
-            return o.clone();
-        }
-        let mut l = self.arena.left_options(g).to_vec();
-        let mut r = self.arena.right_options(g).to_vec();
-        // Sort with the structural order; options are forms of smaller birthday
-        // so the recursion terminates.
-        l.sort_by(|&a, &b| self.cmp(a, b));
-        r.sort_by(|&a, &b| self.cmp(a, b));
-        self.sorted.insert(g, (l.clone(), r.clone()));
-        (l, r)
-    }
-
-    /// A total order on canonical forms that depends only on the games.
-    fn cmp(&mut self, a: GameId, b: GameId) -> Ordering {
-        if a == b {
-            return Ordering::Equal;
-        }
-        match (self.kind(a), self.kind(b)) {
-            (Kind::Number(x), Kind::Number(y)) => x.cmp(&y),
-            (Kind::Number(_), _) => Ordering::Less,
-            (_, Kind::Number(_)) => Ordering::Greater,
-            (Kind::Nimber(x), Kind::Nimber(y)) => x.cmp(&y),
-            (Kind::Nimber(_), _) => Ordering::Less,
-            (_, Kind::Nimber(_)) => Ordering::Greater,
-            (Kind::Form, Kind::Form) => {
-                let (al, ar) = self.options(a);
-                let (bl, br) = self.options(b);
-                al.len()
-                    .cmp(&bl.len())
-                    .then(ar.len().cmp(&br.len()))
-                    .then_with(|| self.cmp_lists(&al, &bl))
-                    .then_with(|| self.cmp_lists(&ar, &br))
-            }
-        }
-    }
-
-    fn cmp_lists(&mut self, a: &[GameId], b: &[GameId]) -> Ordering {
-        for (&x, &y) in a.iter().zip(b) {
-            match self.cmp(x, y) {
-                Ordering::Equal => {}
-                o => return o,
-            }
-        }
-        a.len().cmp(&b.len())
-    }
-}
-
-/// Encode a value (a canonical form in `arena`) in the current value encoding.
-pub fn encode_value(arena: &Arena, root: GameId) -> Vec<u8> {
-    let mut ord = Orderer {
-        arena,
-        sorted: FxHashMap::default(),
-    };
-    let mut index: FxHashMap<GameId, u64> = FxHashMap::default();
-    let mut nodes: Vec<u8> = Vec::new();
-    let mut count: u64 = 0;
-    // Iterative post-order walk: (game, children pushed?).
-    let mut stack: Vec<(GameId, bool)> = vec![(root, false)];
-    while let Some((g, expanded)) = stack.pop() {
-        if index.contains_key(&g) {
-            continue;
-        }
-        match ord.kind(g) {
-            Kind::Number(x) => {
-                nodes.push(TAG_NUMBER);
-                put_varint(&mut nodes, zigzag(x.num()));
-                put_varint(&mut nodes, x.exp() as u64);
-            }
-            Kind::Nimber(n) => {
-                nodes.push(TAG_NIMBER);
-                put_varint(&mut nodes, n as u64);
-            }
-            Kind::Form => {
-                let (l, r) = ord.options(g);
-                if !expanded {
-                    stack.push((g, true));
-                    // Push in reverse so the walk visits options in order.
-                    for &c in r.iter().rev().chain(l.iter().rev()) {
-                        if !index.contains_key(&c) {
-                            stack.push((c, false));
-                        }
-                    }
-                    continue;
-                }
-                nodes.push(TAG_FORM);
-                for side in [&l, &r] {
-                    put_varint(&mut nodes, side.len() as u64);
-                    for c in side.iter() {
-                        put_varint(&mut nodes, index[c]);
-                    }
-                }
-            }
-        }
-        index.insert(g, count);
-        count += 1;
-    }
-    let mut out = Vec::with_capacity(nodes.len() + 4);
-    out.push(VALUE_ENCODING_VERSION);
-    put_varint(&mut out, count);
-    out.extend_from_slice(&nodes);
-    out
-}
-
-/// Decode a value into `arena`, rejecting malformed or non-canonical bytes.
+/// Decode a value into `arena`: bounds first, then core's decoder, which
+/// rejects malformed and non-canonical bytes.
 pub fn decode_value(arena: &mut Arena, bytes: &[u8]) -> Result<GameId> {
-    let mut rd = Reader::new(bytes);
-    decode_from(arena, &mut rd)
+    check_bounds(bytes)?;
+    serial::decode(arena, bytes).map_err(|e| StoreError::BadValue(e.to_string()))
 }
 
-fn decode_from(arena: &mut Arena, rd: &mut Reader<'_>) -> Result<GameId> {
-    let bad = |m: String| StoreError::BadValue(m);
-    let version = rd.byte()?;
-    if version != VALUE_ENCODING_VERSION {
-        return Err(bad(format!(
-            "value encoding v{version} is not v{VALUE_ENCODING_VERSION}"
-        )));
+fn varint(b: &[u8], pos: &mut usize) -> Result<u64> {
+    let mut v: u64 = 0;
+    for shift in (0..64).step_by(7) {
+        let byte = *b
+            .get(*pos)
+            .ok_or_else(|| StoreError::BadValue(format!("value cut short at byte {pos}")))?;
+        *pos += 1;
+        v |= u64::from(byte & 0x7f).checked_shl(shift).unwrap_or(0);
+        if byte & 0x80 == 0 {
+            return Ok(v);
+        }
     }
-    let m = rd.varint()?;
-    if m == 0 || m > rd.bytes.len() as u64 {
-        return Err(bad(format!("implausible node count {m}")));
+    Err(StoreError::BadValue(format!(
+        "varint too long at byte {pos}"
+    )))
+}
+
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+/// Reject encodings whose size or parts exceed the bounds, without building
+/// anything. (Full validation is the decoder's.)
+pub fn check_bounds(b: &[u8]) -> Result<()> {
+    let bad = |m: String| Err(StoreError::BadValue(m));
+    if b.len() < 4 || &b[..3] != serial::MAGIC {
+        return bad("not a value encoding (bad magic)".into());
     }
-    let mut ids: Vec<GameId> = Vec::with_capacity(m as usize);
-    let mut l: Vec<GameId> = Vec::new();
-    let mut r: Vec<GameId> = Vec::new();
-    for j in 0..m as usize {
-        let id = match rd.byte()? {
-            TAG_NUMBER => {
-                let num = unzigzag(rd.varint()?);
-                let exp = rd.varint()?;
-                if exp > 0 && num % 2 == 0 {
-                    return Err(bad(format!(
-                        "node {j}: number {num}/2^{exp} not normalised"
-                    )));
+    if b[3] != serial::VERSION {
+        return bad(format!(
+            "value encoding version {} is not {}",
+            b[3],
+            serial::VERSION
+        ));
+    }
+    let mut pos = 4;
+    let n = varint(b, &mut pos)?;
+    if n == 0 || n > MAX_NODES || n > b.len() as u64 {
+        return bad(format!("implausible node count {n}"));
+    }
+    for j in 0..n {
+        let tag = *b
+            .get(pos)
+            .ok_or_else(|| StoreError::BadValue(format!("node {j} cut short")))?;
+        pos += 1;
+        match tag {
+            0 | 1 => {
+                let _num = varint(b, &mut pos)?;
+                let exp = varint(b, &mut pos)?;
+                if exp > MAX_EXPONENT {
+                    return bad(format!("node {j}: exponent {exp} above {MAX_EXPONENT}"));
                 }
-                let exp = u32::try_from(exp).map_err(|_| bad(format!("node {j}: exponent")))?;
-                let x = Dyadic::new(num, exp)
-                    .map_err(|e| bad(format!("node {j}: number out of range: {e}")))?;
-                arena.number(x).map_err(|e| bad(format!("node {j}: {e}")))?
-            }
-            TAG_NIMBER => {
-                let n = rd.varint()?;
-                if n == 0 || n > u32::MAX as u64 {
-                    return Err(bad(format!("node {j}: nimber *{n}")));
-                }
-                arena.nimber(n as u32)
-            }
-            TAG_FORM => {
-                l.clear();
-                r.clear();
-                for side in [&mut l, &mut r] {
-                    let k = rd.varint()?;
-                    if k > j as u64 {
-                        return Err(bad(format!("node {j}: {k} options")));
+                if tag == 1 {
+                    let ups = unzigzag(varint(b, &mut pos)?);
+                    let nim = varint(b, &mut pos)?;
+                    if ups.unsigned_abs() > MAX_UPS as u64 {
+                        return bad(format!("node {j}: {ups} ups, above {MAX_UPS}"));
                     }
-                    for _ in 0..k {
-                        let c = rd.varint()?;
-                        if c >= j as u64 {
-                            return Err(bad(format!(
-                                "node {j}: option {c} is not an earlier node"
-                            )));
-                        }
-                        side.push(ids[c as usize]);
+                    if nim > u64::from(MAX_NIMBER) {
+                        return bad(format!("node {j}: nimber *{nim} above *{MAX_NIMBER}"));
                     }
                 }
-                arena
-                    .construct(&l, &r)
-                    .map_err(|e| bad(format!("node {j}: {e}")))?
             }
-            t => return Err(bad(format!("node {j}: unknown tag {t}"))),
+            2 => {
+                let l = varint(b, &mut pos)?;
+                let r = varint(b, &mut pos)?;
+                if l.saturating_add(r) > j.saturating_mul(2) + 2 || l + r > b.len() as u64 {
+                    return bad(format!("node {j}: {l}+{r} options"));
+                }
+                for _ in 0..l + r {
+                    varint(b, &mut pos)?;
+                }
+            }
+            t => return bad(format!("node {j}: unknown tag {t}")),
+        }
+    }
+    Ok(())
+}
+
+/// Copies values out of a shared (`&Arena`) arena into a private one so they
+/// can be encoded (core's encoder needs `&mut Arena`). The private arena is
+/// renewed every [`Translator::RESET`] values to bound its memory.
+#[derive(Default)]
+pub struct Translator {
+    arena: Arena,
+    memo: FxHashMap<GameId, GameId>,
+    uses: usize,
+}
+
+impl std::fmt::Debug for Translator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Translator")
+            .field("uses", &self.uses)
+            .finish()
+    }
+}
+
+impl Translator {
+    /// Values encoded per private arena.
+    pub const RESET: usize = 4096;
+
+    /// The encoding of `g`, a canonical form of `src`.
+    pub fn encode(&mut self, src: &Arena, g: GameId) -> Result<Vec<u8>> {
+        if self.uses >= Self::RESET {
+            *self = Translator::default();
+        }
+        self.uses += 1;
+        // Ids of `src` mean nothing in the next call (it may be another
+        // arena), so the memo lives for one value only.
+        self.memo.clear();
+        let h = self.copy(src, g)?;
+        Ok(serial::encode(&mut self.arena, h))
+    }
+
+    fn copy(&mut self, src: &Arena, g: GameId) -> Result<GameId> {
+        if let Some(&h) = self.memo.get(&g) {
+            return Ok(h);
+        }
+        let err = |e: partizan_core::ValueError| StoreError::BadValue(e.to_string());
+        let h = match src.as_nus(g) {
+            Some(n) => self.arena.nus(n.number, n.ups, n.nimber).map_err(err)?,
+            None => {
+                let l: Vec<GameId> = src.left_options(g).to_vec();
+                let r: Vec<GameId> = src.right_options(g).to_vec();
+                let l = l
+                    .into_iter()
+                    .map(|o| self.copy(src, o))
+                    .collect::<Result<Vec<_>>>()?;
+                let r = r
+                    .into_iter()
+                    .map(|o| self.copy(src, o))
+                    .collect::<Result<Vec<_>>>()?;
+                self.arena.construct(&l, &r).map_err(err)?
+            }
         };
-        ids.push(id);
+        self.memo.insert(g, h);
+        Ok(h)
     }
-    if !rd.at_end() {
-        return Err(bad(format!("{} trailing bytes", rd.bytes.len() - rd.pos)));
-    }
-    Ok(ids[ids.len() - 1])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn hex(b: &[u8]) -> String {
-        crate::keys::to_hex(b)
-    }
+    use crate::keys::to_hex;
 
     #[test]
-    fn golden_leaves() {
+    fn golden_values() {
         let mut a = Arena::new();
-        let zero = a.zero();
-        assert_eq!(hex(&encode_value(&a, zero)), "0101000000");
-        let star = a.star();
-        assert_eq!(hex(&encode_value(&a, star)), "01010101");
-        let x = a.number(Dyadic::new(-3, 2).unwrap()).unwrap();
-        assert_eq!(hex(&encode_value(&a, x)), "0101000502");
-        let n = a.integer(300).unwrap();
-        assert_eq!(hex(&encode_value(&a, n)), "010100d80400");
-        let s5 = a.nimber(5);
-        assert_eq!(hex(&encode_value(&a, s5)), "01010105");
-    }
-
-    #[test]
-    fn golden_forms() {
-        let mut a = Arena::new();
-        let up = a.up();
-        assert_eq!(hex(&encode_value(&a, up)), "010300000001010201000101");
-        let pm1 = a.parse("{1|-1}").unwrap();
-        assert_eq!(hex(&encode_value(&a, pm1)), "01030002000001000201000101");
-        // {2|0||-1}: nodes 2, 0, {2|0}, -1, then the root {node 2 | node 3}
-        let g = a.parse("{2|0||-1}").unwrap();
-        assert_eq!(
-            hex(&encode_value(&a, g)),
-            "010500040000000002010001010001000201020103"
-        );
-    }
-
-    #[test]
-    fn encoding_ignores_arena_history() {
-        // Build the same value in two arenas in different orders.
-        let mut a = Arena::new();
-        let g1 = a.parse("{0,*|0,*2||-1}").unwrap();
-        let mut b = Arena::new();
-        for t in ["*3", "{1|*}", "^*", "-1", "*2", "*"] {
-            b.parse(t).unwrap();
+        for (text, hex) in [
+            ("0", "505a470101000000"),
+            ("*", "505a47010101000000 01"),
+            ("-3/4", "505a4701010005 02"),
+            ("^", "505a47010101000002 00"),
+            ("{1|-1}", "505a4701 03 000200 000100 02 01 01 00 01"),
+        ] {
+            let g = a.parse(text).unwrap();
+            let got = to_hex(&encode_value(&mut a, g));
+            let want = hex.replace(' ', "");
+            assert_eq!(got, want, "{text}");
         }
-        let g2 = b.parse("{0,*|0,*2||-1}").unwrap();
-        assert_eq!(encode_value(&a, g1), encode_value(&b, g2));
     }
 
     #[test]
-    fn round_trip_into_another_arena() {
+    fn translator_matches_direct_encoding() {
         let mut a = Arena::new();
-        let mut b = Arena::new();
-        for t in [
+        let mut t = Translator::default();
+        for text in [
             "0",
             "*",
-            "^",
-            "v*",
-            "{1|-1}",
+            "^*",
             "{2|0||-1}",
-            "3/8",
-            "-5",
-            "*7",
             "{0,*|0,*2||-1}",
+            "±1",
+            "*7",
+            "3/8",
         ] {
-            let g = a.parse(t).unwrap();
-            let bytes = encode_value(&a, g);
-            let h = decode_value(&mut b, &bytes).unwrap();
-            assert_eq!(b.display(h), a.display(g), "{t}");
-            assert_eq!(encode_value(&b, h), bytes, "{t}");
+            let g = a.parse(text).unwrap();
+            let via = t.encode(&a, g).unwrap();
+            assert_eq!(via, encode_value(&mut a, g), "{text}");
+            let mut b = Arena::new();
+            let back = decode_value(&mut b, &via).unwrap();
+            assert_eq!(b.display(back), a.display(g));
         }
     }
 
     #[test]
-    fn malformed_values_are_errors() {
+    fn translator_is_not_fooled_by_a_second_source_arena() {
+        // Two arenas give the same ids to different games.
+        let mut t = Translator::default();
         let mut a = Arena::new();
+        let x = a.parse("{1|-1}").unwrap();
+        let first = t.encode(&a, x).unwrap();
+        let mut b = Arena::new();
+        let y = b.parse("{*|*2}").unwrap();
+        let via = t.encode(&b, y).unwrap();
+        assert_eq!(via, encode_value(&mut b, y));
+        assert_ne!(first, via);
+    }
+
+    #[test]
+    fn huge_and_malformed_values_are_refused_cheaply() {
+        let mut a = Arena::new();
+        let big = a.nimber(MAX_NIMBER + 1);
+        let bytes = encode_value(&mut a, big);
+        assert!(check_bounds(&bytes).is_err());
+        let ok = a.nimber(MAX_NIMBER);
+        assert!(check_bounds(&encode_value(&mut a, ok)).is_ok());
         for bad in [
-            &[][..],
-            &[2, 1, 0, 0, 0],          // unknown version
-            &[1, 0],                   // no nodes
-            &[1, 1, 0, 0],             // cut short
-            &[1, 1, 0, 4, 1],          // 2/2 not normalised
-            &[1, 1, 1, 0],             // *0
-            &[1, 1, 2, 1, 0, 0],       // option refers to itself
-            &[1, 1, 9],                // unknown tag
-            &[1, 1, 0, 0, 0, 7],       // trailing byte
-            &[1, 0x80, 0x00, 0, 0, 0], // non-minimal varint
-            &[1, 200, 1, 0, 0, 0],     // implausible count
+            &b""[..],
+            b"PZG",
+            b"PZG\x02\x01\x00\x00\x00",
+            b"PZG\x01\x00",
+            b"XYZ\x01\x01\x00\x00\x00",
         ] {
             assert!(decode_value(&mut a, bad).is_err(), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn varints() {
-        for v in [0u64, 1, 127, 128, 300, u32::MAX as u64, u64::MAX] {
-            let mut out = Vec::new();
-            put_varint(&mut out, v);
-            assert_eq!(Reader::new(&out).varint().unwrap(), v);
-        }
-        for x in [0i64, 1, -1, 63, -64, i64::MAX, i64::MIN] {
-            assert_eq!(unzigzag(zigzag(x)), x);
         }
     }
 }

@@ -12,8 +12,9 @@ use thiserror::Error;
 /// never replaced: the messages say how to start afresh by hand.
 #[derive(Debug, Error)]
 pub enum StoreError {
-    /// Another process holds the store open (redb allows one process at a time).
-    #[error("store {path} is in use by another partizan process; retry, or use --no-store")]
+    /// Another process kept the store locked for longer than the wait (a
+    /// migration, or a writer's transaction that did not end in time).
+    #[error("store {path} is busy (another partizan process held it longer than the wait); retry, or use --no-store")]
     InUse {
         /// The store file.
         path: PathBuf,
@@ -31,15 +32,16 @@ pub enum StoreError {
         path: PathBuf,
     },
     /// The file could not be opened, created or read.
-    #[error("cannot {op} store {path}: {source}")]
+    // The OS error is in the message, so it is not also a `source`: a
+    // chain printer would show it twice.
+    #[error("cannot {op} store {path}: {error}")]
     Io {
         /// What was being attempted ("open", "create", "create the folder of").
         op: &'static str,
         /// The store file.
         path: PathBuf,
         /// The operating system's reason.
-        #[source]
-        source: io::Error,
+        error: io::Error,
     },
     /// The file is a store but its contents are damaged (truncated, corrupted).
     #[error("store {path} is damaged ({detail}); it was left untouched: move it aside to start a new store")]
@@ -78,6 +80,26 @@ pub enum StoreError {
     /// A region key's bytes do not decode to a board.
     #[error("bad region key: {0}")]
     BadKey(String),
+    /// A stored row's checksum does not hold: the row is damaged (it is
+    /// never used as a value).
+    #[error("{table} key {key}: the stored record fails its checksum (damaged); run `partizan store verify`")]
+    Checksum {
+        /// The ruleset (or `census`).
+        table: String,
+        /// The key, in hex (or the census key).
+        key: String,
+    },
+    /// The store was opened read-only and a write was asked for.
+    #[error("store {path} was opened read-only; this command does not write to it")]
+    ReadOnly {
+        /// The store file.
+        path: PathBuf,
+    },
+    /// An engine error not yet tied to a file (the store layer turns these
+    /// into [`StoreError::Corrupt`], [`StoreError::InUse`], [`StoreError::Io`]
+    /// or [`StoreError::Db`] before they leave the crate).
+    #[error("store database error: {0}")]
+    Engine(#[from] rusqlite::Error),
     /// A stored value's bytes do not decode to a game.
     #[error("bad stored value: {0}")]
     BadValue(String),
@@ -104,7 +126,7 @@ pub enum StoreError {
     /// An I/O error on an export or import stream (its kind tells a closed
     /// pipe from a full disk).
     #[error("{0}")]
-    Stream(#[source] io::Error),
+    Stream(io::Error),
 }
 
 impl StoreError {

@@ -6,22 +6,29 @@
 //! disk so every run starts where the last one stopped.
 //!
 //! ```text
-//!   Solver ─get/put─▶ Session ─batches of 4096─▶ Store (one redb file)
+//!   Solver ─get/put─▶ Session ─batches of 4096─▶ Store (one SQLite file, WAL mode)
 //!                                                  meta      format version, created by/at
-//!                                                  regions/R key → record, per ruleset R
-//!                                                  census    parameters → JSON
+//!                                                  regions   (ruleset, key) → record‖crc64
+//!                                                  census    parameters → JSON‖crc64
 //!                                                  runs      last 32 runs' hits / lookups
 //! ```
 //!
-//! # Why redb
+//! # Why SQLite in WAL mode
 //!
-//! The store is an embedded [redb](https://www.redb.org) database: pure
-//! Rust (no C toolchain, no server), a single file, and ACID with
-//! copy-on-write B-trees, so a process killed mid-write leaves the last
-//! committed transaction intact and readers work on MVCC snapshots that
-//! never block and never see half a batch. Its file is locked by one
-//! process at a time; a second process waits briefly and then gets a clear
-//! "store is in use" error instead of corrupting anything.
+//! Several processes (a `partizan serve` and a script of `partizan value`
+//! runs) read and add to one store at once: WAL readers never wait for a
+//! writer and always see whole committed batches; writers take turns on
+//! short transactions; a killed process loses at most its uncommitted
+//! batch. Format v1 was a redb file (one process at a time); it is migrated
+//! forward on open ([`Store::migration`]).
+//!
+//! # What a read promises
+//!
+//! Every row is sealed with a CRC-64 over its ruleset, key and record
+//! ([`checksum`]), checked on every read, and its value must be the one
+//! canonical encoding; anything else — and any imported value not yet
+//! recomputed ([`Provenance::Unverified`]) — is a reported miss, never a
+//! value. Imports are bounded and recomputed where small ([`export`]).
 //!
 //! # Where it lives
 //!
@@ -31,18 +38,16 @@
 //!
 //! # Encodings (all versioned, all pinned by golden tests)
 //!
-//! * **Store format** ([`FORMAT_VERSION`] = 1) in the `meta` table. A file
+//! * **Store format** ([`FORMAT_VERSION`] = 2) in the `meta` table. A file
 //!   of a newer format is refused: "store format v3 is newer than this
-//!   build's v1".
+//!   build's v2".
 //! * **Region key** ([`keys`], v1): version byte, width, height, then each of
-//!   the three layers as ⌈w·h/8⌉ little-endian bytes. The ruleset is the
-//!   table (`regions/domineering`); the key is the region *after* symmetry
-//!   folding, as the solver hands it over.
-//! * **Record** ([`record`], v1): version byte, unix seconds (u64 LE), the
-//!   partizan version that computed it, then the value encoding.
-//! * **Value** ([`encoding`], v1): the canonical form as a DAG, each distinct
-//!   subgame once, numbers and nimbers as leaves; canonical, so equal values
-//!   have equal bytes.
+//!   the three layers as ⌈w·h/8⌉ little-endian bytes; the key is the region
+//!   *after* symmetry folding, as the solver hands it over.
+//! * **Record** ([`record`], v2): version byte, provenance, unix seconds,
+//!   the partizan version that computed it, then the value encoding.
+//! * **Value** ([`encoding`], v2): core's [`partizan_core::serial`] encoding
+//!   (v1, the store's own DAG format, is read by [`v1`] for migration).
 //! * **Export** ([`export`]): JSON Lines, a header then one object per entry.
 //!
 //! # Use
@@ -64,6 +69,9 @@
 //!     solver.value(&mut arena, &board).unwrap();
 //!     solver.stats()
 //! };
+//! if let Some(w) = session.warning() {
+//!     eprintln!("warning: {w}"); // a damaged or unverified row was computed instead
+//! }
 //! let done = session.finish()?; // writes the last batch, records the run
 //! println!("{} from the store, {} added", stats.store_hits, done.written);
 //! # Ok::<(), partizan_store::StoreError>(())
@@ -71,30 +79,33 @@
 
 #![warn(missing_docs)]
 
+pub mod checksum;
 mod db;
 pub mod encoding;
 pub mod error;
 pub mod export;
 pub mod keys;
+mod migrate;
 pub mod path;
 pub mod record;
 pub mod rules;
 mod session;
+pub mod v1;
 pub mod verify;
 pub mod warm;
 
 pub use db::{
-    set_format_version_for_tests, RawEntry, RunRecord, Store, StoreOptions, StoreStats,
-    WriteReport, FORMAT_VERSION, RUNS_KEPT,
+    set_format_version_for_tests, Migration, RawEntry, RegionRead, RunRecord, Store, StoreOptions,
+    StoreStats, WriteReport, FORMAT_VERSION, RUNS_KEPT,
 };
-pub use encoding::{decode_value, encode_value, VALUE_ENCODING_VERSION};
+pub use encoding::{decode_value, encode_value, Translator, VALUE_ENCODING_VERSION};
 pub use error::StoreError;
 pub use export::{export_jsonl, import_jsonl, ExportReport, ImportReport};
 pub use keys::{decode_board, encode_board, KEY_ENCODING_VERSION};
 pub use path::{default_store_path, resolve_store_path, StoreChoice, STORE_ENV};
-pub use record::{Record, PARTIZAN_VERSION, RECORD_VERSION};
+pub use record::{Provenance, Record, PARTIZAN_VERSION, RECORD_VERSION};
 pub use session::{Session, SessionStats, DEFAULT_BATCH};
-pub use verify::{verify, VerifyOptions, VerifyReport};
+pub use verify::{promote_verified, verify, verify_with_progress, VerifyOptions, VerifyReport};
 pub use warm::{warm, WarmReport};
 
 #[cfg(test)]

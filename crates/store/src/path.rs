@@ -98,13 +98,14 @@ impl StoreChoice {
     }
 
     /// For commands that can run without a store (e.g. `value`): like
-    /// [`StoreChoice::open`], except that a store held by another process is
-    /// skipped rather than an error; the skipped error comes back second so
-    /// the caller can warn about it.
+    /// [`StoreChoice::open`], except that a store kept busy by another
+    /// process, or a damaged one, is skipped rather than an error (the
+    /// answer is computed without it, so it is still right); the skipped
+    /// error comes back second so the caller can warn about it.
     pub fn open_unless_busy(&self) -> Result<(Option<Store>, Option<StoreError>)> {
         match self.open() {
             Ok(s) => Ok((s, None)),
-            Err(e @ StoreError::InUse { .. }) => Ok((None, Some(e))),
+            Err(e @ (StoreError::InUse { .. } | StoreError::Corrupt { .. })) => Ok((None, Some(e))),
             Err(e) => Err(e),
         }
     }
@@ -115,11 +116,25 @@ impl StoreChoice {
     }
 
     /// Open the chosen store with explicit options; `None` for `--no-store`.
+    /// Missing folders are created only for the default location: a
+    /// mistyped `--store /nonexistent/dir/s.redb` is an error, not a new tree.
     pub fn open_with(&self, opts: &StoreOptions) -> Result<Option<Store>> {
-        match self.path()? {
-            None => Ok(None),
-            Some(p) => Store::open_with(&p, opts).map(Some),
-        }
+        let StoreChoice::Enabled(flag) = self else {
+            return Ok(None);
+        };
+        let chosen = flag.is_some() || std::env::var_os(STORE_ENV).is_some_and(|v| !v.is_empty());
+        let p = resolve_store_path(flag.clone())?;
+        let opts = StoreOptions {
+            create_dirs: opts.create_dirs && !chosen,
+            ..opts.clone()
+        };
+        Store::open_with(&p, &opts).map(Some)
+    }
+
+    /// Open the chosen store for reading only (nothing is written to the
+    /// file; a missing store is [`StoreError::Missing`]); `None` for `--no-store`.
+    pub fn open_read_only(&self) -> Result<Option<Store>> {
+        self.open_with(&StoreOptions::read_only())
     }
 }
 

@@ -1,55 +1,30 @@
-//! The rulesets the store knows by name. [`partizan_games::Ruleset`] is not
-//! object-safe, so code that needs a ruleset from a stored name dispatches
-//! through the crate-internal `with_rules!` macro.
+//! The rulesets the store knows: exactly the registry's
+//! ([`partizan_games::Rules`]). A region table is named by the ruleset's
+//! registry name, so a stored name maps back to a ruleset only by that exact
+//! name (aliases are for people, not for files).
 
-/// Every ruleset name the store can dispatch on.
-pub const KNOWN_RULESETS: &[&str] = &["amazons", "clobber", "cram", "domineering", "konane"];
+use partizan_games::{with_rules, Board, Rules};
 
-/// Run `$body` with `$r` bound to the ruleset called `$name`, or evaluate
-/// `$otherwise` when no ruleset has that name.
-macro_rules! with_rules {
-    ($name:expr, |$r:ident| $body:expr, $otherwise:expr) => {{
-        match $name {
-            "domineering" => {
-                let $r = &partizan_games::Domineering;
-                $body
-            }
-            "cram" => {
-                let $r = &partizan_games::Cram;
-                $body
-            }
-            "clobber" => {
-                let $r = &partizan_games::Clobber;
-                $body
-            }
-            "konane" => {
-                let $r = &partizan_games::Konane;
-                $body
-            }
-            "amazons" => {
-                let $r = &partizan_games::Amazons;
-                $body
-            }
-            _ => $otherwise,
-        }
-    }};
+/// The registered ruleset whose registry name is exactly `name`.
+pub fn stored_rules(name: &str) -> Option<Rules> {
+    Rules::ALL.iter().copied().find(|r| r.name() == name)
 }
-pub(crate) use with_rules;
 
 /// A board in its ruleset's text notation, if the ruleset is known.
-pub fn format_board(ruleset: &str, b: &partizan_games::Board) -> Option<String> {
-    use partizan_games::Ruleset;
-    with_rules!(ruleset, |r| Some(r.format(b)), None)
+pub fn format_board(ruleset: &str, b: &Board) -> Option<String> {
+    stored_rules(ruleset).map(|rules| with_rules!(rules, |r| r.format(b)))
 }
 
-/// The characters a cell of a region may hold in a ruleset's notation (used
-/// to enumerate every filling of a shape), if the ruleset is known.
-pub fn cell_alphabet(ruleset: &str) -> Option<&'static [char]> {
-    match ruleset {
-        "domineering" | "cram" => Some(&['.']),
-        "clobber" => Some(&['x', 'o']),
-        "konane" => Some(&['x', 'o', '.']),
-        "amazons" => Some(&['L', 'R', '.']),
-        _ => None,
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_map_back_exactly() {
+        for &r in Rules::ALL {
+            assert_eq!(stored_rules(r.name()), Some(r));
+        }
+        assert_eq!(stored_rules("Domineering"), None);
+        assert_eq!(stored_rules("chess"), None);
     }
 }

@@ -1,35 +1,33 @@
 //! A solver's window on the store: read-through lookups, buffered writes.
 //!
 //! ```text
-//!   Solver ──get──▶ Session ──▶ pending batch ──▶ read snapshot (MVCC)
+//!   Solver ──get──▶ Session ──▶ pending batch ──▶ the file (checksum checked)
 //!          ──put──▶ Session ──▶ pending batch ══flush every 4096══▶ write transaction
 //! ```
 //!
 //! A batch is written in one transaction, so a crash loses at most the
-//! values not yet flushed and never leaves half an entry.
+//! values not yet flushed and never leaves half an entry. A row whose
+//! checksum fails, or that does not decode to the one canonical encoding of
+//! a value, or an imported value not yet verified, is a *miss*: the solver
+//! computes the value, and the write replaces the bad row. Such misses are
+//! counted in [`SessionStats`] and described once by [`Session::warning`].
 
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 use partizan_core::{Arena, GameId};
 use partizan_games::Board;
 use partizan_solve::value::{RegionTable, SolveError};
-use redb::{ReadOnlyTable, TableError};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use crate::db::{region_table_name, RegionTableDef, RunRecord, Store};
-use crate::encoding::{decode_value, encode_value};
+use crate::db::{check_ruleset, read_region_on, Conn, RegionRead, RunRecord, Store};
+use crate::encoding::{decode_value, Translator};
 use crate::error::{Result, StoreError};
 use crate::keys::{encode_board, to_hex};
 use crate::record::{unix_now, Record, PARTIZAN_VERSION};
 
 /// Values buffered before a session writes them in one transaction.
 pub const DEFAULT_BATCH: usize = 4096;
-
-/// How often (in lookups) a session checks whether its read snapshot is
-/// older than a second and should be renewed to see other writers' values.
-const SNAPSHOT_CHECK: u64 = 1024;
 
 /// What a session did.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -46,9 +44,15 @@ pub struct SessionStats {
     pub already_present: u64,
     /// Write transactions committed.
     pub batches: u64,
+    /// Rows found damaged (checksum or encoding); treated as misses.
+    pub checksum_failures: u64,
+    /// Imported, not yet verified rows met; treated as misses.
+    pub unverified: u64,
+    /// Lookups the engine could not complete (a damaged page); treated as misses.
+    pub read_errors: u64,
+    /// Damaged or unverified rows replaced by computed values.
+    pub replaced: u64,
 }
-
-type ByteTable = ReadOnlyTable<&'static [u8], &'static [u8]>;
 
 /// Reads through to, and writes in batches to, a [`Store`]. Implements the
 /// solver's [`RegionTable`], so a solver attached to it consults the store
@@ -62,8 +66,9 @@ pub struct Session {
     /// ruleset -> key bytes -> record bytes, not yet written.
     pending: BTreeMap<String, FxHashMap<Vec<u8>, Vec<u8>>>,
     pending_len: usize,
-    snapshot: FxHashMap<String, Option<ByteTable>>,
-    snapshot_at: Instant,
+    conn: Option<Conn>,
+    translator: Translator,
+    warning: Option<String>,
     stats: SessionStats,
     label: String,
     finished: bool,
@@ -92,8 +97,9 @@ impl Store {
             batch: batch.max(1),
             pending: BTreeMap::new(),
             pending_len: 0,
-            snapshot: FxHashMap::default(),
-            snapshot_at: Instant::now(),
+            conn: None,
+            translator: Translator::default(),
+            warning: None,
             stats: SessionStats::default(),
             label: String::from("run"),
             finished: false,
@@ -122,7 +128,20 @@ impl Session {
         self.pending_len
     }
 
+    /// The first problem met (a damaged or unverified row, an engine
+    /// error), in one line, for the caller to warn about once.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
+    }
+
+    fn note(&mut self, what: String) {
+        if self.warning.is_none() {
+            self.warning = Some(what);
+        }
+    }
+
     /// Look a folded region key up: the pending batch first, then the file.
+    /// Anything that is not a trusted, intact, canonical value is a miss.
     pub fn lookup(
         &mut self,
         arena: &mut Arena,
@@ -130,54 +149,71 @@ impl Session {
         key: &Board,
     ) -> Result<Option<GameId>> {
         self.stats.lookups += 1;
+        check_ruleset(ruleset)?;
         let k = encode_board(key);
-        let found = self.lookup_bytes(ruleset, &k)?;
-        match found {
-            None => Ok(None),
-            Some(rec) => {
-                let bad = |e: StoreError| {
-                    StoreError::BadValue(format!(
-                        "{ruleset} key {}: {e}; run `partizan store verify`",
-                        to_hex(&k)
-                    ))
-                };
-                let r = Record::decode(&rec).map_err(bad)?;
-                let v = decode_value(arena, r.value).map_err(bad)?;
+        let body = match self.pending.get(ruleset).and_then(|m| m.get(&k)) {
+            Some(v) => v.clone(),
+            None => match self.read(ruleset, &k) {
+                Ok(RegionRead::Found(b)) => b,
+                Ok(RegionRead::Missing) => return Ok(None),
+                Ok(RegionRead::Damaged) => {
+                    self.damaged(ruleset, &k, "fails its checksum");
+                    return Ok(None);
+                }
+                Err(e @ StoreError::Corrupt { .. }) => {
+                    self.stats.read_errors += 1;
+                    self.note(format!("{e}; values it cannot read are computed instead"));
+                    // A fresh connection next time.
+                    self.conn = None;
+                    return Ok(None);
+                }
+                Err(e) => return Err(e),
+            },
+        };
+        let rec = match Record::decode(&body) {
+            Ok(r) => r,
+            Err(_) => {
+                self.damaged(ruleset, &k, "is not a readable record");
+                return Ok(None);
+            }
+        };
+        if !rec.provenance.trusted() {
+            self.stats.unverified += 1;
+            self.note(format!(
+                "{ruleset} key {} is an imported value not yet verified; it was computed instead (run `partizan store verify`)",
+                to_hex(&k)
+            ));
+            return Ok(None);
+        }
+        match decode_value(arena, rec.value) {
+            Ok(v) => {
                 self.stats.hits += 1;
                 Ok(Some(v))
+            }
+            Err(_) => {
+                self.damaged(ruleset, &k, "holds no canonical value");
+                Ok(None)
             }
         }
     }
 
-    fn lookup_bytes(&mut self, ruleset: &str, key: &[u8]) -> Result<Option<Vec<u8>>> {
-        if let Some(v) = self.pending.get(ruleset).and_then(|m| m.get(key)) {
-            return Ok(Some(v.clone()));
+    fn damaged(&mut self, ruleset: &str, key: &[u8], how: &str) {
+        self.stats.checksum_failures += 1;
+        self.note(format!(
+            "store {}: the record of {ruleset} key {} {how}; it was computed instead (run `partizan store verify`)",
+            self.store.path().display(),
+            to_hex(key)
+        ));
+    }
+
+    fn read(&mut self, ruleset: &str, key: &[u8]) -> Result<RegionRead> {
+        if self.conn.is_none() {
+            self.conn = Some(self.store.conn()?);
         }
-        if self.stats.lookups.is_multiple_of(SNAPSHOT_CHECK)
-            && self.snapshot_at.elapsed().as_secs() >= 1
-        {
-            self.snapshot.clear();
-        }
-        if !self.snapshot.contains_key(ruleset) {
-            let name = region_table_name(ruleset)?;
-            let table = self.store.guard(|| {
-                let tx = self.store.db().begin_read()?;
-                match tx.open_table(RegionTableDef::new(&name)) {
-                    Ok(t) => Ok(Some(t)),
-                    Err(TableError::TableDoesNotExist(_)) => Ok(None),
-                    Err(e) => Err(e.into()),
-                }
-            })?;
-            if self.snapshot.is_empty() {
-                self.snapshot_at = Instant::now();
-            }
-            self.snapshot.insert(ruleset.to_string(), table);
-        }
-        let Some(Some(table)) = self.snapshot.get(ruleset) else {
-            return Ok(None);
+        let Some(c) = self.conn.as_ref() else {
+            return Ok(RegionRead::Missing);
         };
-        let store = &self.store;
-        store.guard(|| Ok(table.get(key)?.map(|g| g.value().to_vec())))
+        self.store.guard(|| read_region_on(c, ruleset, key))
     }
 
     /// Buffer a freshly computed value; writes the batch when it is full.
@@ -188,15 +224,10 @@ impl Session {
         key: &Board,
         value: GameId,
     ) -> Result<()> {
-        region_table_name(ruleset)?;
+        check_ruleset(ruleset)?;
         let k = encode_board(key);
-        let enc = encode_value(arena, value);
-        let rec = Record {
-            computed_at: unix_now(),
-            version: PARTIZAN_VERSION,
-            value: &enc,
-        }
-        .encode();
+        let enc = self.translator.encode(arena, value)?;
+        let rec = Record::computed(&enc).encode();
         self.insert_pending(ruleset, k, rec);
         if self.pending_len >= self.batch {
             self.flush()?;
@@ -228,6 +259,10 @@ impl Session {
     /// transaction (so finishing a run costs one commit, not two).
     fn write(&mut self, with_run: bool) -> Result<()> {
         let pending_len = self.pending_len as u64;
+        if self.store.is_read_only() && pending_len == 0 {
+            // Nothing to add, and a read-only store records no runs.
+            return Ok(());
+        }
         let mut run = self.run_record();
         let report = {
             let entries = self.pending.iter().flat_map(|(r, m)| {
@@ -246,9 +281,8 @@ impl Session {
             self.pending_len = 0;
             self.stats.written += report.added;
             self.stats.already_present += report.present;
+            self.stats.replaced += report.replaced;
             self.stats.batches += 1;
-            // Renew the read snapshot so it sees the batch (and frees old pages).
-            self.snapshot.clear();
         }
         Ok(())
     }

@@ -1,5 +1,8 @@
-//! Checking a store: every entry must decode, and a sample of values must
-//! equal what the solver computes from scratch today.
+//! Checking a store: every row's checksum must hold and every entry must
+//! decode to a canonical value; a sample of values (and every imported,
+//! unverified one) must equal what the solver computes from scratch today.
+//! Verifying only reads; [`promote_verified`] then marks the unverified
+//! values that were recomputed and found right (the one write).
 
 use partizan_core::{Arena, GameId};
 use partizan_games::{Board, Ruleset};
@@ -11,7 +14,8 @@ use crate::encoding::decode_value;
 use crate::error::{Result, StoreError};
 use crate::keys::{decode_board, to_hex};
 use crate::record::Record;
-use crate::rules::{format_board, with_rules};
+use crate::rules::{format_board, stored_rules};
+use partizan_games::with_rules;
 
 /// What to check.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -71,6 +75,13 @@ pub struct VerifyReport {
     pub bad_entries: Vec<BadEntry>,
     /// Rulesets in the store that this build does not know (not checked).
     pub unknown_rulesets: Vec<String>,
+    /// Unverified (imported) values recomputed; those found right are in
+    /// `promotable`.
+    pub unverified_checked: u64,
+    /// Unverified rows recomputed and found right: (ruleset, key, record
+    /// body), for [`promote_verified`].
+    #[serde(skip)]
+    pub promotable: Vec<(String, Vec<u8>, Vec<u8>)>,
 }
 
 impl VerifyReport {
@@ -98,17 +109,30 @@ impl Rng {
     }
 }
 
-/// An entry chosen for recomputation: (ruleset, key, value encoding).
-type Pick = (String, Vec<u8>, Vec<u8>);
+/// An entry chosen for recomputation: (ruleset, key, value encoding,
+/// record body if the row is unverified).
+type Pick = (String, Vec<u8>, Vec<u8>, Option<Vec<u8>>);
 
 /// Check every entry decodes and recompute a sample (or all) of the values.
 pub fn verify(store: &Store, opts: &VerifyOptions) -> Result<VerifyReport> {
+    verify_with_progress(store, opts, &mut |_, _| {})
+}
+
+/// [`verify`], calling `progress(done, total)` as it goes: first over the
+/// rows read (`total` = rows in the store), then over the values recomputed.
+pub fn verify_with_progress(
+    store: &Store,
+    opts: &VerifyOptions,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<VerifyReport> {
     let mut report = VerifyReport::default();
+    let total: u64 = store.region_counts()?.values().sum();
+    let mut unverified: Vec<Pick> = Vec::new();
     let mut rng = Rng(opts.seed);
     let mut chosen: Vec<Pick> = Vec::new();
     let mut seen: u64 = 0;
     for ruleset in store.rulesets()? {
-        let known = with_rules!(ruleset.as_str(), |_r| true, false);
+        let known = stored_rules(&ruleset).is_some();
         if !known {
             report.unknown_rulesets.push(ruleset);
             continue;
@@ -116,16 +140,28 @@ pub fn verify(store: &Store, opts: &VerifyOptions) -> Result<VerifyReport> {
         let mut arena = Arena::new();
         store.for_each_region(&ruleset, |key, rec| {
             report.entries += 1;
-            if report.entries % 4096 == 0 {
+            if report.entries.is_multiple_of(4096) {
                 arena = Arena::new();
+                progress(report.entries, total);
             }
             let checked = decode_board(key).and_then(|_| {
-                let r = Record::decode(rec)?;
+                let body = rec.ok_or_else(|| StoreError::Checksum {
+                    table: ruleset.clone(),
+                    key: to_hex(key),
+                })?;
+                let r = Record::decode(body)?;
                 decode_value(&mut arena, r.value)?;
-                Ok(r.value.to_vec())
+                Ok((
+                    r.value.to_vec(),
+                    (!r.provenance.trusted()).then(|| body.to_vec()),
+                ))
             });
             let enc = match checked {
-                Ok(enc) => enc,
+                Ok((enc, Some(body))) => {
+                    unverified.push((ruleset.clone(), key.to_vec(), enc, Some(body)));
+                    return Ok(());
+                }
+                Ok((enc, None)) => enc,
                 Err(e) => {
                     report.bad_entries.push(BadEntry {
                         ruleset: ruleset.clone(),
@@ -137,43 +173,77 @@ pub fn verify(store: &Store, opts: &VerifyOptions) -> Result<VerifyReport> {
             };
             // Reservoir sampling keeps a uniform sample of the entries seen.
             seen += 1;
+            let pick = (ruleset.clone(), key.to_vec(), enc, None);
             match opts.sample {
-                None => chosen.push((ruleset.clone(), key.to_vec(), enc)),
-                Some(n) if chosen.len() < n => chosen.push((ruleset.clone(), key.to_vec(), enc)),
+                None => chosen.push(pick),
+                Some(n) if chosen.len() < n => chosen.push(pick),
                 Some(n) => {
                     let j = rng.below(seen);
                     if (j as usize) < n {
-                        chosen[j as usize] = (ruleset.clone(), key.to_vec(), enc);
+                        chosen[j as usize] = pick;
                     }
                 }
             }
             Ok(())
         })?;
     }
+    progress(report.entries, total);
+    chosen.extend(unverified);
     chosen.sort();
+    let todo = chosen.len() as u64;
     let mut start = 0;
     while start < chosen.len() {
         let ruleset = chosen[start].0.clone();
         let end = start + chosen[start..].partition_point(|p| p.0 == ruleset);
         let group = &chosen[start..end];
-        with_rules!(ruleset.as_str(), |r| recompute(r, group, &mut report)?, ());
+        if let Some(rules) = stored_rules(&ruleset) {
+            with_rules!(rules, |r| recompute(r, group, &mut report, &mut |done| {
+                progress(done, todo)
+            }))?;
+        }
         start = end;
     }
     Ok(report)
 }
 
+/// Mark the unverified values that `report` recomputed and found right as
+/// verified (rows changed since are left alone). Needs a writable store;
+/// returns how many were marked.
+pub fn promote_verified(store: &Store, report: &VerifyReport) -> Result<u64> {
+    if report.promotable.is_empty() {
+        return Ok(0);
+    }
+    store.mark_verified(&report.promotable)
+}
+
 /// Recompute a group of one ruleset's entries with a fresh solver (no store).
-fn recompute<R: Ruleset>(rules: &R, group: &[Pick], report: &mut VerifyReport) -> Result<()> {
+fn recompute<R: Ruleset>(
+    rules: &R,
+    group: &[Pick],
+    report: &mut VerifyReport,
+    progress: &mut dyn FnMut(u64),
+) -> Result<()> {
     let mut arena = Arena::new();
     let mut solver =
         Solver::new(rules, Savings::ALL).map_err(|e| StoreError::Solve(e.to_string()))?;
-    for (ruleset, key, enc) in group {
+    for (ruleset, key, enc, body) in group {
         let board: Board = decode_board(key)?;
         let stored: GameId = decode_value(&mut arena, enc)?;
         let computed = solver
             .value(&mut arena, &board)
             .map_err(|e| StoreError::Solve(e.to_string()))?;
         report.recomputed += 1;
+        if report.recomputed.is_multiple_of(256) {
+            progress(report.recomputed);
+        }
+        if let Some(body) = body {
+            report.unverified_checked += 1;
+            if stored == computed {
+                report
+                    .promotable
+                    .push((ruleset.clone(), key.clone(), body.clone()));
+            }
+        }
         if stored != computed {
             report.mismatches.push(Mismatch {
                 ruleset: ruleset.clone(),

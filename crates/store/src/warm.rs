@@ -1,31 +1,33 @@
 //! Filling the table ahead of need: every region of up to `n` cells, every
-//! filling of it in the ruleset's notation, evaluated through the solver
-//! with the store attached.
+//! filling of it by the ruleset's cell characters, evaluated through the
+//! solver with the store attached.
 //!
-//! Shapes are grown one cell at a time from the monomino and deduplicated
-//! up to translation (the fixed polyominoes: 1, 2, 6, 19, 63, 216, 760,
-//! 2725, 9910, 36446, … for 1, 2, 3, … cells); the solver's symmetry folding
-//! and memo table absorb the rest of the repetition.
+//! The shapes are the census catalogue's ([`partizan_census::Catalogue`]):
+//! one representative per class under the eight symmetries of the square.
+//! Every registered ruleset folds positions by all eight (Domineering's
+//! transposes negating the value), so each filling of any orientation of a
+//! shape is the image of a filling of its representative and lands on the
+//! same folded key. Boards are built from the shape's cells directly, each
+//! filling character placed in the layer the ruleset's glyph table gives it.
 
+use partizan_census::{Catalogue, Group, Shape};
 use partizan_core::Arena;
-use partizan_games::Ruleset;
+use partizan_games::{with_rules, Bits, Board, Glyph, Ruleset};
 use partizan_solve::{Savings, Solver, Stats};
-use rustc_hash::FxHashSet;
 use serde::Serialize;
 
 use crate::db::Store;
 use crate::error::{Result, StoreError};
-use crate::rules::{cell_alphabet, with_rules};
+use crate::rules::stored_rules;
 use crate::session::SessionStats;
 
-/// The largest `--max-cells` warm accepts (the shape count grows about
-/// fourfold per cell).
-pub const MAX_WARM_CELLS: usize = 16;
+/// The largest `--max-cells` warm accepts: the catalogue's limit.
+pub const MAX_WARM_CELLS: usize = Shape::MAX_CELLS;
 
 /// What a warm run did.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct WarmReport {
-    /// Shapes (fixed polyominoes) enumerated.
+    /// Shapes (classes under the square's symmetries) enumerated.
     pub shapes: u64,
     /// Boards (shape fillings) evaluated.
     pub boards: u64,
@@ -37,109 +39,37 @@ pub struct WarmReport {
     pub session: SessionStats,
 }
 
-/// A shape: width, height and occupied cells (bit `row * width + col`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Shape {
-    /// Columns of the bounding box.
-    pub width: usize,
-    /// Rows of the bounding box.
-    pub height: usize,
-    /// Occupied cells.
-    pub cells: u128,
-}
-
-fn normalise(cells: &[(i32, i32)]) -> Option<Shape> {
-    let r0 = cells.iter().map(|c| c.0).min()?;
-    let c0 = cells.iter().map(|c| c.1).min()?;
-    let h = (cells.iter().map(|c| c.0).max()? - r0 + 1) as usize;
-    let w = (cells.iter().map(|c| c.1).max()? - c0 + 1) as usize;
-    if w * h > 128 {
-        return None;
-    }
-    let mut bits = 0u128;
-    for &(r, c) in cells {
-        bits |= 1 << ((r - r0) as usize * w + (c - c0) as usize);
-    }
-    Some(Shape {
-        width: w,
-        height: h,
-        cells: bits,
-    })
-}
-
-fn cells_of(s: &Shape) -> Vec<(i32, i32)> {
-    (0..s.width * s.height)
-        .filter(|i| s.cells >> i & 1 == 1)
-        .map(|i| ((i / s.width) as i32, (i % s.width) as i32))
+/// The layers of each filling character (`None`: a hole).
+fn filling_layers(rules: &impl Ruleset) -> Vec<Option<usize>> {
+    let info = rules.info();
+    info.fillings
+        .iter()
+        .map(|&c| match info.glyph(c) {
+            Glyph::Layer(l) => Some(l),
+            _ => None,
+        })
         .collect()
 }
 
-/// Every connected shape of exactly `k` cells for `k` in `1..=max_cells`,
-/// up to translation, smallest first (each size in sorted order).
-pub fn shapes(max_cells: usize) -> Vec<Shape> {
-    let mut out = Vec::new();
-    if max_cells == 0 {
-        return out;
-    }
-    let mut level: Vec<Shape> = vec![Shape {
-        width: 1,
-        height: 1,
-        cells: 1,
-    }];
-    for k in 1..=max_cells {
-        out.extend_from_slice(&level);
-        if k == max_cells {
-            break;
-        }
-        let mut next: FxHashSet<Shape> = FxHashSet::default();
-        for s in &level {
-            let cells = cells_of(s);
-            for &(r, c) in &cells {
-                for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
-                    let n = (r + dr, c + dc);
-                    if cells.contains(&n) {
-                        continue;
-                    }
-                    let mut grown = cells.clone();
-                    grown.push(n);
-                    if let Some(g) = normalise(&grown) {
-                        next.insert(g);
-                    }
-                }
-            }
-        }
-        level = next.into_iter().collect();
-        level.sort();
-    }
-    out
-}
-
-/// Call `f` with every filling of a shape by the given cell characters,
-/// as board text (cells outside the shape are `#`).
-fn fillings(s: &Shape, alphabet: &[char], mut f: impl FnMut(&str) -> Result<()>) -> Result<()> {
-    let idx: Vec<usize> = (0..s.width * s.height)
-        .filter(|i| s.cells >> i & 1 == 1)
-        .collect();
-    let mut digits = vec![0usize; idx.len()];
-    let mut text = String::new();
+/// Call `f` with every filling of a shape: each cell of the shape in one
+/// of `layers` (cells outside it are holes).
+fn fillings(
+    s: &Shape,
+    layers: &[Option<usize>],
+    mut f: impl FnMut(Board) -> Result<()>,
+) -> Result<()> {
+    let (w, h) = (s.width(), s.height());
+    let cells: Vec<usize> = (0..w * h).filter(|&i| s.bits() >> i & 1 == 1).collect();
+    let mut digits = vec![0usize; cells.len()];
     loop {
-        text.clear();
-        let mut d = 0;
-        for row in 0..s.height {
-            if row > 0 {
-                text.push('|');
-            }
-            for col in 0..s.width {
-                let i = row * s.width + col;
-                if s.cells >> i & 1 == 1 {
-                    text.push(alphabet[digits[d]]);
-                    d += 1;
-                } else {
-                    text.push('#');
-                }
+        let mut l: [Bits; 3] = [0; 3];
+        for (&i, &d) in cells.iter().zip(&digits) {
+            if let Some(layer) = layers[d] {
+                l[layer] |= 1 << i;
             }
         }
-        f(&text)?;
+        let board = Board::new(w, h, l).map_err(|e| StoreError::Solve(e.to_string()))?;
+        f(board)?;
         // Next assignment, odometer style.
         let mut p = 0;
         loop {
@@ -147,7 +77,7 @@ fn fillings(s: &Shape, alphabet: &[char], mut f: impl FnMut(&str) -> Result<()>)
                 return Ok(());
             }
             digits[p] += 1;
-            if digits[p] < alphabet.len() {
+            if digits[p] < layers.len() {
                 break;
             }
             digits[p] = 0;
@@ -170,28 +100,23 @@ pub fn warm(
             "--max-cells {max_cells} is above the limit of {MAX_WARM_CELLS}"
         )));
     }
-    let alphabet =
-        cell_alphabet(ruleset).ok_or_else(|| StoreError::BadRuleset(ruleset.to_string()))?;
-    with_rules!(
-        ruleset,
-        |r| warm_with(store, r, alphabet, max_cells, progress),
-        Err(StoreError::BadRuleset(ruleset.to_string()))
-    )
+    let rules = stored_rules(ruleset).ok_or_else(|| StoreError::BadRuleset(ruleset.to_string()))?;
+    with_rules!(rules, |r| warm_with(store, r, max_cells, progress))
 }
 
 fn warm_with<R: Ruleset>(
     store: &Store,
     rules: &R,
-    alphabet: &[char],
     max_cells: usize,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<WarmReport> {
     let solve_err = |e: partizan_solve::SolveError| StoreError::Solve(e.to_string());
-    let all = shapes(max_cells);
+    let catalogue = Catalogue::build(Group::Square, max_cells);
+    let layers = filling_layers(rules);
     let mut session = store.session();
     session.set_label(format!("warm {} {max_cells}", rules.name()));
     let mut report = WarmReport {
-        shapes: all.len() as u64,
+        shapes: catalogue.len() as u64,
         ..WarmReport::default()
     };
     {
@@ -199,14 +124,8 @@ fn warm_with<R: Ruleset>(
         let mut solver = Solver::new(rules, Savings::ALL)
             .map_err(solve_err)?
             .with_table(&mut session);
-        for (i, s) in all.iter().enumerate() {
-            fillings(s, alphabet, |text| {
-                // Some fillings are no position of the game (an Amazons
-                // region without queens): those are skipped.
-                let Ok(board) = rules.parse(text) else {
-                    report.skipped += 1;
-                    return Ok(());
-                };
+        for (i, s) in catalogue.iter().enumerate() {
+            fillings(s, &layers, |board| {
                 solver.value(&mut arena, &board).map_err(solve_err)?;
                 report.boards += 1;
                 Ok(())
@@ -222,32 +141,53 @@ fn warm_with<R: Ruleset>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use partizan_games::{Clobber, Domineering};
 
     #[test]
-    fn fixed_polyomino_counts() {
-        let all = shapes(8);
-        let mut counts = [0usize; 9];
-        for s in &all {
-            counts[s.cells.count_ones() as usize] += 1;
-        }
-        assert_eq!(&counts[1..], &[1, 2, 6, 19, 63, 216, 760, 2725]);
-    }
-
-    #[test]
-    fn fillings_of_a_domino() {
-        let s = Shape {
-            width: 2,
-            height: 2,
-            cells: 0b1011,
-        };
+    fn fillings_of_an_l_tromino() {
+        let s = Shape::parse(".#|..").unwrap();
         let mut seen = Vec::new();
-        fillings(&s, &['x', 'o'], |t| {
-            seen.push(t.to_string());
+        fillings(&s, &filling_layers(&Clobber), |b| {
+            seen.push(Clobber.format(&b));
             Ok(())
         })
         .unwrap();
         assert_eq!(seen.len(), 8);
-        assert_eq!(seen[0], "xx|#x");
-        assert_eq!(seen[7], "oo|#o");
+        assert!(seen.contains(&"x.|xx".to_string()), "{seen:?}");
+        assert!(seen.contains(&"o.|oo".to_string()), "{seen:?}");
+        let mut dom = Vec::new();
+        fillings(&s, &filling_layers(&Domineering), |b| {
+            dom.push(Domineering.format(&b));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(dom, vec![".#|..".to_string()]);
+    }
+
+    #[test]
+    fn warm_covers_every_orientation() {
+        // Every region of up to 4 cells, in every orientation, is answered by
+        // the store after a warm of 4 cells: the catalogue's classes suffice.
+        let dir = std::env::temp_dir().join(format!("partizan-warm-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join("s.redb");
+        let store = Store::open(&path).unwrap();
+        warm(&store, "domineering", 4, &mut |_, _| {}).unwrap();
+        let mut arena = Arena::new();
+        let mut session = store.session();
+        for text in [
+            "..", ".|.", "...", ".|.|.", "..|.#", "#.|..", "....", ".|.|.|.", "..|..", ".#|..|.#",
+        ] {
+            let b = Domineering.parse(text).unwrap();
+            let mut solver = Solver::new(&Domineering, Savings::ALL)
+                .unwrap()
+                .with_table(&mut session);
+            solver.value(&mut arena, &b).unwrap();
+            let st = solver.stats();
+            assert_eq!(st.store_added, 0, "{text} was not warmed");
+        }
+        drop(session);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -145,9 +145,11 @@ fn verify_reports_a_wrong_value_with_its_key() {
             ruleset: "domineering".into(),
             key: key.clone(),
             record: Record {
+                provenance: partizan_store::Provenance::Computed,
                 computed_at: 0,
                 version: "bad",
-                value: &[1, 1, 0, 10, 0],
+                // The number 5 in core's encoding (zigzag 10, exponent 0).
+                value: b"PZG\x01\x01\x00\x0a\x00",
             }
             .encode(),
         }])
@@ -179,4 +181,56 @@ fn verify_reports_a_wrong_value_with_its_key() {
     .unwrap();
     assert_eq!(one.recomputed, 1);
     assert_eq!(one.entries, all.entries);
+}
+
+#[test]
+fn a_damaged_row_is_a_reported_miss_then_repaired() {
+    let dir = common::tempdir();
+    let path = dir.path().join("s.redb");
+    let store = Store::open(&path).unwrap();
+    let mut session = store.session();
+    let (want, _) = solve_all(&Domineering, BOARDS, Some(&mut session));
+    session.finish().unwrap();
+    // Flip one bit in the value of every stored row, behind the store's back
+    // (the last byte before the 8 checksum bytes).
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        let rows: Vec<(String, Vec<u8>, Vec<u8>)> = c
+            .prepare("SELECT ruleset, key, record FROM regions")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(!rows.is_empty());
+        for (r, k, mut rec) in rows {
+            let at = rec.len() - 9;
+            rec[at] ^= 1;
+            c.execute(
+                "UPDATE regions SET record = ?3 WHERE ruleset = ?1 AND key = ?2",
+                rusqlite::params![r, k, rec],
+            )
+            .unwrap();
+        }
+    }
+    let damaged = store.stats().unwrap();
+    assert_eq!(damaged.checksum_failures, damaged.total_regions);
+    // The values come out right: every damaged row is a miss, reported once.
+    let mut session = store.session();
+    let (got, stats) = solve_all(&Domineering, BOARDS, Some(&mut session));
+    assert_eq!(got, want);
+    assert_eq!(stats.store_hits, 0);
+    assert!(session.stats().checksum_failures > 0);
+    let warning = session.warning().unwrap().to_string();
+    assert!(warning.contains("checksum"), "{warning}");
+    let done = session.finish().unwrap();
+    assert!(done.replaced > 0);
+    // Recomputing replaced the damaged rows the solver met.
+    let after = store.stats().unwrap();
+    assert!(after.checksum_failures < damaged.checksum_failures);
+    let mut session = store.session();
+    let (again, stats) = solve_all(&Domineering, BOARDS, Some(&mut session));
+    assert_eq!(again, want);
+    assert!(stats.store_hits > 0);
+    assert_eq!(session.stats().checksum_failures, 0);
 }

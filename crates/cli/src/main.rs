@@ -115,6 +115,8 @@ enum Command {
     /// (also one row down, or with a wall moved across), or how often random
     /// play falls apart (--playouts).
     Parts(parts_cmd::PartsArgs),
+    /// Each player's options of a board, with their values and incentives.
+    Options(values::OptionsArgs),
     /// The rulesets partizan knows, with their board glyphs.
     Rulesets,
     /// Check that a board's regions are independent: every move below it
@@ -207,6 +209,7 @@ fn main() -> ExitCode {
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),
         Command::Parts(a) => parts_cmd::run(a, cli.json),
+        Command::Options(a) => values::options(a, &long, cli.json),
         Command::Rulesets => values::rulesets(cli.json),
         Command::CheckRegions(a) => values::check_regions(a, cli.json),
         Command::Grundy(a) => grundy_cmd::run(a, cli.json),

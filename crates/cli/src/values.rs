@@ -31,6 +31,77 @@ pub struct ValueArgs {
     /// Refused: misère values do not add over regions (use `outcome --misere`).
     #[arg(long)]
     pub misere: bool,
+    /// Print the canonical form however long it is (past 2,000 characters
+    /// it is otherwise summarised by its size and facts).
+    #[arg(long)]
+    pub full: bool,
+    /// Also write the full canonical form to this file (a regular file,
+    /// written whole: temp file, then rename).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// Write `text` to `path` whole (temp file beside it, then rename), only
+/// ever over a regular file.
+pub fn write_whole(path: &std::path::Path, text: &str) -> Result<()> {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if !meta.file_type().is_file() {
+            anyhow::bail!(
+                "cannot write {}: it exists and is not a regular file",
+                path.display()
+            );
+        }
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| anyhow::anyhow!("cannot write {}: not a file name", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.partial-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            anyhow::anyhow!("cannot write {}: {e}", path.display())
+        })
+}
+
+/// Arguments of `partizan options`.
+#[derive(Args, Debug)]
+pub struct OptionsArgs {
+    /// Ruleset (see `partizan rulesets`).
+    pub ruleset: String,
+    /// Board text: rows separated by '|' or newlines.
+    pub board: String,
+}
+
+/// `partizan options RULESET BOARD`: each player's options as boards with
+/// their values and incentives.
+pub fn options(args: OptionsArgs, long: &crate::Long, json_out: bool) -> Result<()> {
+    let rules = crate::rulesets::rules(&args.ruleset)?;
+    let meter = long.meter(format!("options {}", rules.name()), "regions searched");
+    let stop = || meter.tick();
+    let opts = partizan_report::Options {
+        stop: Some(&stop),
+        ..partizan_report::Options::default()
+    };
+    let report = match partizan_report::board_options(rules, &args.board, &opts) {
+        Ok(r) => r,
+        Err(e) => return Err(meter.over_budget().unwrap_or_else(|| e.into())),
+    };
+    drop(meter);
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.render_text(Some(partizan_report::PRINT_LIMIT)));
+    }
+    Ok(())
 }
 
 /// Arguments of `partizan graph`.
@@ -77,10 +148,14 @@ pub fn value(
         Err(e) => return Err(meter.over_budget().unwrap_or_else(|| e.into())),
     };
     drop(meter);
+    if let Some(path) = &args.out {
+        write_whole(path, &format!("{}\n", report.value.value))?;
+    }
     if json_out {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", report.render_text(args.stats));
+        let limit = (!args.full).then_some(partizan_report::PRINT_LIMIT);
+        print!("{}", report.render_text(args.stats, limit));
     }
     Ok(())
 }
@@ -259,10 +334,12 @@ pub fn game(args: GameArgs, json_out: bool) -> Result<()> {
     // Values may start with '-', so the list takes hyphenated words; the
     // global flags among them are still flags (no notation starts `--`).
     let mut json_out = json_out;
+    let mut full = false;
     let mut values = Vec::new();
     for v in &args.values {
         match v.as_str() {
             "--json" => json_out = true,
+            "--full" => full = true,
             "--no-store" => {}
             flag if flag.starts_with("--") => {
                 anyhow::bail!("unknown flag '{flag}' for game (see --help)")
@@ -277,7 +354,8 @@ pub fn game(args: GameArgs, json_out: bool) -> Result<()> {
     if json_out {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", report.render_text());
+        let limit = (!full).then_some(partizan_report::PRINT_LIMIT);
+        print!("{}", report.render_text(limit));
     }
     Ok(())
 }

@@ -481,3 +481,47 @@ fn sylver_trace_remoteness_and_reverse_scored() {
         "reverse-scored",
     );
 }
+
+#[test]
+fn options_and_size_aware_printing() {
+    let v = json(&["options", "domineering", "...|...", "--json"]);
+    assert_eq!(v["value"]["value"], "{2|-1/2}");
+    assert_eq!(v["left"].as_array().unwrap().len(), 3);
+    assert!(v["right"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|o| o["value"] == "-1/2" && o["canonical"] == true));
+    fails(&["options", "domineering", "..|."], "ragged");
+    // A long form is summarised unless asked for; --out writes it whole.
+    let dir = std::env::temp_dir().join(format!("partizan-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("form.txt");
+    let o = run(&[
+        "value",
+        "clobber",
+        "xoxo|oxox|xoxo",
+        "--no-store",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout);
+    let full = std::fs::read_to_string(&out).unwrap();
+    if full.trim().len() > 2000 {
+        assert!(text.starts_with("(a canonical form of"), "{text}");
+    } else {
+        assert_eq!(text.trim(), full.trim());
+    }
+    let o = run(&["value", "clobber", "xoxo|oxox|xoxo", "--no-store", "--full"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), full.trim());
+    let v = json(&[
+        "value",
+        "domineering",
+        "....|....|....|....",
+        "--json",
+        "--no-store",
+    ]);
+    assert!(v["size"]["subpositions"].as_u64().unwrap() > 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -61,7 +61,29 @@ pub struct ValueSummary {
     pub temperature: String,
     /// Whether the value is a number.
     pub is_number: bool,
+    /// How big the canonical form is.
+    pub size: Size,
 }
+
+/// How big a canonical form is: what a reader is told instead of the form
+/// when it is too long to print.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Size {
+    /// Left's options in the canonical form.
+    pub left_options: usize,
+    /// Right's options.
+    pub right_options: usize,
+    /// Distinct subpositions of the canonical form, itself included.
+    pub subpositions: usize,
+    /// Birthday: the height of the canonical game tree.
+    pub birthday: u32,
+    /// Characters of the CGSuite notation.
+    pub characters: usize,
+}
+
+/// Forms longer than this many characters are summarised in text output
+/// unless the full form is asked for.
+pub const PRINT_LIMIT: usize = 2000;
 
 impl ValueSummary {
     /// The summary of `g`.
@@ -72,7 +94,15 @@ impl ValueSummary {
             Ok(x) => x.to_string(),
             Err(e) => format!("unrepresentable ({e})"),
         };
+        let sz = arena.size_summary(g);
         ValueSummary {
+            size: Size {
+                left_options: sz.left_options,
+                right_options: sz.right_options,
+                subpositions: sz.subpositions,
+                birthday: sz.birthday,
+                characters: sz.printed_len,
+            },
             value: arena.display(g),
             outcome: arena.outcome(g).to_string(),
             left_stop: arena.left_stop(g).to_string(),
@@ -80,6 +110,23 @@ impl ValueSummary {
             mean: shown(arena.try_mean(g)),
             temperature: shown(arena.try_temperature(g)),
             is_number: arena.is_number(g),
+        }
+    }
+
+    /// The form itself when it has at most `limit` characters; otherwise a
+    /// line saying how big it is (with the facts that stay readable).
+    pub fn shown(&self, limit: Option<usize>) -> String {
+        match limit {
+            Some(n) if self.size.characters > n => format!(
+                "(a canonical form of {} characters: {} Left and {} Right options, birthday {}, {} subpositions; {}; print it with --full or --out FILE)",
+                self.size.characters,
+                self.size.left_options,
+                self.size.right_options,
+                self.size.birthday,
+                self.size.subpositions,
+                self.facts_line()
+            ),
+            _ => self.value.clone(),
         }
     }
 
@@ -120,9 +167,10 @@ pub struct BoardValue {
 }
 
 impl BoardValue {
-    /// The text form: the value; with `stats`, the facts and the counts.
-    pub fn render_text(&self, stats: bool) -> String {
-        let mut s = format!("{}\n", self.value.value);
+    /// The text form: the value (summarised past `limit` characters); with
+    /// `stats`, the facts and the counts.
+    pub fn render_text(&self, stats: bool, limit: Option<usize>) -> String {
+        let mut s = format!("{}\n", self.value.shown(limit));
         if stats {
             let t = &self.stats;
             let _ = writeln!(s, "{}", self.value.facts_line());
@@ -225,9 +273,10 @@ pub struct GameValue {
 }
 
 impl GameValue {
-    /// The text form: the canonical form of the sum.
-    pub fn render_text(&self) -> String {
-        format!("{}\n", self.value.value)
+    /// The text form: the canonical form of the sum (summarised past
+    /// `limit` characters).
+    pub fn render_text(&self, limit: Option<usize>) -> String {
+        format!("{}\n", self.value.shown(limit))
     }
 }
 
@@ -247,6 +296,131 @@ pub fn game_value<S: AsRef<str>>(terms: &[S]) -> Result<GameValue, ReportError> 
     Ok(GameValue {
         terms: terms.iter().map(|t| t.as_ref().to_string()).collect(),
         value: ValueSummary::of(&mut arena, total),
+    })
+}
+
+/// One option of a board: the board after the move, its value, and the
+/// move's incentive.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardOption {
+    /// The board after the move, in the ruleset's notation.
+    pub board: String,
+    /// How many of the player's moves lead to this board.
+    pub moves: usize,
+    /// Its value (CGSuite notation).
+    pub value: String,
+    /// The incentive of the move: `GL - G` for Left, `G - GR` for Right (a
+    /// player prefers larger incentives; a dominated move has a smaller one).
+    pub incentive: String,
+    /// Whether the option's value is one of the canonical form's options
+    /// for this player (a move a canonical strategy may use).
+    pub canonical: bool,
+}
+
+/// The options of a board for both players, valued.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OptionsReport {
+    /// The ruleset's name.
+    pub ruleset: &'static str,
+    /// The board in the ruleset's notation.
+    pub board: String,
+    /// The board's value and its facts.
+    pub value: ValueSummary,
+    /// Left's options, in move-generation order, each distinct board once.
+    pub left: Vec<BoardOption>,
+    /// Right's options.
+    pub right: Vec<BoardOption>,
+}
+
+impl OptionsReport {
+    /// The text form: the value, then each player's options.
+    pub fn render_text(&self, limit: Option<usize>) -> String {
+        let mut s = format!("{}  {}\n", self.board, self.value.shown(limit));
+        for (who, list) in [("Left", &self.left), ("Right", &self.right)] {
+            let _ = writeln!(s, "{who}: {} options", list.len());
+            for o in list {
+                let _ = writeln!(
+                    s,
+                    "  {:<24} {:<20} incentive {}{}{}",
+                    o.board,
+                    o.value,
+                    o.incentive,
+                    if o.moves > 1 {
+                        format!("  ({} moves)", o.moves)
+                    } else {
+                        String::new()
+                    },
+                    if o.canonical { "  canonical" } else { "" }
+                );
+            }
+        }
+        s
+    }
+}
+
+/// Parse `text` as a board of `rules` and list both players' options with
+/// their values and incentives (one solver, so options share its memo).
+pub fn board_options(
+    rules: Rules,
+    text: &str,
+    opts: &Options<'_>,
+) -> Result<OptionsReport, ReportError> {
+    with_rules!(rules, |r| {
+        let board = r.parse(text).map_err(|source| ReportError::Board {
+            ruleset: r.name(),
+            source,
+        })?;
+        let mut arena = Arena::new();
+        let mut solver = Solver::new(r, opts.savings)?;
+        if let Some(stop) = opts.stop {
+            solver = solver.with_stop(stop);
+        }
+        let g = solver.value(&mut arena, &board)?;
+        let mut sides = Vec::new();
+        for player in partizan_games::Player::BOTH {
+            let mut children: Vec<(Board, usize)> = Vec::new();
+            r.options(&board, player, |o| {
+                match children.iter_mut().find(|(b, _)| *b == o) {
+                    Some((_, n)) => *n += 1,
+                    None => children.push((o, 1)),
+                }
+            });
+            let canon: Vec<GameId> = match player {
+                partizan_games::Player::Left => arena.left_options(g).to_vec(),
+                partizan_games::Player::Right => arena.right_options(g).to_vec(),
+            };
+            let mut list = Vec::with_capacity(children.len());
+            for (child, moves) in children {
+                let v = solver.value(&mut arena, &child)?;
+                let inc = match player {
+                    partizan_games::Player::Left => {
+                        let ng = arena.neg(g);
+                        arena.sum(v, ng)?
+                    }
+                    partizan_games::Player::Right => {
+                        let nv = arena.neg(v);
+                        arena.sum(g, nv)?
+                    }
+                };
+                list.push(BoardOption {
+                    board: r.format(&child),
+                    moves,
+                    value: arena.display(v),
+                    incentive: arena.display(inc),
+                    canonical: canon.contains(&v),
+                });
+            }
+            sides.push(list);
+        }
+        let right = sides.pop().unwrap_or_default();
+        let left = sides.pop().unwrap_or_default();
+        Ok(OptionsReport {
+            ruleset: r.name(),
+            board: r.format(&board),
+            value: ValueSummary::of(&mut arena, g),
+            left,
+            right,
+        })
     })
 }
 
@@ -279,8 +453,20 @@ mod tests {
         assert_eq!(v["temperature"], "5/4");
         assert!(v["store"].is_null());
         assert_eq!(v["board"], "...|...");
-        assert_eq!(r.render_text(false), "{2|-1/2}\n");
-        assert!(r.render_text(true).contains("outcome N  stops 2 / -1/2"));
+        assert_eq!(r.render_text(false, Some(PRINT_LIMIT)), "{2|-1/2}\n");
+        assert!(r
+            .render_text(true, None)
+            .contains("outcome N  stops 2 / -1/2"));
+        assert_eq!(v["size"]["left_options"], 1);
+        assert_eq!(v["size"]["birthday"], 3);
+        assert_eq!(v["size"]["characters"], 8);
+        // Past the limit the form is summarised, never cut.
+        let short = r.render_text(false, Some(4));
+        assert!(
+            short.starts_with("(a canonical form of 8 characters"),
+            "{short}"
+        );
+        assert!(short.contains("temperature 5/4"));
     }
 
     #[test]
@@ -300,9 +486,31 @@ mod tests {
     }
 
     #[test]
+    fn options_of_a_board() {
+        // 2 x 3 Domineering = {2|-1/2}: Left's best move leaves 2.
+        let o = board_options(Rules::Domineering, "...|...", &Options::default()).unwrap();
+        assert_eq!(o.value.value, "{2|-1/2}");
+        assert_eq!(o.left.len(), 3);
+        assert_eq!(o.left.iter().map(|x| x.moves).sum::<usize>(), 3);
+        assert!(o.left.iter().any(|x| x.value == "2" && x.canonical));
+        assert!(o.right.iter().any(|x| x.value == "-1/2" && x.canonical));
+        // Incentives: 2 - {2|-1/2} for Left's canonical move.
+        let best = o.left.iter().find(|x| x.canonical).unwrap();
+        let want = game_value(&["2", "-{2|-1/2}"]).unwrap();
+        assert_eq!(best.incentive, want.value.value);
+        // Every option's value is the value of its board.
+        for x in o.left.iter().chain(&o.right) {
+            let v = board_value(Rules::Domineering, &x.board, &Options::default()).unwrap();
+            assert_eq!(v.value.value, x.value);
+        }
+        assert!(o.render_text(None).contains("Left: 3 options"));
+    }
+
+    #[test]
     fn game_sums_and_names_bad_terms() {
         let g = game_value(&["^", "*"]).unwrap();
         assert_eq!(g.value.value, "^*");
+        assert_eq!(g.render_text(None), "^*\n");
         let e = game_value(&["1", "{1|"]).unwrap_err();
         assert!(e
             .to_string()

@@ -26,9 +26,11 @@ pub mod html;
 pub mod identity;
 pub mod limits;
 mod pages;
+pub mod play;
 pub mod report;
 pub mod rules;
 pub mod svg;
+pub mod thermograph;
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -153,32 +155,166 @@ pub fn router(state: AppState) -> Router {
     pages::routes().with_state(state)
 }
 
-/// Serve the site on an already bound listener until the future ends
-/// (ctrl-c when run from [`run`]).
+/// How long a client may take to send a request's headers before its
+/// connection is closed (a half-sent request must not hold a connection).
+pub const HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// How long shutdown waits for requests in flight before it closes every
+/// connection anyway.
+pub const SHUTDOWN_DEADLINE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Serve the site on an already bound listener until `shutdown` ends (ctrl-c
+/// when run from [`run`]). Each connection must send its headers within
+/// [`HEADER_READ_TIMEOUT`]; at shutdown, requests in flight get
+/// [`SHUTDOWN_DEADLINE`] to finish, then every connection is dropped.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    serve_with(
+        listener,
+        state,
+        shutdown,
+        HEADER_READ_TIMEOUT,
+        SHUTDOWN_DEADLINE,
+    )
+    .await
+}
+
+/// [`serve`] with explicit timeouts (tests use short ones).
+pub async fn serve_with(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    header_timeout: std::time::Duration,
+    deadline: std::time::Duration,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
+
+    let app = router(state);
+    let (close_tx, close_rx) = tokio::sync::watch::channel(false);
+    let mut conns = tokio::task::JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => {
+                let (stream, _) = match accepted {
+                    Ok(x) => x,
+                    // Out of file descriptors and the like: back off, go on.
+                    Err(_) => {
+                        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                        continue;
+                    }
+                };
+                let service = TowerToHyperService::new(app.clone());
+                let mut close = close_rx.clone();
+                conns.spawn(async move {
+                    let mut builder = hyper::server::conn::http1::Builder::new();
+                    builder
+                        .timer(TokioTimer::new())
+                        .header_read_timeout(header_timeout);
+                    let conn = builder.serve_connection(TokioIo::new(stream), service);
+                    let mut conn = std::pin::pin!(conn);
+                    tokio::select! {
+                        _ = conn.as_mut() => {}
+                        _ = close.changed() => {
+                            conn.as_mut().graceful_shutdown();
+                            let _ = conn.await;
+                        }
+                    }
+                });
+                // Reap finished connections so the set stays small.
+                while conns.try_join_next().is_some() {}
+            }
+        }
+    }
+    drop(listener);
+    let _ = close_tx.send(true);
+    let drain = async { while conns.join_next().await.is_some() {} };
+    if tokio::time::timeout(deadline, drain).await.is_err() {
+        conns.abort_all();
+    }
+    Ok(())
+}
+
+/// Why [`run`] could not serve.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The port is taken by another process.
+    #[error("port {port} on {ip} is already in use (is another `partizan serve` running?); choose another with --port N, or --port 0 for any free port")]
+    PortInUse {
+        /// The address's IP.
+        ip: std::net::IpAddr,
+        /// The port asked for.
+        port: u16,
+    },
+    /// Binding the address failed otherwise.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// The runtime or the listener failed.
+    #[error("server: {0}")]
+    Io(#[from] std::io::Error),
 }
 
 /// Bind `config.addr`, call `ready` with the actual address (the port may
 /// have been 0), and serve until ctrl-c. Builds its own tokio runtime.
-pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+/// A taken port is [`RunError::PortInUse`], whose message names the port
+/// and suggests `--port`.
+pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<(), RunError> {
     let state = AppState::build(config.limits.clone(), config.store.clone());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     rt.block_on(async move {
-        let listener = TcpListener::bind(config.addr).await?;
+        let listener = TcpListener::bind(config.addr)
+            .await
+            .map_err(|e| bind_error(config.addr, e))?;
         let addr = listener.local_addr()?;
         ready(addr);
         serve(listener, state, async {
             let _ = tokio::signal::ctrl_c().await;
         })
-        .await
+        .await?;
+        Ok(())
     })
+}
+
+/// The fault of a failed bind: a taken port names the port.
+pub fn bind_error(addr: SocketAddr, e: std::io::Error) -> RunError {
+    if e.kind() == std::io::ErrorKind::AddrInUse {
+        RunError::PortInUse {
+            ip: addr.ip(),
+            port: addr.port(),
+        }
+    } else {
+        RunError::Bind { addr, source: e }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_taken_port_names_it_and_suggests_port() {
+        let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = taken.local_addr().unwrap();
+        let config = Config {
+            addr,
+            ..Config::default()
+        };
+        let e = run(config, |_| {}).unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, RunError::PortInUse { .. }), "{msg}");
+        assert!(msg.contains(&addr.port().to_string()), "{msg}");
+        assert!(msg.contains("--port"), "{msg}");
+    }
 }

@@ -29,6 +29,56 @@ pub struct Svg {
     height: f64,
     attrs: String,
     body: String,
+    tikz: String,
+}
+
+/// A TikZ colour for an SVG colour (`#rrggbb`, `none`, a few names).
+fn tikz_colour(c: &str) -> Option<String> {
+    let c = c.trim();
+    if let Some(hex) = c.strip_prefix('#') {
+        let v = u32::from_str_radix(hex, 16).ok()?;
+        let (r, g, b) = match hex.len() {
+            6 => (v >> 16 & 255, v >> 8 & 255, v & 255),
+            3 => ((v >> 8 & 15) * 17, (v >> 4 & 15) * 17, (v & 15) * 17),
+            _ => return None,
+        };
+        return Some(format!("{{rgb,255:red,{r};green,{g};blue,{b}}}"));
+    }
+    match c {
+        "none" | "" => None,
+        "black" | "white" | "red" | "blue" => Some(c.to_string()),
+        _ => Some("black".to_string()),
+    }
+}
+
+/// Text safe inside a TikZ node: TeX's special characters escaped.
+pub fn tex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '{' | '}' | '#' | '$' | '%' | '&' | '_' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '^' => out.push_str("\\^{}"),
+            '~' => out.push_str("\\~{}"),
+            '|' => out.push_str("\\textbar{}"),
+            '<' => out.push_str("\\textless{}"),
+            '>' => out.push_str("\\textgreater{}"),
+            '−' => out.push('-'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The value of attribute `name` in an attribute string, if present.
+fn attr_value<'a>(extra: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!("{name}=\"");
+    let i = extra.find(&key)? + key.len();
+    let rest = &extra[i..];
+    rest.find('"').map(|j| &rest[..j])
 }
 
 fn num(x: f64) -> String {
@@ -48,6 +98,7 @@ impl Svg {
             height,
             attrs: String::new(),
             body: String::new(),
+            tikz: String::new(),
         }
     }
 
@@ -60,6 +111,22 @@ impl Svg {
 
     /// A rectangle; `extra` is appended verbatim as attributes.
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, extra: &str) {
+        let mut style = Vec::new();
+        if let Some(f) = tikz_colour(fill) {
+            style.push(format!("fill={f}"));
+        }
+        if let Some(c) = attr_value(extra, "stroke").and_then(tikz_colour) {
+            style.push(format!("draw={c}"));
+        }
+        let _ = writeln!(
+            self.tikz,
+            "\\path[{}] ({},{}) rectangle ({},{});",
+            style.join(","),
+            num(x),
+            num(y),
+            num(x + w),
+            num(y + h)
+        );
         let _ = write!(
             self.body,
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" {extra}/>",
@@ -72,6 +139,22 @@ impl Svg {
 
     /// A straight line from `a` to `b`.
     pub fn line(&mut self, a: (f64, f64), b: (f64, f64), stroke: &str, width: f64, extra: &str) {
+        let dash = if extra.contains("stroke-dasharray") {
+            ",dashed"
+        } else {
+            ""
+        };
+        if let Some(c) = tikz_colour(stroke) {
+            let _ = writeln!(
+                self.tikz,
+                "\\draw[draw={c},line width={}pt{dash}] ({},{}) -- ({},{});",
+                num(width * 0.75),
+                num(a.0),
+                num(a.1),
+                num(b.0),
+                num(b.1)
+            );
+        }
         let _ = write!(
             self.body,
             "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{stroke}\" stroke-width=\"{}\" {extra}/>",
@@ -85,6 +168,21 @@ impl Svg {
 
     /// A circle.
     pub fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, extra: &str) {
+        let mut style = Vec::new();
+        if let Some(f) = tikz_colour(fill) {
+            style.push(format!("fill={f}"));
+        }
+        if let Some(c) = attr_value(extra, "stroke").and_then(tikz_colour) {
+            style.push(format!("draw={c}"));
+        }
+        let _ = writeln!(
+            self.tikz,
+            "\\path[{}] ({},{}) circle[radius={}];",
+            style.join(","),
+            num(cx),
+            num(cy),
+            num(r)
+        );
         let _ = write!(
             self.body,
             "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" {extra}/>",
@@ -96,6 +194,32 @@ impl Svg {
 
     /// Text (escaped), anchored `start`, `middle` or `end`.
     pub fn text(&mut self, x: f64, y: f64, s: &str, size: f64, anchor: &str, extra: &str) {
+        // SVG anchors the baseline; TikZ's base anchors match it.
+        let a = match anchor {
+            "middle" => "base",
+            "end" => "base east",
+            _ => "base west",
+        };
+        let rotate = if extra.contains("rotate(-90") {
+            ",rotate=90"
+        } else if extra.contains("rotate(-45") {
+            ",rotate=45"
+        } else {
+            ""
+        };
+        let colour = attr_value(extra, "fill")
+            .and_then(tikz_colour)
+            .map(|c| format!(",text={c}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            self.tikz,
+            "\\node[anchor={a},inner sep=0pt,font=\\fontsize{{{}}}{{{}}}\\selectfont{colour}{rotate}] at ({},{}) {{{}}};",
+            num(size * 0.75),
+            num(size * 0.9),
+            num(x),
+            num(y),
+            tex_escape(s)
+        );
         let _ = write!(
             self.body,
             "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\" {extra}>{}</text>",
@@ -108,6 +232,23 @@ impl Svg {
 
     /// An open polyline through the points.
     pub fn polyline(&mut self, pts: &[(f64, f64)], stroke: &str, width: f64, extra: &str) {
+        if let (Some(c), true) = (tikz_colour(stroke), pts.len() >= 2) {
+            let path: Vec<String> = pts
+                .iter()
+                .map(|(x, y)| format!("({},{})", num(*x), num(*y)))
+                .collect();
+            let dash = if extra.contains("stroke-dasharray") {
+                ",dashed"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                self.tikz,
+                "\\draw[draw={c},line width={}pt{dash}] {};",
+                num(width * 0.75),
+                path.join(" -- ")
+            );
+        }
         let mut p = String::new();
         for (x, y) in pts {
             let _ = write!(p, "{},{} ", num(*x), num(*y));
@@ -120,9 +261,27 @@ impl Svg {
         );
     }
 
-    /// Raw markup (already valid SVG).
+    /// Raw markup (already valid SVG); it has no TikZ twin.
     pub fn raw(&mut self, s: &str) {
         self.body.push_str(s);
+    }
+
+    /// The same drawing as a TikZ picture: one unit per SVG pixel (a
+    /// pixel is 0.75 pt), y pointing down as in the SVG, so the picture
+    /// has the SVG's proportions. `\\usepackage{tikz}` is all it needs.
+    pub fn tikz(&self) -> String {
+        format!(
+            "% drawn by partizan; needs \\usepackage{{tikz}}\n\\begin{{tikzpicture}}[x=0.75pt,y=-0.75pt]\n\\useasboundingbox (0,0) rectangle ({},{});\n{}\\end{{tikzpicture}}\n",
+            num(self.width),
+            num(self.height),
+            self.tikz
+        )
+    }
+
+    /// Both forms: the `<svg>` element and the TikZ picture.
+    pub fn finish_both(self) -> (String, String) {
+        let t = self.tikz();
+        (self.finish(), t)
     }
 
     /// The finished `<svg>` element.
@@ -271,6 +430,11 @@ impl BoardDrawing {
 
     /// The `<svg>` element.
     pub fn render(&self, id: &str) -> String {
+        self.render_both(id).0
+    }
+
+    /// The `<svg>` element and the same drawing in TikZ.
+    pub fn render_both(&self, id: &str) -> (String, String) {
         let s = self.cell_px;
         let pad = 6.0;
         let w = self.width as f64 * s + 2.0 * pad;
@@ -379,7 +543,7 @@ impl BoardDrawing {
                 svg.line((x, y1), (x, y2), stroke, width, &extra);
             }
         }
-        svg.finish()
+        svg.finish_both()
     }
 }
 
@@ -453,6 +617,11 @@ fn tick_label(v: f64, percent: bool) -> String {
 impl LinePlot {
     /// The `<svg>` element, `w` by `h` pixels.
     pub fn render(&self, w: f64, h: f64) -> String {
+        self.render_both(w, h).0
+    }
+
+    /// The `<svg>` element and its TikZ twin.
+    pub fn render_both(&self, w: f64, h: f64) -> (String, String) {
         let (ml, mr, mt, mb) = (64.0, 16.0, 30.0, 44.0);
         let per_row = if self.series.iter().any(|s| s.name.chars().count() > 14) {
             2
@@ -472,7 +641,7 @@ impl LinePlot {
             .collect();
         if pts.is_empty() {
             svg.text(w / 2.0, h / 2.0, "no data", 13.0, "middle", "fill=\"#888\"");
-            return svg.finish();
+            return svg.finish_both();
         }
         let xmin = pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
         let xmax = pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
@@ -605,7 +774,7 @@ impl LinePlot {
                 "fill=\"#223\"",
             );
         }
-        svg.finish()
+        svg.finish_both()
     }
 }
 
@@ -625,6 +794,11 @@ pub struct BarPlot {
 impl BarPlot {
     /// The `<svg>` element, `w` by `h` pixels.
     pub fn render(&self, w: f64, h: f64) -> String {
+        self.render_both(w, h).0
+    }
+
+    /// The `<svg>` element and its TikZ twin.
+    pub fn render_both(&self, w: f64, h: f64) -> (String, String) {
         let (ml, mr, mt, mb) = (52.0, 12.0, 44.0, 44.0);
         let pw = w - ml - mr;
         let ph = h - mt - mb;
@@ -672,7 +846,7 @@ impl BarPlot {
             "middle",
             "fill=\"#223\"",
         );
-        svg.finish()
+        svg.finish_both()
     }
 }
 

@@ -18,7 +18,7 @@ use partizan_core::{Arena, Dyadic, GameId};
 
 use super::{number_param, params, Params};
 use crate::error::{ApiError, PageError, WebError};
-use crate::html::{escape, explore_href, page, percent};
+use crate::html::{escape, explore_href, page, percent, url_encode};
 use crate::limits::Budget;
 use crate::svg::{BarPlot, LinePlot, Series, Svg};
 use crate::AppState;
@@ -311,7 +311,8 @@ fn filter_links(
         let label = n.map(|n| n.to_string()).unwrap_or_else(|| "any".into());
         let _ = write!(
             s,
-            "<a{class} href=\"/census/{ruleset}?max_cells={max_cells}&amp;filter={filter}{size_q}\">{label}</a>"
+            "<a{class} href=\"/census/{ruleset}?max_cells={max_cells}&amp;filter={}{size_q}\">{label}</a>",
+            url_encode(filter)
         );
     }
     s.push_str("</p>");

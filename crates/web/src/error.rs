@@ -175,7 +175,13 @@ impl IntoResponse for ApiError {
         let e = self.0;
         let status = e.status();
         let body = json!({ "error": e.to_string(), "kind": e.kind() });
-        let mut resp = (status, axum::Json(body)).into_response();
+        // Echoed input stays inert even if something renders the JSON as
+        // markup: angle brackets go out as JSON escapes.
+        let text = body
+            .to_string()
+            .replace('<', "\\u003c")
+            .replace('>', "\\u003e");
+        let mut resp = (status, [(header::CONTENT_TYPE, "application/json")], text).into_response();
         if let Some(v) = e.retry_after() {
             resp.headers_mut().insert(header::RETRY_AFTER, v);
         }

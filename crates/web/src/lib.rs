@@ -75,9 +75,13 @@ pub struct AppState {
     inner: Arc<Inner>,
 }
 
+/// Store reads answered at once without a heavy-work slot.
+pub const LIGHT_SLOTS: usize = 16;
+
 struct Inner {
     limits: Limits,
     permits: Arc<Semaphore>,
+    light: Arc<Semaphore>,
     store: Option<Store>,
     cache: pages::Cache,
 }
@@ -102,6 +106,7 @@ impl AppState {
             inner: Arc::new(Inner {
                 limits,
                 permits,
+                light: Arc::new(Semaphore::new(LIGHT_SLOTS)),
                 store,
                 cache: pages::Cache::default(),
             }),
@@ -146,7 +151,35 @@ impl AppState {
         F: FnOnce(&Budget) -> Result<T, WebError> + Send + 'static,
     {
         let l = &self.inner.limits;
-        limits::run_heavy(&self.inner.permits, l.max_heavy, l.budget, work).await
+        limits::run_heavy(
+            &self.inner.permits,
+            l.max_heavy,
+            l.queue_wait,
+            l.budget,
+            work,
+        )
+        .await
+    }
+
+    /// Run a cheap read of the store on the blocking pool without a
+    /// heavy-work slot (a store hit takes milliseconds; it must not wait
+    /// behind searches). At most [`LIGHT_SLOTS`] at once; `None` when they
+    /// are taken, when there is no store, or when the store cannot answer
+    /// alone (`work` returns `None`): the caller then takes the heavy path.
+    pub(crate) async fn store_only<T, F>(&self, work: F) -> Option<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> Option<T> + Send + 'static,
+    {
+        let store = self.inner.store.clone()?;
+        let permit = self.inner.light.clone().try_acquire_owned().ok()?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work(&store)
+        })
+        .await
+        .ok()
+        .flatten()
     }
 }
 

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::{params, required, Params};
 use crate::error::{ApiError, WebError};
 use crate::html::{escape, page, url_encode};
-use crate::report::{cli_text, value_report};
+use crate::report::{cli_text, store_value_report, value_report};
 use crate::rules::{self, parse_board};
 use crate::AppState;
 
@@ -50,6 +50,20 @@ pub(crate) async fn value(State(state): State<AppState>, p: Params) -> Result<Re
     let store = state.store_handle();
     // Bad input is answered before any heavy-work slot is taken.
     let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
+    // A board the store holds is answered without a heavy-work slot.
+    let hit = {
+        state
+            .store_only(move |st| {
+                let r: Result<Option<String>, WebError> = crate::with_ruleset!(ruleset, |r| {
+                    Ok(store_value_report(r, &b, savings, st).and_then(|v| cli_text(&v).ok()))
+                });
+                r.ok().flatten()
+            })
+            .await
+    };
+    if let Some(text) = hit {
+        return Ok(json_text(text));
+    }
     let text = state
         .heavy(move |budget| {
             crate::with_ruleset!(ruleset, |r| {
@@ -59,6 +73,149 @@ pub(crate) async fn value(State(state): State<AppState>, p: Params) -> Result<Re
         })
         .await?;
     Ok(json_text(text))
+}
+
+/// `GET /api/options?ruleset=R&board=B`: both players' options, each with
+/// the cells its move changes, its value and incentive, whether it is
+/// dominated or reversible, and the best moves.
+pub(crate) async fn options(
+    State(state): State<AppState>,
+    p: Params,
+) -> Result<Response, ApiError> {
+    let m = params(p)?;
+    let ruleset = rules::canonical(required(&m, "ruleset")?)?;
+    let board = required(&m, "board")?.to_string();
+    let limits = state.limits().clone();
+    let store = state.store_handle();
+    let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
+    let text = state
+        .heavy(move |budget| {
+            crate::with_ruleset!(ruleset, |r| {
+                let mut session = store.as_ref().map(|s| s.session());
+                let rep = crate::play::options_report(
+                    r,
+                    &b,
+                    session
+                        .as_mut()
+                        .map(|s| s as &mut dyn partizan_solve::RegionTable),
+                    budget,
+                )?;
+                if let Some(s) = session {
+                    s.finish()
+                        .map_err(|e| WebError::Internal(format!("store: {e}")))?;
+                }
+                cli_text(&rep)
+            })
+        })
+        .await?;
+    Ok(json_text(text))
+}
+
+/// The longest value notation `/api/game` and `/api/thermograph` accept.
+pub const MAX_NOTATION: usize = 1000;
+
+fn notation_terms(m: &std::collections::HashMap<String, String>) -> Result<Vec<String>, WebError> {
+    let text = required(m, "values").or_else(|_| required(m, "value"))?;
+    if text.chars().count() > MAX_NOTATION {
+        return Err(WebError::param(
+            "values",
+            format!("over {MAX_NOTATION} characters"),
+        ));
+    }
+    Ok(text
+        .split(';')
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .collect())
+}
+
+fn report_fault(e: partizan_report::ReportError) -> WebError {
+    match e {
+        partizan_report::ReportError::Notation { .. } => WebError::param("values", e.to_string()),
+        other => WebError::Internal(other.to_string()),
+    }
+}
+
+/// `GET /api/game?values=V1;V2;...`: the notation calculator — each value
+/// in CGSuite notation, their sum's canonical form and its facts, exactly
+/// as `partizan game V1 V2 ... --json` prints.
+pub(crate) async fn game(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
+    let m = params(p)?;
+    let terms = notation_terms(&m)?;
+    let text = state
+        .heavy(move |_| {
+            let v = partizan_report::game_value(&terms).map_err(report_fault)?;
+            cli_text(&v)
+        })
+        .await?;
+    Ok(json_text(text))
+}
+
+/// `GET /api/thermograph?ruleset=R&board=B` or `?values=V`: the
+/// thermograph's mast, temperature and walls (exact corners); with
+/// `format=svg` or `format=tikz` the picture itself.
+pub(crate) async fn thermograph(
+    State(state): State<AppState>,
+    p: Params,
+) -> Result<Response, ApiError> {
+    let m = params(p)?;
+    let format = m
+        .get("format")
+        .map(|s| s.trim())
+        .unwrap_or("json")
+        .to_string();
+    if !matches!(format.as_str(), "json" | "svg" | "tikz") {
+        return Err(WebError::param("format", "expected json, svg or tikz").into());
+    }
+    let limits = state.limits().clone();
+    let store = state.store_handle();
+    enum Input {
+        Board(&'static str, partizan_games::Board),
+        Values(Vec<String>),
+    }
+    let input = if m.contains_key("ruleset") || m.contains_key("board") {
+        let ruleset = rules::canonical(required(&m, "ruleset")?)?;
+        let board = required(&m, "board")?.to_string();
+        let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
+        Input::Board(ruleset, b)
+    } else {
+        Input::Values(notation_terms(&m)?)
+    };
+    let (data, title, th) = state
+        .heavy(move |budget| {
+            let mut arena = partizan_core::Arena::new();
+            let (g, title) = match input {
+                Input::Board(ruleset, b) => crate::with_ruleset!(ruleset, |r| {
+                    let v = value_report(r, &b, Savings::ALL, store.as_ref(), budget)?;
+                    let g = arena
+                        .parse(&v.value.value)
+                        .map_err(|e| WebError::Internal(e.to_string()))?;
+                    Ok::<_, WebError>((g, v.board))
+                })?,
+                Input::Values(terms) => {
+                    let v = partizan_report::game_value(&terms).map_err(report_fault)?;
+                    let g = arena
+                        .parse(&v.value.value)
+                        .map_err(|e| WebError::Internal(e.to_string()))?;
+                    (g, v.value.value)
+                }
+            };
+            let th = arena
+                .thermograph(g)
+                .map_err(|e| WebError::Internal(e.to_string()))?;
+            Ok((crate::thermograph::ThermographData::of(&th), title, th))
+        })
+        .await?;
+    let (svg, tikz) = crate::thermograph::render(&th, "thermograph", &title, 420.0);
+    Ok(match format.as_str() {
+        "svg" => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
+        "tikz" => ([(header::CONTENT_TYPE, "text/x-tex; charset=utf-8")], tikz).into_response(),
+        _ => Json(json!({
+            "of": title,
+            "thermograph": data,
+        }))
+        .into_response(),
+    })
 }
 
 /// `GET /api/graph?ruleset=R&board=B`: exactly what `partizan graph R B
@@ -103,6 +260,24 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
         "ruleset, board",
         "Everything the explorer page shows: regions with cells, values and graph sizes, the whole board's value, and the identity check.",
         "/api/explore?ruleset=domineering&board=..#..|.#...|#....",
+    ),
+    (
+        "GET /api/options",
+        "ruleset, board",
+        "Both players' options: for each, the board after the move, the cells the move changes (<code>row × width + column</code>), its value, its incentive (GL − G for Left, G − GR for Right), whether it is dominated or reversible, and the best moves.",
+        "/api/options?ruleset=domineering&board=...|...",
+    ),
+    (
+        "GET /api/thermograph",
+        "ruleset and board, or values",
+        "The thermograph: mast (mean), temperature and the walls' exact corners; <code>format=svg</code> or <code>format=tikz</code> for the picture.",
+        "/api/thermograph?values={3|-1}&format=svg",
+    ),
+    (
+        "GET /api/game",
+        "values (separated by ;)",
+        "The notation calculator: exactly what <code>partizan game V1 V2 … --json</code> prints — the canonical form of the sum and its outcome, stops, mean and temperature.",
+        "/api/game?values={2|0||-1};-3/2",
     ),
     (
         "GET /api/census/RULESET",

@@ -294,7 +294,7 @@ mod tests {
     async fn panic_is_internal() {
         let sem = Arc::new(Semaphore::new(1));
         let r: Result<(), WebError> =
-            run_heavy(&sem, 1, Duration::ZERO, Duration::from_secs(1), |_| {
+            run_heavy(&sem, 1, Duration::ZERO, Duration::from_secs(30), |_| {
                 panic!("boom")
             })
             .await;

@@ -797,10 +797,22 @@ impl BarPlot {
         self.render_both(w, h).0
     }
 
-    /// The `<svg>` element and its TikZ twin.
+    /// The `<svg>` element and its TikZ twin. Category labels never
+    /// overlap: when they do not fit side by side they are tilted, and
+    /// when even tilted ones would touch only every k-th is written.
     pub fn render_both(&self, w: f64, h: f64) -> (String, String) {
-        let (ml, mr, mt, mb) = (52.0, 12.0, 44.0, 44.0);
+        let (ml, mr, mt) = (52.0, 12.0, 44.0);
         let pw = w - ml - mr;
+        let n = self.bars.len().max(1) as f64;
+        let bw = pw / n;
+        let labels: Vec<&str> = self.bars.iter().map(|b| b.0.as_str()).collect();
+        let layout = label_layout(&labels, bw);
+        let drop = if layout.tilted {
+            (layout.widest * std::f64::consts::FRAC_1_SQRT_2 + 8.0).min(h * 0.3)
+        } else {
+            12.0
+        };
+        let mb = 32.0 + drop;
         let ph = h - mt - mb;
         let mut svg = Svg::new(w, h).attr("class=\"plot\"");
         svg.text(ml, 18.0, &self.title, 14.0, "start", "font-weight=\"600\"");
@@ -814,39 +826,113 @@ impl BarPlot {
             svg.text(ml - 6.0, y + 4.0, &num(t), 11.0, "end", "fill=\"#445\"");
             t += step;
         }
-        let n = self.bars.len().max(1) as f64;
-        let bw = pw / n;
+        // Value labels above the bars obey the same spacing.
+        let value_every = label_layout(
+            &self
+                .bars
+                .iter()
+                .map(|b| num(b.1))
+                .collect::<Vec<_>>()
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            bw,
+        );
         for (i, (label, v)) in self.bars.iter().enumerate() {
             let bh = v / top * ph;
             let x = ml + i as f64 * bw;
             svg.rect(x + bw * 0.15, mt + ph - bh, bw * 0.7, bh, &self.colour, "");
-            svg.text(
-                x + bw / 2.0,
-                mt + ph - bh - 4.0,
-                &num(*v),
-                11.0,
-                "middle",
-                "fill=\"#223\"",
-            );
-            svg.text(
-                x + bw / 2.0,
-                mt + ph + 16.0,
-                label,
-                11.0,
-                "middle",
-                "fill=\"#445\"",
-            );
+            if !value_every.tilted && i % value_every.every == 0 {
+                svg.text(
+                    x + bw / 2.0,
+                    mt + ph - bh - 4.0,
+                    &num(*v),
+                    11.0,
+                    "middle",
+                    "fill=\"#223\"",
+                );
+            }
+            if i % layout.every != 0 {
+                continue;
+            }
+            let cx = x + bw / 2.0;
+            let cy = mt + ph + 14.0;
+            if layout.tilted {
+                svg.text(
+                    cx,
+                    cy,
+                    label,
+                    11.0,
+                    "end",
+                    &format!(
+                        "fill=\"#445\" class=\"xlabel\" transform=\"rotate(-45 {} {})\"",
+                        num(cx),
+                        num(cy)
+                    ),
+                );
+            } else {
+                svg.text(
+                    cx,
+                    cy + 2.0,
+                    label,
+                    11.0,
+                    "middle",
+                    "fill=\"#445\" class=\"xlabel\"",
+                );
+            }
         }
         svg.line((ml, mt + ph), (ml + pw, mt + ph), "#445", 1.0, "");
         svg.text(
             ml + pw / 2.0,
-            mt + ph + 34.0,
+            h - 8.0,
             &self.x_label,
             12.0,
             "middle",
             "fill=\"#223\"",
         );
         svg.finish_both()
+    }
+}
+
+/// How category labels are laid out under bars `bw` pixels wide.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LabelLayout {
+    /// Tilted by 45 degrees.
+    pub tilted: bool,
+    /// Only every `every`-th label is written.
+    pub every: usize,
+    /// Estimated width of the widest label, in pixels.
+    pub widest: f64,
+}
+
+/// Estimated width of an 11-pixel label (a generous 6.6 px per character).
+pub fn label_width(s: &str) -> f64 {
+    6.6 * s.chars().count() as f64
+}
+
+/// Lay out labels under bars `bw` wide so that none overlaps another:
+/// side by side if the widest fits its bar with a 4-pixel gap, else tilted
+/// by 45 degrees, where neighbours need about 16 pixels between their
+/// anchors; and where even that is too much, every k-th.
+pub fn label_layout(labels: &[&str], bw: f64) -> LabelLayout {
+    let widest = labels.iter().map(|l| label_width(l)).fold(0.0, f64::max);
+    if widest + 4.0 <= bw {
+        return LabelLayout {
+            tilted: false,
+            every: 1,
+            widest,
+        };
+    }
+    let need = 16.0;
+    let every = if bw >= need {
+        1
+    } else {
+        (need / bw.max(0.1)).ceil() as usize
+    };
+    LabelLayout {
+        tilted: true,
+        every,
+        widest,
     }
 }
 
@@ -940,6 +1026,34 @@ pub fn number_line(max: u32, mark: impl Fn(u32) -> Mark) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bar_labels_never_overlap() {
+        // The census's error histogram: many fractional labels.
+        let labels: Vec<String> = (-24..=24).map(|k| format!("{}/8", k)).collect();
+        let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+        for w in [300.0, 500.0, 800.0, 1400.0] {
+            let bw = (w - 64.0) / refs.len() as f64;
+            let l = label_layout(&refs, bw);
+            let gap = l.every as f64 * bw;
+            if l.tilted {
+                assert!(gap >= 16.0, "{w}: tilted labels {gap} px apart");
+            } else {
+                assert!(gap >= l.widest + 4.0, "{w}: labels {gap} px apart");
+            }
+        }
+        let few = label_layout(&["0", "1", "2"], 100.0);
+        assert!(!few.tilted && few.every == 1);
+        let plot = BarPlot {
+            title: "errors".into(),
+            x_label: "error".into(),
+            bars: labels.iter().map(|l| (l.clone(), 3.0)).collect(),
+            colour: "#000".into(),
+        };
+        let svg = plot.render(500.0, 330.0);
+        assert!(svg.contains("rotate(-45"));
+        assert!(svg.matches("class=\"xlabel\"").count() < labels.len());
+    }
 
     #[test]
     fn runs_of_an_l_shape() {

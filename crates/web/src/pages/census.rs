@@ -449,8 +449,8 @@ The census asserts its invariants — the count lies in its interval, both compu
     let _ = write!(
         b,
         "<h2>Plots</h2><div class=\"row\"><div class=\"card\" id=\"plot-hits\">{}</div><div class=\"card\" id=\"plot-errors\">{}</div></div>",
-        hit.render(500.0, 330.0),
-        errors.render(500.0, 330.0)
+        super::figure("svg-hits", hit.render_both(500.0, 330.0)),
+        super::figure("svg-errors", errors.render_both(500.0, 330.0))
     );
 
     // By count magnitude.
@@ -613,8 +613,8 @@ Cram is impartial, so every region is a nimber; a region of nim-value 0 is a sec
     let _ = write!(
         b,
         "<h2>Plots</h2><div class=\"row\"><div class=\"card\">{}</div><div class=\"card\">{}</div></div>",
-        zero.render(500.0, 300.0),
-        nims.render(500.0, 300.0)
+        super::figure("svg-zero", zero.render_both(500.0, 300.0)),
+        super::figure("svg-nims", nims.render_both(500.0, 300.0))
     );
     const CRAM_FILTERS: &[(&str, &str)] = &[
         ("all", "all"),

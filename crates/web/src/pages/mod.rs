@@ -112,6 +112,16 @@ where
     }
 }
 
+/// A plot with its download buttons: `id` goes on the `<svg>`.
+pub(crate) fn figure(id: &str, (svg, tikz): (String, String)) -> String {
+    let svg = svg.replacen(
+        "<svg ",
+        &format!("<svg id=\"{}\" ", crate::html::escape(id)),
+        1,
+    );
+    format!("{svg}{}", explore::downloads(id, &tikz))
+}
+
 /// An unknown address: a JSON error under `/api/`, a page elsewhere.
 async fn not_found(uri: Uri) -> Response {
     let e = WebError::NotFound(uri.path().to_string());

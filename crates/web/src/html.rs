@@ -104,7 +104,7 @@ button{cursor:pointer;background:#2457a6;color:#fff;border-color:#2457a6}
 svg{background:#fff;max-width:100%;height:auto}
 table{display:block;overflow-x:auto;max-width:100%}
 .card{max-width:100%;overflow-x:auto}
-main{overflow-wrap:anywhere}
+p,dd,li,summary{overflow-wrap:anywhere}
 rect.picked{stroke:#d00000;stroke-width:4}
 .dlbar{margin:.3rem 0;display:flex;gap:.35rem;flex-wrap:wrap;align-items:center;font-size:.85rem}
 .dlbar button{padding:.1rem .45rem;font-size:.82rem;background:#fff;color:#2457a6}

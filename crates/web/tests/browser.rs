@@ -403,7 +403,7 @@ fn play_download_and_no_overflow_in_headless_chromium() {
                 colours > 20 && top_share < 0.99,
                 "{name} at {width} looks blank"
             );
-            assert!(w as u32 <= width, "{name}: screenshot {w} wide");
+            assert!(w <= width, "{name}: screenshot {w} wide");
             let bad = browser.execute(OVERFLOW_JS).expect("overflow check");
             assert_eq!(
                 bad.as_array().map(Vec::len),

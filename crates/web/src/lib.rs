@@ -24,6 +24,7 @@ pub mod error;
 pub mod graphs;
 pub mod html;
 pub mod identity;
+pub mod jobs;
 pub mod limits;
 mod pages;
 pub mod play;
@@ -82,6 +83,7 @@ struct Inner {
     limits: Limits,
     permits: Arc<Semaphore>,
     light: Arc<Semaphore>,
+    jobs: jobs::Jobs,
     store: Option<Store>,
     cache: pages::Cache,
 }
@@ -107,6 +109,7 @@ impl AppState {
                 limits,
                 permits,
                 light: Arc::new(Semaphore::new(LIGHT_SLOTS)),
+                jobs: jobs::Jobs::default(),
                 store,
                 cache: pages::Cache::default(),
             }),
@@ -126,6 +129,52 @@ impl AppState {
     /// A handle on the store (cheap to clone), if any.
     pub(crate) fn store_handle(&self) -> Option<Store> {
         self.inner.store.clone()
+    }
+
+    /// After a request ran out of time on `board`: hand it to the
+    /// background slot (when the limits allow one and the site has a
+    /// store) and answer what that did — computing, already done, or the slot is busy with another.
+    pub(crate) fn hand_off(
+        &self,
+        ruleset: &'static str,
+        text: &str,
+        board: partizan_games::Board,
+        savings: partizan_solve::Savings,
+        fault: WebError,
+    ) -> Result<Box<partizan_report::BoardValue>, WebError> {
+        let l = &self.inner.limits;
+        // Only a site with a store hands work off: what the background
+        // finds is kept there for every later request.
+        if l.background_budget.is_zero()
+            || self.inner.store.is_none()
+            || !matches!(fault, WebError::OutOfTime(_))
+        {
+            return Err(fault);
+        }
+        let what = format!("{ruleset} {text}");
+        match self.inner.jobs.start(
+            ruleset,
+            text.to_string(),
+            board,
+            savings,
+            self.inner.store.clone(),
+            l.background_budget,
+        ) {
+            jobs::Started::Done(v) => Ok(v),
+            jobs::Started::New | jobs::Started::Running(_) => Err(WebError::Background {
+                budget_ms: l.budget.as_millis() as u64,
+                board: what,
+            }),
+            jobs::Started::Busy(other) => Err(WebError::Unavailable(format!(
+                "the computation ran past this request's budget of {} ms, and the one background slot is busy with {other}; retry later or cancel it with /api/job/cancel",
+                l.budget.as_millis()
+            ))),
+        }
+    }
+
+    /// The background computation slot.
+    pub fn jobs(&self) -> &jobs::Jobs {
+        &self.inner.jobs
     }
 
     pub(crate) fn cache(&self) -> &pages::Cache {

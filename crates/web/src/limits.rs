@@ -23,6 +23,9 @@ pub struct Limits {
     pub max_heavy: usize,
     /// How long a heavy request waits for a free slot before its 503.
     pub queue_wait: Duration,
+    /// Budget of the one background computation a request that ran out of
+    /// time hands its board to (`Duration::ZERO`: none).
+    pub background_budget: Duration,
     /// Largest Sylver Coinage position (number of gaps) the site plays out.
     pub max_sylver_gaps: usize,
     /// Largest Sylver Coinage census (number of gaps).
@@ -39,6 +42,7 @@ impl Default for Limits {
             budget: Duration::from_secs(10),
             max_heavy: 4,
             queue_wait: Duration::from_secs(2),
+            background_budget: Duration::from_secs(600),
             max_sylver_gaps: 32,
             max_sylver_census_gaps: 20,
             max_genus: 30,
@@ -119,6 +123,16 @@ impl Budget {
             budget: self.budget,
             cancel: self.cancel.clone(),
         }
+    }
+
+    /// Whether the work was asked to stop (as opposed to running out of time).
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// The whole budget, as given.
+    pub fn total(&self) -> Duration {
+        self.budget
     }
 
     /// Ask the work to stop.

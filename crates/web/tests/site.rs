@@ -337,3 +337,70 @@ async fn store_hits_answer_without_a_slot_and_the_path_stays_private() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_long_computation_finishes_in_the_background() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bg.redb");
+    let state = AppState::with_store(
+        Limits {
+            budget: Duration::from_millis(30),
+            background_budget: Duration::from_secs(120),
+            ..Limits::default()
+        },
+        &path,
+    )
+    .unwrap();
+    let app = router(state.clone());
+    async fn wait_state(app: &Router, want: &str) -> Value {
+        for _ in 0..1200 {
+            let j = get(app, "/api/job").await.json();
+            if j["state"] == want {
+                return j;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("the background job never reached '{want}'");
+    }
+    // A board far beyond the budget goes to the background slot ...
+    let huge = "/api/value?ruleset=domineering&board=......|......|......|......|......";
+    let r = get(&app, huge).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.body);
+    assert_eq!(r.json()["kind"], "computing_in_background", "{}", r.body);
+    // ... which is then busy: another board is refused, saying with what.
+    let uri = "/api/value?ruleset=domineering&board=......|......|......|......";
+    let other = get(&app, uri).await;
+    assert_eq!(other.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(
+        other.body.contains("background slot is busy"),
+        "{}",
+        other.body
+    );
+    // The explorer on the same board says so and reloads until it is done.
+    let page = get(
+        &app,
+        "/explore?ruleset=domineering&board=......|......|......|......|......",
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(page.body.contains("id=\"background\""), "{}", page.body);
+    assert!(page.body.contains("http-equiv=\"refresh\""));
+    // It can be cancelled.
+    assert_eq!(get(&app, "/api/job/cancel").await.json()["cancelled"], true);
+    let j = wait_state(&app, "stopped").await;
+    assert_eq!(j["reason"], "cancelled");
+    // A board that finishes in the background is answered afterwards.
+    let r = get(&app, uri).await;
+    assert_eq!(r.json()["kind"], "computing_in_background", "{}", r.body);
+    let j = wait_state(&app, "done").await;
+    let shared = partizan_report::board_value(
+        partizan_games::Rules::Domineering,
+        "......|......|......|......",
+        &partizan_report::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(j["report"]["value"], shared.value.value);
+    let r = get(&app, uri).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["value"], shared.value.value);
+}

@@ -5,6 +5,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
+use partizan_games::Ruleset as _;
 use partizan_solve::{Decompose, Savings};
 use serde_json::{json, Value};
 
@@ -64,15 +65,41 @@ pub(crate) async fn value(State(state): State<AppState>, p: Params) -> Result<Re
     if let Some(text) = hit {
         return Ok(json_text(text));
     }
-    let text = state
+    let text_board = crate::with_ruleset!(ruleset, |r| Ok::<_, WebError>(r.format(&b)))?;
+    // A board the background slot finished is answered from there.
+    if let Some(v) = state.jobs().done(ruleset, &text_board, savings) {
+        return Ok(json_text(cli_text(&*v)?));
+    }
+    let answer = state
         .heavy(move |budget| {
             crate::with_ruleset!(ruleset, |r| {
                 let v = value_report(r, &b, savings, store.as_ref(), budget)?;
                 cli_text(&v)
             })
         })
-        .await?;
-    Ok(json_text(text))
+        .await;
+    match answer {
+        Ok(text) => Ok(json_text(text)),
+        Err(e) => {
+            let v = state.hand_off(ruleset, &text_board, b, savings, e)?;
+            Ok(json_text(cli_text(&*v)?))
+        }
+    }
+}
+
+/// `GET /api/job`: the background computation, if any: its board, how
+/// long it has run, and its state (running, done with the report,
+/// stopped, failed).
+pub(crate) async fn job(State(state): State<AppState>) -> Json<Value> {
+    match state.jobs().status() {
+        Some(s) => Json(json!(s)),
+        None => Json(json!({"state": "none"})),
+    }
+}
+
+/// `GET /api/job/cancel`: stop the background computation.
+pub(crate) async fn job_cancel(State(state): State<AppState>) -> Json<Value> {
+    Json(json!({"cancelled": state.jobs().cancel()}))
 }
 
 /// `GET /api/options?ruleset=R&board=B`: both players' options, each with
@@ -302,6 +329,12 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
         "max_gaps (default 16)",
         "What <code>partizan sylver census --max-gaps G --json</code> prints: the finishing search against four proofs on every irreducible position, by genus and by band.",
         "/api/sylver/census?max_gaps=12",
+    ),
+    (
+        "GET /api/job",
+        "",
+        "The one background computation: a board whose value ran past a request's budget goes on computing here (longer budget, one at a time); its state, elapsed time and, when done, the report. <code>/api/job/cancel</code> stops it.",
+        "/api/job",
     ),
     (
         "GET /api/health",

@@ -980,11 +980,23 @@ async fn compute(
     let store = state.store_handle();
     // Bad input is answered before any heavy-work slot is taken.
     let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
-    state
-        .heavy(move |budget| {
+    let has_store = store.is_some();
+    let run = |store: Option<Store>| {
+        state.heavy(move |budget| {
             crate::with_ruleset!(ruleset, |r| explore(r, &b, store.as_ref(), budget, extras))
         })
-        .await
+    };
+    match run(store.clone()).await {
+        // With a store, a board that ran out of time goes on in the
+        // background; its regions then come from the store.
+        Err(e @ WebError::OutOfTime(_)) if has_store => {
+            let text = crate::with_ruleset!(ruleset, |r| Ok::<_, WebError>(r.format(&b)))?;
+            // Finished there already: the regions are in the store now.
+            state.hand_off(ruleset, &text, b, Savings::ALL, e)?;
+            run(store).await
+        }
+        other => other,
+    }
 }
 
 /// `GET /explore`.

@@ -178,6 +178,8 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/options", get(api::options))
         .route("/api/thermograph", get(api::thermograph))
         .route("/api/game", get(api::game))
+        .route("/api/job", get(api::job))
+        .route("/api/job/cancel", get(api::job_cancel))
         .route("/explore", get(explore::page_handler))
         .route("/census", get(census::index))
         .route("/census/{ruleset}", get(census::page_handler))

@@ -3,15 +3,22 @@
 //!
 //! * `/explore` — a board, its regions in colour, each region's value and
 //!   position-graph size, the whole board's value, and the position-graph
-//!   identity (the drawing is refused when the identity fails);
+//!   identity (the drawing is refused when the identity fails); play by
+//!   clicks for either player with undo and redo, both players' options
+//!   with values and incentives, the best moves, a game tree, thermographs,
+//!   and every picture downloadable as SVG, PNG or TikZ;
 //! * `/census/RULESET` — the region census tables, plots and filters;
 //! * `/sylver` and `/sylver/position` — Sylver Coinage census and positions;
 //! * `/semigroups` — numerical semigroup counts by genus;
 //! * `/api` and `/api/...` — the JSON API.
 //!
 //! Every request runs under [`Limits`]: a cell cap per ruleset, a time
-//! budget, and a bounded number of heavy requests (the rest get 503). Bad
-//! input is a 400 naming the problem.
+//! budget, and a bounded number of heavy requests (the rest wait briefly,
+//! then get 503; store hits need no slot). A board that runs out of time on
+//! a site with a store goes on in one background slot (`/api/job`). Bad
+//! input is a 400 naming the problem. Every answer carries a
+//! Content-Security-Policy without inline scripts (the one script is
+//! `/static/app.js`), `nosniff` and `no-referrer`.
 //!
 //! ```no_run
 //! let config = partizan_web::Config::default();

@@ -63,6 +63,15 @@ pub enum WebError {
     /// The work ran past its time budget and was stopped.
     #[error("the computation ran past its time budget of {0} ms and was stopped; try a smaller board or retry later")]
     OutOfTime(u64),
+    /// The request ran out of time and its board went on computing in the
+    /// background: retry, or watch `/api/job`.
+    #[error("the computation ran past this request's budget of {budget_ms} ms; {board} goes on computing in the background (one at a time, see /api/job; cancel with /api/job/cancel); this answer will be ready when it finishes")]
+    Background {
+        /// The request's budget.
+        budget_ms: u64,
+        /// The ruleset and board.
+        board: String,
+    },
     /// Something the site relies on is not available (a crate's data, the store).
     #[error("{0}")]
     Unavailable(String),
@@ -85,9 +94,10 @@ impl WebError {
             | WebError::GraphTooLarge(_)
             | WebError::BadParam { .. } => StatusCode::BAD_REQUEST,
             WebError::NotFound(_) => StatusCode::NOT_FOUND,
-            WebError::Busy(_) | WebError::OutOfTime(_) | WebError::Unavailable(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            WebError::Busy(_)
+            | WebError::OutOfTime(_)
+            | WebError::Background { .. }
+            | WebError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             WebError::IdentityFailed(_) | WebError::Internal(_) => {
                 StatusCode::INTERNAL_SERVER_ERROR
             }
@@ -104,6 +114,7 @@ impl WebError {
             WebError::NotFound(_) => "not_found",
             WebError::Busy(_) => "busy",
             WebError::OutOfTime(_) => "out_of_time",
+            WebError::Background { .. } => "computing_in_background",
             WebError::Unavailable(_) => "unavailable",
             WebError::IdentityFailed(_) => "identity_failed",
             WebError::Internal(_) => "internal",
@@ -121,7 +132,9 @@ impl WebError {
     fn retry_after(&self) -> Option<HeaderValue> {
         match self {
             WebError::Busy(_) => Some(HeaderValue::from_static("1")),
-            WebError::OutOfTime(_) => Some(HeaderValue::from_static("5")),
+            WebError::OutOfTime(_) | WebError::Background { .. } => {
+                Some(HeaderValue::from_static("5"))
+            }
             _ => None,
         }
     }
@@ -157,8 +170,13 @@ impl IntoResponse for PageError {
             StatusCode::SERVICE_UNAVAILABLE => "Try again",
             _ => "Error",
         };
+        let refresh = if matches!(e, WebError::Background { .. }) {
+            "<meta http-equiv=\"refresh\" content=\"5\"><p class=\"muted\" id=\"background\">This page reloads every 5 s until the answer is ready. <a href=\"/api/job\">progress</a> · <a href=\"/api/job/cancel\">cancel</a></p>"
+        } else {
+            ""
+        };
         let body = format!(
-            "<h1>{title}</h1>\n<p class=\"error\" id=\"error\">{}</p>\n<p>Status {} — <a href=\"/\">back to the start</a>.</p>",
+            "<h1>{title}</h1>\n<p class=\"error\" id=\"error\">{}</p>\n{refresh}<p>Status {} — <a href=\"/\">back to the start</a>.</p>",
             html::escape(&e.to_string()),
             status.as_u16()
         );
@@ -175,7 +193,13 @@ impl IntoResponse for ApiError {
         let e = self.0;
         let status = e.status();
         let body = json!({ "error": e.to_string(), "kind": e.kind() });
-        let mut resp = (status, axum::Json(body)).into_response();
+        // Echoed input stays inert even if something renders the JSON as
+        // markup: angle brackets go out as JSON escapes.
+        let text = body
+            .to_string()
+            .replace('<', "\\u003c")
+            .replace('>', "\\u003e");
+        let mut resp = (status, [(header::CONTENT_TYPE, "application/json")], text).into_response();
         if let Some(v) = e.retry_after() {
             resp.headers_mut().insert(header::RETRY_AFTER, v);
         }

@@ -101,7 +101,23 @@ form.inline{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap;margin:.4re
 input[type=text]{font-family:ui-monospace,"DejaVu Sans Mono",monospace;padding:.3rem .45rem;min-width:18rem;border:1px solid #b9c2cf;border-radius:4px}
 select,button{padding:.3rem .5rem;border:1px solid #b9c2cf;border-radius:4px;background:#fff}
 button{cursor:pointer;background:#2457a6;color:#fff;border-color:#2457a6}
-svg{background:#fff}
+svg{background:#fff;max-width:100%;height:auto}
+table{display:block;overflow-x:auto;max-width:100%}
+.card{max-width:100%;overflow-x:auto}
+p,dd,li,summary{overflow-wrap:anywhere}
+rect.picked{stroke:#d00000;stroke-width:4}
+.dlbar{margin:.3rem 0;display:flex;gap:.35rem;flex-wrap:wrap;align-items:center;font-size:.85rem}
+.dlbar button{padding:.1rem .45rem;font-size:.82rem;background:#fff;color:#2457a6}
+ul.opts{list-style:none;padding:0;margin:.2rem 0;columns:2 14rem}
+ul.opts li{break-inside:avoid;margin:.1rem 0}
+.tag{font-size:.75rem;border-radius:3px;padding:0 .3rem;margin-left:.3rem;background:#eef1f6;color:#445}
+.tag.best{background:#d8f3dc;color:#1b6b2f}
+.tag.dom{background:#fde2e1;color:#a4161a}
+.tag.rev{background:#fff3c4;color:#7a4d00}
+details.tree{margin-left:1rem}
+details.tree summary{cursor:pointer}
+.terms dt{font-weight:600}
+.terms dd{margin:0 0 .4rem 1rem;color:#445}
 svg text{font-family:system-ui,"DejaVu Sans",sans-serif}
 .filters a{margin-right:.55rem}
 .filters a.on{font-weight:700;text-decoration:none;color:#1d2430}
@@ -110,25 +126,19 @@ dl.kv dt{color:#6b7687}
 dl.kv dd{margin:0;font-variant-numeric:tabular-nums}
 "#;
 
-/// Plain JavaScript shared by every page: click a header of a
-/// `table.sortable` to sort its rows (numbers numerically, using a cell's
-/// `data-sort` when present).
-pub const SORT_JS: &str = r#"
-document.querySelectorAll('table.sortable').forEach(function(t){
-  t.querySelectorAll('th').forEach(function(th,i){
-    th.addEventListener('click',function(){
-      var body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);
-      var asc=th.dataset.dir!=='asc';th.dataset.dir=asc?'asc':'desc';
-      function key(r){var c=r.cells[i];var s=c.dataset.sort!==undefined?c.dataset.sort:c.textContent.trim();
-        var n=parseFloat(s);return isNaN(n)||!/^[-+]?[0-9.\/]+$/.test(s)?s:n;}
-      rows.sort(function(a,b){var x=key(a),y=key(b);
-        if(typeof x==='number'&&typeof y==='number')return asc?x-y:y-x;
-        return asc?String(x).localeCompare(String(y)):String(y).localeCompare(String(x));});
-      rows.forEach(function(r){body.appendChild(r);});
-    });
-  });
-});
-"#;
+/// The site's one script (sortable tables, downloads, the explorer's
+/// click-to-move and undo), served at [`APP_JS_PATH`] so that the
+/// Content-Security-Policy can forbid inline scripts.
+pub const APP_JS: &str = include_str!("app.js");
+
+/// Where [`APP_JS`] is served.
+pub const APP_JS_PATH: &str = "/static/app.js";
+
+/// The Content-Security-Policy every answer carries: scripts only from this
+/// site (no inline script, so an injected `<script>` cannot run), styles
+/// from the page, images from the site or from `data:`/`blob:` URLs (the
+/// PNG download draws the SVG through one).
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// Wrap a page body in the site frame. `active` is the nav key to highlight.
 pub fn page(title: &str, active: &str, body: &str) -> String {
@@ -142,7 +152,7 @@ pub fn page(title: &str, active: &str, body: &str) -> String {
 <meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\
 <title>{title} — partizan</title><style>{CSS}</style></head>\n<body>\
 <nav><a class=\"brand\" href=\"/\">partizan</a>{nav}</nav>\n<main>\n{body}\n</main>\
-<script>{SORT_JS}</script></body></html>\n",
+<script src=\"{APP_JS_PATH}\" defer></script></body></html>\n",
         title = escape(title)
     )
 }

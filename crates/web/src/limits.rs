@@ -18,8 +18,14 @@ use crate::error::WebError;
 pub struct Limits {
     /// Time budget of one heavy request.
     pub budget: Duration,
-    /// Heavy requests allowed to run at once; the rest get 503.
+    /// Heavy requests allowed to run at once; the rest wait up to
+    /// `queue_wait` for a slot, then get 503.
     pub max_heavy: usize,
+    /// How long a heavy request waits for a free slot before its 503.
+    pub queue_wait: Duration,
+    /// Budget of the one background computation a request that ran out of
+    /// time hands its board to (`Duration::ZERO`: none).
+    pub background_budget: Duration,
     /// Largest Sylver Coinage position (number of gaps) the site plays out.
     pub max_sylver_gaps: usize,
     /// Largest Sylver Coinage census (number of gaps).
@@ -35,6 +41,8 @@ impl Default for Limits {
         Limits {
             budget: Duration::from_secs(10),
             max_heavy: 4,
+            queue_wait: Duration::from_secs(2),
+            background_budget: Duration::from_secs(600),
             max_sylver_gaps: 32,
             max_sylver_census_gaps: 20,
             max_genus: 30,
@@ -117,6 +125,16 @@ impl Budget {
         }
     }
 
+    /// Whether the work was asked to stop (as opposed to running out of time).
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// The whole budget, as given.
+    pub fn total(&self) -> Duration {
+        self.budget
+    }
+
     /// Ask the work to stop.
     pub fn cancel(&self) {
         self.cancel.store(true, Ordering::Relaxed);
@@ -133,11 +151,13 @@ impl Drop for CancelOnDrop {
 }
 
 /// Run `work` on the blocking pool under a permit of `permits`, with a
-/// budget of `budget`. Answers 503 at once when no permit is free, and 503
-/// when the budget runs out (cancelling the work). A panic is a 500.
+/// budget of `budget`. Waits up to `wait` for a permit, then answers 503;
+/// answers 503 when the budget runs out (cancelling the work). A panic is
+/// a 500.
 pub async fn run_heavy<T, F>(
     permits: &Arc<Semaphore>,
     max_heavy: usize,
+    wait: Duration,
     budget: Duration,
     work: F,
 ) -> Result<T, WebError>
@@ -145,10 +165,13 @@ where
     T: Send + 'static,
     F: FnOnce(&Budget) -> Result<T, WebError> + Send + 'static,
 {
-    let permit = permits
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| WebError::Busy(max_heavy))?;
+    let permit = match permits.clone().try_acquire_owned() {
+        Ok(p) => p,
+        Err(_) => match tokio::time::timeout(wait, permits.clone().acquire_owned()).await {
+            Ok(Ok(p)) => p,
+            _ => return Err(WebError::Busy(max_heavy)),
+        },
+    };
     let b = Budget::new(budget);
     let inner = b.clone();
     // If the request goes away (the client hung up and the handler's future
@@ -202,22 +225,56 @@ mod tests {
     async fn busy_when_no_permit() {
         let sem = Arc::new(Semaphore::new(1));
         let _held = sem.clone().try_acquire_owned().unwrap();
-        let r = run_heavy(&sem, 1, Duration::from_secs(1), |_| Ok(1)).await;
+        let r = run_heavy(&sem, 1, Duration::ZERO, Duration::from_secs(1), |_| Ok(1)).await;
         assert_eq!(r, Err(WebError::Busy(1)));
+        let start = Instant::now();
+        let r = run_heavy(
+            &sem,
+            1,
+            Duration::from_millis(100),
+            Duration::from_secs(1),
+            |_| Ok(1),
+        )
+        .await;
+        assert_eq!(r, Err(WebError::Busy(1)));
+        assert!(
+            start.elapsed() >= Duration::from_millis(100),
+            "waited first"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_request_waits_briefly_for_a_slot() {
+        let sem = Arc::new(Semaphore::new(1));
+        let held = sem.clone().try_acquire_owned().unwrap();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            drop(held);
+        });
+        let r = run_heavy(
+            &sem,
+            1,
+            Duration::from_secs(2),
+            Duration::from_secs(1),
+            |_| Ok(7),
+        )
+        .await;
+        assert_eq!(r, Ok(7));
     }
 
     #[tokio::test]
     async fn out_of_time_cancels_and_keeps_permit_until_done() {
         let sem = Arc::new(Semaphore::new(1));
-        let r: Result<(), WebError> = run_heavy(&sem, 1, Duration::from_millis(50), |b| {
-            // Ignores its budget for a while, then honours the cancel flag.
-            let start = Instant::now();
-            while start.elapsed() < Duration::from_millis(600) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            b.check()
-        })
-        .await;
+        let r: Result<(), WebError> =
+            run_heavy(&sem, 1, Duration::ZERO, Duration::from_millis(50), |b| {
+                // Ignores its budget for a while, then honours the cancel flag.
+                let start = Instant::now();
+                while start.elapsed() < Duration::from_millis(600) {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                b.check()
+            })
+            .await;
         assert!(matches!(r, Err(WebError::OutOfTime(50))));
         // The work still holds its permit.
         assert!(sem.clone().try_acquire_owned().is_err());
@@ -228,7 +285,7 @@ mod tests {
     #[tokio::test]
     async fn dropped_request_cancels_the_work() {
         let sem = Arc::new(Semaphore::new(1));
-        let fut = run_heavy(&sem, 1, Duration::from_secs(30), |b| {
+        let fut = run_heavy(&sem, 1, Duration::ZERO, Duration::from_secs(30), |b| {
             while !b.expired() {
                 std::thread::sleep(Duration::from_millis(2));
             }
@@ -251,7 +308,10 @@ mod tests {
     async fn panic_is_internal() {
         let sem = Arc::new(Semaphore::new(1));
         let r: Result<(), WebError> =
-            run_heavy(&sem, 1, Duration::from_secs(1), |_| panic!("boom")).await;
+            run_heavy(&sem, 1, Duration::ZERO, Duration::from_secs(30), |_| {
+                panic!("boom")
+            })
+            .await;
         assert_eq!(r, Err(WebError::Internal("boom".into())));
     }
 }

@@ -58,6 +58,24 @@ pub fn value_report<R: Ruleset>(
     board_value_in(r, board, &opts).map_err(|e| report_error(e, budget))
 }
 
+/// The value report answered from the store alone, without a search:
+/// `None` unless every region of the board is in the store (the solver is
+/// told to stop before its first search).
+pub fn store_value_report<R: Ruleset>(
+    r: &R,
+    board: &Board,
+    savings: Savings,
+    store: &Store,
+) -> Option<BoardValue> {
+    let stop = || true;
+    let opts = Options {
+        savings,
+        store: Some(store),
+        stop: Some(&stop),
+    };
+    board_value_in(r, board, &opts).ok()
+}
+
 /// JSON text exactly as the command line prints it: pretty, one trailing
 /// newline.
 pub fn cli_text<T: serde::Serialize>(v: &T) -> Result<String, WebError> {
@@ -88,6 +106,25 @@ mod tests {
         assert_eq!(v, shared);
         assert_eq!(v.store, None);
         assert_eq!(v.stats.store_added, 0);
+    }
+
+    #[test]
+    fn store_alone_answers_only_what_it_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb")).unwrap();
+        let b = Domineering.parse("...|...|...").unwrap();
+        assert!(store_value_report(&Domineering, &b, Savings::ALL, &store).is_none());
+        let full = value_report(
+            &Domineering,
+            &b,
+            Savings::ALL,
+            Some(&store),
+            &Budget::unlimited(),
+        )
+        .unwrap();
+        let hit = store_value_report(&Domineering, &b, Savings::ALL, &store).unwrap();
+        assert_eq!(hit.value, full.value);
+        assert_eq!(hit.stats.distinct, 0, "nothing searched");
     }
 
     #[test]

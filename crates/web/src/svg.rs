@@ -29,6 +29,56 @@ pub struct Svg {
     height: f64,
     attrs: String,
     body: String,
+    tikz: String,
+}
+
+/// A TikZ colour for an SVG colour (`#rrggbb`, `none`, a few names).
+fn tikz_colour(c: &str) -> Option<String> {
+    let c = c.trim();
+    if let Some(hex) = c.strip_prefix('#') {
+        let v = u32::from_str_radix(hex, 16).ok()?;
+        let (r, g, b) = match hex.len() {
+            6 => (v >> 16 & 255, v >> 8 & 255, v & 255),
+            3 => ((v >> 8 & 15) * 17, (v >> 4 & 15) * 17, (v & 15) * 17),
+            _ => return None,
+        };
+        return Some(format!("{{rgb,255:red,{r};green,{g};blue,{b}}}"));
+    }
+    match c {
+        "none" | "" => None,
+        "black" | "white" | "red" | "blue" => Some(c.to_string()),
+        _ => Some("black".to_string()),
+    }
+}
+
+/// Text safe inside a TikZ node: TeX's special characters escaped.
+pub fn tex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '{' | '}' | '#' | '$' | '%' | '&' | '_' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '^' => out.push_str("\\^{}"),
+            '~' => out.push_str("\\~{}"),
+            '|' => out.push_str("\\textbar{}"),
+            '<' => out.push_str("\\textless{}"),
+            '>' => out.push_str("\\textgreater{}"),
+            '−' => out.push('-'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The value of attribute `name` in an attribute string, if present.
+fn attr_value<'a>(extra: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!("{name}=\"");
+    let i = extra.find(&key)? + key.len();
+    let rest = &extra[i..];
+    rest.find('"').map(|j| &rest[..j])
 }
 
 fn num(x: f64) -> String {
@@ -48,6 +98,7 @@ impl Svg {
             height,
             attrs: String::new(),
             body: String::new(),
+            tikz: String::new(),
         }
     }
 
@@ -60,6 +111,22 @@ impl Svg {
 
     /// A rectangle; `extra` is appended verbatim as attributes.
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, extra: &str) {
+        let mut style = Vec::new();
+        if let Some(f) = tikz_colour(fill) {
+            style.push(format!("fill={f}"));
+        }
+        if let Some(c) = attr_value(extra, "stroke").and_then(tikz_colour) {
+            style.push(format!("draw={c}"));
+        }
+        let _ = writeln!(
+            self.tikz,
+            "\\path[{}] ({},{}) rectangle ({},{});",
+            style.join(","),
+            num(x),
+            num(y),
+            num(x + w),
+            num(y + h)
+        );
         let _ = write!(
             self.body,
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" {extra}/>",
@@ -72,6 +139,22 @@ impl Svg {
 
     /// A straight line from `a` to `b`.
     pub fn line(&mut self, a: (f64, f64), b: (f64, f64), stroke: &str, width: f64, extra: &str) {
+        let dash = if extra.contains("stroke-dasharray") {
+            ",dashed"
+        } else {
+            ""
+        };
+        if let Some(c) = tikz_colour(stroke) {
+            let _ = writeln!(
+                self.tikz,
+                "\\draw[draw={c},line width={}pt{dash}] ({},{}) -- ({},{});",
+                num(width * 0.75),
+                num(a.0),
+                num(a.1),
+                num(b.0),
+                num(b.1)
+            );
+        }
         let _ = write!(
             self.body,
             "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{stroke}\" stroke-width=\"{}\" {extra}/>",
@@ -85,6 +168,21 @@ impl Svg {
 
     /// A circle.
     pub fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, extra: &str) {
+        let mut style = Vec::new();
+        if let Some(f) = tikz_colour(fill) {
+            style.push(format!("fill={f}"));
+        }
+        if let Some(c) = attr_value(extra, "stroke").and_then(tikz_colour) {
+            style.push(format!("draw={c}"));
+        }
+        let _ = writeln!(
+            self.tikz,
+            "\\path[{}] ({},{}) circle[radius={}];",
+            style.join(","),
+            num(cx),
+            num(cy),
+            num(r)
+        );
         let _ = write!(
             self.body,
             "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" {extra}/>",
@@ -96,6 +194,32 @@ impl Svg {
 
     /// Text (escaped), anchored `start`, `middle` or `end`.
     pub fn text(&mut self, x: f64, y: f64, s: &str, size: f64, anchor: &str, extra: &str) {
+        // SVG anchors the baseline; TikZ's base anchors match it.
+        let a = match anchor {
+            "middle" => "base",
+            "end" => "base east",
+            _ => "base west",
+        };
+        let rotate = if extra.contains("rotate(-90") {
+            ",rotate=90"
+        } else if extra.contains("rotate(-45") {
+            ",rotate=45"
+        } else {
+            ""
+        };
+        let colour = attr_value(extra, "fill")
+            .and_then(tikz_colour)
+            .map(|c| format!(",text={c}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            self.tikz,
+            "\\node[anchor={a},inner sep=0pt,font=\\fontsize{{{}}}{{{}}}\\selectfont{colour}{rotate}] at ({},{}) {{{}}};",
+            num(size * 0.75),
+            num(size * 0.9),
+            num(x),
+            num(y),
+            tex_escape(s)
+        );
         let _ = write!(
             self.body,
             "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\" {extra}>{}</text>",
@@ -108,6 +232,23 @@ impl Svg {
 
     /// An open polyline through the points.
     pub fn polyline(&mut self, pts: &[(f64, f64)], stroke: &str, width: f64, extra: &str) {
+        if let (Some(c), true) = (tikz_colour(stroke), pts.len() >= 2) {
+            let path: Vec<String> = pts
+                .iter()
+                .map(|(x, y)| format!("({},{})", num(*x), num(*y)))
+                .collect();
+            let dash = if extra.contains("stroke-dasharray") {
+                ",dashed"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                self.tikz,
+                "\\draw[draw={c},line width={}pt{dash}] {};",
+                num(width * 0.75),
+                path.join(" -- ")
+            );
+        }
         let mut p = String::new();
         for (x, y) in pts {
             let _ = write!(p, "{},{} ", num(*x), num(*y));
@@ -120,9 +261,27 @@ impl Svg {
         );
     }
 
-    /// Raw markup (already valid SVG).
+    /// Raw markup (already valid SVG); it has no TikZ twin.
     pub fn raw(&mut self, s: &str) {
         self.body.push_str(s);
+    }
+
+    /// The same drawing as a TikZ picture: one unit per SVG pixel (a
+    /// pixel is 0.75 pt), y pointing down as in the SVG, so the picture
+    /// has the SVG's proportions. `\\usepackage{tikz}` is all it needs.
+    pub fn tikz(&self) -> String {
+        format!(
+            "% drawn by partizan; needs \\usepackage{{tikz}}\n\\begin{{tikzpicture}}[x=0.75pt,y=-0.75pt]\n\\useasboundingbox (0,0) rectangle ({},{});\n{}\\end{{tikzpicture}}\n",
+            num(self.width),
+            num(self.height),
+            self.tikz
+        )
+    }
+
+    /// Both forms: the `<svg>` element and the TikZ picture.
+    pub fn finish_both(self) -> (String, String) {
+        let t = self.tikz();
+        (self.finish(), t)
     }
 
     /// The finished `<svg>` element.
@@ -271,6 +430,11 @@ impl BoardDrawing {
 
     /// The `<svg>` element.
     pub fn render(&self, id: &str) -> String {
+        self.render_both(id).0
+    }
+
+    /// The `<svg>` element and the same drawing in TikZ.
+    pub fn render_both(&self, id: &str) -> (String, String) {
         let s = self.cell_px;
         let pad = 6.0;
         let w = self.width as f64 * s + 2.0 * pad;
@@ -379,7 +543,7 @@ impl BoardDrawing {
                 svg.line((x, y1), (x, y2), stroke, width, &extra);
             }
         }
-        svg.finish()
+        svg.finish_both()
     }
 }
 
@@ -453,6 +617,11 @@ fn tick_label(v: f64, percent: bool) -> String {
 impl LinePlot {
     /// The `<svg>` element, `w` by `h` pixels.
     pub fn render(&self, w: f64, h: f64) -> String {
+        self.render_both(w, h).0
+    }
+
+    /// The `<svg>` element and its TikZ twin.
+    pub fn render_both(&self, w: f64, h: f64) -> (String, String) {
         let (ml, mr, mt, mb) = (64.0, 16.0, 30.0, 44.0);
         let per_row = if self.series.iter().any(|s| s.name.chars().count() > 14) {
             2
@@ -472,7 +641,7 @@ impl LinePlot {
             .collect();
         if pts.is_empty() {
             svg.text(w / 2.0, h / 2.0, "no data", 13.0, "middle", "fill=\"#888\"");
-            return svg.finish();
+            return svg.finish_both();
         }
         let xmin = pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
         let xmax = pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
@@ -605,7 +774,7 @@ impl LinePlot {
                 "fill=\"#223\"",
             );
         }
-        svg.finish()
+        svg.finish_both()
     }
 }
 
@@ -625,8 +794,25 @@ pub struct BarPlot {
 impl BarPlot {
     /// The `<svg>` element, `w` by `h` pixels.
     pub fn render(&self, w: f64, h: f64) -> String {
-        let (ml, mr, mt, mb) = (52.0, 12.0, 44.0, 44.0);
+        self.render_both(w, h).0
+    }
+
+    /// The `<svg>` element and its TikZ twin. Category labels never
+    /// overlap: when they do not fit side by side they are tilted, and
+    /// when even tilted ones would touch only every k-th is written.
+    pub fn render_both(&self, w: f64, h: f64) -> (String, String) {
+        let (ml, mr, mt) = (52.0, 12.0, 44.0);
         let pw = w - ml - mr;
+        let n = self.bars.len().max(1) as f64;
+        let bw = pw / n;
+        let labels: Vec<&str> = self.bars.iter().map(|b| b.0.as_str()).collect();
+        let layout = label_layout(&labels, bw);
+        let drop = if layout.tilted {
+            (layout.widest * std::f64::consts::FRAC_1_SQRT_2 + 8.0).min(h * 0.3)
+        } else {
+            12.0
+        };
+        let mb = 32.0 + drop;
         let ph = h - mt - mb;
         let mut svg = Svg::new(w, h).attr("class=\"plot\"");
         svg.text(ml, 18.0, &self.title, 14.0, "start", "font-weight=\"600\"");
@@ -640,39 +826,113 @@ impl BarPlot {
             svg.text(ml - 6.0, y + 4.0, &num(t), 11.0, "end", "fill=\"#445\"");
             t += step;
         }
-        let n = self.bars.len().max(1) as f64;
-        let bw = pw / n;
+        // Value labels above the bars obey the same spacing.
+        let value_every = label_layout(
+            &self
+                .bars
+                .iter()
+                .map(|b| num(b.1))
+                .collect::<Vec<_>>()
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            bw,
+        );
         for (i, (label, v)) in self.bars.iter().enumerate() {
             let bh = v / top * ph;
             let x = ml + i as f64 * bw;
             svg.rect(x + bw * 0.15, mt + ph - bh, bw * 0.7, bh, &self.colour, "");
-            svg.text(
-                x + bw / 2.0,
-                mt + ph - bh - 4.0,
-                &num(*v),
-                11.0,
-                "middle",
-                "fill=\"#223\"",
-            );
-            svg.text(
-                x + bw / 2.0,
-                mt + ph + 16.0,
-                label,
-                11.0,
-                "middle",
-                "fill=\"#445\"",
-            );
+            if !value_every.tilted && i % value_every.every == 0 {
+                svg.text(
+                    x + bw / 2.0,
+                    mt + ph - bh - 4.0,
+                    &num(*v),
+                    11.0,
+                    "middle",
+                    "fill=\"#223\"",
+                );
+            }
+            if i % layout.every != 0 {
+                continue;
+            }
+            let cx = x + bw / 2.0;
+            let cy = mt + ph + 14.0;
+            if layout.tilted {
+                svg.text(
+                    cx,
+                    cy,
+                    label,
+                    11.0,
+                    "end",
+                    &format!(
+                        "fill=\"#445\" class=\"xlabel\" transform=\"rotate(-45 {} {})\"",
+                        num(cx),
+                        num(cy)
+                    ),
+                );
+            } else {
+                svg.text(
+                    cx,
+                    cy + 2.0,
+                    label,
+                    11.0,
+                    "middle",
+                    "fill=\"#445\" class=\"xlabel\"",
+                );
+            }
         }
         svg.line((ml, mt + ph), (ml + pw, mt + ph), "#445", 1.0, "");
         svg.text(
             ml + pw / 2.0,
-            mt + ph + 34.0,
+            h - 8.0,
             &self.x_label,
             12.0,
             "middle",
             "fill=\"#223\"",
         );
-        svg.finish()
+        svg.finish_both()
+    }
+}
+
+/// How category labels are laid out under bars `bw` pixels wide.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LabelLayout {
+    /// Tilted by 45 degrees.
+    pub tilted: bool,
+    /// Only every `every`-th label is written.
+    pub every: usize,
+    /// Estimated width of the widest label, in pixels.
+    pub widest: f64,
+}
+
+/// Estimated width of an 11-pixel label (a generous 6.6 px per character).
+pub fn label_width(s: &str) -> f64 {
+    6.6 * s.chars().count() as f64
+}
+
+/// Lay out labels under bars `bw` wide so that none overlaps another:
+/// side by side if the widest fits its bar with a 4-pixel gap, else tilted
+/// by 45 degrees, where neighbours need about 16 pixels between their
+/// anchors; and where even that is too much, every k-th.
+pub fn label_layout(labels: &[&str], bw: f64) -> LabelLayout {
+    let widest = labels.iter().map(|l| label_width(l)).fold(0.0, f64::max);
+    if widest + 4.0 <= bw {
+        return LabelLayout {
+            tilted: false,
+            every: 1,
+            widest,
+        };
+    }
+    let need = 16.0;
+    let every = if bw >= need {
+        1
+    } else {
+        (need / bw.max(0.1)).ceil() as usize
+    };
+    LabelLayout {
+        tilted: true,
+        every,
+        widest,
     }
 }
 
@@ -766,6 +1026,34 @@ pub fn number_line(max: u32, mark: impl Fn(u32) -> Mark) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bar_labels_never_overlap() {
+        // The census's error histogram: many fractional labels.
+        let labels: Vec<String> = (-24..=24).map(|k| format!("{}/8", k)).collect();
+        let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+        for w in [300.0, 500.0, 800.0, 1400.0] {
+            let bw = (w - 64.0) / refs.len() as f64;
+            let l = label_layout(&refs, bw);
+            let gap = l.every as f64 * bw;
+            if l.tilted {
+                assert!(gap >= 16.0, "{w}: tilted labels {gap} px apart");
+            } else {
+                assert!(gap >= l.widest + 4.0, "{w}: labels {gap} px apart");
+            }
+        }
+        let few = label_layout(&["0", "1", "2"], 100.0);
+        assert!(!few.tilted && few.every == 1);
+        let plot = BarPlot {
+            title: "errors".into(),
+            x_label: "error".into(),
+            bars: labels.iter().map(|l| (l.clone(), 3.0)).collect(),
+            colour: "#000".into(),
+        };
+        let svg = plot.render(500.0, 330.0);
+        assert!(svg.contains("rotate(-45"));
+        assert!(svg.matches("class=\"xlabel\"").count() < labels.len());
+    }
 
     #[test]
     fn runs_of_an_l_shape() {

@@ -185,3 +185,231 @@ fn explorer_and_census_in_headless_chromium() {
     let (colours, top_share, _, _) = pixel_variety(&png);
     assert!(colours > 20 && top_share < 0.97);
 }
+
+/// Click a cell that does not (yet) make a move: no page load follows.
+fn click_only(b: &Browser, i: usize) {
+    let cell = b
+        .find(&format!("#board rect[data-cell=\"{i}\"]"))
+        .expect("cell");
+    b.click(&cell).expect("click");
+}
+
+/// Wait for a page load to a different address with the explorer on it.
+fn wait_new_page(b: &Browser, before: &str) {
+    let start = std::time::Instant::now();
+    loop {
+        let now = b.current_url().unwrap_or_default();
+        let ready = b
+            .execute("return document.readyState === 'complete' && !!document.querySelector('#whole-value');")
+            .unwrap_or(Value::Bool(false));
+        if now != before && ready == Value::Bool(true) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no new page after {before}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn board_text(b: &Browser) -> String {
+    b.execute("return document.getElementById('explorer').dataset.board;")
+        .expect("board text")
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Elements wider than the viewport that no scrolling box of at most the
+/// viewport's width contains, and the page's own horizontal overflow.
+const OVERFLOW_JS: &str = r#"
+var vw = document.documentElement.clientWidth, bad = [];
+function contained(e) {
+  for (var p = e.parentElement; p && p !== document.body; p = p.parentElement) {
+    var ox = getComputedStyle(p).overflowX;
+    if ((ox === 'auto' || ox === 'scroll' || ox === 'hidden') && p.getBoundingClientRect().width <= vw + 1) return true;
+  }
+  return false;
+}
+document.querySelectorAll('body *').forEach(function (e) {
+  var r = e.getBoundingClientRect();
+  if (r.width > vw + 1 && !contained(e)) bad.push(e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(r.width));
+  else if (r.right > vw + 1 && !contained(e) && getComputedStyle(e).position !== 'fixed') bad.push(e.tagName + '#' + e.id + '.' + e.className + ' right ' + Math.round(r.right));
+});
+if (document.documentElement.scrollWidth > vw + 1) bad.push('page scrolls sideways: ' + document.documentElement.scrollWidth + ' > ' + vw);
+return bad.slice(0, 12);
+"#;
+
+#[test]
+fn play_download_and_no_overflow_in_headless_chromium() {
+    let browser = match Browser::start() {
+        Ok(b) => b,
+        Err(why) => {
+            eprintln!("SKIPPED play_download_and_no_overflow_in_headless_chromium: {why}");
+            return;
+        }
+    };
+    let server = TestServer::start(Limits::default());
+
+    // A short Domineering game by clicks on a 3x3 board.
+    browser
+        .goto(&server.url("/explore?ruleset=domineering&board=...|...|..."))
+        .expect("open explorer");
+    browser
+        .execute("sessionStorage.clear(); return true;")
+        .expect("fresh history");
+    let before = browser.current_url().unwrap();
+    let left = browser.find("#mode-left").expect("mode switch");
+    browser.click(&left).expect("play as Left");
+    wait_new_page(&browser, &before);
+    // The options list and the thermograph are there.
+    let n_left = browser
+        .find_all("#options-left a.option")
+        .expect("options")
+        .len();
+    assert_eq!(n_left, 6, "Left has six vertical dominoes on 3x3");
+    assert!(browser.find("#thermo-board").is_ok(), "thermograph drawn");
+    assert!(browser.find("#best-Left").is_ok(), "best move named");
+    let start_value = whole_value(&browser);
+    // Left: a vertical domino on a1-a2 (cells 0 and 3), by two clicks.
+    let before = browser.current_url().unwrap();
+    click_only(&browser, 0);
+    assert_eq!(
+        browser.current_url().unwrap(),
+        before,
+        "one click is not a move"
+    );
+    click_only(&browser, 3);
+    wait_new_page(&browser, &before);
+    assert_eq!(board_text(&browser), "#..|#..|...");
+    let mode = browser
+        .execute("return document.querySelector('input[name=mode]:checked').value;")
+        .unwrap();
+    assert_eq!(mode, Value::from("right"), "the turn passes to Right");
+    // Right: a horizontal domino on b3-c3 (cells 7 and 8).
+    let before = browser.current_url().unwrap();
+    click_only(&browser, 7);
+    click_only(&browser, 8);
+    wait_new_page(&browser, &before);
+    assert_eq!(board_text(&browser), "#..|#..|.##");
+    // Undo twice: back to the start; redo once.
+    for _ in 0..2 {
+        let before = browser.current_url().unwrap();
+        let undo = browser.find("#undo").expect("undo");
+        browser.click(&undo).expect("undo");
+        wait_new_page(&browser, &before);
+    }
+    assert_eq!(board_text(&browser), "...|...|...");
+    assert_eq!(whole_value(&browser), start_value);
+    let before = browser.current_url().unwrap();
+    let redo = browser.find("#redo").expect("redo");
+    browser.click(&redo).expect("redo");
+    wait_new_page(&browser, &before);
+    assert_eq!(board_text(&browser), "#..|#..|...");
+
+    // Download the board as SVG: catch the blob and check that it parses.
+    browser
+        .execute(
+            "window.__dl = null; var orig = URL.createObjectURL;\
+             URL.createObjectURL = function (b) { b.text().then(function (t) { window.__dl = t; }); return orig(b); };\
+             HTMLAnchorElement.prototype.click = function () {}; return true;",
+        )
+        .expect("hook downloads");
+    let button = browser
+        .find("button.dl[data-target=board][data-format=svg]")
+        .expect("svg button");
+    browser.click(&button).expect("download svg");
+    browser
+        .wait_for(
+            "return typeof window.__dl === 'string';",
+            Duration::from_secs(10),
+        )
+        .expect("svg downloaded");
+    let parsed = browser
+        .execute(
+            "var d = new DOMParser().parseFromString(window.__dl, 'image/svg+xml');\
+             return d.getElementsByTagName('parsererror').length === 0 && d.documentElement.tagName === 'svg'\
+               && d.querySelectorAll('rect').length >= 9;",
+        )
+        .unwrap();
+    assert_eq!(parsed, Value::Bool(true), "the SVG download parses");
+    let svg = browser.execute("return window.__dl;").unwrap();
+    let svg = svg.as_str().unwrap_or_default();
+    assert!(
+        svg.starts_with("<?xml") && svg.contains("<svg"),
+        "{svg:.80}"
+    );
+    save("downloaded-board.svg", svg.as_bytes());
+    // The TikZ download is the text served beside the drawing.
+    browser.execute("window.__dl = null; return true;").unwrap();
+    let button = browser
+        .find("button.dl[data-target=board][data-format=tikz]")
+        .expect("tikz button");
+    browser.click(&button).expect("download tikz");
+    browser
+        .wait_for(
+            "return typeof window.__dl === 'string';",
+            Duration::from_secs(10),
+        )
+        .expect("tikz downloaded");
+    let tikz = browser.execute("return window.__dl;").unwrap();
+    assert!(tikz
+        .as_str()
+        .unwrap_or_default()
+        .contains("\\begin{tikzpicture}"));
+
+    // Every page at 1400 and 800 pixels: screenshots, and nothing wider
+    // than the viewport outside a box that scrolls.
+    let pages = [
+        ("home", "/"),
+        (
+            "explore",
+            "/explore?ruleset=domineering&board=....|....|.%23..|....&mode=left",
+        ),
+        (
+            "explore-clobber",
+            "/explore?ruleset=clobber&board=xoxo|oxox",
+        ),
+        (
+            "explore-amazons",
+            "/explore?ruleset=amazons&board=L...|.%23..|...R",
+        ),
+        ("census", "/census/domineering?max_cells=6"),
+        ("census-cram", "/census/cram?max_cells=6"),
+        ("sylver", "/sylver?max_gaps=10"),
+        ("sylver-position", "/sylver/position?generators=5,7"),
+        ("semigroups", "/semigroups?max_genus=12"),
+        ("api", "/api"),
+    ];
+    for width in [1400u32, 800] {
+        browser.set_window_size(width, 1000).expect("resize");
+        for (name, path) in pages {
+            browser.goto(&server.url(path)).expect("open page");
+            browser
+                .wait_for(
+                    "return document.readyState === 'complete';",
+                    Duration::from_secs(60),
+                )
+                .expect("page loaded");
+            let error = browser
+                .execute("return !!document.getElementById('error');")
+                .unwrap();
+            assert_eq!(error, Value::Bool(false), "{name}: an error page");
+            let png = browser.screenshot().expect("screenshot");
+            save(&format!("{name}-{width}.png"), &png);
+            let (colours, top_share, w, _) = pixel_variety(&png);
+            assert!(
+                colours > 20 && top_share < 0.99,
+                "{name} at {width} looks blank"
+            );
+            assert!(w <= width, "{name}: screenshot {w} wide");
+            let bad = browser.execute(OVERFLOW_JS).expect("overflow check");
+            assert_eq!(
+                bad.as_array().map(Vec::len),
+                Some(0),
+                "{name} at {width} px overflows: {bad}"
+            );
+        }
+    }
+}

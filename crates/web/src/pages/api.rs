@@ -5,13 +5,14 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
+use partizan_games::Ruleset as _;
 use partizan_solve::{Decompose, Savings};
 use serde_json::{json, Value};
 
 use super::{params, required, Params};
 use crate::error::{ApiError, WebError};
 use crate::html::{escape, page, url_encode};
-use crate::report::{cli_text, value_report};
+use crate::report::{cli_text, store_value_report, value_report};
 use crate::rules::{self, parse_board};
 use crate::AppState;
 
@@ -50,15 +51,198 @@ pub(crate) async fn value(State(state): State<AppState>, p: Params) -> Result<Re
     let store = state.store_handle();
     // Bad input is answered before any heavy-work slot is taken.
     let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
-    let text = state
+    // A board the store holds is answered without a heavy-work slot.
+    let hit = {
+        state
+            .store_only(move |st| {
+                let r: Result<Option<String>, WebError> = crate::with_ruleset!(ruleset, |r| {
+                    Ok(store_value_report(r, &b, savings, st).and_then(|v| cli_text(&v).ok()))
+                });
+                r.ok().flatten()
+            })
+            .await
+    };
+    if let Some(text) = hit {
+        return Ok(json_text(text));
+    }
+    let text_board = crate::with_ruleset!(ruleset, |r| Ok::<_, WebError>(r.format(&b)))?;
+    // A board the background slot finished is answered from there.
+    if let Some(v) = state.jobs().done(ruleset, &text_board, savings) {
+        return Ok(json_text(cli_text(&*v)?));
+    }
+    let answer = state
         .heavy(move |budget| {
             crate::with_ruleset!(ruleset, |r| {
                 let v = value_report(r, &b, savings, store.as_ref(), budget)?;
                 cli_text(&v)
             })
         })
+        .await;
+    match answer {
+        Ok(text) => Ok(json_text(text)),
+        Err(e) => {
+            let v = state.hand_off(ruleset, &text_board, b, savings, e)?;
+            Ok(json_text(cli_text(&*v)?))
+        }
+    }
+}
+
+/// `GET /api/job`: the background computation, if any: its board, how
+/// long it has run, and its state (running, done with the report,
+/// stopped, failed).
+pub(crate) async fn job(State(state): State<AppState>) -> Json<Value> {
+    match state.jobs().status() {
+        Some(s) => Json(json!(s)),
+        None => Json(json!({"state": "none"})),
+    }
+}
+
+/// `GET /api/job/cancel`: stop the background computation.
+pub(crate) async fn job_cancel(State(state): State<AppState>) -> Json<Value> {
+    Json(json!({"cancelled": state.jobs().cancel()}))
+}
+
+/// `GET /api/options?ruleset=R&board=B`: both players' options, each with
+/// the cells its move changes, its value and incentive, whether it is
+/// dominated or reversible, and the best moves.
+pub(crate) async fn options(
+    State(state): State<AppState>,
+    p: Params,
+) -> Result<Response, ApiError> {
+    let m = params(p)?;
+    let ruleset = rules::canonical(required(&m, "ruleset")?)?;
+    let board = required(&m, "board")?.to_string();
+    let limits = state.limits().clone();
+    let store = state.store_handle();
+    let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
+    let text = state
+        .heavy(move |budget| {
+            crate::with_ruleset!(ruleset, |r| {
+                let mut session = store.as_ref().map(|s| s.session());
+                let rep = crate::play::options_report(
+                    r,
+                    &b,
+                    session
+                        .as_mut()
+                        .map(|s| s as &mut dyn partizan_solve::RegionTable),
+                    budget,
+                )?;
+                if let Some(s) = session {
+                    s.finish()
+                        .map_err(|e| WebError::Internal(format!("store: {e}")))?;
+                }
+                cli_text(&rep)
+            })
+        })
         .await?;
     Ok(json_text(text))
+}
+
+/// The longest value notation `/api/game` and `/api/thermograph` accept.
+pub const MAX_NOTATION: usize = 1000;
+
+fn notation_terms(m: &std::collections::HashMap<String, String>) -> Result<Vec<String>, WebError> {
+    let text = required(m, "values").or_else(|_| required(m, "value"))?;
+    if text.chars().count() > MAX_NOTATION {
+        return Err(WebError::param(
+            "values",
+            format!("over {MAX_NOTATION} characters"),
+        ));
+    }
+    Ok(text
+        .split(';')
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .collect())
+}
+
+fn report_fault(e: partizan_report::ReportError) -> WebError {
+    match e {
+        partizan_report::ReportError::Notation { .. } => WebError::param("values", e.to_string()),
+        other => WebError::Internal(other.to_string()),
+    }
+}
+
+/// `GET /api/game?values=V1;V2;...`: the notation calculator — each value
+/// in CGSuite notation, their sum's canonical form and its facts, exactly
+/// as `partizan game V1 V2 ... --json` prints.
+pub(crate) async fn game(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
+    let m = params(p)?;
+    let terms = notation_terms(&m)?;
+    let text = state
+        .heavy(move |_| {
+            let v = partizan_report::game_value(&terms).map_err(report_fault)?;
+            cli_text(&v)
+        })
+        .await?;
+    Ok(json_text(text))
+}
+
+/// `GET /api/thermograph?ruleset=R&board=B` or `?values=V`: the
+/// thermograph's mast, temperature and walls (exact corners); with
+/// `format=svg` or `format=tikz` the picture itself.
+pub(crate) async fn thermograph(
+    State(state): State<AppState>,
+    p: Params,
+) -> Result<Response, ApiError> {
+    let m = params(p)?;
+    let format = m
+        .get("format")
+        .map(|s| s.trim())
+        .unwrap_or("json")
+        .to_string();
+    if !matches!(format.as_str(), "json" | "svg" | "tikz") {
+        return Err(WebError::param("format", "expected json, svg or tikz").into());
+    }
+    let limits = state.limits().clone();
+    let store = state.store_handle();
+    enum Input {
+        Board(&'static str, partizan_games::Board),
+        Values(Vec<String>),
+    }
+    let input = if m.contains_key("ruleset") || m.contains_key("board") {
+        let ruleset = rules::canonical(required(&m, "ruleset")?)?;
+        let board = required(&m, "board")?.to_string();
+        let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
+        Input::Board(ruleset, b)
+    } else {
+        Input::Values(notation_terms(&m)?)
+    };
+    let (data, title, th) = state
+        .heavy(move |budget| {
+            let mut arena = partizan_core::Arena::new();
+            let (g, title) = match input {
+                Input::Board(ruleset, b) => crate::with_ruleset!(ruleset, |r| {
+                    let v = value_report(r, &b, Savings::ALL, store.as_ref(), budget)?;
+                    let g = arena
+                        .parse(&v.value.value)
+                        .map_err(|e| WebError::Internal(e.to_string()))?;
+                    Ok::<_, WebError>((g, v.board))
+                })?,
+                Input::Values(terms) => {
+                    let v = partizan_report::game_value(&terms).map_err(report_fault)?;
+                    let g = arena
+                        .parse(&v.value.value)
+                        .map_err(|e| WebError::Internal(e.to_string()))?;
+                    (g, v.value.value)
+                }
+            };
+            let th = arena
+                .thermograph(g)
+                .map_err(|e| WebError::Internal(e.to_string()))?;
+            Ok((crate::thermograph::ThermographData::of(&th), title, th))
+        })
+        .await?;
+    let (svg, tikz) = crate::thermograph::render(&th, "thermograph", &title, 420.0);
+    Ok(match format.as_str() {
+        "svg" => ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response(),
+        "tikz" => ([(header::CONTENT_TYPE, "text/x-tex; charset=utf-8")], tikz).into_response(),
+        _ => Json(json!({
+            "of": title,
+            "thermograph": data,
+        }))
+        .into_response(),
+    })
 }
 
 /// `GET /api/graph?ruleset=R&board=B`: exactly what `partizan graph R B
@@ -105,6 +289,24 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
         "/api/explore?ruleset=domineering&board=..#..|.#...|#....",
     ),
     (
+        "GET /api/options",
+        "ruleset, board",
+        "Both players' options: for each, the board after the move, the cells the move changes (<code>row × width + column</code>), its value, its incentive (GL − G for Left, G − GR for Right), whether it is dominated or reversible, and the best moves.",
+        "/api/options?ruleset=domineering&board=...|...",
+    ),
+    (
+        "GET /api/thermograph",
+        "ruleset and board, or values",
+        "The thermograph: mast (mean), temperature and the walls' exact corners; <code>format=svg</code> or <code>format=tikz</code> for the picture.",
+        "/api/thermograph?values={3|-1}&format=svg",
+    ),
+    (
+        "GET /api/game",
+        "values (separated by ;)",
+        "The notation calculator: exactly what <code>partizan game V1 V2 … --json</code> prints — the canonical form of the sum and its outcome, stops, mean and temperature.",
+        "/api/game?values={2|0||-1};-3/2",
+    ),
+    (
         "GET /api/census/RULESET",
         "max_cells (default 8)",
         "What <code>partizan census RULESET --max-cells N --json</code> prints (domineering, cram): the tables per size, hit rates, the error distribution.",
@@ -127,6 +329,12 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
         "max_gaps (default 16)",
         "What <code>partizan sylver census --max-gaps G --json</code> prints: the finishing search against four proofs on every irreducible position, by genus and by band.",
         "/api/sylver/census?max_gaps=12",
+    ),
+    (
+        "GET /api/job",
+        "",
+        "The one background computation: a board whose value ran past a request's budget goes on computing here (longer budget, one at a time); its state, elapsed time and, when done, the report. <code>/api/job/cancel</code> stops it.",
+        "/api/job",
     ),
     (
         "GET /api/health",

@@ -18,7 +18,7 @@ use partizan_core::{Arena, Dyadic, GameId};
 
 use super::{number_param, params, Params};
 use crate::error::{ApiError, PageError, WebError};
-use crate::html::{escape, explore_href, page, percent};
+use crate::html::{escape, explore_href, page, percent, url_encode};
 use crate::limits::Budget;
 use crate::svg::{BarPlot, LinePlot, Series, Svg};
 use crate::AppState;
@@ -311,7 +311,8 @@ fn filter_links(
         let label = n.map(|n| n.to_string()).unwrap_or_else(|| "any".into());
         let _ = write!(
             s,
-            "<a{class} href=\"/census/{ruleset}?max_cells={max_cells}&amp;filter={filter}{size_q}\">{label}</a>"
+            "<a{class} href=\"/census/{ruleset}?max_cells={max_cells}&amp;filter={}{size_q}\">{label}</a>",
+            url_encode(filter)
         );
     }
     s.push_str("</p>");
@@ -448,8 +449,8 @@ The census asserts its invariants — the count lies in its interval, both compu
     let _ = write!(
         b,
         "<h2>Plots</h2><div class=\"row\"><div class=\"card\" id=\"plot-hits\">{}</div><div class=\"card\" id=\"plot-errors\">{}</div></div>",
-        hit.render(500.0, 330.0),
-        errors.render(500.0, 330.0)
+        super::figure("svg-hits", hit.render_both(500.0, 330.0)),
+        super::figure("svg-errors", errors.render_both(500.0, 330.0))
     );
 
     // By count magnitude.
@@ -612,8 +613,8 @@ Cram is impartial, so every region is a nimber; a region of nim-value 0 is a sec
     let _ = write!(
         b,
         "<h2>Plots</h2><div class=\"row\"><div class=\"card\">{}</div><div class=\"card\">{}</div></div>",
-        zero.render(500.0, 300.0),
-        nims.render(500.0, 300.0)
+        super::figure("svg-zero", zero.render_both(500.0, 300.0)),
+        super::figure("svg-nims", nims.render_both(500.0, 300.0))
     );
     const CRAM_FILTERS: &[(&str, &str)] = &[
         ("all", "all"),

@@ -11,8 +11,11 @@ use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use partizan_census::{readings, Reading, Shape};
+use std::sync::Arc;
+
+use partizan_core::thermo::Thermograph;
 use partizan_core::{Arena, GameId};
-use partizan_games::{Bits, Board, Ruleset};
+use partizan_games::{Bits, Board, Player, Ruleset};
 use partizan_report::ValueSummary;
 use partizan_solve::regions::{region_board, regions};
 use partizan_solve::{RegionTable, Savings, Solver, Stats};
@@ -101,7 +104,24 @@ pub(crate) struct Explored {
     pub graph: GraphStatus,
     pub reading: Option<Reading>,
     pub stats: Stats,
+    /// Both players' options (`None` when the budget ran out first).
+    pub options: Option<crate::play::OptionsReport>,
+    /// The game tree a few plies deep (`None` when not asked or out of time).
+    pub tree: Option<crate::play::TreeNode>,
+    /// Thermographs of the whole board and of each region (same order as
+    /// `regions`), when they could be computed.
+    pub thermographs: Option<(Arc<Thermograph>, Vec<Arc<Thermograph>>)>,
 }
+
+/// What the explorer is asked to show besides the board and its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Extras {
+    /// Plies of the game tree (0 for none).
+    pub tree_depth: usize,
+}
+
+/// Options of the game tree the page shows: expanded nodes at most.
+const TREE_NODES: usize = 40;
 
 fn reading_of(width: usize, mask: Bits) -> Option<Reading> {
     let cells = (0..128usize)
@@ -127,6 +147,7 @@ pub(crate) fn explore<R: Ruleset>(
     board: &Board,
     store: Option<&Store>,
     budget: &Budget,
+    extras: Extras,
 ) -> Result<Explored, WebError> {
     let mut session = store.map(|s| {
         let mut session = s.session();
@@ -138,6 +159,7 @@ pub(crate) fn explore<R: Ruleset>(
         board,
         session.as_mut().map(|s| s as &mut dyn RegionTable),
         budget,
+        extras,
     )?;
     if let Some(s) = session {
         s.finish()
@@ -146,11 +168,20 @@ pub(crate) fn explore<R: Ruleset>(
     Ok(e)
 }
 
+/// A shorter borrow of an optional table, for one solver among several.
+fn reborrow<'s>(t: &'s mut Option<&mut dyn RegionTable>) -> Option<&'s mut dyn RegionTable> {
+    match t {
+        Some(t) => Some(&mut **t),
+        None => None,
+    }
+}
+
 fn explore_with<'a, R: Ruleset>(
     r: &R,
     board: &Board,
-    store: Option<&'a mut dyn RegionTable>,
+    mut store: Option<&'a mut dyn RegionTable>,
     budget: &'a Budget,
+    extras: Extras,
 ) -> Result<Explored, WebError> {
     let mut arena = Arena::new();
     let masks = regions(r, board);
@@ -161,7 +192,7 @@ fn explore_with<'a, R: Ruleset>(
         let mut solver = Solver::new(r, Savings::ALL)
             .map_err(|e| solve_error(e, budget))?
             .with_stop(&stop);
-        if let Some(t) = store {
+        if let Some(t) = reborrow(&mut store) {
             solver = solver.with_table(t);
         }
         for &mask in &masks {
@@ -201,6 +232,27 @@ fn explore_with<'a, R: Ruleset>(
         .sum_all(&ids)
         .map_err(|e| WebError::Internal(e.to_string()))?;
     let whole = ValueSummary::of(&mut arena, whole_id);
+    let thermographs = arena.thermograph(whole_id).ok().and_then(|w| {
+        let parts: Option<Vec<_>> = ids.iter().map(|&g| arena.thermograph(g).ok()).collect();
+        parts.map(|p| (w, p))
+    });
+    // Options and the tree are optional extras: out of time, the page
+    // still shows the value.
+    let extra_budget = budget.reserve(Duration::from_millis(400));
+    let options = crate::play::options_report(r, board, reborrow(&mut store), &extra_budget).ok();
+    let tree = if extras.tree_depth > 0 && options.is_some() {
+        crate::play::game_tree(
+            r,
+            board,
+            extras.tree_depth,
+            TREE_NODES,
+            reborrow(&mut store),
+            &extra_budget,
+        )
+        .ok()
+    } else {
+        None
+    };
 
     // The graph identity gets what is left of the budget, less a margin so
     // that the page can still be rendered in time.
@@ -264,6 +316,9 @@ fn explore_with<'a, R: Ruleset>(
         graph,
         reading,
         stats,
+        options,
+        tree,
+        thermographs,
     })
 }
 
@@ -316,8 +371,10 @@ impl Explored {
         }
     }
 
-    /// The board drawing; regions coloured only when the identity holds.
-    fn drawing(&self) -> String {
+    /// The board drawing; regions tinted only when the identity holds,
+    /// packing runs drawn only when `runs` (asked with `overlay=runs`).
+    /// Returns the SVG and its TikZ twin.
+    fn drawing(&self, runs: bool) -> (String, String) {
         let cells: Vec<Cell> = self.glyphs.iter().map(|&c| Cell::from_char(c)).collect();
         let mut d = BoardDrawing::new(self.width, self.height, cells);
         d.clickable = true;
@@ -334,19 +391,13 @@ impl Explored {
                     }
                 }
             }
-            if rules::packing_reading(self.ruleset) {
+            if runs && rules::packing_reading(self.ruleset) {
                 let empty: Vec<bool> = self.glyphs.iter().map(|&c| c == '.').collect();
                 d.runs = svg::runs(self.width, self.height, &empty);
             }
         }
-        d.render("board")
+        d.render_both("board")
     }
-}
-
-fn js_string(s: &str) -> String {
-    serde_json::to_string(s)
-        .unwrap_or_else(|_| "\"\"".to_string())
-        .replace('<', "\\u003c")
 }
 
 fn form(ruleset: &str, board: &str) -> String {
@@ -412,7 +463,277 @@ fn resized(board: &str, fill: char, add_row: i32, add_col: i32) -> Option<String
     Some(rows.join("|"))
 }
 
-fn render(e: &Explored) -> String {
+/// How the page is asked to look.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct View {
+    /// Clicks on the board edit cells (`None`) or play for a player.
+    pub mode: Option<Player>,
+    /// Draw the packing runs over the board.
+    pub runs: bool,
+}
+
+fn mode_name(m: Option<Player>) -> &'static str {
+    match m {
+        None => "edit",
+        Some(Player::Left) => "left",
+        Some(Player::Right) => "right",
+    }
+}
+
+/// The download buttons of a drawing with id `id`, and its TikZ text.
+pub(crate) fn downloads(id: &str, tikz: &str) -> String {
+    let id = escape(id);
+    format!(
+        "<div class=\"dlbar\"><span class=\"muted\">Download</span>\
+<button type=\"button\" class=\"dl\" data-target=\"{id}\" data-format=\"svg\">SVG</button>\
+<button type=\"button\" class=\"dl\" data-target=\"{id}\" data-format=\"png\">PNG</button>\
+<button type=\"button\" class=\"dl\" data-target=\"{id}\" data-format=\"tikz\">TikZ</button></div>\
+<pre hidden id=\"tikz-{id}\">{}</pre>",
+        escape(tikz)
+    )
+}
+
+/// The explorer's address for a board with the view's mode kept.
+fn href_with(ruleset: &str, board: &str, mode: Option<Player>, runs: bool) -> String {
+    format!(
+        "{}&amp;mode={}{}",
+        explore_href(ruleset, board),
+        mode_name(mode),
+        if runs { "&amp;overlay=runs" } else { "" }
+    )
+}
+
+fn option_list(e: &Explored, view: View, p: &crate::play::PlayerOptions, who: &str) -> String {
+    let next = match who {
+        "left" => Some(Player::Right),
+        _ => Some(Player::Left),
+    };
+    let mut s = format!("<ul class=\"opts\" id=\"options-{who}\">");
+    if p.options.is_empty() {
+        s.push_str("<li class=\"muted\">none: this player cannot move</li>");
+    }
+    for o in &p.options {
+        let mut tags = String::new();
+        if o.best {
+            tags.push_str("<span class=\"tag best\" title=\"no other option has a larger incentive\">best</span>");
+        }
+        if o.dominated {
+            tags.push_str("<span class=\"tag dom\" title=\"another option is strictly better for this player\">dominated</span>");
+        }
+        if o.reversible {
+            tags.push_str("<span class=\"tag rev\" title=\"the opponent has a reply at least as good for them as the position itself\">reversible</span>");
+        }
+        let cells: Vec<String> = o.cells.iter().map(|c| c.to_string()).collect();
+        let _ = write!(
+            s,
+            "<li><a class=\"option\" href=\"{href}\" data-player=\"{who}\" data-cells=\"{cells}\" data-child=\"{child}\">\
+<span class=\"mono\">{notation}</span></a> → <span class=\"mono val\">{value}</span> \
+<span class=\"muted\">incentive</span> <span class=\"mono\">{inc}</span>{tags}</li>",
+            href = href_with(e.ruleset, &o.board, next, view.runs),
+            cells = cells.join(","),
+            child = escape(&o.board),
+            notation = escape(&o.notation),
+            value = escape(&crate::html::shorten(&o.value, 40)),
+            inc = escape(&crate::html::shorten(&o.incentive, 40)),
+        );
+    }
+    s.push_str("</ul>");
+    s
+}
+
+fn best_line(p: &crate::play::PlayerOptions, who: &str) -> String {
+    let names: Vec<String> = p
+        .best
+        .iter()
+        .map(|&i| {
+            let o = &p.options[i];
+            format!(
+                "<span class=\"mono\">{}</span> (incentive <span class=\"mono\">{}</span>)",
+                escape(&o.notation),
+                escape(&crate::html::shorten(&o.incentive, 40))
+            )
+        })
+        .collect();
+    if names.is_empty() {
+        return format!("<p id=\"best-{who}\">{who}: no move.</p>");
+    }
+    let how = if p.best_is_dominant {
+        if names.len() == 1 {
+            "its incentive is at least every other's"
+        } else {
+            "equal incentives, at least every other's"
+        }
+    } else {
+        "incentives incomparable: none beats these"
+    };
+    format!(
+        "<p id=\"best-{who}\"><b>Best move for {who}</b>: {} — {how}.</p>",
+        names.join(", ")
+    )
+}
+
+fn tree_html(e: &Explored, view: View, n: &crate::play::TreeNode, depth: usize) -> String {
+    let mut s = String::new();
+    let label = format!(
+        "<span class=\"mono val\">{}</span> <a class=\"muted\" href=\"{}\">open</a>",
+        escape(&crate::html::shorten(&n.value, 48)),
+        href_with(e.ruleset, &n.board, view.mode, view.runs)
+    );
+    if !n.expanded {
+        let _ = write!(s, "<div class=\"leaf\">{label}</div>");
+        return s;
+    }
+    let open = if depth == 0 { " open" } else { "" };
+    let _ = write!(
+        s,
+        "<details class=\"tree\"{open}><summary>{label}</summary>"
+    );
+    for (who, list) in [("Left", &n.left), ("Right", &n.right)] {
+        for (o, child) in list {
+            let mut tags = String::new();
+            if o.dominated {
+                tags.push_str("<span class=\"tag dom\">dominated</span>");
+            }
+            if o.reversible {
+                tags.push_str("<span class=\"tag rev\">reversible</span>");
+            }
+            let _ = write!(
+                s,
+                "<div class=\"tree-option\"><span class=\"muted\">{who} {}</span>{tags} {}</div>",
+                escape(&o.notation),
+                tree_html(e, view, child, depth + 1)
+            );
+        }
+    }
+    s.push_str("</details>");
+    s
+}
+
+/// The subject's terms, each in one line.
+const TERMS: &str = "<dl class=\"terms\">\
+<dt>value (canonical form)</dt><dd>The game as a sum-ready object: every position has one simplest form, written in CGSuite notation ({left options | right options}).</dd>\
+<dt>outcome class</dt><dd>Who wins with best play: L (Left, whoever starts), R (Right), N (the player to move), P (the other player).</dd>\
+<dt>stops</dt><dd>Where play ends on a number when Left (left stop) or Right (right stop) moves first and both play well.</dd>\
+<dt>temperature and mean</dt><dd>How much a move is worth and where the game settles: read off the thermograph, where the walls meet the mast.</dd>\
+<dt>incentive</dt><dd>What a move gains: GL − G for a Left option, G − GR for a Right one; the best move has an incentive no other beats.</dd>\
+<dt>dominated, reversible</dt><dd>Options the canonical form drops (a better option exists) or bypasses (the opponent's reply undoes it).</dd>\
+<dt>region</dt><dd>A part of the board no move connects to the rest: the board's value is the sum of its regions' values.</dd>\
+<dt>packing reading (Domineering)</dt><dd>From the essays: the count of odd runs and the interval between pessimistic and optimistic domino packings, a guess at a region's value.</dd>\
+</dl>";
+
+/// The mode switch (edit or play as a player), undo and redo, and the
+/// element that hands the page's data to the script.
+fn play_bar(e: &Explored, view: View) -> String {
+    let mut radios = String::new();
+    for (m, label) in [
+        (None, "edit cells"),
+        (Some(Player::Left), "play as Left"),
+        (Some(Player::Right), "play as Right"),
+    ] {
+        let checked = if m == view.mode { " checked" } else { "" };
+        let _ = write!(
+            radios,
+            "<label><input type=\"radio\" name=\"mode\" value=\"{}\" id=\"mode-{}\"{checked}> {label}</label> ",
+            mode_name(m),
+            mode_name(m)
+        );
+    }
+    let hint = match view.mode {
+        None => "Click a cell to change it.".to_string(),
+        Some(_) => format!(
+            "Click the cells of a move ({}); or click an option below.",
+            escape(move_hint(e.ruleset))
+        ),
+    };
+    format!(
+        "<div id=\"explorer\" data-ruleset=\"{rs}\" data-board=\"{board}\" data-width=\"{w}\" data-cycle=\"{cyc}\" data-query=\"{q}\"></div>\
+<form class=\"inline\" id=\"play-bar\">{radios}<button type=\"button\" id=\"undo\">undo</button><button type=\"button\" id=\"redo\">redo</button></form>\
+<p class=\"muted\" id=\"move-status\">{hint}</p>",
+        rs = escape(e.ruleset),
+        board = escape(&e.board),
+        w = e.width,
+        cyc = escape(rules::click_cycle(e.ruleset)),
+        q = if view.runs { "&overlay=runs" } else { "" },
+    )
+}
+
+/// How a move is entered, from what a move changes: the registry's rules
+/// differ only in how many cells a move touches.
+fn move_hint(ruleset: &str) -> &'static str {
+    let info = rules::rules(ruleset).map(|r| r.info());
+    match info {
+        Ok(i) if i.glyphs.iter().any(|g| g.ch == 'L') => {
+            "the queen, where it goes, where its arrow lands; click the queen's old square twice to shoot back"
+        }
+        Ok(i) if i.glyphs.iter().any(|g| g.ch == 'x') => "the stone, then where it lands",
+        _ => "the two cells of a domino",
+    }
+}
+
+/// Options, best moves, thermographs, the game tree and the terms.
+fn extras_html(e: &Explored, view: View) -> String {
+    let mut s = String::new();
+    match &e.options {
+        Some(o) => {
+            let _ = write!(
+                s,
+                "<h2>Options</h2><div class=\"row\" id=\"options\"><div class=\"card\" style=\"flex:1 1 320px\"><h3>Left's options</h3>{}{}</div>\
+<div class=\"card\" style=\"flex:1 1 320px\"><h3>Right's options</h3>{}{}</div></div>\
+<p class=\"muted\">Each option is the position after one move, with its value and its incentive; click one to play it.</p>",
+                best_line(&o.left, "Left"),
+                option_list(e, view, &o.left, "left"),
+                best_line(&o.right, "Right"),
+                option_list(e, view, &o.right, "right"),
+            );
+        }
+        None => s.push_str("<h2>Options</h2><p class=\"muted\" id=\"options\">Not listed: the time budget ran out before every option was valued.</p>"),
+    }
+    let refused = e.identity().is_some_and(|i| !i.holds());
+    if refused {
+        s.push_str("<h2>Thermographs</h2><p class=\"refused\">Withheld with the drawing: the regions this board falls into failed their identity.</p>");
+    } else if let Some((whole, parts)) = &e.thermographs {
+        s.push_str("<h2>Thermographs</h2><p class=\"muted\">Temperature up, values to the left favour Left. The walls meet the vertical mast at the mean, at the temperature.</p><div class=\"row\" id=\"thermographs\">");
+        let (svg, tikz) =
+            crate::thermograph::render(whole, "thermo-board", "the whole board", 360.0);
+        let _ = write!(
+            s,
+            "<div class=\"card\" style=\"flex:0 1 390px\">{svg}{}</div>",
+            downloads("thermo-board", &tikz)
+        );
+        if parts.len() > 1 {
+            for (k, th) in parts.iter().enumerate().take(12) {
+                let id = format!("thermo-region-{}", k + 1);
+                let (svg, tikz) = crate::thermograph::render(
+                    th,
+                    &id,
+                    &format!(
+                        "region {}: {}",
+                        k + 1,
+                        crate::html::shorten(&e.regions[k].value, 30)
+                    ),
+                    300.0,
+                );
+                let _ = write!(
+                    s,
+                    "<div class=\"card\" style=\"flex:0 1 330px\">{svg}{}</div>",
+                    downloads(&id, &tikz)
+                );
+            }
+        }
+        s.push_str("</div>");
+    }
+    if let Some(t) = &e.tree {
+        let _ = write!(
+            s,
+            "<h2>Game tree</h2><p class=\"muted\">Two plies deep (at most {TREE_NODES} options expanded); values are canonical forms; click a node to open it.</p><div class=\"card\" id=\"tree\">{}</div>",
+            tree_html(e, view, t, 0)
+        );
+    }
+    let _ = write!(s, "<h2>Terms</h2>{TERMS}");
+    s
+}
+
+fn render(e: &Explored, view: View) -> String {
     let mut body = String::new();
     let _ = write!(body, "<h1>Board explorer</h1>{}", form(e.ruleset, &e.board));
     let fill = if e.ruleset == "clobber" { 'x' } else { '.' };
@@ -453,14 +774,25 @@ fn render(e: &Explored) -> String {
             } else {
                 legend.push_str("<span class=\"muted\">Region colours are withheld: the identity was not checked.</span>");
             }
-            let runs = if rules::packing_reading(e.ruleset) && identity.is_some() {
+            let runs = if rules::packing_reading(e.ruleset) && identity.is_some() && view.runs {
                 "<p class=\"muted\" style=\"font-size:.85em\">Runs: <span style=\"color:#c1121f;font-weight:700\">red</span> odd (a dot is a run of one), dashed even; horizontal runs drawn high, vertical ones left.</p>"
             } else {
                 ""
             };
+            let runs = if rules::packing_reading(e.ruleset) && identity.is_some() {
+                format!(
+                    "{runs}<p class=\"muted\" style=\"font-size:.85em\"><a id=\"runs-toggle\" href=\"{}\">{}</a></p>",
+                    href_with(e.ruleset, &e.board, view.mode, !view.runs),
+                    if view.runs { "hide the packing runs" } else { "show the packing runs (the essays' reading)" }
+                )
+            } else {
+                runs.to_string()
+            };
+            let (drawing, tikz) = e.drawing(view.runs);
             format!(
-                "<div class=\"card\" style=\"flex:0 1 auto;max-width:560px\">{}<div id=\"legend\" style=\"margin-top:.4rem\">{legend}</div>{runs}<div class=\"muted\" style=\"margin-top:.3rem\">{resize}</div></div>",
-                e.drawing()
+                "<div class=\"card\" style=\"flex:0 1 auto;max-width:560px\">{play}{drawing}{dl}<div id=\"legend\" style=\"margin-top:.4rem\">{legend}</div>{runs}<div class=\"muted\" style=\"margin-top:.3rem\">{resize}</div></div>",
+                play = play_bar(e, view),
+                dl = downloads("board", &tikz),
             )
         }
     };
@@ -594,18 +926,7 @@ fn render(e: &Explored) -> String {
 Solver: {} region evaluations, {} searched, {} table hits, {} from the store.</p>",
         e.stats.nodes, e.stats.distinct, e.stats.hits, e.stats.store_hits
     );
-    let _ = write!(
-        body,
-        "<script>(function(){{var cyc={cyc},w={w},text={text},rs={rs};\
-document.querySelectorAll('#board rect[data-cell]').forEach(function(el){{el.addEventListener('click',function(){{\
-var rows=text.split('|');var i=+el.dataset.cell;var r=Math.floor(i/w),c=i%w;var row=Array.from(rows[r]);\
-var k=cyc.indexOf(row[c]);row[c]=cyc[(k+1)%cyc.length];rows[r]=row.join('');\
-location.href='/explore?ruleset='+encodeURIComponent(rs)+'&board='+encodeURIComponent(rows.join('|'));}});}});}})();</script>",
-        cyc = js_string(rules::click_cycle(e.ruleset)),
-        w = e.width,
-        text = js_string(&e.board),
-        rs = js_string(e.ruleset)
-    );
+    body.push_str(&extras_html(e, view));
     body
 }
 
@@ -624,20 +945,58 @@ fn inputs(m: &HashMap<String, String>) -> Result<(&'static str, String), WebErro
     Ok((ruleset, board))
 }
 
+/// The view a request asks for: `mode` (edit, left, right) and
+/// `overlay=runs`.
+fn view(m: &HashMap<String, String>) -> Result<View, WebError> {
+    let mode = match m.get("mode").map(|s| s.trim()).unwrap_or("edit") {
+        "" | "edit" => None,
+        "left" | "l" => Some(Player::Left),
+        "right" | "r" => Some(Player::Right),
+        other => {
+            return Err(WebError::param(
+                "mode",
+                format!(
+                    "'{}' is not one of edit, left, right",
+                    crate::html::shorten(other, 20)
+                ),
+            ))
+        }
+    };
+    let runs = match m.get("overlay").map(|s| s.trim()).unwrap_or("") {
+        "" | "none" => false,
+        "runs" => true,
+        _ => return Err(WebError::param("overlay", "expected 'runs' or 'none'")),
+    };
+    Ok(View { mode, runs })
+}
+
 async fn compute(
     state: &AppState,
     ruleset: &'static str,
     board: String,
+    extras: Extras,
 ) -> Result<Explored, WebError> {
     let limits = state.limits().clone();
     let store = state.store_handle();
     // Bad input is answered before any heavy-work slot is taken.
     let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
-    state
-        .heavy(move |budget| {
-            crate::with_ruleset!(ruleset, |r| explore(r, &b, store.as_ref(), budget))
+    let has_store = store.is_some();
+    let run = |store: Option<Store>| {
+        state.heavy(move |budget| {
+            crate::with_ruleset!(ruleset, |r| explore(r, &b, store.as_ref(), budget, extras))
         })
-        .await
+    };
+    match run(store.clone()).await {
+        // With a store, a board that ran out of time goes on in the
+        // background; its regions then come from the store.
+        Err(e @ WebError::OutOfTime(_)) if has_store => {
+            let text = crate::with_ruleset!(ruleset, |r| Ok::<_, WebError>(r.format(&b)))?;
+            // Finished there already: the regions are in the store now.
+            state.hand_off(ruleset, &text, b, Savings::ALL, e)?;
+            run(store).await
+        }
+        other => other,
+    }
 }
 
 /// `GET /explore`.
@@ -650,8 +1009,13 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Ok(x) => x,
         Err(e) => return PageError(e).into_response(),
     };
-    match compute(&state, ruleset, board.clone()).await {
-        Ok(e) => Html(page("Board explorer", "explore", &render(&e))).into_response(),
+    let v = match view(&m) {
+        Ok(v) => v,
+        Err(e) => return PageError(e).into_response(),
+    };
+    let extras = Extras { tree_depth: 2 };
+    match compute(&state, ruleset, board.clone(), extras).await {
+        Ok(e) => Html(page("Board explorer", "explore", &render(&e, v))).into_response(),
         Err(err) if err.status() == StatusCode::BAD_REQUEST => {
             // Bad input: the form again, with the problem named.
             let body = format!(
@@ -677,7 +1041,7 @@ pub(crate) async fn api_handler(
     let m = params(p)?;
     let ruleset = rules::canonical(super::required(&m, "ruleset")?)?;
     let board = super::required(&m, "board")?.to_string();
-    let e = compute(&state, ruleset, board).await?;
+    let e = compute(&state, ruleset, board, Extras::default()).await?;
     Ok((
         [(header::CONTENT_TYPE, "application/json")],
         e.to_json().to_string(),
@@ -693,13 +1057,20 @@ mod tests {
     #[test]
     fn explores_a_split_board() {
         let b = Domineering.parse("..#..|..#..").unwrap();
-        let e = explore(&Domineering, &b, None, &Budget::unlimited()).unwrap();
+        let e = explore(
+            &Domineering,
+            &b,
+            None,
+            &Budget::unlimited(),
+            Extras::default(),
+        )
+        .unwrap();
         assert_eq!(e.regions.len(), 2);
         assert!(e.sum_matches);
         assert!(matches!(&e.graph, GraphStatus::Checked(c) if c.identity.holds()));
         assert_eq!(e.regions[1].source, Source::Table);
         assert!(e.reading.is_some());
-        let html = render(&e);
+        let html = render(&e, View::default());
         assert!(html.contains("id=\"board\""));
         assert!(html.contains(svg::region_colour(1)));
     }
@@ -707,14 +1078,21 @@ mod tests {
     #[test]
     fn refuses_the_drawing_when_the_identity_fails() {
         let b = Domineering.parse("..#..|..#..").unwrap();
-        let mut e = explore(&Domineering, &b, None, &Budget::unlimited()).unwrap();
+        let mut e = explore(
+            &Domineering,
+            &b,
+            None,
+            &Budget::unlimited(),
+            Extras::default(),
+        )
+        .unwrap();
         // Forge the report: the whole graph is not the product of the parts.
         if let GraphStatus::Checked(c) = &mut e.graph {
             c.whole.positions += 1;
             let each: Vec<u128> = c.regions.iter().map(|r| u128::from(r.positions)).collect();
             c.identity = crate::identity::check_identity(u128::from(c.whole.positions), &each);
         }
-        let html = render(&e);
+        let html = render(&e, View::default());
         assert!(!html.contains("<svg"), "no drawing when the identity fails");
         assert!(html.contains("id=\"refusal\""));
         assert!(html.contains("Refused: the whole board"));

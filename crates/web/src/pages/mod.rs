@@ -16,11 +16,12 @@ use std::sync::{Arc, Mutex};
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::Query;
-use axum::http::Uri;
+use axum::http::{header, HeaderValue, Uri};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
-use crate::error::{PageError, WebError};
+use crate::error::{ApiError, PageError, WebError};
 use crate::AppState;
 
 /// Results computed at most once per key and kept: concurrent askers wait
@@ -111,8 +112,59 @@ where
     }
 }
 
-async fn not_found(uri: Uri) -> PageError {
-    PageError(WebError::NotFound(uri.path().to_string()))
+/// A plot with its download buttons: `id` goes on the `<svg>`.
+pub(crate) fn figure(id: &str, (svg, tikz): (String, String)) -> String {
+    let svg = svg.replacen(
+        "<svg ",
+        &format!("<svg id=\"{}\" ", crate::html::escape(id)),
+        1,
+    );
+    format!("{svg}{}", explore::downloads(id, &tikz))
+}
+
+/// An unknown address: a JSON error under `/api/`, a page elsewhere.
+async fn not_found(uri: Uri) -> Response {
+    let e = WebError::NotFound(uri.path().to_string());
+    if uri.path() == "/api" || uri.path().starts_with("/api/") {
+        ApiError(e).into_response()
+    } else {
+        PageError(e).into_response()
+    }
+}
+
+/// `GET /static/app.js`: the site's one script.
+async fn app_js() -> Response {
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/javascript; charset=utf-8",
+            ),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        crate::html::APP_JS,
+    )
+        .into_response()
+}
+
+/// Headers every answer carries: the Content-Security-Policy (no inline
+/// script runs, so an injected tag is inert), no MIME sniffing, and no
+/// referrer sent elsewhere.
+async fn security_headers(mut resp: Response) -> Response {
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(crate::html::CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    resp
 }
 
 /// Every route of the site.
@@ -123,6 +175,11 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/health", get(api::health))
         .route("/api/value", get(api::value))
         .route("/api/graph", get(api::graph))
+        .route("/api/options", get(api::options))
+        .route("/api/thermograph", get(api::thermograph))
+        .route("/api/game", get(api::game))
+        .route("/api/job", get(api::job))
+        .route("/api/job/cancel", get(api::job_cancel))
         .route("/explore", get(explore::page_handler))
         .route("/census", get(census::index))
         .route("/census/{ruleset}", get(census::page_handler))
@@ -134,5 +191,7 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/sylver/census", get(sylver::census_api))
         .route("/api/semigroups", get(semigroups::api))
         .route("/api/explore", get(explore::api_handler))
+        .route(crate::html::APP_JS_PATH, get(app_js))
         .fallback(not_found)
+        .layer(axum::middleware::map_response(security_headers))
 }

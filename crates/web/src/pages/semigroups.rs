@@ -144,8 +144,8 @@ The counts grow like φ<sup>g</sup>, so successive ratios approach the golden ra
     let _ = write!(
         b,
         "<div class=\"row\"><div class=\"card\" id=\"plot-growth\">{}</div><div class=\"card\">{}</div></div>",
-        growth.render(500.0, 320.0),
-        ratio.render(500.0, 320.0)
+        super::figure("svg-growth", growth.render_both(500.0, 320.0)),
+        super::figure("svg-ratio", ratio.render_both(500.0, 320.0))
     );
     b.push_str("<h2>Counts</h2><table class=\"sortable\" id=\"counts\"><thead><tr><th class=\"num\">genus</th><th class=\"num\">semigroups</th><th class=\"num\">ratio to previous</th><th class=\"num\">published</th><th>agrees</th></tr></thead><tbody>");
     for (i, n) in c.iter().enumerate() {

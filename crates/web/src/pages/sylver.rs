@@ -537,9 +537,9 @@ Every proof's move is checked against the finishing search; a failed check refus
     let _ = write!(
         b,
         "<div class=\"row\"><div class=\"card\" id=\"plot-ratios\">{}</div><div class=\"card\">{}</div><div class=\"card\">{}</div></div>",
-        ratios.render(500.0, 320.0),
-        depth.render(500.0, 320.0),
-        within.render(500.0, 320.0)
+        super::figure("svg-ratios", ratios.render_both(500.0, 320.0)),
+        super::figure("svg-depth", depth.render_both(500.0, 320.0)),
+        super::figure("svg-within", within.render_both(500.0, 320.0))
     );
     let _ = write!(b, "<h3>By band</h3><div class=\"scroll\"><table class=\"sortable\" id=\"bands\">{SUMMARY_HEAD}<tbody>");
     for s in &c.bands {

@@ -219,6 +219,16 @@ impl Browser {
         }
     }
 
+    /// Resize the window (the viewport follows).
+    pub fn set_window_size(&self, width: u32, height: u32) -> Result<(), String> {
+        self.call(
+            "POST",
+            &self.s("/window/rect"),
+            Some(json!({"width": width, "height": height})),
+        )
+        .map(|_| ())
+    }
+
     /// A PNG screenshot of the viewport.
     pub fn screenshot(&self) -> Result<Vec<u8>, String> {
         let v = self.call("GET", &self.s("/screenshot"), None)?;

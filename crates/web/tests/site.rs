@@ -1,0 +1,406 @@
+//! The explorer's new answers and the site's safety: security headers on
+//! every answer, no echoed value unescaped (a probe in every query
+//! parameter of every page), JSON errors on every `/api/` path, the play
+//! API, the store answering without a heavy-work slot, and no store path in
+//! any answer.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use partizan_web::{router, AppState, Limits};
+use serde_json::Value;
+use tower::ServiceExt;
+
+struct Reply {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+    fn header(&self, n: &str) -> String {
+        self.headers
+            .get(n)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string()
+    }
+}
+
+async fn get(app: &Router, uri: &str) -> Reply {
+    let resp = app
+        .clone()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = resp.status();
+    let headers = resp.headers().clone();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    Reply {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+fn app() -> Router {
+    router(AppState::new(Limits::default()))
+}
+
+/// Every page and API path with the query parameters it reads.
+const PAGES: &[(&str, &[&str])] = &[
+    ("/", &[]),
+    ("/explore", &["ruleset", "board", "mode", "overlay"]),
+    ("/census", &[]),
+    ("/census/domineering", &["max_cells", "filter", "size"]),
+    ("/census/cram", &["max_cells", "filter", "size"]),
+    ("/semigroups", &["max_genus"]),
+    ("/sylver", &["max_gaps"]),
+    ("/sylver/position", &["gaps", "generators"]),
+    ("/api", &[]),
+    ("/api/health", &[]),
+    (
+        "/api/value",
+        &["ruleset", "board", "decompose", "no_symmetry"],
+    ),
+    ("/api/graph", &["ruleset", "board"]),
+    ("/api/explore", &["ruleset", "board"]),
+    ("/api/options", &["ruleset", "board"]),
+    (
+        "/api/thermograph",
+        &["ruleset", "board", "values", "format"],
+    ),
+    ("/api/game", &["values"]),
+    ("/api/census/domineering", &["max_cells"]),
+    ("/api/semigroups", &["max_genus"]),
+    ("/api/sylver/play", &["gaps", "generators"]),
+    ("/api/sylver/census", &["max_gaps"]),
+];
+
+/// Good values for the parameters a probe is not in, so that the probe
+/// reaches the code that echoes it.
+fn good(param: &str) -> &'static str {
+    match param {
+        "ruleset" => "domineering",
+        "board" => "..%7C..",
+        "max_cells" => "4",
+        "max_genus" => "8",
+        "max_gaps" => "6",
+        "gaps" => "1,2,3",
+        "values" => "1",
+        _ => "",
+    }
+}
+
+#[tokio::test]
+async fn a_script_probe_in_any_parameter_is_never_echoed_raw() {
+    let app = app();
+    let probe = "%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E"; // "><script>alert(1)</script>
+    let mut checked = 0;
+    for (path, params) in PAGES {
+        let mut names: Vec<&str> = params.to_vec();
+        names.push("unknown_param");
+        for target in &names {
+            let mut q: Vec<String> = params
+                .iter()
+                .filter(|p| p != &target)
+                .filter(|p| !good(p).is_empty())
+                .map(|p| format!("{p}={}", good(p)))
+                .collect();
+            q.push(format!("{target}={probe}"));
+            let uri = format!("{path}?{}", q.join("&"));
+            let r = get(&app, &uri).await;
+            assert!(
+                !r.body.contains("\"><script>") && !r.body.contains("<script>alert"),
+                "{uri} echoes the probe raw:\n{}",
+                r.body
+            );
+            // Only the site's own script tag, never an inline one.
+            assert_eq!(
+                r.body.matches("<script").count(),
+                r.body
+                    .matches("<script src=\"/static/app.js\" defer></script>")
+                    .count(),
+                "{uri}"
+            );
+            assert!(r.status != StatusCode::INTERNAL_SERVER_ERROR, "{uri}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "{checked} probes");
+    // And in the path.
+    let r = get(&app, "/census/%22%3E%3Cscript%3E").await;
+    assert!(!r.body.contains("\"><script>"), "{}", r.body);
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let app = app();
+    for uri in [
+        "/",
+        "/explore?ruleset=domineering&board=..|..",
+        "/api/health",
+        "/api/value?ruleset=domineering&board=..|..",
+        "/api/value?ruleset=chess&board=..",
+        "/no/such/page",
+        "/api/no/such/endpoint",
+        "/static/app.js",
+    ] {
+        let r = get(&app, uri).await;
+        let csp = r.header("content-security-policy");
+        assert!(csp.contains("script-src 'self'"), "{uri}: {csp}");
+        assert!(
+            !csp.contains("unsafe-inline'; img")
+                || !csp.contains("script-src 'self' 'unsafe-inline'")
+        );
+        assert_eq!(r.header("x-content-type-options"), "nosniff", "{uri}");
+        assert!(!r.header("referrer-policy").is_empty(), "{uri}");
+    }
+    let js = get(&app, "/static/app.js").await;
+    assert_eq!(js.status, StatusCode::OK);
+    assert!(js
+        .header("content-type")
+        .starts_with("application/javascript"));
+    assert!(js.body.contains("table.sortable"));
+}
+
+#[tokio::test]
+async fn unknown_api_paths_answer_json() {
+    let app = app();
+    for uri in ["/api/nope", "/api/value/extra", "/api/census"] {
+        let r = get(&app, uri).await;
+        assert_eq!(r.status, StatusCode::NOT_FOUND, "{uri}");
+        assert!(
+            r.header("content-type").starts_with("application/json"),
+            "{uri}"
+        );
+        assert_eq!(r.json()["kind"], "not_found", "{uri}");
+    }
+    // Outside /api/ a 404 is a page.
+    let r = get(&app, "/nope").await;
+    assert!(r.header("content-type").starts_with("text/html"));
+}
+
+#[tokio::test]
+async fn options_api_lists_moves_values_and_incentives() {
+    let app = app();
+    let r = get(&app, "/api/options?ruleset=domineering&board=..|..").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["value"], "±1");
+    assert_eq!(v["left"]["options"].as_array().unwrap().len(), 2);
+    let o = &v["left"]["options"][0];
+    assert_eq!(o["value"], "1");
+    assert_eq!(o["incentive"], "{2|0}");
+    assert_eq!(o["cells"].as_array().unwrap().len(), 2);
+    assert_eq!(v["right"]["options"][0]["value"], "-1");
+    // Every ruleset gets options.
+    for uri in [
+        "/api/options?ruleset=clobber&board=xo|ox",
+        "/api/options?ruleset=konane&board=xo.|...",
+        "/api/options?ruleset=amazons&board=L..|..R",
+        "/api/options?ruleset=cram&board=...|...",
+    ] {
+        let r = get(&app, uri).await;
+        assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.body);
+        assert!(
+            !r.json()["left"]["options"].as_array().unwrap().is_empty(),
+            "{uri}"
+        );
+    }
+    let r = get(&app, "/api/options?ruleset=domineering&board=..|.").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert_eq!(r.json()["kind"], "bad_board");
+}
+
+#[tokio::test]
+async fn thermograph_and_game_apis() {
+    let app = app();
+    let r = get(&app, "/api/thermograph?values=%7B3%7C-1%7D").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["thermograph"]["mast"], "1");
+    assert_eq!(v["thermograph"]["temperature"], "2");
+    let r = get(
+        &app,
+        "/api/thermograph?ruleset=domineering&board=...|...&format=svg",
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.header("content-type").starts_with("image/svg+xml"));
+    assert!(r.body.starts_with("<svg") && r.body.contains("class=\"mast\""));
+    let r = get(&app, "/api/thermograph?values=1/2&format=tikz").await;
+    assert!(r.body.contains("\\begin{tikzpicture}"), "{}", r.body);
+    // The notation calculator adds up.
+    let r = get(&app, "/api/game?values=%7B2%7C0%7C%7C-1%7D;-3/2").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["terms"].as_array().unwrap().len(), 2);
+    let r2 = get(&app, "/api/game?values=1/2;1/2").await.json();
+    assert_eq!(r2["value"], "1");
+    assert_eq!(r2["outcome"], "L");
+    let r = get(&app, "/api/game?values=%7B1%7C").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert_eq!(r.json()["kind"], "bad_param");
+}
+
+#[tokio::test]
+async fn explorer_page_plays_and_draws() {
+    let app = app();
+    let r = get(&app, "/explore?ruleset=domineering&board=...|...&mode=left").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert!(r.body.contains("id=\"options-left\""));
+    assert!(r.body.contains("class=\"option\""));
+    assert!(r.body.contains("id=\"best-Left\""));
+    assert!(r.body.contains("id=\"thermo-board\""));
+    assert!(r.body.contains("id=\"tikz-board\""));
+    assert!(r.body.contains("id=\"tree\""));
+    assert!(r.body.contains("value=\"left\" id=\"mode-left\" checked"));
+    // Clean drawing: no run overlay unless asked.
+    assert!(!r.body.contains("class=\"run "));
+    let r = get(
+        &app,
+        "/explore?ruleset=domineering&board=...|...&overlay=runs",
+    )
+    .await;
+    assert!(r.body.contains("class=\"run "));
+    // Every ruleset in the registry gets the explorer with options.
+    for rules in partizan_games::Rules::ALL {
+        let i = rules.info();
+        let uri = format!(
+            "/explore?ruleset={}&board={}&mode=left",
+            i.name,
+            partizan_web::html::url_encode(i.example)
+        );
+        let r = get(&app, &uri).await;
+        assert_eq!(r.status, StatusCode::OK, "{uri}");
+        assert!(r.body.contains("id=\"options-left\""), "{uri}");
+    }
+    let r = get(
+        &app,
+        "/explore?ruleset=domineering&board=..|..&mode=sideways",
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn store_hits_answer_without_a_slot_and_the_path_stays_private() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("private-name.redb");
+    let state = AppState::with_store(
+        Limits {
+            max_heavy: 1,
+            queue_wait: Duration::from_millis(50),
+            ..Limits::default()
+        },
+        &path,
+    )
+    .unwrap();
+    let app = router(state.clone());
+    let uri = "/api/value?ruleset=domineering&board=....|....|....";
+    let first = get(&app, uri).await;
+    assert_eq!(first.status, StatusCode::OK, "{}", first.body);
+    // Every slot taken: a board the store holds still answers, at once.
+    let held = state.hold_permit().unwrap();
+    let t = std::time::Instant::now();
+    let again = get(&app, uri).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.body);
+    assert!(t.elapsed() < Duration::from_secs(2));
+    assert_eq!(again.json()["value"], first.json()["value"]);
+    assert_eq!(again.json()["stats"]["distinct"], 0);
+    // A board it does not hold waits briefly, then gets its 503.
+    let miss = get(&app, "/api/value?ruleset=domineering&board=.....|.....").await;
+    assert_eq!(miss.status, StatusCode::SERVICE_UNAVAILABLE);
+    drop(held);
+    let name = "private-name";
+    for uri in [
+        uri,
+        "/api/health",
+        "/api/explore?ruleset=domineering&board=..|..",
+        "/api/options?ruleset=domineering&board=..|..",
+        "/explore?ruleset=domineering&board=..|..",
+        "/api",
+        "/",
+    ] {
+        let r = get(&app, uri).await;
+        assert!(!r.body.contains(name), "{uri} shows the store path");
+        assert!(
+            !r.body.contains(&dir.path().display().to_string()),
+            "{uri} shows the store directory"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_long_computation_finishes_in_the_background() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bg.redb");
+    let state = AppState::with_store(
+        Limits {
+            budget: Duration::from_millis(30),
+            background_budget: Duration::from_secs(120),
+            ..Limits::default()
+        },
+        &path,
+    )
+    .unwrap();
+    let app = router(state.clone());
+    async fn wait_state(app: &Router, want: &str) -> Value {
+        for _ in 0..1200 {
+            let j = get(app, "/api/job").await.json();
+            if j["state"] == want {
+                return j;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("the background job never reached '{want}'");
+    }
+    // A board far beyond the budget goes to the background slot ...
+    let huge = "/api/value?ruleset=domineering&board=......|......|......|......|......";
+    let r = get(&app, huge).await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.body);
+    assert_eq!(r.json()["kind"], "computing_in_background", "{}", r.body);
+    // ... which is then busy: another board is refused, saying with what.
+    let uri = "/api/value?ruleset=domineering&board=......|......|......|......";
+    let other = get(&app, uri).await;
+    assert_eq!(other.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(
+        other.body.contains("background slot is busy"),
+        "{}",
+        other.body
+    );
+    // The explorer on the same board says so and reloads until it is done.
+    let page = get(
+        &app,
+        "/explore?ruleset=domineering&board=......|......|......|......|......",
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(page.body.contains("id=\"background\""), "{}", page.body);
+    assert!(page.body.contains("http-equiv=\"refresh\""));
+    // It can be cancelled.
+    assert_eq!(get(&app, "/api/job/cancel").await.json()["cancelled"], true);
+    let j = wait_state(&app, "stopped").await;
+    assert_eq!(j["reason"], "cancelled");
+    // A board that finishes in the background is answered afterwards.
+    let r = get(&app, uri).await;
+    assert_eq!(r.json()["kind"], "computing_in_background", "{}", r.body);
+    let j = wait_state(&app, "done").await;
+    let shared = partizan_report::board_value(
+        partizan_games::Rules::Domineering,
+        "......|......|......|......",
+        &partizan_report::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(j["report"]["value"], shared.value.value);
+    let r = get(&app, uri).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["value"], shared.value.value);
+}

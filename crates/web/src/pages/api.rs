@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
-use partizan_games::Ruleset as _;
+
 use partizan_solve::{Decompose, Savings};
 use serde_json::{json, Value};
 

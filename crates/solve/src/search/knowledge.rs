@@ -1,0 +1,218 @@
+//! What a ruleset knows about itself that an outcome search can use:
+//! a cheap count of each player's moves (for move ordering) and bounds on
+//! how many moves each player can still make (for cutoffs).
+//!
+//! Every method has a conservative default, so a ruleset without special
+//! knowledge searches correctly, only slower.
+
+use partizan_games::{Amazons, Bits, Board, Clobber, Cram, Domineering, Konane, Player, Ruleset};
+
+/// Bounds on the number of moves one player can make in a position.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MoveBounds {
+    /// Moves the player can make whatever both players do, if the player
+    /// plays only these moves: pairwise disjoint and out of the opponent's
+    /// reach ("safe" moves).
+    pub safe: u32,
+    /// At most this many moves can the player make under any play.
+    pub max: u32,
+}
+
+/// Per-ruleset search knowledge (see the module comment).
+pub trait Knowledge: Ruleset {
+    /// The number of options `p` has in `b` (used to order moves). The
+    /// default counts [`Ruleset::options`].
+    fn mobility(&self, b: &Board, p: Player) -> u32 {
+        let mut n = 0;
+        self.options(b, p, |_| n += 1);
+        n
+    }
+
+    /// Bounds on the moves `p` can make in `b` (see [`MoveBounds`]), or
+    /// `None` when the ruleset knows none. Used under normal play only.
+    fn move_bounds(&self, _b: &Board, _p: Player) -> Option<MoveBounds> {
+        None
+    }
+}
+
+/// Cells of column 0 of `b`'s rectangle.
+#[inline]
+fn first_col(b: &Board) -> Bits {
+    b.cols(0, 1)
+}
+
+/// The most disjoint vertical pairs inside `d` (each vertical run of `k`
+/// cells holds `k / 2`), by pairing top-down, one row at a time.
+#[inline]
+fn vertical_pairs_max(b: &Board, d: Bits) -> u32 {
+    let w = b.width();
+    if w == 0 {
+        return 0;
+    }
+    let row0 = if w >= 128 { !0 } else { (1u128 << w) - 1 };
+    let mut open: Bits = 0;
+    let mut n = 0;
+    for r in 0..b.height() {
+        let x = (d >> (r * w)) & row0;
+        n += (x & open).count_ones();
+        open = x & !open;
+    }
+    n
+}
+
+/// The most disjoint horizontal pairs inside `d` (each horizontal run of
+/// `k` cells holds `k / 2`), pairing left to right, one column at a time.
+#[inline]
+fn horizontal_pairs_max(b: &Board, d: Bits) -> u32 {
+    let col = first_col(b);
+    let mut open: Bits = 0;
+    let mut n = 0;
+    for c in 0..b.width() {
+        let x = (d >> c) & col;
+        n += (x & open).count_ones();
+        open = x & !open;
+    }
+    n
+}
+
+/// Empty cells with no empty east or west neighbour: no horizontal domino
+/// can ever cover them (cells only fill up).
+#[inline]
+fn no_horizontal(b: &Board, e: Bits) -> Bits {
+    let east = (e & b.not_first_col()) >> 1; // cells whose east neighbour is empty
+    let west = (e & b.not_last_col()) << 1; // cells whose west neighbour is empty
+    e & !east & !west
+}
+
+/// Empty cells with no empty north or south neighbour.
+#[inline]
+fn no_vertical(b: &Board, e: Bits) -> Bits {
+    let w = b.width();
+    if w == 0 || w >= 128 {
+        return e;
+    }
+    let south = e >> w; // cells whose south neighbour is empty
+    let north = (e << w) & b.full(); // cells whose north neighbour is empty
+    e & !south & !north
+}
+
+/// Domineering: Left (vertical) mobility is the number of vertical empty
+/// pairs. Left's safe moves are vertical dominoes on cells no horizontal
+/// domino can ever reach, packed down each column; Left's maximum is the
+/// vertical packing of the empty cells column by column (and the mirror
+/// for Right).
+impl Knowledge for Domineering {
+    #[inline]
+    fn mobility(&self, b: &Board, p: Player) -> u32 {
+        let e = b.layer(0);
+        let w = b.width();
+        match p {
+            Player::Left if w > 0 && w < 128 => (e & (e >> w)).count_ones(),
+            Player::Left => 0,
+            Player::Right => (e & (e >> 1) & b.not_last_col()).count_ones(),
+        }
+    }
+
+    #[inline]
+    fn move_bounds(&self, b: &Board, p: Player) -> Option<MoveBounds> {
+        let e = b.layer(0);
+        Some(match p {
+            Player::Left => MoveBounds {
+                safe: vertical_pairs_max(b, no_horizontal(b, e)),
+                max: vertical_pairs_max(b, e),
+            },
+            Player::Right => MoveBounds {
+                safe: horizontal_pairs_max(b, no_vertical(b, e)),
+                max: horizontal_pairs_max(b, e),
+            },
+        })
+    }
+}
+
+/// Cram: both players place dominoes either way. No safe moves are
+/// claimed; the maximum is the better of the two one-orientation packings
+/// plus nothing (a conservative bound: every domino covers two empty
+/// cells, so at most half the empty cells).
+impl Knowledge for Cram {
+    fn move_bounds(&self, b: &Board, _p: Player) -> Option<MoveBounds> {
+        Some(MoveBounds {
+            safe: 0,
+            max: b.layer(0).count_ones() / 2,
+        })
+    }
+}
+
+/// Clobber: every move removes one of the opponent's stones, so `p` can
+/// make at most as many moves as the opponent has stones. No safe moves.
+impl Knowledge for Clobber {
+    fn move_bounds(&self, b: &Board, p: Player) -> Option<MoveBounds> {
+        let theirs = match p {
+            Player::Left => b.layer(1),
+            Player::Right => b.layer(0),
+        };
+        Some(MoveBounds {
+            safe: 0,
+            max: theirs.count_ones(),
+        })
+    }
+}
+
+/// Konane: every move captures at least one of the opponent's stones.
+impl Knowledge for Konane {
+    fn move_bounds(&self, b: &Board, p: Player) -> Option<MoveBounds> {
+        let theirs = match p {
+            Player::Left => b.layer(1),
+            Player::Right => b.layer(0),
+        };
+        Some(MoveBounds {
+            safe: 0,
+            max: theirs.count_ones(),
+        })
+    }
+}
+
+/// Amazons: every move burns one empty cell, so no player can make more
+/// moves than there are empty cells.
+impl Knowledge for Amazons {
+    fn move_bounds(&self, b: &Board, _p: Player) -> Option<MoveBounds> {
+        Some(MoveBounds {
+            safe: 0,
+            max: b.layer(2).count_ones(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domineering_bounds_on_small_shapes() {
+        let d = Domineering;
+        // A single column of 5: Left has 2 safe moves, Right none.
+        let b = d.parse(".|.|.|.|.").unwrap();
+        assert_eq!(
+            d.move_bounds(&b, Player::Left),
+            Some(MoveBounds { safe: 2, max: 2 })
+        );
+        assert_eq!(
+            d.move_bounds(&b, Player::Right),
+            Some(MoveBounds { safe: 0, max: 0 })
+        );
+        // 2x2: nobody safe, each at most 2.
+        let b = d.parse("..|..").unwrap();
+        assert_eq!(
+            d.move_bounds(&b, Player::Left),
+            Some(MoveBounds { safe: 0, max: 2 })
+        );
+        assert_eq!(d.mobility(&b, Player::Left), 2);
+        assert_eq!(d.mobility(&b, Player::Right), 2);
+        // A row of 4 with a hole: Right safe 1 (the pair left of the
+        // hole... no: cells 0,1 are isolated vertically).
+        let b = d.parse("..#..").unwrap();
+        assert_eq!(
+            d.move_bounds(&b, Player::Right),
+            Some(MoveBounds { safe: 2, max: 2 })
+        );
+    }
+}

@@ -48,7 +48,11 @@ fn random_text(rng: &mut Rng, h: usize, w: usize, glyphs: &[char], w0: u64) -> S
 fn configs(convention: Convention) -> Vec<SearchConfig> {
     let mut out = Vec::new();
     for value_cells in [0, 3, 6, 12] {
-        for ordering in [MoveOrdering::Natural, MoveOrdering::Mobility] {
+        for ordering in [
+            MoveOrdering::Natural,
+            MoveOrdering::Mobility,
+            MoveOrdering::Safety,
+        ] {
             for bounds in [false, true] {
                 let mut c = SearchConfig::new(convention);
                 c.value_cells = if convention == Convention::Normal {
@@ -61,6 +65,7 @@ fn configs(convention: Convention) -> Vec<SearchConfig> {
                 // A tiny table: entries are pushed out all the time.
                 c.table_bytes = if bounds { 1 << 10 } else { 1 << 20 };
                 c.threads = if value_cells == 6 { 2 } else { 1 };
+                c.symmetry = ordering != MoveOrdering::Natural;
                 out.push(c);
             }
         }
@@ -256,5 +261,54 @@ fn small_rectangles() {
         );
         assert_eq!((r.outcomes.left_first, r.outcomes.right_first), (l, rr));
         assert_eq!(r.outcomes.class(), class, "{text}");
+    }
+}
+
+/// Whole rectangles (where mirror images meet all the time, so the
+/// symmetric table keys are exercised) against the twin: Domineering up
+/// to 16 cells, Cram up to 12, Clobber checkerboards up to 3 x 4.
+#[test]
+fn rectangles_match_the_twin() {
+    fn check<R: Knowledge>(rules: &R, text: &str) {
+        let b = rules.parse(text).unwrap();
+        let mut memo = FxHashMap::default();
+        let l = wins_plain(rules, Convention::Normal, &b, Player::Left, &mut memo);
+        let r = wins_plain(rules, Convention::Normal, &b, Player::Right, &mut memo);
+        for symmetry in [false, true] {
+            for value_cells in [0, 6] {
+                let mut c = SearchConfig::new(Convention::Normal);
+                c.symmetry = symmetry;
+                c.value_cells = value_cells;
+                c.table_bytes = 1 << 20;
+                let got = solve(rules, &b, &c, &Control::default()).unwrap();
+                assert_eq!(
+                    (got.outcomes.left_first, got.outcomes.right_first),
+                    (l, r),
+                    "{} {text} {c:?}",
+                    rules.name()
+                );
+            }
+        }
+    }
+    for h in 1..=4 {
+        for w in 1..=5 {
+            let t = vec![".".repeat(w); h].join("|");
+            if h * w <= 16 {
+                check(&Domineering, &t);
+            }
+            if h * w <= 12 {
+                check(&Cram, &t);
+            }
+            if h <= 3 && w <= 4 {
+                let rows: Vec<String> = (0..h)
+                    .map(|r| {
+                        (0..w)
+                            .map(|c| if (r + c) % 2 == 0 { 'x' } else { 'o' })
+                            .collect()
+                    })
+                    .collect();
+                check(&Clobber, &rows.join("|"));
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! the libraries and prints. Every command takes `--json`.
 
 mod census_cmd;
+mod outcome_cmd;
 mod rulesets;
 mod semigroup_cmd;
 mod serve;
@@ -41,7 +42,7 @@ enum Command {
     /// The regions of a board; with --stats, what decomposition costs and saves.
     Decompose(values::DecomposeArgs),
     /// Who wins (normal or misère play).
-    Outcome(values::OutcomeArgs),
+    Outcome(outcome_cmd::OutcomeArgs),
     /// The census of every small region: values, packing readings, tables.
     Census(census_cmd::CensusArgs),
     /// Numerical semigroups: counts by genus.
@@ -79,7 +80,7 @@ fn main() -> ExitCode {
         Command::Graph(a) => values::graph(a, cli.json),
         Command::Game(a) => values::game(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
-        Command::Outcome(a) => values::outcome(a, cli.json),
+        Command::Outcome(a) => outcome_cmd::run(a, cli.json),
         Command::Census(a) => census_cmd::run(a, &store, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),

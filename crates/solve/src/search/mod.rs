@@ -24,6 +24,7 @@
 //! * **Both cores**: with two threads the two first players are searched at
 //!   once, sharing the table.
 
+pub mod certificate;
 pub mod knowledge;
 pub mod table;
 
@@ -139,6 +140,9 @@ pub enum SearchError {
     /// An unknown move-ordering name.
     #[error("unknown move ordering '{0}' (expected natural, mobility or safety)")]
     UnknownOrdering(String),
+    /// The search contradicted itself (a bug; reported, never hidden).
+    #[error("inconsistent search: {0}")]
+    Inconsistent(String),
     /// More threads than the search can use.
     #[error("threads must be 1 or 2, not {0}")]
     Threads(usize),
@@ -759,7 +763,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         let before = self.counts.nodes;
         let other = mover.opponent();
         // Options into this depth's scratch list, scored.
-        if self.scratch.len() <= self.depth {
+        while self.scratch.len() <= self.depth {
             self.scratch.push(Vec::new());
         }
         let mut opts = std::mem::take(&mut self.scratch[self.depth]);

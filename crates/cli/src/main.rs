@@ -43,6 +43,8 @@ enum Command {
     Decompose(values::DecomposeArgs),
     /// Who wins (normal or misère play).
     Outcome(outcome_cmd::OutcomeArgs),
+    /// Replay a certificate written by `outcome --certificate FILE`.
+    Check(outcome_cmd::CheckArgs),
     /// The census of every small region: values, packing readings, tables.
     Census(census_cmd::CensusArgs),
     /// Numerical semigroups: counts by genus.
@@ -81,6 +83,7 @@ fn main() -> ExitCode {
         Command::Game(a) => values::game(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Outcome(a) => outcome_cmd::run(a, cli.json),
+        Command::Check(a) => outcome_cmd::check(a, cli.json),
         Command::Census(a) => census_cmd::run(a, &store, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),

@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use partizan_games::{Board, Ruleset};
 use partizan_solve::outcome::Convention;
+use partizan_solve::search::certificate::{self, Certificate};
 use partizan_solve::search::{
     changed_cells, solve, Control, FirstPlayer, MoveOrdering, Progress, SearchConfig, SearchError,
 };
@@ -55,6 +56,56 @@ pub struct OutcomeArgs {
     /// Give up after this many nodes.
     #[arg(long)]
     pub max_nodes: Option<u64>,
+    /// Write the winning strategies as a certificate that `partizan check
+    /// FILE` replays (searches with one thread).
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `partizan check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// A certificate written by `partizan outcome --certificate FILE`.
+    pub file: std::path::PathBuf,
+    /// Give up after replaying this many positions.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub max_positions: u64,
+}
+
+/// `partizan check FILE`: replay a certificate move by move.
+pub fn check(args: CheckArgs, json_out: bool) -> Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let cert = Certificate::parse(&text)?;
+    let name = cert.ruleset.clone();
+    with_ruleset!(name, |r| {
+        let start = std::time::Instant::now();
+        let rep = certificate::check(r, &cert, args.max_positions)?;
+        if json_out {
+            let out = json!({
+                "valid": true,
+                "ruleset": cert.ruleset,
+                "board": cert.board,
+                "outcome": cert.claims.class(),
+                "left_first_wins": cert.claims.left_first,
+                "right_first_wins": cert.claims.right_first,
+                "check": serde_json::to_value(rep)?,
+                "time_ms": start.elapsed().as_secs_f64() * 1e3,
+            });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        } else {
+            println!(
+                "valid: {} {} is {} ({} positions replayed, {} decided by values, {} records)",
+                cert.ruleset,
+                cert.board,
+                cert.claims.class(),
+                rep.positions,
+                rep.by_value,
+                rep.records
+            );
+        }
+        Ok(())
+    })
 }
 
 /// Resident set size of this process in bytes (Linux), if known.
@@ -184,7 +235,20 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
                 Duration::from_millis(100)
             },
         };
-        let result = solve(r, &board, &cfg, &control);
+        let result = match &args.certificate {
+            None => solve(r, &board, &cfg, &control),
+            Some(path) => certificate::solve_with_certificate(r, &board, &cfg, &control).and_then(
+                |(rep, cert)| {
+                    std::fs::write(path, cert.to_text()).map_err(|e| {
+                        SearchError::Inconsistent(format!(
+                            "cannot write the certificate to {}: {e}",
+                            path.display()
+                        ))
+                    })?;
+                    Ok(rep)
+                },
+            ),
+        };
         if tty {
             eprint!("\r\x1b[K");
         }

@@ -115,3 +115,36 @@ fn bad_input_and_limits_are_one_line_errors() {
         "budget",
     );
 }
+
+#[test]
+fn certificates_are_written_and_checked() {
+    let dir = std::env::temp_dir().join(format!("partizan-cert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cert.txt");
+    let f = file.to_str().unwrap();
+    let v = json(&[
+        "outcome",
+        "domineering",
+        ".....|.....|.....|.....",
+        "--certificate",
+        f,
+        "--json",
+    ]);
+    assert_eq!(v["outcome"], "L");
+    let c = json(&["check", f, "--json"]);
+    assert_eq!(c["valid"], true);
+    assert_eq!(c["outcome"], "L");
+    assert!(c["check"]["positions"].as_u64().unwrap() > 10);
+    // A false claim is refused with one line and exit code 2.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, text.replace("claim right loses", "claim right wins")).unwrap();
+    fails(&["check", bad.to_str().unwrap()], "proof fails");
+    fails(
+        &["check", dir.join("none.txt").to_str().unwrap()],
+        "cannot read",
+    );
+    std::fs::write(&bad, "not a certificate\n").unwrap();
+    fails(&["check", bad.to_str().unwrap()], "line 1");
+    let _ = std::fs::remove_dir_all(&dir);
+}

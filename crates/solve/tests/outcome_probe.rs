@@ -21,7 +21,7 @@ fn probe() {
     let vc: u32 = std::env::var("VC")
         .map(|v| v.parse().unwrap())
         .unwrap_or(12);
-    let ord = std::env::var("ORD").unwrap_or("mobility".into());
+    let ord = std::env::var("ORD").unwrap_or("safety".into());
     let bounds = std::env::var("BOUNDS").map(|v| v != "0").unwrap_or(true);
     let threads = std::env::var("THREADS")
         .map(|v| v.parse().unwrap())
@@ -33,8 +33,22 @@ fn probe() {
         cfg.ordering = ord.parse::<MoveOrdering>().unwrap();
         cfg.bounds = bounds;
         cfg.threads = threads;
-        cfg.table_bytes = 64 << 20;
-        let r = solve(&Domineering, &b, &cfg, &Control::default()).unwrap();
+        cfg.table_bytes = std::env::var("MB")
+            .map(|v| v.parse::<usize>().unwrap())
+            .unwrap_or(64)
+            << 20;
+        let progress = |p: &partizan_solve::search::Progress| {
+            eprintln!(
+                "  {} {} nodes {:.0}/s fill {} line {:?}",
+                p.elapsed_ms, p.nodes, p.nodes_per_sec, p.table_filled, p.line
+            );
+        };
+        let ctl = Control {
+            progress: Some(&progress),
+            interval: std::time::Duration::from_secs(30),
+            ..Control::default()
+        };
+        let r = solve(&Domineering, &b, &cfg, &ctl).unwrap();
         println!(
             "{h}x{w}: {} in {:.2?}; left {:?} {:.2?}; right {:?} {:.2?}; table {:?}",
             r.outcomes.class(),

@@ -8,7 +8,7 @@ use partizan_core::{Arena, Dyadic};
 use partizan_games::{Amazons, Clobber, Cram, Domineering, Konane, Player, Ruleset};
 use partizan_solve::outcome::{wins_plain, Convention};
 use partizan_solve::search::{
-    decide_by_bounds, solve, Control, Knowledge, MoveOrdering, SearchConfig,
+    decide_by_bounds, solve, tail_bounds, Control, Knowledge, MoveOrdering, SearchConfig,
 };
 use partizan_solve::{Savings, Solver};
 use rustc_hash::FxHashMap;
@@ -222,6 +222,59 @@ fn move_bound_cutoff_matches_brute_force() {
         }
     }
     // The rule must actually fire for the test to mean anything.
+    assert!(decided > 500, "only {decided} claims decided");
+}
+
+/// The same cutoff with tails that are not numbers (integer bounds from
+/// the stops): `lo <= tail <= hi` holds, and every decided claim agrees
+/// with the outcome of value(board) + tail.
+#[test]
+fn move_bound_cutoff_with_infinitesimal_and_hot_tails() {
+    let mut rng = Rng(12);
+    let mut decided = 0;
+    let mut solver = Solver::new(&Domineering, Savings::ALL).unwrap();
+    let mut arena = Arena::new();
+    let tails: Vec<_> = [
+        "*",
+        "^",
+        "v*",
+        "{1|-1}",
+        "{2|0||-1}",
+        "{3|1}",
+        "{-1|-3}",
+        "2*",
+        "-1^",
+    ]
+    .iter()
+    .map(|t| arena.parse(t).unwrap())
+    .collect();
+    for &t in &tails {
+        let (lo, hi) = tail_bounds(&mut arena, t);
+        let l = arena.integer(lo).unwrap();
+        let h = arena.integer(hi).unwrap();
+        assert!(arena.leq(l, t) && arena.leq(t, h), "{}", arena.display(t));
+    }
+    for _ in 0..300 {
+        let (h, w) = (1 + rng.below(5) as usize, 1 + rng.below(5) as usize);
+        let text = random_text(&mut rng, h, w, &['.', '#'], 7);
+        let b = Domineering.parse(&text).unwrap();
+        let lb = Domineering.move_bounds(&b, Player::Left).unwrap();
+        let rb = Domineering.move_bounds(&b, Player::Right).unwrap();
+        let v = solver.value(&mut arena, &b).unwrap();
+        for &t in &tails {
+            let (lo, hi) = tail_bounds(&mut arena, t);
+            let g = arena.sum(v, t).unwrap();
+            let o = arena.outcome(g);
+            let lw = matches!(o, partizan_core::Outcome::L | partizan_core::Outcome::N);
+            let rw = matches!(o, partizan_core::Outcome::R | partizan_core::Outcome::N);
+            for (mover, want) in [(Player::Left, lw), (Player::Right, rw)] {
+                if let Some(claim) = decide_by_bounds(lb, rb, lo, hi, mover) {
+                    decided += 1;
+                    assert_eq!(claim, want, "{text:?} + {}, {mover:?}", arena.display(t));
+                }
+            }
+        }
+    }
     assert!(decided > 500, "only {decided} claims decided");
 }
 

@@ -671,12 +671,12 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
     }
 
     /// Does the ruleset's move-bound knowledge decide the node? Normal
-    /// play, a number tail and bounds for both players needed.
-    fn bounds_cutoff(&self, node: &Node, mover: Player) -> Option<bool> {
-        let t = self.arena.as_number(node.tail)?;
+    /// play and bounds for both players needed.
+    fn bounds_cutoff(&mut self, node: &Node, mover: Player) -> Option<bool> {
         let left = self.rules.move_bounds(&node.board, Player::Left)?;
         let right = self.rules.move_bounds(&node.board, Player::Right)?;
-        decide_by_bounds(left, right, t.floor(), t.ceil(), mover)
+        let (lo, hi) = tail_bounds(&mut self.arena, node.tail);
+        decide_by_bounds(left, right, lo, hi, mover)
     }
 
     /// Look at the stop flag, the budget and the clock.
@@ -856,6 +856,19 @@ fn push_part(parts: &mut [Bits; MAX_PARTS], n: &mut usize, m: Bits) {
     } else {
         parts[MAX_PARTS - 1] |= m;
     }
+}
+
+/// Integers `lo <= g <= hi` around a value: its floor and ceiling when it
+/// is a number; otherwise the largest integer below its right stop and the
+/// least above its left stop (a game whose right stop exceeds a number `x`
+/// is greater than `x`, and one whose left stop is below `x` is less).
+pub fn tail_bounds(arena: &mut Arena, g: GameId) -> (i64, i64) {
+    if let Some(x) = arena.as_number(g) {
+        return (x.floor(), x.ceil());
+    }
+    let rs = arena.right_stop(g);
+    let ls = arena.left_stop(g);
+    (rs.ceil() - 1, ls.floor() + 1)
 }
 
 /// The move-bound cutoff: with Left's and Right's bounds on the searched

@@ -33,44 +33,77 @@ pub trait Knowledge: Ruleset {
     fn move_bounds(&self, _b: &Board, _p: Player) -> Option<MoveBounds> {
         None
     }
-}
 
-/// Cells of column 0 of `b`'s rectangle.
-#[inline]
-fn first_col(b: &Board) -> Bits {
-    b.cols(0, 1)
+    /// How good `b` (just reached by a move of `mover`) looks for `mover`,
+    /// for [`MoveOrdering::Safety`](super::MoveOrdering::Safety): fewer
+    /// opponent's moves, more own safe moves and fewer of the opponent's.
+    /// Only ordering depends on it, never an answer.
+    fn safety_score(&self, b: &Board, mover: Player) -> i32 {
+        let other = mover.opponent();
+        let mut score = -(self.mobility(b, other) as i32);
+        if let (Some(x), Some(y)) = (self.move_bounds(b, mover), self.move_bounds(b, other)) {
+            score += x.safe as i32 - y.safe as i32;
+        }
+        score
+    }
 }
 
 /// The most disjoint vertical pairs inside `d` (each vertical run of `k`
-/// cells holds `k / 2`), by pairing top-down, one row at a time.
+/// cells holds `k / 2`): every run gives up its top two cells (one, if it
+/// has one) per round, all columns at once.
 #[inline]
 fn vertical_pairs_max(b: &Board, d: Bits) -> u32 {
     let w = b.width();
-    if w == 0 {
+    if w == 0 || w >= 128 {
         return 0;
     }
-    let row0 = if w >= 128 { !0 } else { (1u128 << w) - 1 };
-    let mut open: Bits = 0;
+    let mut x = d;
     let mut n = 0;
-    for r in 0..b.height() {
-        let x = (d >> (r * w)) & row0;
-        n += (x & open).count_ones();
-        open = x & !open;
+    while x != 0 {
+        let starts = x & !(x << w);
+        let pairs = starts & (x >> w);
+        n += pairs.count_ones();
+        x &= !(starts | (pairs << w));
     }
     n
 }
 
 /// The most disjoint horizontal pairs inside `d` (each horizontal run of
-/// `k` cells holds `k / 2`), pairing left to right, one column at a time.
+/// `k` cells holds `k / 2`), the same way along the rows.
 #[inline]
 fn horizontal_pairs_max(b: &Board, d: Bits) -> u32 {
-    let col = first_col(b);
-    let mut open: Bits = 0;
+    let has_west = b.not_first_col();
+    let has_east = b.not_last_col();
+    let mut x = d;
     let mut n = 0;
-    for c in 0..b.width() {
-        let x = (d >> c) & col;
-        n += (x & open).count_ones();
-        open = x & !open;
+    while x != 0 {
+        let starts = x & !((x & has_east) << 1);
+        let pairs = starts & has_east & (x >> 1);
+        n += pairs.count_ones();
+        x &= !(starts | ((pairs << 1) & has_west));
+    }
+    n
+}
+
+/// The same packings one row (column) at a time: the twin of the two
+/// above.
+#[cfg(test)]
+fn pairs_max_slow(b: &Board, d: Bits, vertical: bool) -> u32 {
+    let (w, h) = (b.width(), b.height());
+    let mut n = 0;
+    let (outer, inner) = if vertical { (w, h) } else { (h, w) };
+    for o in 0..outer {
+        let mut run = 0;
+        for i in 0..=inner {
+            let cell = if vertical { (i, o) } else { (o, i) };
+            let inside = i < inner && d & (1u128 << (cell.0 * w + cell.1)) != 0;
+            if inside {
+                run += 1;
+            } else {
+                n += run / 2;
+                run = 0;
+            }
+        }
     }
     n
 }
@@ -110,6 +143,25 @@ impl Knowledge for Domineering {
             Player::Left if w > 0 && w < 128 => (e & (e >> w)).count_ones(),
             Player::Left => 0,
             Player::Right => (e & (e >> 1) & b.not_last_col()).count_ones(),
+        }
+    }
+
+    /// A cheap stand-in for the safe-move packings: the number of
+    /// (possibly overlapping) safe pairs.
+    #[inline]
+    fn safety_score(&self, b: &Board, mover: Player) -> i32 {
+        let e = b.layer(0);
+        let w = b.width();
+        if w == 0 || w >= 128 {
+            return 0;
+        }
+        let v = no_horizontal(b, e);
+        let h = no_vertical(b, e);
+        let left_safe = (v & (v >> w)).count_ones() as i32;
+        let right_safe = (h & (h >> 1) & b.not_last_col()).count_ones() as i32;
+        match mover {
+            Player::Left => left_safe - right_safe - self.mobility(b, Player::Right) as i32,
+            Player::Right => right_safe - left_safe - self.mobility(b, Player::Left) as i32,
         }
     }
 
@@ -185,6 +237,32 @@ impl Knowledge for Amazons {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bit_parallel_packings_match_the_row_by_row_twin() {
+        let mut state = 7u64;
+        for _ in 0..2000 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let w = 1 + (state >> 60) as usize % 11;
+            let h = 1 + (state >> 56) as usize % 11;
+            let full = if w * h >= 128 {
+                !0
+            } else {
+                (1u128 << (w * h)) - 1
+            };
+            let mut d: Bits = 0;
+            for k in 0..4 {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(k);
+                d = (d << 64) ^ u128::from(state) ^ (d >> 3);
+            }
+            let d = d & (d >> 1 | d << 2) & full;
+            let b = Board::new(w, h, [d, 0, 0]).unwrap();
+            assert_eq!(vertical_pairs_max(&b, d), pairs_max_slow(&b, d, true));
+            assert_eq!(horizontal_pairs_max(&b, d), pairs_max_slow(&b, d, false));
+        }
+    }
 
     #[test]
     fn domineering_bounds_on_small_shapes() {

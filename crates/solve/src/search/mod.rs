@@ -776,12 +776,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         });
         if ordering == MoveOrdering::Safety {
             for (o, score, _) in opts.iter_mut() {
-                *score = -(rules.mobility(o, other) as i32);
-                if let (Some(x), Some(y)) =
-                    (rules.move_bounds(o, mover), rules.move_bounds(o, other))
-                {
-                    *score += x.safe as i32 - y.safe as i32;
-                }
+                *score = rules.safety_score(o, mover);
             }
             opts.sort_by_key(|&(_, s, _)| std::cmp::Reverse(s));
         }

@@ -13,7 +13,8 @@ use partizan_games::{Board, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::{self, Certificate};
 use partizan_solve::search::{
-    changed_cells, solve, Control, FirstPlayer, MoveOrdering, Progress, SearchConfig, SearchError,
+    changed_cells, solve, Control, FirstPlayer, MoveOrdering, Parallel, Progress, SearchConfig,
+    SearchError,
 };
 use serde_json::json;
 
@@ -36,10 +37,13 @@ pub struct OutcomeArgs {
     /// Stop with an error if the process grows past this many MB.
     #[arg(long, value_name = "MB")]
     pub max_memory: Option<u64>,
-    /// Threads: 1, or 2 to search both first players at once (default:
-    /// 2 when the machine has two cores).
+    /// Threads: 1 or 2 (default: 2 when the machine has two cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// How two threads share the work: root-split (each takes every other
+    /// first move) or first-players (one thread per first player).
+    #[arg(long, default_value = "root-split")]
+    pub parallel: String,
     /// Regions of at most this many cells are answered by exact values
     /// (normal play; 0 turns it off).
     #[arg(long, default_value_t = 12)]
@@ -177,6 +181,7 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
             cfg.value_cells = args.value_cells;
         }
         cfg.ordering = args.ordering.parse::<MoveOrdering>()?;
+        cfg.parallel = args.parallel.parse::<Parallel>()?;
         cfg.bounds = !args.no_bounds;
         cfg.symmetry = !args.no_symmetry;
         cfg.max_nodes = args.max_nodes;

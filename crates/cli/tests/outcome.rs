@@ -63,6 +63,17 @@ fn one_thread_and_two_agree_and_text_names_the_moves() {
     let one = json(&["outcome", "domineering", b, "--threads", "1", "--json"]);
     let two = json(&["outcome", "domineering", b, "--threads", "2", "--json"]);
     assert_eq!(one["outcome"], two["outcome"]);
+    let par = json(&[
+        "outcome",
+        "domineering",
+        b,
+        "--threads",
+        "2",
+        "--parallel",
+        "first-players",
+        "--json",
+    ]);
+    assert_eq!(one["outcome"], par["outcome"]);
     assert_eq!(one["outcome"], "R");
     let out = run(&["outcome", "domineering", b]);
     let text = String::from_utf8_lossy(&out.stdout);

@@ -33,6 +33,10 @@ fn probe() {
         cfg.ordering = ord.parse::<MoveOrdering>().unwrap();
         cfg.bounds = bounds;
         cfg.threads = threads;
+        cfg.parallel = std::env::var("PAR")
+            .unwrap_or("root-split".into())
+            .parse()
+            .unwrap();
         cfg.table_bytes = std::env::var("MB")
             .map(|v| v.parse::<usize>().unwrap())
             .unwrap_or(64)

@@ -8,7 +8,7 @@ use partizan_core::{Arena, Dyadic};
 use partizan_games::{Amazons, Clobber, Cram, Domineering, Konane, Player, Ruleset};
 use partizan_solve::outcome::{wins_plain, Convention};
 use partizan_solve::search::{
-    decide_by_bounds, solve, tail_bounds, Control, Knowledge, MoveOrdering, SearchConfig,
+    decide_by_bounds, solve, tail_bounds, Control, Knowledge, MoveOrdering, Parallel, SearchConfig,
 };
 use partizan_solve::{Savings, Solver};
 use rustc_hash::FxHashMap;
@@ -64,7 +64,16 @@ fn configs(convention: Convention) -> Vec<SearchConfig> {
                 c.bounds = bounds;
                 // A tiny table: entries are pushed out all the time.
                 c.table_bytes = if bounds { 1 << 10 } else { 1 << 20 };
-                c.threads = if value_cells == 6 { 2 } else { 1 };
+                c.threads = if value_cells == 6 || value_cells == 3 {
+                    2
+                } else {
+                    1
+                };
+                c.parallel = if value_cells == 6 {
+                    Parallel::RootSplit
+                } else {
+                    Parallel::FirstPlayers
+                };
                 c.symmetry = ordering != MoveOrdering::Natural;
                 out.push(c);
             }

@@ -71,6 +71,28 @@ impl std::str::FromStr for MoveOrdering {
     }
 }
 
+/// How two threads share a search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Parallel {
+    /// One thread per first player, at the same time.
+    FirstPlayers,
+    /// One first player after the other, each thread taking every other
+    /// first move; the first to find a winning move stops the other.
+    RootSplit,
+}
+
+impl std::str::FromStr for Parallel {
+    type Err = SearchError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "first-players" => Ok(Parallel::FirstPlayers),
+            "root-split" => Ok(Parallel::RootSplit),
+            other => Err(SearchError::UnknownParallel(other.to_string())),
+        }
+    }
+}
+
 /// What a search may use and how much of the machine.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SearchConfig {
@@ -85,8 +107,10 @@ pub struct SearchConfig {
     pub ordering: MoveOrdering,
     /// Use the ruleset's move bounds to cut off lines (normal play only).
     pub bounds: bool,
-    /// Threads: 1, or 2 to search the two first players at once.
+    /// Threads: 1 or 2.
     pub threads: usize,
+    /// How two threads share the work.
+    pub parallel: Parallel,
     /// Stop (with [`SearchError::Budget`]) after this many nodes.
     pub max_nodes: Option<u64>,
     /// Give a position and its images under the ruleset's symmetries one
@@ -109,6 +133,7 @@ impl SearchConfig {
             ordering: MoveOrdering::Safety,
             bounds: true,
             threads: 1,
+            parallel: Parallel::RootSplit,
             max_nodes: None,
             symmetry: true,
         }
@@ -137,12 +162,19 @@ pub enum SearchError {
     /// The node budget ran out.
     #[error("node budget of {0} nodes exhausted")]
     Budget(u64),
+    /// An unknown parallel-mode name.
+    #[error("unknown parallel mode '{0}' (expected first-players or root-split)")]
+    UnknownParallel(String),
     /// An unknown move-ordering name.
     #[error("unknown move ordering '{0}' (expected natural, mobility or safety)")]
     UnknownOrdering(String),
     /// The search contradicted itself (a bug; reported, never hidden).
     #[error("inconsistent search: {0}")]
     Inconsistent(String),
+    /// Another thread of a split root found the win first (internal: never
+    /// returned by [`solve`]).
+    #[error("another thread found the win")]
+    Sibling,
     /// More threads than the search can use.
     #[error("threads must be 1 or 2, not {0}")]
     Threads(usize),
@@ -296,7 +328,12 @@ pub fn solve<R: Knowledge>(
         start,
         last_report: AtomicU64::new(0),
     };
-    let (left, right) = if config.threads == 2 {
+    let (left, right) = if config.threads == 2 && config.parallel == Parallel::RootSplit {
+        (
+            solve_split(rules, &shared, board, Player::Left)?,
+            solve_split(rules, &shared, board, Player::Right)?,
+        )
+    } else if config.threads == 2 {
         std::thread::scope(|s| {
             let l = s.spawn(|| Engine::new(rules, &shared)?.solve_root(board, Player::Left));
             let r = Engine::new(rules, &shared)?.solve_root(board, Player::Right);
@@ -318,6 +355,61 @@ pub fn solve<R: Knowledge>(
         right,
         table: table.stats(),
         config: *config,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// One first player's search with the root's moves shared between two
+/// threads (see [`Parallel::RootSplit`]).
+fn solve_split<R: Knowledge>(
+    rules: &R,
+    shared: &Shared<'_>,
+    board: &Board,
+    first: Player,
+) -> Result<FirstPlayer, SearchError> {
+    let start = Instant::now();
+    let found = AtomicBool::new(false);
+    let (a, b) = std::thread::scope(|s| {
+        let found = &found;
+        let one = |share: usize| -> Result<FirstPlayer, SearchError> {
+            let mut e = Engine::new(rules, shared)?;
+            e.split = Some((share, 2, found));
+            match e.solve_root(board, first) {
+                // Stopped by the sibling's win: what it did still counts.
+                Err(SearchError::Sibling) => Ok(FirstPlayer {
+                    player: first,
+                    wins: false,
+                    winning_move: None,
+                    counts: e.counts,
+                    elapsed: Duration::ZERO,
+                }),
+                r => r,
+            }
+        };
+        let h = s.spawn(move || one(1));
+        let a = one(0);
+        let b = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (a, b)
+    });
+    let mut counts = SearchCounts::default();
+    let mut winner: Option<FirstPlayer> = None;
+    for r in [a, b] {
+        match r {
+            Ok(fp) => {
+                counts.add(&fp.counts);
+                if fp.wins && winner.is_none() {
+                    winner = Some(fp);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let wins = winner.is_some();
+    Ok(FirstPlayer {
+        player: first,
+        wins,
+        winning_move: winner.and_then(|w| w.winning_move),
+        counts,
         elapsed: start.elapsed(),
     })
 }
@@ -465,6 +557,9 @@ struct Engine<'s, 'r, R: Knowledge> {
     unflushed: u64,
     /// The winning move found at the root.
     root_best: Option<Board>,
+    /// Root splitting: (this thread's share, number of shares, the flag a
+    /// thread raises when it has found a winning first move).
+    split: Option<(usize, usize, &'s AtomicBool)>,
 }
 
 impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
@@ -482,6 +577,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             first: Player::Left,
             unflushed: 0,
             root_best: None,
+            split: None,
         })
     }
 
@@ -689,6 +785,11 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                 return Err(SearchError::Stopped { nodes: total });
             }
         }
+        if let Some((_, _, found)) = self.split {
+            if found.load(Relaxed) {
+                return Err(SearchError::Sibling);
+            }
+        }
         if let Some(max) = self.sh.config.max_nodes {
             if total >= max {
                 return Err(SearchError::Budget(max));
@@ -804,6 +905,14 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             }
             let n = (opts.len() + tail_opts.len()).min(u16::MAX as usize) as u16;
             for (rank, &(o, _, idx)) in opts.iter().enumerate() {
+                if let (true, Some((share, shares, found))) = (root, self.split) {
+                    if rank % shares != share {
+                        continue;
+                    }
+                    if found.load(Relaxed) {
+                        return Err(SearchError::Sibling);
+                    }
+                }
                 if self.depth < LINE_PLIES {
                     self.line[self.depth] = (rank as u16 + 1, n);
                 }
@@ -816,6 +925,9 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                     best = Some(idx);
                     if root {
                         self.root_best = Some(o);
+                        if let Some((_, _, found)) = self.split {
+                            found.store(true, Relaxed);
+                        }
                     }
                     return Ok(());
                 }
@@ -836,7 +948,10 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         result?;
         let spent = self.counts.nodes - before;
         let work = (64 - spent.leading_zeros()) as u8;
-        self.sh.table.store(key, table::Entry { win, best, work });
+        if !(root && self.split.is_some()) {
+            // A split root saw only its share of the moves.
+            self.sh.table.store(key, table::Entry { win, best, work });
+        }
         Ok(win)
     }
 }

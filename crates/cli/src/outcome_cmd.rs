@@ -45,9 +45,10 @@ pub struct OutcomeArgs {
     #[arg(long, default_value = "root-split")]
     pub parallel: String,
     /// Regions of at most this many cells are answered by exact values
-    /// (normal play; 0 turns it off).
-    #[arg(long, default_value_t = 12)]
-    pub value_cells: u32,
+    /// (normal play; 0 turns it off; default: the ruleset's own, 12 for
+    /// Domineering and Cram, 8 for Clobber and Konane, 6 for Amazons).
+    #[arg(long)]
+    pub value_cells: Option<u32>,
     /// Move ordering: natural, mobility or safety.
     #[arg(long, default_value = "safety")]
     pub ordering: String,
@@ -176,9 +177,9 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
         } else {
             Convention::Normal
         };
-        let mut cfg = SearchConfig::new(convention);
-        if convention == Convention::Normal {
-            cfg.value_cells = args.value_cells;
+        let mut cfg = SearchConfig::for_ruleset(r, convention);
+        if let (Convention::Normal, Some(v)) = (convention, args.value_cells) {
+            cfg.value_cells = v;
         }
         cfg.ordering = args.ordering.parse::<MoveOrdering>()?;
         cfg.parallel = args.parallel.parse::<Parallel>()?;

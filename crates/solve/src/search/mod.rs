@@ -139,6 +139,16 @@ impl SearchConfig {
         }
     }
 
+    /// The defaults for `convention` with the ruleset's own value-cells
+    /// threshold ([`Knowledge::default_value_cells`]).
+    pub fn for_ruleset<R: Knowledge>(rules: &R, convention: Convention) -> SearchConfig {
+        let mut c = SearchConfig::new(convention);
+        if convention == Convention::Normal {
+            c.value_cells = rules.default_value_cells();
+        }
+        c
+    }
+
     fn values_on(&self) -> bool {
         self.convention == Convention::Normal && self.value_cells > 0
     }

@@ -1,4 +1,12 @@
-//! Scratch timing probe (ignored): `cargo test --release -p partizan-solve --test outcome_probe -- --ignored --nocapture`
+//! A measuring probe for the outcome search on Domineering rectangles
+//! (ignored: it prints timings and node counts, and asserts nothing a
+//! benchmark does not). Environment: SIZES=6x7,7x7 (rows x columns),
+//! VC (value cells), ORD (natural|mobility|safety), BOUNDS=0, THREADS,
+//! PAR (root-split|first-players), MB (table size).
+//!
+//! ```sh
+//! SIZES=6x8 cargo test --release -p partizan-solve --test outcome_probe -- --ignored --nocapture
+//! ```
 use partizan_games::{Domineering, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, MoveOrdering, SearchConfig};

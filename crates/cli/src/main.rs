@@ -46,6 +46,7 @@ mod atlas_cmd;
 mod census_cmd;
 mod grundy_cmd;
 mod meter;
+mod outcome_cmd;
 mod parts_cmd;
 mod rulesets;
 mod semigroup_cmd;
@@ -96,7 +97,9 @@ enum Command {
     /// The regions of a board; with --stats, what decomposition costs and saves.
     Decompose(values::DecomposeArgs),
     /// Who wins (normal or misère play).
-    Outcome(values::OutcomeArgs),
+    Outcome(outcome_cmd::OutcomeArgs),
+    /// Replay a certificate written by `outcome --certificate FILE`.
+    Check(outcome_cmd::CheckArgs),
     /// The census of every small region: values, packing readings, tables.
     Census(census_cmd::CensusArgs),
     /// The Domineering value atlas: build, merge shards, report, find.
@@ -202,9 +205,10 @@ fn main() -> ExitCode {
         Command::Graph(a) => values::graph(a, &long, cli.json),
         Command::Game(a) => values::game(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
-        Command::Outcome(a) => values::outcome(a, cli.json),
         Command::Census(a) => census_cmd::run(a, cli.json),
         Command::Atlas(c) => atlas_cmd::run(c, cli.json),
+        Command::Outcome(a) => outcome_cmd::run(a, cli.json),
+        Command::Check(a) => outcome_cmd::check(a, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),

@@ -2,7 +2,6 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use partizan_solve::outcome::{Convention, OutcomeSolver};
 use partizan_solve::{graph, Decompose, Savings};
 use serde_json::json;
 
@@ -272,47 +271,6 @@ pub fn decompose(args: DecomposeArgs, json_out: bool) -> Result<()> {
                 println!("regions per split: {:?}", m.detail.parts);
                 println!("region sizes (cells: count): {:?}", m.detail.region_sizes);
             }
-        }
-        Ok(())
-    })
-}
-
-/// Arguments of `partizan outcome`.
-#[derive(Args, Debug)]
-pub struct OutcomeArgs {
-    /// Ruleset (see `partizan rulesets`).
-    pub ruleset: String,
-    /// Board text: rows separated by '|' or newlines.
-    pub board: String,
-    /// Misère play: the player who cannot move wins.
-    #[arg(long)]
-    pub misere: bool,
-}
-
-/// `partizan outcome RULESET BOARD [--misere]`.
-pub fn outcome(args: OutcomeArgs, json_out: bool) -> Result<()> {
-    with_ruleset!(args.ruleset, |r| {
-        let board = r
-            .parse(&args.board)
-            .with_context(|| format!("bad {} board", r.name()))?;
-        let convention = if args.misere {
-            Convention::Misere
-        } else {
-            Convention::Normal
-        };
-        let mut s = OutcomeSolver::new(r, convention);
-        let o = s.outcome(&board)?;
-        let out = json!({
-            "convention": convention,
-            "outcome": o.class(),
-            "left_first_wins": o.left_first,
-            "right_first_wins": o.right_first,
-            "stats": serde_json::to_value(s.stats())?,
-        });
-        if json_out {
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        } else {
-            println!("{}", out["outcome"].as_str().unwrap_or_default());
         }
         Ok(())
     })

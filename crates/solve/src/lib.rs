@@ -25,6 +25,7 @@ pub mod graph;
 pub mod outcome;
 pub mod parts;
 pub mod regions;
+pub mod search;
 pub mod soundness;
 pub mod study;
 pub mod value;

@@ -1,6 +1,11 @@
 //! Who wins, by win/loss search: normal play (the player who cannot move
 //! loses) or misère play (the player who cannot move wins).
 //!
+//! This is the plain memoised search (an unbounded table keyed by region
+//! multisets); the large-board solver with a bounded table, move ordering,
+//! move-bound cutoffs, symmetry and two threads is [`crate::search`], and
+//! this module (with [`wins_plain`]) is its brute-force twin.
+//!
 //! Regions are still found and still shrink the search: a position is keyed
 //! by the multiset of its regions' keys folded over the ruleset's
 //! value-preserving symmetries, so positions made of the same regions in

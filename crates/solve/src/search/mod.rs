@@ -1,0 +1,1051 @@
+//! The large-board outcome solver: who wins, for each first player, by a
+//! depth-first win/loss search (alpha-beta with the null window that a
+//! win/loss question is) over a bounded, lock-free transposition table.
+//!
+//! What makes it reach boards the value solver cannot:
+//!
+//! * **Regions at every node.** A position is its *big* regions (more than
+//!   [`SearchConfig::value_cells`] cells) searched by play, plus the exact
+//!   canonical value of all the small ones added up (the *tail*, from a
+//!   [`Solver`] underneath). A position with no big region left is answered
+//!   by the tail's outcome. Under misère play values do not add, so nothing
+//!   is ever summed.
+//! * **Knowledge cutoffs** ([`Knowledge::move_bounds`]): when the mover's
+//!   safe moves (plus the tail's integer part) outnumber every move the
+//!   opponent could ever make, the mover wins; when the opponent's safe
+//!   moves match every move the mover could make, the mover loses.
+//! * **Move ordering**: the table's remembered winning move first, then
+//!   (with [`MoveOrdering::Safety`], the default) moves that leave the
+//!   opponent the fewest moves and the mover the most safe ones.
+//! * **Incremental hashing**: a position's key is updated from its parent's
+//!   by the cells a move (and the removal of small regions) changed, under
+//!   every symmetry of the ruleset that keeps the rectangle, so a position
+//!   and its mirror images share one table entry.
+//! * **Both cores**: with two threads the two first players are searched at
+//!   once, sharing the table.
+
+pub mod certificate;
+pub mod knowledge;
+pub mod table;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use partizan_core::{Arena, GameId, Outcome, ValueError};
+use partizan_games::{each_bit, Bits, Board, Player};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+use thiserror::Error;
+
+pub use knowledge::{Knowledge, MoveBounds};
+pub use table::{Table, TableStats};
+
+use crate::outcome::{Convention, Outcomes};
+use crate::regions::{region_board, regions};
+use crate::value::{Savings, SolveError, Solver};
+
+/// How the children of a node are ordered before they are searched (the
+/// table's remembered winning move always comes first).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MoveOrdering {
+    /// The order the ruleset generates them in.
+    Natural,
+    /// Most (own moves left - opponent's moves left) first.
+    Mobility,
+    /// Fewest opponent's moves left, plus own safe moves minus the
+    /// opponent's safe moves, first (the best of the three measured on
+    /// Domineering: see the bench `outcome`).
+    Safety,
+}
+
+impl std::str::FromStr for MoveOrdering {
+    type Err = SearchError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "natural" => Ok(MoveOrdering::Natural),
+            "mobility" => Ok(MoveOrdering::Mobility),
+            "safety" => Ok(MoveOrdering::Safety),
+            other => Err(SearchError::UnknownOrdering(other.to_string())),
+        }
+    }
+}
+
+/// How two threads share a search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Parallel {
+    /// One thread per first player, at the same time.
+    FirstPlayers,
+    /// One first player after the other, each thread taking every other
+    /// first move; the first to find a winning move stops the other.
+    RootSplit,
+}
+
+impl std::str::FromStr for Parallel {
+    type Err = SearchError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "first-players" => Ok(Parallel::FirstPlayers),
+            "root-split" => Ok(Parallel::RootSplit),
+            other => Err(SearchError::UnknownParallel(other.to_string())),
+        }
+    }
+}
+
+/// What a search may use and how much of the machine.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SearchConfig {
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// Regions of at most this many cells are answered by their exact
+    /// values (normal play only; 0: never).
+    pub value_cells: u32,
+    /// Bytes of the transposition table.
+    pub table_bytes: usize,
+    /// Move ordering.
+    pub ordering: MoveOrdering,
+    /// Use the ruleset's move bounds to cut off lines (normal play only).
+    pub bounds: bool,
+    /// Threads: 1 or 2.
+    pub threads: usize,
+    /// How two threads share the work.
+    pub parallel: Parallel,
+    /// Stop (with [`SearchError::Budget`]) after this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Give a position and its images under the ruleset's symmetries one
+    /// table entry.
+    pub symmetry: bool,
+}
+
+impl SearchConfig {
+    /// The defaults for `convention`: small regions up to 12 cells valued,
+    /// a 64 MB table, safety ordering, bounds and symmetry on, one thread.
+    pub fn new(convention: Convention) -> SearchConfig {
+        SearchConfig {
+            convention,
+            value_cells: if convention == Convention::Normal {
+                12
+            } else {
+                0
+            },
+            table_bytes: 64 << 20,
+            ordering: MoveOrdering::Safety,
+            bounds: true,
+            threads: 1,
+            parallel: Parallel::RootSplit,
+            max_nodes: None,
+            symmetry: true,
+        }
+    }
+
+    /// The defaults for `convention` with the ruleset's own value-cells
+    /// threshold ([`Knowledge::default_value_cells`]).
+    pub fn for_ruleset<R: Knowledge>(rules: &R, convention: Convention) -> SearchConfig {
+        let mut c = SearchConfig::new(convention);
+        if convention == Convention::Normal {
+            c.value_cells = rules.default_value_cells();
+        }
+        c
+    }
+
+    fn values_on(&self) -> bool {
+        self.convention == Convention::Normal && self.value_cells > 0
+    }
+}
+
+/// Errors of an outcome search.
+#[derive(Debug, Error)]
+pub enum SearchError {
+    /// Valuing a small region failed.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// Adding region values failed (a dyadic overflow).
+    #[error("value arithmetic failed: {0}")]
+    Value(#[from] ValueError),
+    /// The caller's stop flag was raised.
+    #[error("search stopped after {nodes} nodes")]
+    Stopped {
+        /// Nodes searched before the stop.
+        nodes: u64,
+    },
+    /// The node budget ran out.
+    #[error("node budget of {0} nodes exhausted")]
+    Budget(u64),
+    /// An unknown parallel-mode name.
+    #[error("unknown parallel mode '{0}' (expected first-players or root-split)")]
+    UnknownParallel(String),
+    /// An unknown move-ordering name.
+    #[error("unknown move ordering '{0}' (expected natural, mobility or safety)")]
+    UnknownOrdering(String),
+    /// The search contradicted itself (a bug; reported, never hidden).
+    #[error("inconsistent search: {0}")]
+    Inconsistent(String),
+    /// Another thread of a split root found the win first (internal: never
+    /// returned by [`solve`]).
+    #[error("another thread found the win")]
+    Sibling,
+    /// More threads than the search can use.
+    #[error("threads must be 1 or 2, not {0}")]
+    Threads(usize),
+}
+
+/// A snapshot of a running search, handed to the progress callback.
+#[derive(Clone, Debug, Serialize)]
+pub struct Progress {
+    /// Nodes searched so far (both threads).
+    pub nodes: u64,
+    /// Nodes per second since the start.
+    pub nodes_per_sec: f64,
+    /// Entries in use / capacity of the table.
+    pub table_filled: u64,
+    /// Capacity of the table.
+    pub table_capacity: u64,
+    /// Time since the start.
+    pub elapsed_ms: u64,
+    /// Whether the reporting thread searches Left moving first.
+    pub left_first: bool,
+    /// The current line's first plies: (rank of the move tried, options).
+    pub line: Vec<(u16, u16)>,
+}
+
+/// The caller's handles on a running search: a stop flag and a progress
+/// callback, called about every `interval`.
+pub struct Control<'a> {
+    /// Raise to stop the search (it returns [`SearchError::Stopped`]).
+    pub stop: Option<&'a AtomicBool>,
+    /// Called with a snapshot about every `interval`.
+    pub progress: Option<&'a (dyn Fn(&Progress) + Sync)>,
+    /// How often to call `progress`.
+    pub interval: Duration,
+}
+
+impl Default for Control<'_> {
+    fn default() -> Self {
+        Control {
+            stop: None,
+            progress: None,
+            interval: Duration::from_millis(500),
+        }
+    }
+}
+
+/// Counts of one first player's search.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SearchCounts {
+    /// Nodes visited (including table hits and cutoffs).
+    pub nodes: u64,
+    /// Nodes answered by the table.
+    pub table_hits: u64,
+    /// Nodes answered by the outcome of a sum of exact region values.
+    pub by_value: u64,
+    /// Nodes answered by the ruleset's move bounds.
+    pub by_bounds: u64,
+    /// Nodes whose children were generated and searched.
+    pub expanded: u64,
+    /// Small regions valued exactly (look-ups in the value solver).
+    pub regions_valued: u64,
+}
+
+impl SearchCounts {
+    fn add(&mut self, o: &SearchCounts) {
+        self.nodes += o.nodes;
+        self.table_hits += o.table_hits;
+        self.by_value += o.by_value;
+        self.by_bounds += o.by_bounds;
+        self.expanded += o.expanded;
+        self.regions_valued += o.regions_valued;
+    }
+}
+
+/// One first player's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FirstPlayer {
+    /// The player moving first.
+    pub player: Player,
+    /// Whether they win.
+    pub wins: bool,
+    /// A winning first move (the position after it), when they win.
+    pub winning_move: Option<Board>,
+    /// What the search did.
+    pub counts: SearchCounts,
+    /// Wall time of this first player's search.
+    pub elapsed: Duration,
+}
+
+/// The answer of [`solve`].
+#[derive(Clone, Debug)]
+pub struct SearchReport {
+    /// Who wins moving first.
+    pub outcomes: Outcomes,
+    /// Left moving first.
+    pub left: FirstPlayer,
+    /// Right moving first.
+    pub right: FirstPlayer,
+    /// The table after both searches.
+    pub table: TableStats,
+    /// The configuration used.
+    pub config: SearchConfig,
+    /// Wall time of the whole search.
+    pub elapsed: Duration,
+}
+
+impl SearchReport {
+    /// Counts of both first players together.
+    pub fn total(&self) -> SearchCounts {
+        let mut t = self.left.counts;
+        t.add(&self.right.counts);
+        t
+    }
+}
+
+/// The cells a move changed: every cell whose contents differ between
+/// `before` and `after`, as (row, column) pairs, top row first.
+pub fn changed_cells(before: &Board, after: &Board) -> Vec<(usize, usize)> {
+    let mut d: Bits = 0;
+    for k in 0..3 {
+        d |= before.layer(k) ^ after.layer(k);
+    }
+    let w = before.width().max(1);
+    each_bit(d)
+        .map(|b| {
+            let i = b.trailing_zeros() as usize;
+            (i / w, i % w)
+        })
+        .collect()
+}
+
+/// Who wins `board` moving first, for each player, with a winning first
+/// move for each player who has one.
+pub fn solve<R: Knowledge>(
+    rules: &R,
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+) -> Result<SearchReport, SearchError> {
+    if config.threads == 0 || config.threads > 2 {
+        return Err(SearchError::Threads(config.threads));
+    }
+    let start = Instant::now();
+    let table = Table::with_bytes(config.table_bytes);
+    let zob = Zobrist::new(rules, board, config.symmetry);
+    let shared = Shared {
+        table: &table,
+        zob: &zob,
+        config,
+        control,
+        nodes: AtomicU64::new(0),
+        start,
+        last_report: AtomicU64::new(0),
+    };
+    let (left, right) = if config.threads == 2 && config.parallel == Parallel::RootSplit {
+        (
+            solve_split(rules, &shared, board, Player::Left)?,
+            solve_split(rules, &shared, board, Player::Right)?,
+        )
+    } else if config.threads == 2 {
+        std::thread::scope(|s| {
+            let l = s.spawn(|| Engine::new(rules, &shared)?.solve_root(board, Player::Left));
+            let r = Engine::new(rules, &shared)?.solve_root(board, Player::Right);
+            let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            Ok::<_, SearchError>((l?, r?))
+        })?
+    } else {
+        let mut e = Engine::new(rules, &shared)?;
+        let l = e.solve_root(board, Player::Left)?;
+        let r = e.solve_root(board, Player::Right)?;
+        (l, r)
+    };
+    Ok(SearchReport {
+        outcomes: Outcomes {
+            left_first: left.wins,
+            right_first: right.wins,
+        },
+        left,
+        right,
+        table: table.stats(),
+        config: *config,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// One first player's search with the root's moves shared between two
+/// threads (see [`Parallel::RootSplit`]).
+fn solve_split<R: Knowledge>(
+    rules: &R,
+    shared: &Shared<'_>,
+    board: &Board,
+    first: Player,
+) -> Result<FirstPlayer, SearchError> {
+    let start = Instant::now();
+    let found = AtomicBool::new(false);
+    let (a, b) = std::thread::scope(|s| {
+        let found = &found;
+        let one = |share: usize| -> Result<FirstPlayer, SearchError> {
+            let mut e = Engine::new(rules, shared)?;
+            e.split = Some((share, 2, found));
+            match e.solve_root(board, first) {
+                // Stopped by the sibling's win: what it did still counts.
+                Err(SearchError::Sibling) => Ok(FirstPlayer {
+                    player: first,
+                    wins: false,
+                    winning_move: None,
+                    counts: e.counts,
+                    elapsed: Duration::ZERO,
+                }),
+                r => r,
+            }
+        };
+        let h = s.spawn(move || one(1));
+        let a = one(0);
+        let b = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (a, b)
+    });
+    let mut counts = SearchCounts::default();
+    let mut winner: Option<FirstPlayer> = None;
+    for r in [a, b] {
+        match r {
+            Ok(fp) => {
+                counts.add(&fp.counts);
+                if fp.wins && winner.is_none() {
+                    winner = Some(fp);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let wins = winner.is_some();
+    Ok(FirstPlayer {
+        player: first,
+        wins,
+        winning_move: winner.and_then(|w| w.winning_move),
+        counts,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Random keys for incremental hashing: one per (layer, cell), one for the
+/// mover; and the same keys permuted by each of the ruleset's symmetries
+/// that keeps the board's rectangle, so that a position and its images get
+/// one table entry (the least of their keys).
+struct Zobrist {
+    /// Per usable symmetry (identity first): the key of (layer, cell)
+    /// after the symmetry is applied, and whether it swaps the players.
+    syms: Vec<([[u64; 128]; 3], bool)>,
+    right_to_move: u64,
+}
+
+/// Most symmetries a ruleset declares.
+const MAX_SYMS: usize = 8;
+
+/// SplitMix64: a fixed, well-mixed stream of keys.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Zobrist {
+    /// Keys for positions on `board`'s rectangle; with `symmetry`, also
+    /// for every symmetry of the ruleset that maps the rectangle onto
+    /// itself and moves single cells to single cells.
+    fn new<R: Knowledge>(rules: &R, board: &Board, symmetry: bool) -> Zobrist {
+        let mut s = 0x005E_ED0F_0D0E_u64;
+        let mut base = [[0; 128]; 3];
+        for layer in &mut base {
+            for k in layer.iter_mut() {
+                *k = splitmix(&mut s);
+            }
+        }
+        let mut syms = vec![(base, false)];
+        let (w, h) = (board.width(), board.height());
+        let n = w * h;
+        if symmetry && n > 0 {
+            'sym: for sym in rules.symmetries().iter().skip(1).take(MAX_SYMS - 1) {
+                let mut keys = [[0; 128]; 3];
+                for (k, layer) in keys.iter_mut().enumerate() {
+                    for (i, key) in layer.iter_mut().enumerate().take(n) {
+                        let mut layers = [0; 3];
+                        layers[k] = 1u128 << i;
+                        let Ok(one) = Board::new(w, h, layers) else {
+                            continue 'sym;
+                        };
+                        let img = rules.apply(&one, *sym);
+                        if img.width() != w || img.height() != h {
+                            continue 'sym;
+                        }
+                        let hits: Vec<(usize, Bits)> = (0..3)
+                            .map(|j| (j, img.layer(j)))
+                            .filter(|&(_, l)| l != 0)
+                            .collect();
+                        match hits.as_slice() {
+                            [(j, l)] if l.count_ones() == 1 => {
+                                *key = base[*j][l.trailing_zeros() as usize];
+                            }
+                            _ => continue 'sym,
+                        }
+                    }
+                }
+                syms.push((keys, sym.negates));
+            }
+        }
+        Zobrist {
+            syms,
+            right_to_move: splitmix(&mut s),
+        }
+    }
+
+    /// The keys of a whole board under every symmetry.
+    fn board(&self, b: &Board) -> [u64; MAX_SYMS] {
+        let mut h = [0; MAX_SYMS];
+        self.update(&mut h, &Board::EMPTY, b);
+        h
+    }
+
+    /// Update the keys from `a` to `b` (same rectangle): one xor per
+    /// symmetry per cell whose contents changed.
+    #[inline]
+    fn update(&self, h: &mut [u64; MAX_SYMS], a: &Board, b: &Board) {
+        for k in 0..3 {
+            let mut d = a.layer(k) ^ b.layer(k);
+            while d != 0 {
+                let i = d.trailing_zeros() as usize;
+                for (hs, (keys, _)) in h.iter_mut().zip(&self.syms) {
+                    *hs ^= keys[k][i];
+                }
+                d &= d - 1;
+            }
+        }
+    }
+}
+
+/// What the threads of one search share.
+struct Shared<'a> {
+    table: &'a Table,
+    zob: &'a Zobrist,
+    config: &'a SearchConfig,
+    control: &'a Control<'a>,
+    nodes: AtomicU64,
+    start: Instant,
+    /// Milliseconds since the start of the last progress report.
+    last_report: AtomicU64,
+}
+
+/// Big regions per node before the rest are merged into one part.
+const MAX_PARTS: usize = 8;
+/// Nodes between looks at the stop flag, the budget and the clock.
+const CHECK_EVERY: u64 = 1 << 12;
+/// Plies of the current line kept for progress reports.
+const LINE_PLIES: usize = 8;
+
+/// A search node: the big regions' board, its hash, the big regions, and
+/// the sum of the small regions' values.
+#[derive(Copy, Clone, Debug)]
+struct Node {
+    board: Board,
+    hash: [u64; MAX_SYMS],
+    parts: [Bits; MAX_PARTS],
+    nparts: usize,
+    tail: GameId,
+}
+
+/// One thread's search.
+struct Engine<'s, 'r, R: Knowledge> {
+    rules: &'r R,
+    sh: &'s Shared<'s>,
+    values: Solver<'r, R>,
+    arena: Arena,
+    tail_hashes: FxHashMap<GameId, u64>,
+    counts: SearchCounts,
+    /// Options per depth, reused: (position, score, generation index).
+    scratch: Vec<Vec<(Board, i32, u8)>>,
+    depth: usize,
+    line: [(u16, u16); LINE_PLIES],
+    first: Player,
+    unflushed: u64,
+    /// The winning move found at the root.
+    root_best: Option<Board>,
+    /// Root splitting: (this thread's share, number of shares, the flag a
+    /// thread raises when it has found a winning first move).
+    split: Option<(usize, usize, &'s AtomicBool)>,
+}
+
+impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
+    fn new(rules: &'r R, sh: &'s Shared<'s>) -> Result<Self, SearchError> {
+        Ok(Engine {
+            rules,
+            sh,
+            values: Solver::new(rules, Savings::ALL)?,
+            arena: Arena::new(),
+            tail_hashes: FxHashMap::default(),
+            counts: SearchCounts::default(),
+            scratch: Vec::new(),
+            depth: 0,
+            line: [(0, 0); LINE_PLIES],
+            first: Player::Left,
+            unflushed: 0,
+            root_best: None,
+            split: None,
+        })
+    }
+
+    /// Search `board` with `first` to move, returning the answer and a
+    /// winning move.
+    fn solve_root(&mut self, board: &Board, first: Player) -> Result<FirstPlayer, SearchError> {
+        let start = Instant::now();
+        let before = self.counts;
+        self.first = first;
+        self.root_best = None;
+        self.depth = 0;
+        let root = self.root(board);
+        let wins = self.wins(&root, first)?;
+        let mut counts = self.counts;
+        counts.nodes -= before.nodes;
+        counts.table_hits -= before.table_hits;
+        counts.by_value -= before.by_value;
+        counts.by_bounds -= before.by_bounds;
+        counts.expanded -= before.expanded;
+        counts.regions_valued -= before.regions_valued;
+        Ok(FirstPlayer {
+            player: first,
+            wins,
+            winning_move: if wins { self.root_best } else { None },
+            counts,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    /// The root node: every region a part (small ones are valued as soon
+    /// as a move is made, so that a first move can be named on the board).
+    fn root(&mut self, board: &Board) -> Node {
+        let mut parts = [0; MAX_PARTS];
+        let mut nparts = 0;
+        if self.sh.config.values_on() {
+            for m in regions(self.rules, board) {
+                push_part(&mut parts, &mut nparts, m);
+            }
+        }
+        Node {
+            board: *board,
+            hash: self.sh.zob.board(board),
+            parts,
+            nparts,
+            tail: self.arena.zero(),
+        }
+    }
+
+    /// The node after option `o` of `node`: the changed region re-split if
+    /// the move may have split it, and every part of at most `value_cells`
+    /// cells replaced by its value in the tail.
+    fn child(&mut self, node: &Node, o: &Board) -> Result<Node, SearchError> {
+        let cfg = self.sh.config;
+        if !cfg.values_on() {
+            let mut hash = node.hash;
+            self.sh.zob.update(&mut hash, &node.board, o);
+            return Ok(Node {
+                board: *o,
+                hash,
+                parts: node.parts,
+                nparts: 0,
+                tail: node.tail,
+            });
+        }
+        let mut changed: Bits = 0;
+        for k in 0..3 {
+            changed |= node.board.layer(k) ^ o.layer(k);
+        }
+        let cells = self.rules.cells(o);
+        let mut parts = [0; MAX_PARTS];
+        let mut nparts = 0;
+        let mut tail = node.tail;
+        let mut removed: Bits = 0;
+        let split = self.rules.may_split(&node.board, o);
+        for &p in &node.parts[..node.nparts] {
+            let q = p & cells;
+            if p & changed != 0 && split {
+                for s in regions(self.rules, &o.restrict(q)) {
+                    if s.count_ones() <= cfg.value_cells {
+                        tail = self.add_value(o, s, tail)?;
+                        removed |= s;
+                    } else {
+                        push_part(&mut parts, &mut nparts, s);
+                    }
+                }
+            } else if q == 0 {
+            } else if q.count_ones() <= cfg.value_cells {
+                tail = self.add_value(o, q, tail)?;
+                removed |= q;
+            } else {
+                push_part(&mut parts, &mut nparts, q);
+            }
+        }
+        let board = if removed == 0 {
+            *o
+        } else {
+            o.restrict(o.full() & !removed)
+        };
+        let mut hash = node.hash;
+        self.sh.zob.update(&mut hash, &node.board, &board);
+        Ok(Node {
+            board,
+            hash,
+            parts,
+            nparts,
+            tail,
+        })
+    }
+
+    fn add_value(&mut self, o: &Board, mask: Bits, tail: GameId) -> Result<GameId, SearchError> {
+        self.counts.regions_valued += 1;
+        let g = self.values.value(&mut self.arena, &region_board(o, mask))?;
+        Ok(self.arena.sum(tail, g)?)
+    }
+
+    /// The table key of (`node`, `mover`): the least key over the images of
+    /// the position under the usable symmetries (an image under a
+    /// player-swapping symmetry has the negated tail and the other mover).
+    fn key(&mut self, node: &Node, mover: Player) -> u64 {
+        let zob = self.sh.zob;
+        let plain = self.tail_hash(node.tail);
+        let mut negated = None;
+        let mut best = u64::MAX;
+        for (i, &(_, negates)) in zob.syms.iter().enumerate() {
+            let (t, m) = if negates {
+                let t = match negated {
+                    Some(t) => t,
+                    None => {
+                        let n = self.arena.neg(node.tail);
+                        let t = self.tail_hash(n);
+                        negated = Some(t);
+                        t
+                    }
+                };
+                (t, mover.opponent())
+            } else {
+                (plain, mover)
+            };
+            let k = node.hash[i]
+                ^ t
+                ^ if m == Player::Right {
+                    zob.right_to_move
+                } else {
+                    0
+                };
+            best = best.min(k);
+        }
+        best
+    }
+
+    /// A hash of a canonical form that does not depend on the arena (so
+    /// threads with arenas of their own can share the table).
+    fn tail_hash(&mut self, g: GameId) -> u64 {
+        if g == self.arena.zero() {
+            return 0;
+        }
+        if let Some(&h) = self.tail_hashes.get(&g) {
+            return h;
+        }
+        let mut s = if let Some(x) = self.arena.as_number(g) {
+            (x.num() as u64) ^ (u64::from(x.exp()) << 58) ^ 0x1234_5678
+        } else {
+            let mut h = 0xABCD_EF01_u64;
+            let left = self.arena.left_options(g).to_vec();
+            let right = self.arena.right_options(g).to_vec();
+            let mut acc = Vec::with_capacity(left.len() + right.len());
+            for o in left {
+                acc.push(self.tail_hash(o));
+            }
+            acc.sort_unstable();
+            for v in acc.drain(..) {
+                h = splitmix(&mut (h ^ v));
+            }
+            h = splitmix(&mut (h ^ 0x7777));
+            for o in right {
+                acc.push(self.tail_hash(o));
+            }
+            acc.sort_unstable();
+            for v in acc {
+                h = splitmix(&mut (h ^ v));
+            }
+            h
+        };
+        let h = splitmix(&mut s) | 1;
+        self.tail_hashes.insert(g, h);
+        h
+    }
+
+    /// Does the ruleset's move-bound knowledge decide the node? Normal
+    /// play and bounds for both players needed.
+    fn bounds_cutoff(&mut self, node: &Node, mover: Player) -> Option<bool> {
+        let left = self.rules.move_bounds(&node.board, Player::Left)?;
+        let right = self.rules.move_bounds(&node.board, Player::Right)?;
+        let (lo, hi) = tail_bounds(&mut self.arena, node.tail);
+        decide_by_bounds(left, right, lo, hi, mover)
+    }
+
+    /// Look at the stop flag, the budget and the clock.
+    fn check(&mut self) -> Result<(), SearchError> {
+        let total = self.sh.nodes.fetch_add(self.unflushed, Relaxed) + self.unflushed;
+        self.unflushed = 0;
+        let ctl = self.sh.control;
+        if let Some(stop) = ctl.stop {
+            if stop.load(Relaxed) {
+                return Err(SearchError::Stopped { nodes: total });
+            }
+        }
+        if let Some((_, _, found)) = self.split {
+            if found.load(Relaxed) {
+                return Err(SearchError::Sibling);
+            }
+        }
+        if let Some(max) = self.sh.config.max_nodes {
+            if total >= max {
+                return Err(SearchError::Budget(max));
+            }
+        }
+        if let Some(f) = ctl.progress {
+            let elapsed = self.sh.start.elapsed();
+            let ms = elapsed.as_millis() as u64;
+            let last = self.sh.last_report.load(Relaxed);
+            if ms >= last + ctl.interval.as_millis() as u64
+                && self
+                    .sh
+                    .last_report
+                    .compare_exchange(last, ms, Relaxed, Relaxed)
+                    .is_ok()
+            {
+                let t = self.sh.table.stats();
+                let secs = elapsed.as_secs_f64().max(1e-9);
+                f(&Progress {
+                    nodes: total,
+                    nodes_per_sec: total as f64 / secs,
+                    table_filled: t.filled,
+                    table_capacity: t.capacity,
+                    elapsed_ms: ms,
+                    left_first: self.first == Player::Left,
+                    line: self.line[..self.depth.min(LINE_PLIES)].to_vec(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Does `mover` win `node` moving first?
+    fn wins(&mut self, node: &Node, mover: Player) -> Result<bool, SearchError> {
+        self.counts.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_EVERY {
+            self.check()?;
+        }
+        let cfg = self.sh.config;
+        let normal = cfg.convention == Convention::Normal;
+        let root = self.depth == 0;
+        if normal && !root && cfg.values_on() && node.nparts == 0 {
+            self.counts.by_value += 1;
+            return Ok(match self.arena.outcome(node.tail) {
+                Outcome::N => true,
+                Outcome::P => false,
+                Outcome::L => mover == Player::Left,
+                Outcome::R => mover == Player::Right,
+            });
+        }
+        if normal && cfg.bounds && !root {
+            if let Some(w) = self.bounds_cutoff(node, mover) {
+                self.counts.by_bounds += 1;
+                return Ok(w);
+            }
+        }
+        let key = self.key(node, mover);
+        let hint = if root {
+            None
+        } else {
+            match self.sh.table.probe(key) {
+                Some(e) if !root => {
+                    self.counts.table_hits += 1;
+                    return Ok(e.win);
+                }
+                Some(e) => e.best,
+                None => None,
+            }
+        };
+        self.counts.expanded += 1;
+        let before = self.counts.nodes;
+        let other = mover.opponent();
+        // Options into this depth's scratch list, scored.
+        while self.scratch.len() <= self.depth {
+            self.scratch.push(Vec::new());
+        }
+        let mut opts = std::mem::take(&mut self.scratch[self.depth]);
+        opts.clear();
+        let ordering = cfg.ordering;
+        let rules = self.rules;
+        rules.options(&node.board, mover, |o| {
+            let idx = opts.len().min(255) as u8;
+            opts.push((o, 0, idx));
+        });
+        if ordering == MoveOrdering::Safety {
+            for (o, score, _) in opts.iter_mut() {
+                *score = rules.safety_score(o, mover);
+            }
+            opts.sort_by_key(|&(_, s, _)| std::cmp::Reverse(s));
+        }
+        if ordering == MoveOrdering::Mobility {
+            for (o, score, _) in opts.iter_mut() {
+                *score = rules.mobility(o, mover) as i32 - rules.mobility(o, other) as i32;
+            }
+            opts.sort_by_key(|&(_, s, _)| std::cmp::Reverse(s));
+        }
+        if let Some(h) = hint {
+            if let Some(pos) = opts.iter().position(|&(_, _, i)| i == h) {
+                opts[..=pos].rotate_right(1);
+            }
+        }
+        let tail_opts: Vec<GameId> = match mover {
+            Player::Left => self.arena.left_options(node.tail).to_vec(),
+            Player::Right => self.arena.right_options(node.tail).to_vec(),
+        };
+        let mut win = false;
+        let mut best = None;
+        let result: Result<(), SearchError> = (|| {
+            if opts.is_empty() && tail_opts.is_empty() {
+                win = cfg.convention == Convention::Misere;
+                return Ok(());
+            }
+            let n = (opts.len() + tail_opts.len()).min(u16::MAX as usize) as u16;
+            for (rank, &(o, _, idx)) in opts.iter().enumerate() {
+                if let (true, Some((share, shares, found))) = (root, self.split) {
+                    if rank % shares != share {
+                        continue;
+                    }
+                    if found.load(Relaxed) {
+                        return Err(SearchError::Sibling);
+                    }
+                }
+                if self.depth < LINE_PLIES {
+                    self.line[self.depth] = (rank as u16 + 1, n);
+                }
+                let c = self.child(node, &o)?;
+                self.depth += 1;
+                let w = self.wins(&c, other);
+                self.depth -= 1;
+                if !w? {
+                    win = true;
+                    best = Some(idx);
+                    if root {
+                        self.root_best = Some(o);
+                        if let Some((_, _, found)) = self.split {
+                            found.store(true, Relaxed);
+                        }
+                    }
+                    return Ok(());
+                }
+            }
+            for &t in &tail_opts {
+                let c = Node { tail: t, ..*node };
+                self.depth += 1;
+                let w = self.wins(&c, other);
+                self.depth -= 1;
+                if !w? {
+                    win = true;
+                    return Ok(());
+                }
+            }
+            Ok(())
+        })();
+        self.scratch[self.depth] = opts;
+        result?;
+        let spent = self.counts.nodes - before;
+        let work = (64 - spent.leading_zeros()) as u8;
+        if !(root && self.split.is_some()) {
+            // A split root saw only its share of the moves.
+            self.sh.table.store(key, table::Entry { win, best, work });
+        }
+        Ok(win)
+    }
+}
+
+/// Append a part, merging into the last slot when full (a union of regions
+/// is still closed under play; it is only split later than it could be).
+#[inline]
+fn push_part(parts: &mut [Bits; MAX_PARTS], n: &mut usize, m: Bits) {
+    if *n < MAX_PARTS {
+        parts[*n] = m;
+        *n += 1;
+    } else {
+        parts[MAX_PARTS - 1] |= m;
+    }
+}
+
+/// Integers `lo <= g <= hi` around a value: its floor and ceiling when it
+/// is a number; otherwise the largest integer below its right stop and the
+/// least above its left stop (a game whose right stop exceeds a number `x`
+/// is greater than `x`, and one whose left stop is below `x` is less).
+pub fn tail_bounds(arena: &mut Arena, g: GameId) -> (i64, i64) {
+    if let Some(x) = arena.as_number(g) {
+        return (x.floor(), x.ceil());
+    }
+    let rs = arena.right_stop(g);
+    let ls = arena.left_stop(g);
+    (rs.ceil() - 1, ls.floor() + 1)
+}
+
+/// The move-bound cutoff: with Left's and Right's bounds on the searched
+/// board and a number tail `t` with `lo <= t <= hi` (integers), is the
+/// mover's fate certain?
+///
+/// Left moving first wins if her safe moves, plus `lo` free moves when
+/// `lo > 0`, number more than every move Right can make (plus `-lo` when
+/// `lo < 0`): she moves only safely and Right runs out first. Left moving
+/// first loses if Right's safe moves (plus `-hi` when `hi < 0`) are at
+/// least every move Left can make (plus `hi` when `hi > 0`). Right is the
+/// mirror. The tail is replaced by `lo` for claims in Left's favour and by
+/// `hi` for claims in Right's, which only makes the claims harder (a
+/// position no worse for Left than one Left wins is one Left wins).
+pub fn decide_by_bounds(
+    left: MoveBounds,
+    right: MoveBounds,
+    lo: i64,
+    hi: i64,
+    mover: Player,
+) -> Option<bool> {
+    let l = |n: i64, b: MoveBounds| -> (i64, i64) {
+        // Left's (safe, max) with an integer tail n.
+        (i64::from(b.safe) + n.max(0), i64::from(b.max) + n.max(0))
+    };
+    let r = |n: i64, b: MoveBounds| -> (i64, i64) {
+        (
+            i64::from(b.safe) + (-n).max(0),
+            i64::from(b.max) + (-n).max(0),
+        )
+    };
+    match mover {
+        Player::Left => {
+            let (ls, _) = l(lo, left);
+            let (_, rm) = r(lo, right);
+            if ls > rm {
+                return Some(true);
+            }
+            let (rs, _) = r(hi, right);
+            let (_, lm) = l(hi, left);
+            if rs >= lm {
+                return Some(false);
+            }
+            None
+        }
+        Player::Right => {
+            let (rs, _) = r(hi, right);
+            let (_, lm) = l(hi, left);
+            if rs > lm {
+                return Some(true);
+            }
+            let (ls, _) = l(lo, left);
+            let (_, rm) = r(lo, right);
+            if ls >= rm {
+                return Some(false);
+            }
+            None
+        }
+    }
+}

@@ -147,6 +147,9 @@ pub fn value(
         Err(e) => return Err(meter.over_budget().unwrap_or_else(|| e.into())),
     };
     drop(meter);
+    if let Some(w) = report.store.as_ref().and_then(|u| u.warning.as_ref()) {
+        eprintln!("warning: store: {w}");
+    }
     if let Some(path) = &args.out {
         write_whole(path, &format!("{}\n", report.value.value))?;
     }

@@ -140,12 +140,21 @@ impl ValueSummary {
 }
 
 /// What the persistent table did for one run.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct StoreUse {
     /// Regions answered from the table.
     pub hits: u64,
     /// Regions the run added to it.
     pub added: u64,
+    /// Rows found damaged (checksum or encoding) and treated as misses:
+    /// recomputed, never believed.
+    pub checksum_failures: u64,
+    /// Imported rows not yet verified, treated as misses.
+    pub unverified: u64,
+    /// Lookups the engine could not complete, treated as misses.
+    pub read_errors: u64,
+    /// The first problem the table met, once (for a warning line).
+    pub warning: Option<String>,
 }
 
 /// The value of a board, with the counts of the search that found it.
@@ -179,7 +188,7 @@ impl BoardValue {
                 "nodes {}  distinct {}  hits {}  passes {}  splits {}  regions {}",
                 t.nodes, t.distinct, t.hits, t.passes, t.splits, t.regions
             );
-            if let Some(u) = self.store {
+            if let Some(u) = &self.store {
                 let _ = writeln!(s, "store hits {}  added {}", u.hits, u.added);
             }
         }
@@ -246,19 +255,28 @@ pub fn board_value_in<R: Ruleset>(
         let g = solver.value(&mut arena, board)?;
         (g, solver.stats())
     };
-    if let Some(s) = session {
-        s.finish().map_err(|e| ReportError::Store(e.to_string()))?;
-    }
+    let store = match session {
+        Some(s) => {
+            let warning = s.warning().map(str::to_string);
+            let done = s.finish().map_err(|e| ReportError::Store(e.to_string()))?;
+            Some(StoreUse {
+                hits: stats.store_hits,
+                added: stats.store_added,
+                checksum_failures: done.checksum_failures,
+                unverified: done.unverified,
+                read_errors: done.read_errors,
+                warning,
+            })
+        }
+        None => None,
+    };
     Ok(BoardValue {
         ruleset: r.name(),
         board: r.format(board),
         value: ValueSummary::of(&mut arena, g),
         stats,
         savings: opts.savings,
-        store: opts.store.map(|_| StoreUse {
-            hits: stats.store_hits,
-            added: stats.store_added,
-        }),
+        store,
     })
 }
 

@@ -54,7 +54,7 @@ fn domineering_4x4_is_a_long_form_at_temperature_zero() {
     assert_ne!(g, arena.zero());
     assert_eq!(arena.temperature(g).to_string(), "0");
     // The form itself is pinned in tests/published.rs.
-    assert_eq!(arena.display(g), "±{0,{{2|0},{2||2|0}|{2|0},{2|0||0}}}");
+    assert_eq!(arena.display(g), "±{0,{{2|0},2Tiny(2)|{2|0},Miny(2)}}");
 }
 
 #[test]

@@ -106,8 +106,8 @@ impl Serialize for ErrorDistribution {
 /// The Domineering census tables.
 #[derive(Clone, Debug, Serialize)]
 pub struct CensusReport {
-    /// Always `"domineering"`.
-    pub game: &'static str,
+    /// The ruleset: always `"domineering"`.
+    pub ruleset: &'static str,
     /// Largest region size.
     pub max_cells: usize,
     /// Over every shape.
@@ -236,7 +236,7 @@ impl CensusReport {
         totals.finish();
         by_size.values_mut().for_each(Tally::finish);
         Ok(CensusReport {
-            game: "domineering",
+            ruleset: "domineering",
             max_cells,
             totals,
             by_size,
@@ -469,8 +469,8 @@ pub struct CramTally {
 /// The Cram census tables.
 #[derive(Clone, Debug, Serialize)]
 pub struct CramReport {
-    /// Always `"cram"`.
-    pub game: &'static str,
+    /// The ruleset: always `"cram"`.
+    pub ruleset: &'static str,
     /// Largest region size.
     pub max_cells: usize,
     /// Over every shape.
@@ -495,7 +495,7 @@ impl CramReport {
             }
         }
         CramReport {
-            game: "cram",
+            ruleset: "cram",
             max_cells,
             totals,
             by_size,

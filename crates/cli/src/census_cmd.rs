@@ -195,9 +195,8 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
     } else {
         None
     };
+    // The report carries its own ruleset and parameters.
     let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
-    v["ruleset"] = "domineering".into();
-    v["max_cells"] = args.max_cells.into();
     if json_out {
         if let Some(b) = &boards {
             v["boards"] = serde_json::from_str(&b.to_json()?)?;
@@ -221,9 +220,7 @@ fn cram(args: CensusArgs, json_out: bool) -> Result<()> {
     if let Some(path) = &args.csv {
         census.write_csv(path)?;
     }
-    let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
-    v["ruleset"] = "cram".into();
-    v["max_cells"] = args.max_cells.into();
+    let v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
     if json_out {
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {

@@ -44,14 +44,31 @@ pub struct Outcomes {
 }
 
 impl Outcomes {
+    /// The outcome class, as the value engine names it: who wins with
+    /// each player moving first, read as one of L, R, N, P.
+    pub fn outcome(&self) -> Outcome {
+        match (self.left_first, self.right_first) {
+            (true, true) => Outcome::N,
+            (false, false) => Outcome::P,
+            (true, false) => Outcome::L,
+            (false, true) => Outcome::R,
+        }
+    }
+
     /// The outcome class letter: L, R, N (first player) or P (second).
     pub fn class(&self) -> &'static str {
-        match (self.left_first, self.right_first) {
-            (true, true) => "N",
-            (false, false) => "P",
-            (true, false) => "L",
-            (false, true) => "R",
+        match self.outcome() {
+            Outcome::N => "N",
+            Outcome::P => "P",
+            Outcome::L => "L",
+            Outcome::R => "R",
         }
+    }
+}
+
+impl From<Outcomes> for Outcome {
+    fn from(o: Outcomes) -> Outcome {
+        o.outcome()
     }
 }
 

@@ -183,13 +183,13 @@ async fn census_semigroup_and_sylver_json() {
     let r = get(&app, "/api/census/domineering?max_cells=6").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     let v = r.json();
-    assert_eq!(v["game"], "domineering");
+    assert_eq!(v["ruleset"], "domineering");
     assert_eq!(v["totals"]["shapes"], 104, "regions of up to 6 cells");
     assert!(v["by_size"]["6"].is_object());
 
     let r = get(&app, "/api/census/cram?max_cells=4").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
-    assert_eq!(r.json()["game"], "cram");
+    assert_eq!(r.json()["ruleset"], "cram");
 
     let r = get(&app, "/api/semigroups?max_genus=20").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);

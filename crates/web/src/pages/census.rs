@@ -94,18 +94,11 @@ fn census_error(e: CensusError, budget: &Budget) -> WebError {
 }
 
 /// The census JSON exactly as `partizan census RULESET --max-cells N --json`
-/// prints it: the report, plus its ruleset and size.
-fn cli_json(
-    ruleset: &str,
-    max_cells: usize,
-    report: Result<String, CensusError>,
-    budget: &Budget,
-) -> Result<String, WebError> {
+/// prints it (the report carries its own ruleset and size).
+fn cli_json(report: Result<String, CensusError>, budget: &Budget) -> Result<String, WebError> {
     let text = report.map_err(|e| census_error(e, budget))?;
-    let mut v: serde_json::Value =
+    let v: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| WebError::Internal(e.to_string()))?;
-    v["ruleset"] = ruleset.into();
-    v["max_cells"] = max_cells.into();
     crate::report::cli_text(&v)
 }
 
@@ -124,7 +117,7 @@ pub(crate) fn compute(
             };
             let c = Census::domineering(max_cells, &mut arena, &mut values)
                 .map_err(|e| census_error(e, budget))?;
-            let json = cli_json("domineering", max_cells, c.report.to_json(), budget)?;
+            let json = cli_json(c.report.to_json(), budget)?;
             let rows = c
                 .records
                 .iter()
@@ -150,7 +143,7 @@ pub(crate) fn compute(
         "cram" => {
             budget.check()?;
             let c = CramCensus::run(max_cells).map_err(|e| census_error(e, budget))?;
-            let json = cli_json("cram", max_cells, c.report.to_json(), budget)?;
+            let json = cli_json(c.report.to_json(), budget)?;
             let rows = c
                 .records
                 .iter()
@@ -707,7 +700,7 @@ mod tests {
         let CensusData::Domineering { rows, report, json } = &d else {
             panic!("domineering census");
         };
-        assert!(json.contains("\"game\": \"domineering\""));
+        assert!(json.contains("\"ruleset\": \"domineering\""));
         let html = render_domineering(rows, report, 4, 8, "all", None);
         assert_eq!(html.matches("class=\"shape-link\"").count(), rows.len());
         assert!(html.contains("id=\"plot-hits\""));

@@ -103,7 +103,12 @@ pub struct AnalyseArgs {
     pub limit: usize,
 }
 
+/// A value in notation, or a board written `RULESET:BOARD`, or a sum of
+/// such pieces joined by ` + ` (see `partizan_report::term_value`).
 fn parse(a: &mut Arena, text: &str, what: &str) -> Result<GameId> {
+    if text.contains(':') {
+        return partizan_report::term_value(a, text, 1).with_context(|| format!("in {what}"));
+    }
     a.parse(text)
         .with_context(|| format!("bad value notation in {what} '{text}'"))
 }

@@ -525,3 +525,27 @@ fn options_and_size_aware_printing() {
     assert!(v["size"]["subpositions"].as_u64().unwrap() > 3);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sums_across_rulesets_in_game_and_analyse() {
+    let v = json(&[
+        "game",
+        "clobber:xo.ox + domineering:..|.. + 3/2 + *",
+        "--json",
+    ]);
+    let w = json(&[
+        "game",
+        "clobber:xo.ox",
+        "domineering:..|..",
+        "3/2",
+        "*",
+        "--json",
+    ]);
+    assert_eq!(v["value"], w["value"]);
+    let v = json(&["game", "domineering:..|.. + -{1|-1}", "--json"]);
+    assert_eq!(v["value"], "0");
+    let o = run(&["compare", "domineering:..|..", "{1|-1}"]);
+    assert!(o.status.success());
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "=");
+    fails(&["game", "clobber:xq"], "bad clobber board");
+}

@@ -22,6 +22,6 @@
 pub mod value;
 
 pub use value::{
-    board_options, board_value, board_value_in, game_value, BoardOption, BoardValue, GameValue,
-    Options, OptionsReport, ReportError, Size, StoreUse, ValueSummary, PRINT_LIMIT,
+    board_options, board_value, board_value_in, game_value, term_value, BoardOption, BoardValue,
+    GameValue, Options, OptionsReport, ReportError, Size, StoreUse, ValueSummary, PRINT_LIMIT,
 };

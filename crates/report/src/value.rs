@@ -298,17 +298,52 @@ impl GameValue {
     }
 }
 
-/// Parse each of `terms` as CGSuite notation and add them up.
+/// The value of one term of a sum: CGSuite notation (`{1|0} + ^`), or a
+/// position of a registered ruleset written `RULESET:BOARD`
+/// (`clobber:xo.ox`); a term may itself be a sum of such pieces joined by
+/// ` + ` (spaces around the plus), mixing boards and notation:
+/// `clobber:xo.ox + domineering:..|.. + 3/2 + *`.
+pub fn term_value(arena: &mut Arena, text: &str, index: usize) -> Result<GameId, ReportError> {
+    let pieces: Vec<&str> = text.split(" + ").map(str::trim).collect();
+    fn board_of(piece: &str) -> Option<(Rules, &str)> {
+        let (name, board) = piece.split_once(':')?;
+        Rules::from_name(name).ok().map(|r| (r, board))
+    }
+    if !pieces.iter().any(|p| board_of(p).is_some()) {
+        return arena.parse(text).map_err(|e| ReportError::Notation {
+            index,
+            text: text.chars().take(200).collect(),
+            message: e.to_string(),
+        });
+    }
+    let mut total = arena.zero();
+    for piece in pieces {
+        let g = match board_of(piece) {
+            Some((rules, board)) => with_rules!(rules, |r| {
+                let b = r.parse(board).map_err(|source| ReportError::Board {
+                    ruleset: r.name(),
+                    source,
+                })?;
+                Solver::new(r, Savings::ALL)?.value(arena, &b)?
+            }),
+            None => arena.parse(piece).map_err(|e| ReportError::Notation {
+                index,
+                text: piece.chars().take(200).collect(),
+                message: e.to_string(),
+            })?,
+        };
+        total = arena.sum(total, g)?;
+    }
+    Ok(total)
+}
+
+/// Value each of `terms` (see [`term_value`]: notation, or boards of any
+/// registered rulesets) and add them up: a disjunctive sum across rulesets.
 pub fn game_value<S: AsRef<str>>(terms: &[S]) -> Result<GameValue, ReportError> {
     let mut arena = Arena::new();
     let mut total = arena.zero();
     for (i, text) in terms.iter().enumerate() {
-        let text = text.as_ref();
-        let g = arena.parse(text).map_err(|e| ReportError::Notation {
-            index: i + 1,
-            text: text.chars().take(200).collect(),
-            message: e.to_string(),
-        })?;
+        let g = term_value(&mut arena, text.as_ref(), i + 1)?;
         total = arena.sum(total, g)?;
     }
     Ok(GameValue {
@@ -522,6 +557,39 @@ mod tests {
             assert_eq!(v.value.value, x.value);
         }
         assert!(o.render_text(None).contains("Left: 3 options"));
+    }
+
+    #[test]
+    fn sums_across_rulesets() {
+        // Each board's value, added to plain values, is the sum's value.
+        let mixed = game_value(&["clobber:xo.ox + domineering:..|.. + 3/2 + *"]).unwrap();
+        let parts = ["clobber:xo.ox", "domineering:..|..", "3/2", "*"];
+        let mut arena = Arena::new();
+        let mut want = arena.zero();
+        for p in parts {
+            let g = match p.split_once(':') {
+                Some((n, b)) => {
+                    let v =
+                        board_value(Rules::from_name(n).unwrap(), b, &Options::default()).unwrap();
+                    arena.parse(&v.value.value).unwrap()
+                }
+                None => arena.parse(p).unwrap(),
+            };
+            want = arena.sum(want, g).unwrap();
+        }
+        assert_eq!(mixed.value.value, arena.display(want));
+        // The same as separate terms.
+        assert_eq!(game_value(&parts).unwrap().value, mixed.value);
+        // Domineering 2x2 is ±1: adding it to -(±1) gives 0.
+        assert_eq!(
+            game_value(&["domineering:..|.. + -{1|-1}"])
+                .unwrap()
+                .value
+                .value,
+            "0"
+        );
+        let e = game_value(&["clobber:xq"]).unwrap_err();
+        assert!(e.to_string().starts_with("bad clobber board"), "{e}");
     }
 
     #[test]

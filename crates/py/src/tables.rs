@@ -22,9 +22,9 @@ use crate::interrupt::Interrupt;
 /// directory). Pass it to `Board.value(store)`.
 ///
 /// By default the file is opened for each computation and let go after it
-/// (about 25 ms), so a notebook and the command line can take turns on it;
-/// `keep_open=True` holds it for the handle's life (faster for many small
-/// calls; other processes then wait for `close()`).
+/// (about 25 ms); `keep_open=True` holds it for the handle's life (faster
+/// for many small calls). Either way other handles and processes (the
+/// command line, the site) read and add to the same file at once.
 #[pyclass(frozen, module = "partizan._partizan")]
 pub struct Store {
     inner: Mutex<Option<partizan_store::Store>>,

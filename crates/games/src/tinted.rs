@@ -109,3 +109,102 @@ pub(crate) fn parse(text: &str, ruleset: &'static str, rule: Forbids) -> Result<
     }
     Board::new(tinted.width(), tinted.height(), layers)
 }
+
+/// The board glyphs of the tinted placement games (Snort, Col).
+pub(crate) const GLYPHS: &[crate::ruleset::GlyphSpec] = &[
+    crate::ruleset::GlyphSpec::layer('.', 0, "an empty cell either player may colour"),
+    crate::ruleset::GlyphSpec::layer('l', 1, "an empty cell only Left may colour"),
+    crate::ruleset::GlyphSpec::layer('r', 2, "an empty cell only Right may colour"),
+    crate::ruleset::GlyphSpec::hole('#', "a hole, or a cell nobody may colour"),
+    crate::ruleset::GlyphSpec::hole(
+        'L',
+        "a cell Left coloured (read as a hole; tints its neighbours)",
+    ),
+    crate::ruleset::GlyphSpec::hole(
+        'R',
+        "a cell Right coloured (read as a hole; tints its neighbours)",
+    ),
+];
+
+/// The [`Ruleset`](crate::Ruleset) of a tinted placement game: everything
+/// but which neighbours forbid a move is shared, so Snort and Col are each
+/// their description and this one line.
+macro_rules! tinted_ruleset {
+    ($ty:ty, $rule:expr, $info:expr) => {
+        impl $crate::ruleset::Ruleset for $ty {
+            fn info(&self) -> &'static $crate::ruleset::RulesetInfo {
+                &$info
+            }
+
+            /// Reads `L` and `R` as coloured cells (see the module doc).
+            fn parse(&self, text: &str) -> Result<$crate::board::Board, $crate::error::BoardError> {
+                $crate::tinted::parse(text, $info.name, $rule)
+            }
+
+            #[inline]
+            fn options<F: FnMut($crate::board::Board)>(
+                &self,
+                b: &$crate::board::Board,
+                p: $crate::board::Player,
+                f: F,
+            ) {
+                $crate::tinted::options($rule, b, p, f);
+            }
+
+            #[inline]
+            fn footprints<F: FnMut($crate::board::Bits)>(&self, b: &$crate::board::Board, f: F) {
+                $crate::tinted::footprints(b, f);
+            }
+
+            #[inline]
+            fn related(
+                &self,
+                b: &$crate::board::Board,
+                set: $crate::board::Bits,
+            ) -> $crate::board::Bits {
+                $crate::tinted::related(b, set)
+            }
+
+            #[inline]
+            fn cells(&self, b: &$crate::board::Board) -> $crate::board::Bits {
+                b.cells()
+            }
+
+            fn symmetries(&self) -> &'static [$crate::transform::Symmetry] {
+                &$crate::transform::GEOMETRIC_AND_COLOUR_SWAP
+            }
+
+            #[inline]
+            fn apply(
+                &self,
+                b: &$crate::board::Board,
+                s: $crate::transform::Symmetry,
+            ) -> $crate::board::Board {
+                let t = b.transform(s.transform);
+                if s.negates {
+                    t.swap_layers(1, 2)
+                } else {
+                    t
+                }
+            }
+
+            /// Live cells only die.
+            fn only_falls_apart(&self) -> bool {
+                true
+            }
+
+            fn impartial(&self) -> bool {
+                false
+            }
+
+            fn may_split(
+                &self,
+                before: &$crate::board::Board,
+                after: &$crate::board::Board,
+            ) -> bool {
+                $crate::tinted::may_split(before, after)
+            }
+        }
+    };
+}
+pub(crate) use tinted_ruleset;

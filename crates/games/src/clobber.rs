@@ -104,12 +104,7 @@ impl Ruleset for Clobber {
 
     #[inline]
     fn apply(&self, b: &Board, s: Symmetry) -> Board {
-        let t = b.transform(s.transform);
-        if s.negates {
-            t.swap_layers(0, 1)
-        } else {
-            t
-        }
+        s.apply_swapping(b, 0, 1)
     }
 
     /// Stones only disappear, so pairs of stones only disappear.

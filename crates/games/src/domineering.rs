@@ -11,23 +11,14 @@
 use crate::board::{Bits, Board, Player};
 use crate::dominoes;
 use crate::ruleset::{Ruleset, RulesetInfo};
-use crate::transform::{Symmetry, Transform};
+use crate::transform::Symmetry;
 
 /// Domineering. A transpose swaps vertical and horizontal, so the four
 /// axis-swapping symmetries negate the value; the other four keep it.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Domineering;
 
-const SYMMETRIES: [Symmetry; 8] = [
-    Symmetry::new(Transform::Identity, false),
-    Symmetry::new(Transform::FlipRows, false),
-    Symmetry::new(Transform::FlipCols, false),
-    Symmetry::new(Transform::Rot180, false),
-    Symmetry::new(Transform::Transpose, true),
-    Symmetry::new(Transform::AntiTranspose, true),
-    Symmetry::new(Transform::Rot90, true),
-    Symmetry::new(Transform::Rot270, true),
-];
+const SYMMETRIES: [Symmetry; 8] = crate::transform::AXIS_SWAP_NEGATES;
 
 static INFO: RulesetInfo = RulesetInfo {
     name: "domineering",

@@ -22,23 +22,14 @@
 use crate::board::{each_bit, flood, Bits, Board, Player};
 use crate::dominoes;
 use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
-use crate::transform::{Symmetry, Transform};
+use crate::transform::Symmetry;
 
 /// Fission. The four symmetries that keep rows as rows keep the value; the
 /// four that exchange rows and columns exchange the players and negate it.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Fission;
 
-const SYMMETRIES: [Symmetry; 8] = [
-    Symmetry::new(Transform::Identity, false),
-    Symmetry::new(Transform::FlipRows, false),
-    Symmetry::new(Transform::FlipCols, false),
-    Symmetry::new(Transform::Rot180, false),
-    Symmetry::new(Transform::Transpose, true),
-    Symmetry::new(Transform::AntiTranspose, true),
-    Symmetry::new(Transform::Rot90, true),
-    Symmetry::new(Transform::Rot270, true),
-];
+const SYMMETRIES: [Symmetry; 8] = crate::transform::AXIS_SWAP_NEGATES;
 
 static INFO: RulesetInfo = RulesetInfo {
     name: "fission",

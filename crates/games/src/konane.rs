@@ -144,12 +144,7 @@ impl Ruleset for Konane {
 
     #[inline]
     fn apply(&self, b: &Board, s: Symmetry) -> Board {
-        let t = b.transform(s.transform);
-        if s.negates {
-            t.swap_layers(0, 1)
-        } else {
-            t
-        }
+        s.apply_swapping(b, 0, 1)
     }
 
     /// True, and not by the "gaps only widen" argument (a landing stone

@@ -180,12 +180,7 @@ macro_rules! tinted_ruleset {
                 b: &$crate::board::Board,
                 s: $crate::transform::Symmetry,
             ) -> $crate::board::Board {
-                let t = b.transform(s.transform);
-                if s.negates {
-                    t.swap_layers(1, 2)
-                } else {
-                    t
-                }
+                s.apply_swapping(b, 1, 2)
             }
 
             /// Live cells only die.

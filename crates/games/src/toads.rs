@@ -160,12 +160,7 @@ impl Ruleset for ToadsAndFrogs {
 
     #[inline]
     fn apply(&self, b: &Board, s: Symmetry) -> Board {
-        let t = b.transform(s.transform);
-        if s.negates {
-            t.swap_layers(0, 1)
-        } else {
-            t
-        }
+        s.apply_swapping(b, 0, 1)
     }
 
     /// Cells never change and the spans only shrink.

@@ -96,12 +96,7 @@ impl Ruleset for TopplingDominoes {
 
     #[inline]
     fn apply(&self, b: &Board, s: Symmetry) -> Board {
-        let t = b.transform(s.transform);
-        if s.negates {
-            t.swap_layers(0, 1)
-        } else {
-            t
-        }
+        s.apply_swapping(b, 0, 1)
     }
 
     fn only_falls_apart(&self) -> bool {

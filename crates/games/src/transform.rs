@@ -148,7 +148,35 @@ impl Symmetry {
     pub const fn new(transform: Transform, negates: bool) -> Symmetry {
         Symmetry { transform, negates }
     }
+
+    /// Apply to a board whose players own layers `a` and `b`: the transform,
+    /// then, when the symmetry negates, the two colours exchanged (the
+    /// `Ruleset::apply` of every game whose negating symmetries swap colours).
+    #[must_use]
+    #[inline]
+    pub fn apply_swapping(self, board: &crate::Board, a: usize, b: usize) -> crate::Board {
+        let t = board.transform(self.transform);
+        if self.negates {
+            t.swap_layers(a, b)
+        } else {
+            t
+        }
+    }
 }
+
+/// The four transforms that keep rows as rows keep the value; the four that
+/// exchange rows and columns negate it (Domineering, Fission: the players'
+/// move directions swap with the axes).
+pub const AXIS_SWAP_NEGATES: [Symmetry; 8] = [
+    Symmetry::new(Transform::Identity, false),
+    Symmetry::new(Transform::FlipRows, false),
+    Symmetry::new(Transform::FlipCols, false),
+    Symmetry::new(Transform::Rot180, false),
+    Symmetry::new(Transform::Transpose, true),
+    Symmetry::new(Transform::AntiTranspose, true),
+    Symmetry::new(Transform::Rot90, true),
+    Symmetry::new(Transform::Rot270, true),
+];
 
 /// The eight transforms, none negating (impartial games, Cram).
 pub const GEOMETRIC: [Symmetry; 8] = [

@@ -121,6 +121,13 @@ pub enum AtlasError {
     /// JSON serialisation failed.
     #[error(transparent)]
     Json(#[from] serde_json::Error),
+    /// The build spent its budget of parts ([`AtlasConfig::part_budget`]);
+    /// what it finished is in the store and a rerun resumes from there.
+    #[error("stopped after {parts} parts (budget); the store keeps them and a rerun resumes")]
+    Stopped {
+        /// Parts computed before stopping.
+        parts: usize,
+    },
 }
 
 /// What a value is, in the atlas's classification. Every short game falls in
@@ -359,6 +366,31 @@ pub trait AtlasStore {
 
     /// Keep one slice (`index` of `count`) of a level, for a later merge.
     fn save_shard(&mut self, level: &Level, index: usize, count: usize) -> Result<(), AtlasError>;
+
+    /// The stored part `index` of `count` of size `cells` (a contiguous run
+    /// of its classes in catalogue order, see [`AtlasConfig::part_size`])
+    /// whose values start at `value_base`, or `None`. A store that keeps no
+    /// parts always answers `None`.
+    fn load_part(
+        &mut self,
+        _cells: usize,
+        _value_base: u32,
+        _index: usize,
+        _count: usize,
+    ) -> Result<Option<Level>, AtlasError> {
+        Ok(None)
+    }
+
+    /// Keep a finished part of a level (so a killed build resumes inside
+    /// the level).
+    fn save_part(&mut self, _part: &Level, _index: usize, _count: usize) -> Result<(), AtlasError> {
+        Ok(())
+    }
+
+    /// Forget the parts of a size once its whole level is saved.
+    fn remove_parts(&mut self, _cells: usize, _count: usize) -> Result<(), AtlasError> {
+        Ok(())
+    }
 }
 
 /// A store that keeps nothing (a build from scratch, held in memory).
@@ -392,6 +424,8 @@ pub struct LevelStats {
     pub seconds: f64,
     /// Shapes valued by each worker thread.
     pub per_thread: Vec<u64>,
+    /// How often a worker's arena was started afresh to bound memory.
+    pub arena_resets: u64,
 }
 
 /// A built (or loaded) atlas.
@@ -410,8 +444,16 @@ struct Worker {
     new: HashMap<Box<[u8]>, u32>,
     new_list: Vec<Box<[u8]>>,
     valued: u64,
+    resets: u64,
     scratch: Scratch,
 }
+
+/// Forms a worker's arena may hold before it starts afresh (between chunks
+/// of 512 shapes): about 0.5 GB a worker.
+const ARENA_FORMS: usize = 1 << 21;
+
+/// Classes per part of a level by default ([`AtlasConfig::part_size`]).
+pub const PART_SIZE: usize = 1 << 20;
 
 /// Reused buffers of one worker (nothing allocated per shape).
 #[derive(Default)]
@@ -433,7 +475,20 @@ impl Worker {
             new: HashMap::new(),
             new_list: Vec::new(),
             valued: 0,
+            resets: 0,
             scratch: Scratch::default(),
+        }
+    }
+
+    /// Start a fresh arena when this one holds more than [`ARENA_FORMS`]
+    /// forms (sums and intermediate forms pile up; the values themselves
+    /// are re-decoded on demand, and the codes handed back are encodings,
+    /// not ids, so nothing already computed is lost).
+    fn trim(&mut self) {
+        if self.arena.len() > ARENA_FORMS {
+            self.arena = Arena::new();
+            self.local.clear();
+            self.resets += 1;
         }
     }
 
@@ -558,8 +613,22 @@ pub struct AtlasConfig {
     /// Worker threads for the values (at least 1).
     pub threads: usize,
     /// `Some((k, n))`: value only every `n`-th class of the top size
-    /// starting at `k` (a shard; see [`Atlas::build_shard`]).
+    /// starting at `k` (a shard, saved with [`AtlasStore::save_shard`] and
+    /// combined by [`crate::DirStore::merge_shards`]).
     pub shard: Option<(usize, usize)>,
+    /// A size of more classes than this is valued in contiguous parts of
+    /// this many (catalogue order), each saved to the store when done, so a
+    /// killed build loses at most one part. The level is the same whatever
+    /// the part size.
+    pub part_size: usize,
+    /// Stop with [`AtlasError::Stopped`] after computing this many parts
+    /// (of levels cut in parts): a budget, and the hook that tests a kill
+    /// in the middle of a level.
+    pub part_budget: Option<usize>,
+    /// Keep every level's entries in the returned atlas. `false` keeps only
+    /// the statistics (the store has the levels): the lean way to build a
+    /// large atlas.
+    pub keep_entries: bool,
 }
 
 impl AtlasConfig {
@@ -570,6 +639,9 @@ impl AtlasConfig {
             max_cells,
             threads: rayon::current_num_threads(),
             shard: None,
+            part_size: PART_SIZE,
+            part_budget: None,
+            keep_entries: true,
         }
     }
 }
@@ -641,7 +713,9 @@ impl Builder {
         Ok(i)
     }
 
-    fn adopt(&mut self, level: Level) -> Result<(), AtlasError> {
+    /// Take a stored level: its values, and its entries into the table when
+    /// `into_table` (a size is looked up only by sizes two larger).
+    fn adopt(&mut self, level: Level, into_table: bool, keep: bool) -> Result<(), AtlasError> {
         if level.value_base as usize != self.values.len() {
             return Err(AtlasError::Corrupt {
                 path: format!("level {}", level.cells),
@@ -652,11 +726,7 @@ impl Builder {
                 ),
             });
         }
-        for v in level.values {
-            self.index
-                .insert(v.encoding.clone(), self.values.len() as u32);
-            self.values.push(v);
-        }
+        self.adopt_values(level.values);
         let n = self.values.len() as u32;
         for &(s, v) in &level.entries {
             if v >= n {
@@ -665,10 +735,45 @@ impl Builder {
                     detail: format!("value index {v} of {s} out of range"),
                 });
             }
-            self.table.insert(s, v);
+            if into_table {
+                self.table.insert(s, v);
+            }
         }
-        self.levels.push(level.entries);
+        self.levels
+            .push(if keep { level.entries } else { Vec::new() });
         Ok(())
+    }
+
+    fn adopt_values(&mut self, values: Vec<StoredValue>) {
+        for v in values {
+            self.index
+                .insert(v.encoding.clone(), self.values.len() as u32);
+            self.values.push(v);
+        }
+    }
+
+    /// Value `shapes` on the workers and intern the results in shape order
+    /// (indices independent of the schedule); the entries.
+    fn value_and_intern(
+        &mut self,
+        workers: &mut [Worker],
+        shapes: &[Shape],
+    ) -> Result<Vec<(Shape, u32)>, AtlasError> {
+        let codes = value_level(workers, &self.table, &self.values, shapes)?;
+        let mut remap: Vec<Vec<u32>> = workers
+            .iter()
+            .map(|w| vec![u32::MAX; w.new_list.len()])
+            .collect();
+        let mut entries = Vec::with_capacity(shapes.len());
+        for (shape, &(wi, code)) in shapes.iter().zip(&codes) {
+            let slot = &mut remap[wi as usize][code as usize];
+            if *slot == u32::MAX {
+                let enc = workers[wi as usize].new_list[code as usize].clone();
+                *slot = self.intern(enc)?;
+            }
+            entries.push((*shape, *slot));
+        }
+        Ok(entries)
     }
 }
 
@@ -700,6 +805,7 @@ fn value_level(
         w.new.clear();
         w.new_list.clear();
         w.valued = 0;
+        w.resets = 0;
     }
     let results: Vec<Result<ChunkCodes, AtlasError>> = std::thread::scope(|s| {
         let handles: Vec<_> = workers
@@ -719,6 +825,7 @@ fn value_level(
                             codes.push(w.value(table, values, shape)?);
                         }
                         out.push((c, codes));
+                        w.trim();
                     }
                 })
             })
@@ -757,6 +864,9 @@ impl Atlas {
             }
         }
         let threads = config.threads.max(1);
+        let part_size = config.part_size.max(1);
+        let keep = config.keep_entries;
+        let mut parts_done = 0usize;
         let mut b = Builder::new();
         let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new()).collect();
         let mut stats = Vec::new();
@@ -769,6 +879,9 @@ impl Atlas {
             } else {
                 Catalogue::grow_from(&prev, Group::Square)
             };
+            drop(std::mem::take(&mut prev));
+            // sizes up to max - 2 are looked up by larger ones
+            let into_table = cells + 2 <= max;
             let top_shard = if cells == max { config.shard } else { None };
             let base = b.values.len() as u32;
             if top_shard.is_none() {
@@ -782,7 +895,7 @@ impl Atlas {
                         });
                     }
                     let new_values = level.values.len() as u64;
-                    b.adopt(level)?;
+                    b.adopt(level, into_table, keep)?;
                     stats.push(LevelStats {
                         cells,
                         classes: shapes.len() as u64,
@@ -790,29 +903,78 @@ impl Atlas {
                         loaded: true,
                         seconds: t0.elapsed().as_secs_f64(),
                         per_thread: Vec::new(),
+                        arena_resets: 0,
                     });
                     prev = shapes;
                     continue;
                 }
             }
-            let mine: Vec<Shape> = match top_shard {
-                Some((k, n)) => shapes.iter().skip(k).step_by(n).copied().collect(),
-                None => shapes.clone(),
-            };
-            let codes = value_level(&mut workers, &b.table, &b.values, &mine)?;
-            // intern in shape order: indices independent of the schedule
-            let mut remap: Vec<Vec<u32>> = workers
-                .iter()
-                .map(|w| vec![u32::MAX; w.new_list.len()])
-                .collect();
-            let mut entries = Vec::with_capacity(mine.len());
-            for (shape, &(wi, code)) in mine.iter().zip(&codes) {
-                let slot = &mut remap[wi as usize][code as usize];
-                if *slot == u32::MAX {
-                    let enc = workers[wi as usize].new_list[code as usize].clone();
-                    *slot = b.intern(enc)?;
+            let picked: Vec<Shape>;
+            let mine: &[Shape] = match top_shard {
+                Some((k, n)) => {
+                    picked = shapes.iter().skip(k).step_by(n).copied().collect();
+                    &picked
                 }
-                entries.push((*shape, *slot));
+                None => &shapes,
+            };
+            let mut valued = vec![0u64; threads];
+            let mut resets = 0u64;
+            let mut tally = |workers: &[Worker]| {
+                for (v, w) in valued.iter_mut().zip(workers) {
+                    *v += w.valued;
+                    resets += w.resets;
+                }
+            };
+            // contiguous parts, each saved as it finishes (one part when
+            // the level is small or a shard)
+            let count = if top_shard.is_some() {
+                1
+            } else {
+                mine.len().div_ceil(part_size).max(1)
+            };
+            let mut entries: Vec<(Shape, u32)> = Vec::with_capacity(mine.len());
+            for k in 0..count {
+                let range = k * part_size..((k + 1) * part_size).min(mine.len());
+                let piece = if count == 1 { mine } else { &mine[range] };
+                let part_base = b.values.len() as u32;
+                if count > 1 {
+                    if let Some(part) = store.load_part(cells, part_base, k, count)? {
+                        if part.entries.len() != piece.len()
+                            || part.entries.iter().zip(piece).any(|(e, s)| e.0 != *s)
+                            || part
+                                .entries
+                                .iter()
+                                .any(|e| e.1 as usize >= part_base as usize + part.values.len())
+                        {
+                            return Err(AtlasError::Corrupt {
+                                path: format!("level {cells} part {k} of {count}"),
+                                detail: "stored part differs from the catalogue".into(),
+                            });
+                        }
+                        b.adopt_values(part.values);
+                        entries.extend(part.entries);
+                        continue;
+                    }
+                    if config.part_budget.is_some_and(|p| parts_done >= p) {
+                        return Err(AtlasError::Stopped { parts: parts_done });
+                    }
+                }
+                let got = b.value_and_intern(&mut workers, piece)?;
+                tally(&workers);
+                if count > 1 {
+                    parts_done += 1;
+                    store.save_part(
+                        &Level {
+                            cells,
+                            value_base: part_base,
+                            values: b.values[part_base as usize..].to_vec(),
+                            entries: got.clone(),
+                        },
+                        k,
+                        count,
+                    )?;
+                }
+                entries.extend(got);
             }
             let level = Level {
                 cells,
@@ -824,8 +986,14 @@ impl Atlas {
                 Some((k, n)) => store.save_shard(&level, k, n)?,
                 None => store.save_level(&level)?,
             }
-            for &(s, v) in &level.entries {
-                b.table.insert(s, v);
+            if count > 1 {
+                store.remove_parts(cells, count)?;
+            }
+            if into_table {
+                b.table.reserve(level.entries.len());
+                for &(s, v) in &level.entries {
+                    b.table.insert(s, v);
+                }
             }
             stats.push(LevelStats {
                 cells,
@@ -833,9 +1001,10 @@ impl Atlas {
                 new_values: level.values.len() as u64,
                 loaded: false,
                 seconds: t0.elapsed().as_secs_f64(),
-                per_thread: workers.iter().map(|w| w.valued).collect(),
+                per_thread: valued,
+                arena_resets: resets,
             });
-            b.levels.push(level.entries);
+            b.levels.push(if keep { level.entries } else { Vec::new() });
             prev = shapes;
         }
         Ok(Atlas {
@@ -1378,6 +1547,13 @@ impl AtlasReport {
                 "  t = {:<6} {:>2} cells  {:<24} {}",
                 r.temperature, r.cells, r.board, r.value
             );
+        }
+        // pictures of the three hottest (Left plays vertically)
+        for r in self.hottest.iter().take(3) {
+            let _ = writeln!(s, "\n  {} = {} (t = {}):", r.board, r.value, r.temperature);
+            for row in r.board.split('|') {
+                let _ = writeln!(s, "    {row}");
+            }
         }
         if let Some(r) = &self.largest_nimber {
             let _ = writeln!(

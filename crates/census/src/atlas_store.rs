@@ -460,6 +460,11 @@ impl DirStore {
         &self.dir
     }
 
+    fn part_path(&self, cells: usize, index: usize, count: usize) -> PathBuf {
+        self.dir
+            .join(format!("level-{cells:02}.part-{index}-of-{count}.pzal"))
+    }
+
     fn path(&self, cells: usize, shard: Option<(usize, usize)>) -> PathBuf {
         match shard {
             None => self.dir.join(format!("level-{cells:02}.pzal")),
@@ -490,8 +495,17 @@ impl DirStore {
         shard: Option<(usize, usize)>,
         base: u32,
     ) -> Result<Option<Level>, AtlasError> {
-        let path = self.path(cells, shard);
-        let bytes = match std::fs::read(&path) {
+        self.read_at(&self.path(cells, shard), cells, shard, base)
+    }
+
+    fn read_at(
+        &self,
+        path: &Path,
+        cells: usize,
+        shard: Option<(usize, usize)>,
+        base: u32,
+    ) -> Result<Option<Level>, AtlasError> {
+        let bytes = match std::fs::read(path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => {
@@ -622,10 +636,11 @@ impl DirStore {
     /// an unsharded build writes: entries in catalogue order, values
     /// interned in order of first appearance, each followed by its negative.
     pub fn merge_shards(&mut self, cells: usize, count: usize) -> Result<Level, AtlasError> {
-        let below = crate::atlas::Atlas::load(self, cells - 1)?;
-        let base = below.values().len() as u32;
+        // the values below, from the summaries (not the entries: at 18
+        // cells those would be 68 M of them)
+        let below = self.values_below(cells)?;
+        let base = below.len() as u32;
         let mut index: HashMap<Box<[u8]>, u32> = below
-            .values()
             .iter()
             .enumerate()
             .map(|(i, v)| (v.encoding.clone(), i as u32))
@@ -756,5 +771,40 @@ impl AtlasStore for DirStore {
     fn save_shard(&mut self, level: &Level, index: usize, count: usize) -> Result<(), AtlasError> {
         let path = self.path(level.cells, Some((index, count)));
         self.write(&path, &encode_level(level, Some((index, count))))
+    }
+
+    /// A part has the layout of a shard file (kind 1, its index and count)
+    /// under its own name, `level-NN.part-K-of-N.pzal`.
+    fn load_part(
+        &mut self,
+        cells: usize,
+        value_base: u32,
+        index: usize,
+        count: usize,
+    ) -> Result<Option<Level>, AtlasError> {
+        let path = self.part_path(cells, index, count);
+        self.read_at(&path, cells, Some((index, count)), value_base)
+    }
+
+    fn save_part(&mut self, part: &Level, index: usize, count: usize) -> Result<(), AtlasError> {
+        let path = self.part_path(part.cells, index, count);
+        self.write(&path, &encode_level(part, Some((index, count))))
+    }
+
+    fn remove_parts(&mut self, cells: usize, count: usize) -> Result<(), AtlasError> {
+        for k in 0..count {
+            let path = self.part_path(cells, k, count);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => {
+                    return Err(AtlasError::Io {
+                        path: path.display().to_string(),
+                        source,
+                    })
+                }
+            }
+        }
+        Ok(())
     }
 }

@@ -135,14 +135,43 @@ fn col0_mask(w: usize, h: usize) -> u128 {
 
 /// Grow `seed` inside `within` (a `w`-wide box) to its four-connected
 /// component: the games crate's frontier flood with a word-level step.
+///
+/// A box of at most 64 cells (nearly every shape to 15 cells, and the
+/// regions its moves leave) floods on one machine word.
 #[inline]
 pub(crate) fn flood(seed: u128, within: u128, w: usize, h: usize) -> u128 {
+    if w * h <= 64 {
+        return u128::from(flood64(seed as u64, within as u64, w, h));
+    }
     let c0 = col0_mask(w, h);
     let not_first = !c0;
     let not_last = !(c0 << (w - 1));
     partizan_games::flood(seed, within, |x| {
         x | ((x << 1) & not_first) | ((x >> 1) & not_last) | (x << w) | (x >> w)
     })
+}
+
+/// [`flood`] on a box of at most 64 cells.
+#[inline]
+fn flood64(seed: u64, within: u64, w: usize, h: usize) -> u64 {
+    let c0 = col0_mask(w, h) as u64;
+    let not_first = !c0;
+    let not_last = !(c0 << (w - 1));
+    let mut comp = seed & within;
+    let mut frontier = comp;
+    while frontier != 0 {
+        let x = frontier;
+        // a 64-wide box has one row: nothing above or below
+        let (up, down) = (
+            x.checked_shl(w as u32).unwrap_or(0),
+            x.checked_shr(w as u32).unwrap_or(0),
+        );
+        let grown =
+            (x | ((x << 1) & not_first) | ((x >> 1) & not_last) | up | down) & within & !comp;
+        comp |= grown;
+        frontier = grown;
+    }
+    comp
 }
 
 /// Cells of `within` four-adjacent to some cell of `x` but not in `x`.
@@ -367,6 +396,14 @@ impl Shape {
     #[inline]
     fn rot180(&self) -> Shape {
         let area = self.width() * self.height();
+        if area <= 64 {
+            // one word's bit reversal instead of two
+            return mk(
+                self.width(),
+                self.height(),
+                u128::from(self.lo.reverse_bits() >> (64 - area)),
+            );
+        }
         mk(
             self.width(),
             self.height(),

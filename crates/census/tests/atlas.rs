@@ -1,19 +1,18 @@
 //! The value atlas against the census, an independent solver, its own
 //! store, shards and queries.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use partizan_census::atlas::{Atlas, AtlasConfig, NoStore, Query, ValueKind};
-use partizan_census::{classify, Census, DirStore, DomineeringValues, Group, Shape};
+use partizan_census::atlas::{Atlas, AtlasConfig, AtlasError, NoStore, Query, ValueKind};
+use partizan_census::{classify, Census, DirStore, DomineeringValues, Shape};
 use partizan_core::Arena;
 use partizan_games::Domineering;
 use partizan_solve::{Savings, Solver};
 
 fn build(n: usize, threads: usize) -> Atlas {
     let cfg = AtlasConfig {
-        max_cells: n,
         threads,
-        shard: None,
+        ..AtlasConfig::new(n)
     };
     Atlas::build(&cfg, &mut NoStore).unwrap()
 }
@@ -47,37 +46,119 @@ fn one_and_two_threads_agree_and_match_the_census() {
     );
 }
 
-/// Kind totals by size from the solve crate's general solver on the games
+type Cells = Vec<(i32, i32)>;
+
+/// Shift to row 0 and column 0, sorted.
+fn normalise(mut v: Cells) -> Cells {
+    let r0 = v.iter().map(|p| p.0).min().unwrap();
+    let c0 = v.iter().map(|p| p.1).min().unwrap();
+    for p in &mut v {
+        *p = (p.0 - r0, p.1 - c0);
+    }
+    v.sort_unstable();
+    v
+}
+
+/// The least of the four row-preserving images (identity, both mirrors,
+/// half turn), by sorted cell list.
+fn row_canonical(v: &Cells) -> Cells {
+    [(1, 1), (-1, 1), (1, -1), (-1, -1)]
+        .iter()
+        .map(|&(a, b)| normalise(v.iter().map(|&(r, c)| (a * r, b * c)).collect()))
+        .min()
+        .unwrap()
+}
+
+/// Every Domineering region of `n` cells by brute force, sharing no code
+/// with the catalogue: grow every fixed polyomino of `n - 1` cells by each
+/// free neighbour, normalise into a set, then keep one representative per
+/// row-preserving class.
+fn brute_regions(n: usize) -> BTreeSet<Cells> {
+    let mut level: BTreeSet<Cells> = [vec![(0, 0)]].into();
+    for _ in 1..n {
+        let mut next = BTreeSet::new();
+        for p in &level {
+            for &(r, c) in p {
+                for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+                    let q = (r + dr, c + dc);
+                    if !p.contains(&q) {
+                        let mut v = p.clone();
+                        v.push(q);
+                        next.insert(normalise(v));
+                    }
+                }
+            }
+        }
+        level = next;
+    }
+    level.iter().map(row_canonical).collect()
+}
+
+/// A shape's cells read back from its text (rows of `.` and `#`).
+fn cells_of_text(text: &str) -> Cells {
+    let mut v = Vec::new();
+    for (r, row) in text.split('|').enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            if ch == '.' {
+                v.push((r as i32, c as i32));
+            }
+        }
+    }
+    normalise(v)
+}
+
+fn board_of(cells: &Cells) -> partizan_games::Board {
+    let w = cells.iter().map(|p| p.1).max().unwrap() as usize + 1;
+    let h = cells.iter().map(|p| p.0).max().unwrap() as usize + 1;
+    let mask = cells
+        .iter()
+        .fold(0u128, |m, &(r, c)| m | 1 << (r as usize * w + c as usize));
+    partizan_games::Board::new(w, h, [mask, 0, 0]).unwrap()
+}
+
+/// The totals at 9 and 10 cells from an independent implementation: the
+/// regions enumerated by brute force ([`brute_regions`], not the
+/// catalogue), valued by the solve crate's general solver on the games
 /// crate's Domineering (move generation, regions, memo and symmetry all its
-/// own), for every region of 9 and 10 cells.
+/// own), and tallied by kind.
 #[test]
-fn totals_at_nine_and_ten_cells_match_an_independent_solver() {
+fn totals_at_nine_and_ten_cells_match_an_independent_implementation() {
     let atlas = build(10, 2);
     let report = atlas.report(5);
     let rules = Domineering;
     let mut solver = Solver::new(&rules, Savings::ALL).unwrap();
     let mut arena = Arena::new();
-    for n in [9usize, 10] {
+    // the published counts of regions (fixed polyominoes up to the four
+    // row-preserving symmetries) at 9 and 10 cells
+    for (n, want) in [(9usize, 2542u64), (10, 9287)] {
+        let regions = brute_regions(n);
+        assert_eq!(regions.len() as u64, want, "brute-force regions at {n}");
+        let mine: BTreeSet<Cells> = atlas
+            .regions()
+            .filter(|(s, _)| s.len() == n)
+            .map(|(s, _)| row_canonical(&cells_of_text(&s.to_text())))
+            .collect();
+        assert_eq!(mine, regions, "the atlas's regions of {n} cells");
         let mut fam: BTreeMap<String, u64> = BTreeMap::new();
-        let mut regions = 0u64;
-        let cat = partizan_census::Catalogue::build(Group::RowPreserving, n);
-        for s in cat.of_size(n) {
-            let g = solver.value(&mut arena, &s.to_board()).unwrap();
+        let mut hot_over_two = 0u64;
+        for cells in &regions {
+            let g = solver.value(&mut arena, &board_of(cells)).unwrap();
             *fam.entry(classify(&mut arena, g).label()).or_default() += 1;
-            regions += 1;
+            if arena.try_temperature(g).unwrap() > partizan_core::Dyadic::from_int(2) {
+                hot_over_two += 1;
+            }
         }
         let t = &report.by_size[&n];
-        assert_eq!(t.regions, regions, "regions at {n}");
+        assert_eq!(t.regions, want, "regions at {n}");
         let mut mine: BTreeMap<String, u64> = BTreeMap::new();
-        for (s, v) in atlas.regions().filter(|(s, _)| s.len() == n) {
-            let _ = s;
+        for (_, v) in atlas.regions().filter(|(s, _)| s.len() == n) {
             *mine
                 .entry(atlas.values()[v as usize].facts.kind.label())
                 .or_default() += 1;
         }
         assert_eq!(mine, fam, "kinds at {n} cells");
-        let ints = fam.get("integer").copied().unwrap_or(0);
-        assert_eq!(t.integers, ints);
+        assert_eq!(t.integers, fam.get("integer").copied().unwrap_or(0));
+        assert_eq!(t.hotter_than_two, hot_over_two);
     }
 }
 
@@ -131,9 +212,8 @@ fn classification() {
 fn store_round_trip_resume_and_corruption() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = AtlasConfig {
-        max_cells: 8,
         threads: 2,
-        shard: None,
+        ..AtlasConfig::new(8)
     };
     let mut store = DirStore::new(dir.path());
     let built = Atlas::build(&cfg, &mut store).unwrap();
@@ -179,9 +259,9 @@ fn shards_merge_into_the_unsharded_level() {
     let mut ps = DirStore::new(parts.path());
     for k in 0..3 {
         let cfg = AtlasConfig {
-            max_cells: 9,
             threads: 1,
             shard: Some((k, 3)),
+            ..AtlasConfig::new(9)
         };
         Atlas::build(&cfg, &mut ps).unwrap();
     }
@@ -195,9 +275,9 @@ fn shards_merge_into_the_unsharded_level() {
     assert!(ps.merge_shards(9, 3).is_err());
     assert!(Atlas::build(
         &AtlasConfig {
-            max_cells: 9,
             threads: 1,
-            shard: Some((3, 3))
+            shard: Some((3, 3)),
+            ..AtlasConfig::new(9)
         },
         &mut NoStore
     )
@@ -333,4 +413,91 @@ fn summaries_answer_like_the_atlas() {
         }
     }
     assert!(answered >= 50, "{answered}");
+}
+
+#[test]
+fn a_build_stopped_inside_a_level_resumes_to_the_same_atlas() {
+    // the reference: one build, in memory, no parts
+    let whole = tempfile::tempdir().unwrap();
+    Atlas::build(&AtlasConfig::new(10), &mut DirStore::new(whole.path())).unwrap();
+    // the same in parts of 300 classes (size 8 has 369: 2 parts; size 9
+    // has 1,285: 5; size 10 has 4,655: 16), stopped after 9 computed
+    // parts: inside size 10
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = DirStore::new(dir.path());
+    let cfg = AtlasConfig {
+        threads: 2,
+        part_size: 300,
+        part_budget: Some(9),
+        keep_entries: false,
+        ..AtlasConfig::new(10)
+    };
+    let err = Atlas::build(&cfg, &mut store).unwrap_err();
+    assert!(matches!(err, AtlasError::Stopped { parts: 9 }), "{err}");
+    assert_eq!(store.levels_present(), 9, "size 9 finished, its parts gone");
+    let parts = |d: &std::path::Path| -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".part-"))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        parts(dir.path()),
+        ["level-10.part-0-of-16.pzal", "level-10.part-1-of-16.pzal"]
+    );
+    // a rerun takes the two parts from the store and computes the rest
+    let resumed = Atlas::build(
+        &AtlasConfig {
+            part_budget: None,
+            ..cfg
+        },
+        &mut store,
+    )
+    .unwrap();
+    let loaded: Vec<bool> = resumed.stats.iter().map(|s| s.loaded).collect();
+    assert_eq!(loaded, [[true; 9].as_slice(), &[false]].concat());
+    assert_eq!(resumed.stats[9].per_thread.iter().sum::<u64>(), 4655 - 600);
+    assert!(parts(dir.path()).is_empty());
+    for n in 1..=10 {
+        let name = format!("level-{n:02}.pzal");
+        assert_eq!(
+            std::fs::read(dir.path().join(&name)).unwrap(),
+            std::fs::read(whole.path().join(&name)).unwrap(),
+            "{name}: the same bytes as the build without parts or stop"
+        );
+    }
+    // a damaged part is refused, not believed
+    let err = Atlas::build(
+        &AtlasConfig {
+            max_cells: 11,
+            part_size: 5000,
+            part_budget: Some(1),
+            ..cfg
+        },
+        &mut store,
+    )
+    .unwrap_err();
+    assert!(matches!(err, AtlasError::Stopped { parts: 1 }), "{err}");
+    let p = dir.path().join("level-11.part-0-of-4.pzal");
+    let mut bytes = std::fs::read(&p).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    std::fs::write(&p, bytes).unwrap();
+    let err = Atlas::build(
+        &AtlasConfig {
+            max_cells: 11,
+            part_size: 5000,
+            ..cfg
+        },
+        &mut store,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("part-0-of-4") && err.contains("checksum"),
+        "{err}"
+    );
 }

@@ -173,6 +173,8 @@ pub fn run(cmd: AtlasCmd, json_out: bool) -> Result<()> {
                 cfg.threads = t.max(1);
             }
             cfg.shard = shard;
+            // the levels go to the store as they finish; keep only the stats
+            cfg.keep_entries = false;
             let path = atlas_dir(&a.dir)?;
             let t0 = Instant::now();
             let atlas = Atlas::build(&cfg, &mut DirStore::new(&path))?;
@@ -292,4 +294,23 @@ pub fn run(cmd: AtlasCmd, json_out: bool) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The atlas report to `max_cells` for `partizan census domineering`: read
+/// from the atlas directory when it holds those sizes (`$PARTIZAN_ATLAS` or
+/// the data directory), else built in memory on every core. Returns the
+/// report and where it came from.
+pub fn census_atlas_report(
+    max_cells: usize,
+    hottest: usize,
+) -> Result<(partizan_census::AtlasReport, String)> {
+    let dir = DirArg { dir: None };
+    if let Ok(path) = atlas_dir(&dir) {
+        if DirStore::new(&path).levels_present() >= max_cells {
+            let (atlas, _) = load(&dir, Some(max_cells))?;
+            return Ok((atlas.report(hottest), path.display().to_string()));
+        }
+    }
+    let atlas = Atlas::build(&AtlasConfig::new(max_cells), &mut partizan_census::NoStore)?;
+    Ok((atlas.report(hottest), "computed".into()))
 }

@@ -44,6 +44,13 @@ pub struct CensusArgs {
     /// Boards: draw regions only from the number-valued shapes.
     #[arg(long)]
     pub numbers_only: bool,
+    /// Domineering: also write the value atlas's kind counts (cells, family,
+    /// detail, regions) as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    pub atlas_csv: Option<PathBuf>,
+    /// Domineering: how many of the hottest regions the atlas report lists.
+    #[arg(long, default_value_t = 10)]
+    pub hottest: usize,
 }
 
 /// A progress bar on a terminal's stderr while a long census runs: shapes
@@ -114,7 +121,7 @@ impl<V: ShapeValues> ShapeValues for Counted<V> {
 /// Run `partizan census`.
 pub fn run(args: CensusArgs, json_out: bool) -> Result<()> {
     check_max_cells(args.max_cells)?;
-    if let Some(path) = &args.csv {
+    for path in [&args.csv, &args.atlas_csv].into_iter().flatten() {
         check_writable(path)?;
     }
     match crate::rulesets::rules(&args.ruleset)? {
@@ -195,12 +202,19 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
     } else {
         None
     };
+    // the value atlas's tables beside the packing readings
+    let (atlas, atlas_from) = crate::atlas_cmd::census_atlas_report(args.max_cells, args.hottest)?;
+    if let Some(path) = &args.atlas_csv {
+        partizan_census::write_atomic(path, &atlas.to_csv())?;
+    }
     // The report carries its own ruleset and parameters.
     let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
     if json_out {
         if let Some(b) = &boards {
             v["boards"] = serde_json::from_str(&b.to_json()?)?;
         }
+        v["atlas"] = serde_json::from_str(&atlas.to_json()?)?;
+        v["atlas"]["source"] = atlas_from.into();
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", census.report.render_text());
@@ -208,6 +222,8 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
             println!();
             print!("{}", b.render_text());
         }
+        println!("\n(value atlas: {atlas_from})");
+        print!("{}", atlas.render_text());
     }
     Ok(())
 }

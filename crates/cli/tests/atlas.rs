@@ -172,3 +172,62 @@ fn shards_then_merge() {
         "missing",
     );
 }
+
+#[test]
+fn census_prints_the_atlas_report_beside_the_readings() {
+    // an empty atlas directory: the census computes the atlas itself
+    let dir = TempDir::new("census");
+    let d = dir.path();
+    let csv = d.join("atlas.csv");
+    let v = json(
+        d,
+        &[
+            "census",
+            "domineering",
+            "--max-cells",
+            "8",
+            "--json",
+            "--atlas-csv",
+            csv.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(v["totals"]["shapes"], 1042, "the packing readings stay");
+    let a = &v["atlas"];
+    assert_eq!(a["source"], "computed");
+    let regions: u64 = (1..=8)
+        .map(|n| a["by_size"][n.to_string()]["regions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(regions, 1042);
+    // the census's own count of number-valued shapes, from the atlas's kinds
+    let numbers: u64 = (1..=8)
+        .map(|n| {
+            let t = &a["by_size"][n.to_string()];
+            t["integers"].as_u64().unwrap()
+                + t["fractions"]
+                    .as_object()
+                    .unwrap()
+                    .values()
+                    .map(|x| x.as_u64().unwrap())
+                    .sum::<u64>()
+        })
+        .sum();
+    assert_eq!(numbers, v["totals"]["numbers"].as_u64().unwrap());
+    assert_eq!(a["hotter_than_two"]["8"], false);
+    assert!(std::fs::read_to_string(&csv)
+        .unwrap()
+        .starts_with("cells,family,detail,regions\n"));
+    // text: both reports; from a built atlas directory, read not recomputed
+    json(d, &["atlas", "build", "--max-cells", "8", "--json"]);
+    let out = run(d, &["census", "domineering", "--max-cells", "6"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("(value atlas: {})", d.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains("is any single region hotter than 2?"),
+        "{text}"
+    );
+    assert!(text.contains("first occurrences:"), "{text}");
+}

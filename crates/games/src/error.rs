@@ -76,4 +76,16 @@ pub enum BoardError {
         /// 1-based column.
         col: usize,
     },
+    /// Graph text (an edge list or its matrix) that does not describe a
+    /// position of a graph ruleset; `at` says where ("item 2, column 7",
+    /// "row 3").
+    #[error("{ruleset} board: {why} at {at}")]
+    Graph {
+        /// The ruleset's name.
+        ruleset: &'static str,
+        /// What is wrong.
+        why: String,
+        /// Where in the text.
+        at: String,
+    },
 }

@@ -41,6 +41,9 @@ macro_rules! __registry {
             Fission => $crate::fission::Fission,
             Hackenbush => $crate::hackenbush::HackenbushStrings,
             NoGo => $crate::nogo::NoGo,
+            HackenbushGraph => $crate::hackenbush_graph::HackenbushGraph,
+            SnortGraph => $crate::graph_placement::SnortGraph,
+            ColGraph => $crate::graph_placement::ColGraph,
         }
     };
 }

@@ -28,7 +28,7 @@ pub(crate) enum Forbids {
 
 /// The player a colour of `p` forbids from its neighbours.
 #[inline]
-fn forbidden(rule: Forbids, p: Player) -> Player {
+pub(crate) fn forbidden(rule: Forbids, p: Player) -> Player {
     match rule {
         Forbids::Opponent => p.opponent(),
         Forbids::Own => p,
@@ -38,7 +38,7 @@ fn forbidden(rule: Forbids, p: Player) -> Player {
 /// Forbid `who` on the live cells of `near`: an open cell becomes the other
 /// player's alone, a cell only `who` could take dies.
 #[inline]
-fn forbid(layers: [Bits; 3], near: Bits, who: Player) -> [Bits; 3] {
+pub(crate) fn forbid(layers: [Bits; 3], near: Bits, who: Player) -> [Bits; 3] {
     let [open, left, right] = layers;
     match who {
         Player::Right => [open & !near, left | (open & near), right & !near],

@@ -181,6 +181,9 @@ fn piece_board(alphabet: &'static str, w: usize, h: usize) -> impl Strategy<Valu
 struct Checks<'a> {
     text: &'a str,
     set: u128,
+    /// Boards of at most this many cells are also valued under every
+    /// saving and symmetry.
+    max_cells: usize,
 }
 
 impl Visit for Checks<'_> {
@@ -235,7 +238,7 @@ impl Visit for Checks<'_> {
         }
         // Values: symmetry images are equal or negated, and every saving
         // agrees with the plain solver.
-        if b.width() * b.height() > 8 {
+        if b.width() * b.height() > self.max_cells {
             return;
         }
         let mut arena = Arena::new();
@@ -285,7 +288,7 @@ proptest! {
 
     #[test]
     fn generic_checks_on_every_ruleset((k, text, set) in any_board()) {
-        Rules::ALL[k].visit(Checks { text: &text, set });
+        Rules::ALL[k].visit(Checks { text: &text, set, max_cells: 8 });
     }
 }
 
@@ -295,6 +298,7 @@ fn generic_checks_on_examples() {
         rules.visit(Checks {
             text: rules.info().example,
             set: 0x5555,
+            max_cells: 8,
         });
     }
 }
@@ -428,5 +432,396 @@ fn root_only_is_refused_where_boards_may_merge() {
             ..Savings::ALL
         };
         assert_eq!(value(&merge, &mut arena, &b, s), base);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Graph rulesets: Hackenbush on graphs, Snort and Col on graphs.
+
+use partizan_games::graph_placement::{ColGraph, SnortGraph};
+use partizan_games::hackenbush_graph::{edge_list, HackenbushGraph};
+
+/// A random grounded graph as an edge list: each edge joins a vertex
+/// already reached from the ground (0) to any of `0..=4`, so every edge
+/// stands on the ground; colours from `colours` (0 blue, 1 red, 2 green).
+fn grounded_graph(colours: &'static [usize]) -> impl Strategy<Value = Vec<(usize, usize, usize)>> {
+    proptest::collection::vec(
+        (any::<usize>(), 0usize..5, proptest::sample::select(colours)),
+        1..=6,
+    )
+    .prop_map(|raw| {
+        let mut reached = vec![0usize];
+        raw.into_iter()
+            .map(|(a, v, c)| {
+                let u = reached[a % reached.len()];
+                // No loop at the ground (it would not be an edge).
+                let v = if u == 0 && v == 0 { 1 } else { v };
+                if !reached.contains(&v) {
+                    reached.push(v);
+                }
+                (u, v, c)
+            })
+            .collect()
+    })
+}
+
+fn hackenbush_text(edges: &[(usize, usize, usize)]) -> String {
+    let name = |v: usize| {
+        if v == 0 {
+            "g".to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    edges
+        .iter()
+        .map(|&(u, v, c)| format!("{}-{}:{}", name(u), name(v), ["b", "r", "g"][c]))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The edges of a Hackenbush graph board read straight from its rows
+/// (row, ends, layer): the twin's view of a position.
+fn decode_hackenbush(b: &Board) -> Vec<Option<(usize, usize, usize)>> {
+    let w = b.width();
+    (0..b.height())
+        .map(|r| {
+            let cols: Vec<(usize, usize)> = (0..w)
+                .flat_map(|c| (0..3).map(move |k| (c, k)))
+                .filter(|&(c, k)| b.layer(k) >> (r * w + c) & 1 == 1)
+                .collect();
+            match cols.as_slice() {
+                [] => None,
+                [(c, k)] => Some((*c, *c, *k)),
+                [(c, k), (d, _)] => Some((*c, *d, *k)),
+                _ => panic!("row {r} has {} cells", cols.len()),
+            }
+        })
+        .collect()
+}
+
+/// Brute-force twin of the Hackenbush move generator: cut one edge of the
+/// mover's colour (or green), then keep what a search from the ground
+/// still reaches.
+fn hackenbush_twin(
+    edges: &[Option<(usize, usize, usize)>],
+    p: Player,
+) -> Vec<Vec<Option<(usize, usize, usize)>>> {
+    let own = if p == Player::Left { 0 } else { 1 };
+    let mut out = Vec::new();
+    for (i, e) in edges.iter().enumerate() {
+        let Some((_, _, c)) = *e else { continue };
+        if c != own && c != 2 {
+            continue;
+        }
+        let mut left: Vec<Option<(usize, usize, usize)>> = edges.to_vec();
+        left[i] = None;
+        let mut seen = std::collections::HashSet::from([0usize]);
+        loop {
+            let before = seen.len();
+            for &(u, v, _) in left.iter().flatten() {
+                if seen.contains(&u) || seen.contains(&v) {
+                    seen.insert(u);
+                    seen.insert(v);
+                }
+            }
+            if seen.len() == before {
+                break;
+            }
+        }
+        for e in left.iter_mut() {
+            if matches!(*e, Some((u, _, _)) if !seen.contains(&u)) {
+                *e = None;
+            }
+        }
+        out.push(left);
+    }
+    out
+}
+
+/// Green Hackenbush by the fusion and colon principles, no search: fuse
+/// the ends of every edge on a cycle (it becomes a loop, worth *1), then
+/// a vertex is worth the nim-sum of its loops and of (branch + 1) over the
+/// bridges leading away from the ground.
+fn green_by_principles(edges: &[(usize, usize)]) -> u32 {
+    let connected = |skip: usize, a: usize, b: usize| {
+        let mut seen = std::collections::HashSet::from([a]);
+        loop {
+            let before = seen.len();
+            for (i, &(u, v)) in edges.iter().enumerate() {
+                if i != skip && (seen.contains(&u) || seen.contains(&v)) {
+                    seen.insert(u);
+                    seen.insert(v);
+                }
+            }
+            if seen.len() == before {
+                return seen.contains(&b);
+            }
+        }
+    };
+    let bridge: Vec<bool> = edges
+        .iter()
+        .enumerate()
+        .map(|(i, &(u, v))| u != v && !connected(i, u, v))
+        .collect();
+    // Fuse the ends of every non-bridge.
+    let mut comp: Vec<usize> = (0..5).collect();
+    loop {
+        let mut changed = false;
+        for (i, &(u, v)) in edges.iter().enumerate() {
+            if !bridge[i] && comp[u] != comp[v] {
+                let (a, b) = (comp[u].min(comp[v]), comp[u].max(comp[v]));
+                comp.iter_mut().filter(|c| **c == b).for_each(|c| *c = a);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    fn worth(
+        x: usize,
+        from: Option<usize>,
+        edges: &[(usize, usize)],
+        bridge: &[bool],
+        comp: &[usize],
+    ) -> u32 {
+        let mut g = 0;
+        for (i, &(u, v)) in edges.iter().enumerate() {
+            let (cu, cv) = (comp[u], comp[v]);
+            if !bridge[i] {
+                if cu == x {
+                    g ^= 1;
+                }
+            } else if cu == x || cv == x {
+                let y = if cu == x { cv } else { cu };
+                if Some(i) != from {
+                    // Bridges form a tree on the fused vertices; `from` is
+                    // the bridge we came down.
+                    g ^= worth(y, Some(i), edges, bridge, comp) + 1;
+                }
+            }
+        }
+        g
+    }
+    worth(comp[0], None, edges, &bridge, &comp)
+}
+
+#[test]
+fn green_principles_by_hand() {
+    // A stalk of two is *2; two stalks of one on the ground are 0; a
+    // triangle on the ground (three loops after fusing) is *; a square *0.
+    assert_eq!(green_by_principles(&[(0, 1), (1, 2)]), 2);
+    assert_eq!(green_by_principles(&[(0, 1), (0, 2)]), 0);
+    assert_eq!(green_by_principles(&[(0, 1), (1, 2), (2, 0)]), 1);
+    assert_eq!(green_by_principles(&[(0, 1), (1, 2), (2, 3), (3, 0)]), 0);
+    // A Y: a stalk carrying two branches of one: 1 + (1 xor 1) = 1.
+    assert_eq!(green_by_principles(&[(0, 1), (1, 2), (1, 3)]), 1);
+}
+
+/// A random Snort/Col graph as an edge list: `n` vertices, each named
+/// with a state from `. l r # L R`, and a random set of edges.
+fn placement_graph() -> impl Strategy<Value = String> {
+    (1usize..=5).prop_flat_map(|n| {
+        (
+            proptest::collection::vec(
+                proptest::sample::select(vec!['.', '.', '.', 'l', 'r', '#', 'L', 'R']),
+                n,
+            ),
+            proptest::collection::vec(any::<bool>(), n * (n - 1) / 2),
+        )
+            .prop_map(move |(states, edges)| {
+                let mut items: Vec<String> = states
+                    .iter()
+                    .enumerate()
+                    .map(|(v, s)| format!("{}:{s}", v + 1))
+                    .collect();
+                let mut k = 0;
+                for i in 0..n {
+                    for j in i + 1..n {
+                        if edges[k] {
+                            items.push(format!("{}-{}", i + 1, j + 1));
+                        }
+                        k += 1;
+                    }
+                }
+                items.join(",")
+            })
+    })
+}
+
+/// A Snort/Col graph board read straight from its matrix: each vertex's
+/// layer (`None`: gone) and the edges.
+type Placement = (Vec<Option<usize>>, Vec<(usize, usize)>);
+
+fn decode_placement(b: &Board) -> Placement {
+    let n = b.width();
+    let at = |r: usize, c: usize| (0..3).find(|&k| b.layer(k) >> (r * n + c) & 1 == 1);
+    let states = (0..n).map(|v| at(v, v)).collect();
+    let mut edges = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            if at(i, j).is_some() {
+                edges.push((i, j));
+            }
+        }
+    }
+    (states, edges)
+}
+
+/// Brute-force twin of the Snort (`snort`) or Col move generator on the
+/// decoded position: colour a vertex the mover may take, then tint each
+/// live neighbour against the forbidden player (dead if it was that
+/// player's alone) and drop the edges at gone vertices.
+fn placement_twin(pos: &Placement, p: Player, snort: bool) -> Vec<Placement> {
+    let (states, edges) = pos;
+    let own = if p == Player::Left { 1 } else { 2 };
+    // The layer a cell keeps when the forbidden player loses it.
+    let forbidden_is_left = (p == Player::Left) != snort;
+    let mut out = Vec::new();
+    for v in 0..states.len() {
+        if !matches!(states[v], Some(k) if k == 0 || k == own) {
+            continue;
+        }
+        let mut s = states.clone();
+        s[v] = None;
+        for &(a, b) in edges {
+            let u = if a == v {
+                b
+            } else if b == v {
+                a
+            } else {
+                continue;
+            };
+            s[u] = match (s[u], forbidden_is_left) {
+                (Some(0), true) => Some(2),
+                (Some(0), false) => Some(1),
+                (Some(1), true) | (Some(2), false) => None,
+                (x, _) => x,
+            };
+        }
+        let e = edges
+            .iter()
+            .copied()
+            .filter(|&(a, b)| s[a].is_some() && s[b].is_some())
+            .collect();
+        out.push((s, e));
+    }
+    out
+}
+
+/// A grid Snort/Col board as the same game on its grid graph.
+fn grid_as_graph(text: &str) -> String {
+    let rows: Vec<Vec<char>> = text.split('|').map(|r| r.chars().collect()).collect();
+    let w = rows[0].len();
+    let id = |r: usize, c: usize| r * w + c + 1;
+    let mut items = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, &ch) in row.iter().enumerate() {
+            items.push(format!("{}:{ch}", id(r, c)));
+            if c + 1 < w {
+                items.push(format!("{}-{}", id(r, c), id(r, c + 1)));
+            }
+            if r + 1 < rows.len() {
+                items.push(format!("{}-{}", id(r, c), id(r + 1, c)));
+            }
+        }
+    }
+    items.join(",")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// The generic checks (round trip, related sets, moves inside the
+    /// relation, soundness, symmetry images, every saving against the
+    /// plain solver) on random Hackenbush graphs and Snort/Col graphs.
+    #[test]
+    fn generic_checks_on_graphs(
+        edges in grounded_graph(&[0, 1, 2]),
+        placement in placement_graph(),
+        set in any::<u128>(),
+    ) {
+        let text = hackenbush_text(&edges);
+        prop_assert!(HackenbushGraph.parse(&text).is_ok(), "{}", text);
+        Rules::HackenbushGraph.visit(Checks { text: &text, set, max_cells: 40 });
+        for rules in [Rules::SnortGraph, Rules::ColGraph] {
+            let ok = with_rules!(rules, |r| r.parse(&placement).is_ok());
+            prop_assert!(ok, "{} {}", rules, placement);
+            rules.visit(Checks { text: &placement, set, max_cells: 25 });
+        }
+    }
+
+    /// Each graph ruleset's options are the brute-force twin's.
+    #[test]
+    fn graph_moves_match_their_twins(
+        edges in grounded_graph(&[0, 1, 2]),
+        placement in placement_graph(),
+    ) {
+        let b = HackenbushGraph.parse(&hackenbush_text(&edges)).unwrap();
+        for p in Player::BOTH {
+            let mut got = Vec::new();
+            HackenbushGraph.options(&b, p, |o| got.push(decode_hackenbush(&o)));
+            prop_assert_eq!(&got, &hackenbush_twin(&decode_hackenbush(&b), p), "{}", edge_list(&b));
+        }
+        for (snort, rules) in [(true, Rules::SnortGraph), (false, Rules::ColGraph)] {
+            let (b, got) = with_rules!(rules, |r| {
+                let b = r.parse(&placement).unwrap();
+                let mut got = Vec::new();
+                for p in Player::BOTH {
+                    r.options(&b, p, |o| got.push(decode_placement(&o)));
+                }
+                (b, got)
+            });
+            let pos = decode_placement(&b);
+            let mut want = placement_twin(&pos, Player::Left, snort);
+            want.extend(placement_twin(&pos, Player::Right, snort));
+            prop_assert_eq!(got, want, "{} {}", rules, placement);
+        }
+    }
+
+    /// Blue-red strings typed as graphs take Berlekamp's values, and
+    /// strings side by side on the ground add (two strings of five: ten
+    /// edges by eleven vertices is as much as a board holds).
+    #[test]
+    fn graph_strings_follow_berlekamp(strings in proptest::collection::vec("[LR]{1,5}", 1..=2)) {
+        let mut arena = Arena::new();
+        let mut items = Vec::new();
+        let mut next = 1;
+        let mut want = arena.zero();
+        for s in &strings {
+            let mut below = "g".to_string();
+            for ch in s.chars() {
+                items.push(format!("{below}-{next}:{}", if ch == 'L' { 'b' } else { 'r' }));
+                below = next.to_string();
+                next += 1;
+            }
+            let v = arena.parse(&berlekamp(s)).expect("number");
+            want = arena.sum(want, v).expect("sum");
+        }
+        let text = items.join(",");
+        prop_assert!(HackenbushGraph.parse(&text).is_ok(), "{}", text);
+        prop_assert_eq!(value_of(&HackenbushGraph, &mut arena, &text), want, "{}", text);
+    }
+
+    /// Green graphs are the nimbers the fusion and colon principles give.
+    #[test]
+    fn green_graphs_follow_fusion_and_colon(edges in grounded_graph(&[2])) {
+        let mut arena = Arena::new();
+        let text = hackenbush_text(&edges);
+        let pairs: Vec<(usize, usize)> = edges.iter().map(|&(u, v, _)| (u, v)).collect();
+        let want = arena.nimber(green_by_principles(&pairs));
+        prop_assert_eq!(value_of(&HackenbushGraph, &mut arena, &text), want, "{}", text);
+    }
+
+    /// Snort and Col on a grid graph are Snort and Col on the grid.
+    #[test]
+    fn grid_graphs_are_grids(text in piece_board(".lr#LR", 3, 3)) {
+        let mut arena = Arena::new();
+        let graph = grid_as_graph(&text);
+        let snort = value_of(&Snort, &mut arena, &text);
+        prop_assert_eq!(value_of(&SnortGraph, &mut arena, &graph), snort, "{} as {}", text, graph);
+        let col = value_of(&Col, &mut arena, &text);
+        prop_assert_eq!(value_of(&ColGraph, &mut arena, &graph), col, "{} as {}", text, graph);
     }
 }

@@ -111,6 +111,9 @@ default_knowledge!(
     partizan_games::Fission,
     partizan_games::HackenbushStrings,
     partizan_games::NoGo,
+    partizan_games::HackenbushGraph,
+    partizan_games::SnortGraph,
+    partizan_games::ColGraph,
 );
 
 #[cfg(test)]

@@ -44,6 +44,11 @@ pub struct CensusArgs {
     /// Boards: draw regions only from the number-valued shapes.
     #[arg(long)]
     pub numbers_only: bool,
+    /// Also print the essays' analyses: Domineering's magnitude rule on hot
+    /// regions, shading toward nought, long even runs, the seventy, regions
+    /// with holes; Cram's packing parity against the outcome.
+    #[arg(long)]
+    pub analyses: bool,
 }
 
 /// A progress bar on a terminal's stderr while a long census runs: shapes
@@ -195,11 +200,19 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
     } else {
         None
     };
+    let analyses = if args.analyses {
+        Some(partizan_census::analyses::domineering(&census)?)
+    } else {
+        None
+    };
     // The report carries its own ruleset and parameters.
     let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
     if json_out {
         if let Some(b) = &boards {
             v["boards"] = serde_json::from_str(&b.to_json()?)?;
+        }
+        if let Some(a) = &analyses {
+            v["analyses"] = serde_json::from_str(&a.to_json()?)?;
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
@@ -207,6 +220,10 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
         if let Some(b) = &boards {
             println!();
             print!("{}", b.render_text());
+        }
+        if let Some(a) = &analyses {
+            println!();
+            print!("{}", a.render_text());
         }
     }
     Ok(())
@@ -220,11 +237,23 @@ fn cram(args: CensusArgs, json_out: bool) -> Result<()> {
     if let Some(path) = &args.csv {
         census.write_csv(path)?;
     }
-    let v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
+    let analyses = if args.analyses {
+        Some(partizan_census::analyses::cram(&census)?)
+    } else {
+        None
+    };
+    let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
     if json_out {
+        if let Some(a) = &analyses {
+            v["analyses"] = serde_json::from_str(&a.to_json()?)?;
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", census.report.render_text());
+        if let Some(a) = &analyses {
+            println!();
+            print!("{}", a.render_text());
+        }
     }
     Ok(())
 }

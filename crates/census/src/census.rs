@@ -34,6 +34,9 @@ pub enum Invariant {
     /// Misses above the interval and below it balance exactly, shape by
     /// shape through the transpose.
     MissesBalance,
+    /// A Cram region whose largest and smallest maximal packings coincide
+    /// has a fixed game length, so its parity decides the outcome.
+    PointDecidesCram,
 }
 
 impl std::fmt::Display for Invariant {
@@ -44,6 +47,7 @@ impl std::fmt::Display for Invariant {
             Invariant::ComputationsAgree => "both computations of every reading agree",
             Invariant::TransposeNegates => "a transpose negates the value",
             Invariant::MissesBalance => "misses above and below balance",
+            Invariant::PointDecidesCram => "a fixed Cram game length decides the outcome",
         })
     }
 }

@@ -8,6 +8,10 @@
 //! the invariants; [`report`] holds the tables and renders them as text,
 //! JSON and CSV; [`boards`] adds regions into boards.
 //!
+//! [`analyses`] answers the essays' open questions over a finished census
+//! (the magnitude rule on hot regions, shading toward nought, long even
+//! runs, the seventy, regions with holes, Cram's packing parity).
+//!
 //! [`atlas`] is the census pushed past 15 cells: every Domineering region
 //! up to 18 cells (shapes on 128-bit masks), values interned and computed
 //! on every core with one arena per worker, each finished size kept in a
@@ -23,6 +27,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analyses;
 pub mod atlas;
 pub mod atlas_store;
 pub mod boards;
@@ -34,6 +39,7 @@ pub mod rng;
 pub mod shape;
 pub mod values;
 
+pub use analyses::{CramAnalyses, DomineeringAnalyses};
 pub use atlas::{
     classify, Atlas, AtlasConfig, AtlasError, AtlasReport, AtlasStore, Level, NoStore, Query,
     QueryAnswer, ValueKind,

@@ -112,10 +112,19 @@ fn edges(shape: &Shape, o: Orientation) -> Vec<u128> {
     out
 }
 
-/// Maximum matching by brute force over the edges: include or skip each,
-/// pruned by the number of edges left.
+/// Domino slots of both orientations (Cram's moves) as two-bit masks.
 #[must_use]
-pub fn max_packing_search(shape: &Shape, o: Orientation) -> u32 {
+pub fn all_edges(shape: &Shape) -> Vec<u128> {
+    let mut e = edges(shape, Orientation::Vertical);
+    e.extend(edges(shape, Orientation::Horizontal));
+    e
+}
+
+/// Maximum matching of a set of edges (two-bit masks) by brute force:
+/// include or skip each, pruned by the cells the remaining edges could
+/// still cover.
+#[must_use]
+pub fn max_matching(e: &[u128]) -> u32 {
     fn go(e: &[u128], used: u128, count: u32, best: &mut u32) {
         if count > *best {
             *best = count;
@@ -123,8 +132,9 @@ pub fn max_packing_search(shape: &Shape, o: Orientation) -> u32 {
         let Some((&first, rest)) = e.split_first() else {
             return;
         };
-        // even taking every remaining edge cannot beat best
-        if count + e.len() as u32 <= *best {
+        // even covering every free cell the remaining edges touch cannot beat best
+        let reach = e.iter().fold(0u128, |a, &x| a | x) & !used;
+        if count + reach.count_ones() / 2 <= *best {
             return;
         }
         if first & used == 0 {
@@ -132,17 +142,17 @@ pub fn max_packing_search(shape: &Shape, o: Orientation) -> u32 {
         }
         go(rest, used, count, best);
     }
-    let e = edges(shape, o);
     let mut best = 0;
-    go(&e, 0, 0, &mut best);
+    go(e, 0, 0, &mut best);
     best
 }
 
-/// Minimum maximal matching by search: find the first edge still free; in
-/// any maximal set it is either taken or blocked by a taken edge sharing a
-/// cell with it, so branch over those; prune on the best found so far.
+/// Minimum maximal matching of a set of edges by search: find the first
+/// edge still free; in any maximal set it is either taken or blocked by a
+/// taken edge sharing a cell with it, so branch over those; prune on the
+/// best found so far.
 #[must_use]
-pub fn min_maximal_packing_search(shape: &Shape, o: Orientation) -> u32 {
+pub fn min_maximal_matching(e: &[u128]) -> u32 {
     fn go(e: &[u128], used: u128, count: u32, best: &mut u32) {
         let Some(&free) = e.iter().find(|&&x| x & used == 0) else {
             *best = (*best).min(count);
@@ -157,10 +167,22 @@ pub fn min_maximal_packing_search(shape: &Shape, o: Orientation) -> u32 {
             }
         }
     }
-    let e = edges(shape, o);
     let mut best = u32::MAX;
-    go(&e, 0, 0, &mut best);
+    go(e, 0, 0, &mut best);
     best
+}
+
+/// Maximum matching of one orientation's slots ([`max_matching`]).
+#[must_use]
+pub fn max_packing_search(shape: &Shape, o: Orientation) -> u32 {
+    max_matching(&edges(shape, o))
+}
+
+/// Minimum maximal matching of one orientation's slots
+/// ([`min_maximal_matching`]).
+#[must_use]
+pub fn min_maximal_packing_search(shape: &Shape, o: Orientation) -> u32 {
+    min_maximal_matching(&edges(shape, o))
 }
 
 fn runs(shape: &Shape, o: Orientation) -> Vec<u32> {

@@ -123,7 +123,7 @@ pub struct CensusReport {
 }
 
 /// The magnitude class of a count.
-fn magnitude(count: i64) -> &'static str {
+pub(crate) fn magnitude(count: i64) -> &'static str {
     match count.unsigned_abs() {
         0 => "0",
         1 => "1",

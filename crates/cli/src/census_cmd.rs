@@ -51,6 +51,11 @@ pub struct CensusArgs {
     /// Domineering: how many of the hottest regions the atlas report lists.
     #[arg(long, default_value_t = 10)]
     pub hottest: usize,
+    /// Also print the essays' analyses: Domineering's magnitude rule on hot
+    /// regions, shading toward nought, long even runs, the seventy, regions
+    /// with holes; Cram's packing parity against the outcome.
+    #[arg(long)]
+    pub analyses: bool,
 }
 
 /// A progress bar on a terminal's stderr while a long census runs: shapes
@@ -207,6 +212,11 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
     if let Some(path) = &args.atlas_csv {
         partizan_census::write_atomic(path, &atlas.to_csv())?;
     }
+    let analyses = if args.analyses {
+        Some(partizan_census::analyses::domineering(&census)?)
+    } else {
+        None
+    };
     // The report carries its own ruleset and parameters.
     let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
     if json_out {
@@ -215,6 +225,9 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
         }
         v["atlas"] = serde_json::from_str(&atlas.to_json()?)?;
         v["atlas"]["source"] = atlas_from.into();
+        if let Some(a) = &analyses {
+            v["analyses"] = serde_json::from_str(&a.to_json()?)?;
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", census.report.render_text());
@@ -224,6 +237,10 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
         }
         println!("\n(value atlas: {atlas_from})");
         print!("{}", atlas.render_text());
+        if let Some(a) = &analyses {
+            println!();
+            print!("{}", a.render_text());
+        }
     }
     Ok(())
 }
@@ -236,11 +253,23 @@ fn cram(args: CensusArgs, json_out: bool) -> Result<()> {
     if let Some(path) = &args.csv {
         census.write_csv(path)?;
     }
-    let v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
+    let analyses = if args.analyses {
+        Some(partizan_census::analyses::cram(&census)?)
+    } else {
+        None
+    };
+    let mut v: serde_json::Value = serde_json::from_str(&census.report.to_json()?)?;
     if json_out {
+        if let Some(a) = &analyses {
+            v["analyses"] = serde_json::from_str(&a.to_json()?)?;
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", census.report.render_text());
+        if let Some(a) = &analyses {
+            println!();
+            print!("{}", a.render_text());
+        }
     }
     Ok(())
 }

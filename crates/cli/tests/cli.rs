@@ -142,6 +142,26 @@ fn census_json_totals_match_the_essays() {
 }
 
 #[test]
+fn census_analyses_json() {
+    let v = json(&[
+        "census",
+        "domineering",
+        "--max-cells",
+        "8",
+        "--analyses",
+        "--json",
+    ]);
+    let a = &v["analyses"];
+    assert_eq!(a["seventy"]["shapes"], 70);
+    assert_eq!(a["seventy"]["caught"], 26);
+    assert_eq!(a["count_zero_largest"]["shapes"], 80);
+    assert_eq!(a["count_zero_largest"]["exact"], 16);
+    assert_eq!(a["shading"]["unshaded_exact"], 141);
+    let v = json(&["census", "cram", "--max-cells", "8", "--analyses", "--json"]);
+    assert_eq!(v["analyses"]["totals"]["shapes"], 533);
+}
+
+#[test]
 fn census_csv_is_written_whole() {
     let dir = std::env::temp_dir().join(format!("partizan-cli-csv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -42,6 +42,18 @@ pub trait Knowledge: Ruleset {
         12
     }
 
+    /// The ruleset's own outcome search, if it has one for this board and
+    /// configuration (`None`: the general engine runs). It must answer
+    /// exactly what the general engine would (its twin tests say so).
+    fn fast_solve(
+        &self,
+        _board: &Board,
+        _config: &super::SearchConfig,
+        _control: &super::Control<'_>,
+    ) -> Option<Result<super::SearchReport, super::SearchError>> {
+        None
+    }
+
     /// How good `b` (just reached by a move of `mover`) looks for `mover`,
     /// for [`MoveOrdering::Safety`](super::MoveOrdering::Safety): fewer
     /// opponent's moves, more own safe moves and fewer of the opponent's.
@@ -164,6 +176,15 @@ fn no_vertical(b: &Board, e: Bits) -> Bits {
 /// vertical packing of the empty cells column by column (and the mirror
 /// for Right).
 impl Knowledge for Domineering {
+    fn fast_solve(
+        &self,
+        board: &Board,
+        config: &super::SearchConfig,
+        control: &super::Control<'_>,
+    ) -> Option<Result<super::SearchReport, super::SearchError>> {
+        super::domineering::solve(board, config, control)
+    }
+
     #[inline]
     fn mobility(&self, b: &Board, p: Player) -> u32 {
         let e = b.layer(0);

@@ -25,6 +25,7 @@
 //!   once, sharing the table.
 
 pub mod certificate;
+pub mod domineering;
 pub mod knowledge;
 pub mod table;
 
@@ -116,6 +117,9 @@ pub struct SearchConfig {
     /// Give a position and its images under the ruleset's symmetries one
     /// table entry.
     pub symmetry: bool,
+    /// Take the ruleset's own search when it has one
+    /// ([`Knowledge::fast_solve`]; Domineering's is [`domineering`]).
+    pub fast: bool,
 }
 
 impl SearchConfig {
@@ -136,6 +140,7 @@ impl SearchConfig {
             parallel: Parallel::RootSplit,
             max_nodes: None,
             symmetry: true,
+            fast: true,
         }
     }
 
@@ -248,7 +253,7 @@ pub struct SearchCounts {
 }
 
 impl SearchCounts {
-    fn add(&mut self, o: &SearchCounts) {
+    pub(crate) fn add(&mut self, o: &SearchCounts) {
         self.nodes += o.nodes;
         self.table_hits += o.table_hits;
         self.by_value += o.by_value;
@@ -325,6 +330,11 @@ pub fn solve<R: Knowledge>(
 ) -> Result<SearchReport, SearchError> {
     if config.threads == 0 || config.threads > 2 {
         return Err(SearchError::Threads(config.threads));
+    }
+    if config.fast {
+        if let Some(r) = rules.fast_solve(board, config, control) {
+            return r;
+        }
     }
     let start = Instant::now();
     let table = Table::with_bytes(config.table_bytes);
@@ -439,7 +449,7 @@ struct Zobrist {
 const MAX_SYMS: usize = 8;
 
 /// SplitMix64: a fixed, well-mixed stream of keys.
-fn splitmix(state: &mut u64) -> u64 {
+pub(crate) fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -536,9 +546,9 @@ struct Shared<'a> {
 /// Big regions per node before the rest are merged into one part.
 const MAX_PARTS: usize = 8;
 /// Nodes between looks at the stop flag, the budget and the clock.
-const CHECK_EVERY: u64 = 1 << 12;
+pub(crate) const CHECK_EVERY: u64 = 1 << 12;
 /// Plies of the current line kept for progress reports.
-const LINE_PLIES: usize = 8;
+pub(crate) const LINE_PLIES: usize = 8;
 
 /// A search node: the big regions' board, its hash, the big regions, and
 /// the sum of the small regions' values.
@@ -565,6 +575,8 @@ struct Engine<'s, 'r, R: Knowledge> {
     line: [(u16, u16); LINE_PLIES],
     first: Player,
     unflushed: u64,
+    /// Table counts not yet added to the table's.
+    tally: table::Tally,
     /// The winning move found at the root.
     root_best: Option<Board>,
     /// Root splitting: (this thread's share, number of shares, the flag a
@@ -586,6 +598,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             line: [(0, 0); LINE_PLIES],
             first: Player::Left,
             unflushed: 0,
+            tally: table::Tally::default(),
             root_best: None,
             split: None,
         })
@@ -600,7 +613,9 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         self.root_best = None;
         self.depth = 0;
         let root = self.root(board);
-        let wins = self.wins(&root, first)?;
+        let wins = self.wins(&root, first);
+        self.sh.table.add(&mut self.tally);
+        let wins = wins?;
         let mut counts = self.counts;
         counts.nodes -= before.nodes;
         counts.table_hits -= before.table_hits;
@@ -789,6 +804,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
     fn check(&mut self) -> Result<(), SearchError> {
         let total = self.sh.nodes.fetch_add(self.unflushed, Relaxed) + self.unflushed;
         self.unflushed = 0;
+        self.sh.table.add(&mut self.tally);
         let ctl = self.sh.control;
         if let Some(stop) = ctl.stop {
             if stop.load(Relaxed) {
@@ -861,7 +877,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         let hint = if root {
             None
         } else {
-            match self.sh.table.probe(key) {
+            match self.sh.table.probe_counted(key, &mut self.tally) {
                 Some(e) if !root => {
                     self.counts.table_hits += 1;
                     return Ok(e.win);
@@ -960,7 +976,9 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         let work = (64 - spent.leading_zeros()) as u8;
         if !(root && self.split.is_some()) {
             // A split root saw only its share of the moves.
-            self.sh.table.store(key, table::Entry { win, best, work });
+            self.sh
+                .table
+                .store(key, table::Entry { win, best, work }, &mut self.tally);
         }
         Ok(win)
     }

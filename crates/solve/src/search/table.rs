@@ -73,6 +73,19 @@ pub struct TableStats {
     pub replaced: u64,
 }
 
+/// One searcher's uncommitted table counts (see [`Table::add`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Look-ups.
+    pub probes: u64,
+    /// Look-ups that found their position.
+    pub hits: u64,
+    /// Results written.
+    pub stores: u64,
+    /// Results that pushed another position out.
+    pub replaced: u64,
+}
+
 /// The shared, bounded transposition table (see the module comment).
 pub struct Table {
     words: Vec<AtomicU64>,
@@ -122,26 +135,45 @@ impl Table {
         b * WAYS * 2
     }
 
-    /// The entry of `key`, if present.
+    /// The entry of `key`, if present. Uncounted: a searcher counts its
+    /// probes in a [`Tally`] and adds them with [`Table::add`] now and then
+    /// (a shared counter bumped per probe costs more than the probe).
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.probes.fetch_add(1, Relaxed);
         let base = self.base(key);
         for i in 0..WAYS {
             let x = self.words[base + 2 * i].load(Relaxed);
             let d = self.words[base + 2 * i + 1].load(Relaxed);
             if d != 0 && x ^ d == key {
-                self.hits.fetch_add(1, Relaxed);
                 return Some(Entry::unpack(d));
             }
         }
         None
     }
 
-    /// Record `e` for `key` (see the module comment for what gives way).
+    /// [`Table::probe`], counted in `t`.
     #[inline]
-    pub fn store(&self, key: u64, e: Entry) {
-        self.stores.fetch_add(1, Relaxed);
+    pub fn probe_counted(&self, key: u64, t: &mut Tally) -> Option<Entry> {
+        t.probes += 1;
+        let e = self.probe(key);
+        t.hits += u64::from(e.is_some());
+        e
+    }
+
+    /// Add a searcher's counts to the table's, and clear them.
+    pub fn add(&self, t: &mut Tally) {
+        self.probes.fetch_add(t.probes, Relaxed);
+        self.hits.fetch_add(t.hits, Relaxed);
+        self.stores.fetch_add(t.stores, Relaxed);
+        self.replaced.fetch_add(t.replaced, Relaxed);
+        *t = Tally::default();
+    }
+
+    /// Record `e` for `key` (see the module comment for what gives way),
+    /// counted in `t`.
+    #[inline]
+    pub fn store(&self, key: u64, e: Entry, t: &mut Tally) {
+        t.stores += 1;
         let base = self.base(key);
         let d = e.pack();
         let mut victim = 0;
@@ -170,7 +202,7 @@ impl Table {
             self.filled.fetch_add(1, Relaxed);
             self.write(base + 2 * i, key, d);
         } else if victim_work <= e.work {
-            self.replaced.fetch_add(1, Relaxed);
+            t.replaced += 1;
             self.write(base + 2 * victim, key, d);
         } else {
             // Everything here cost more than this result: keep them.
@@ -225,6 +257,7 @@ mod tests {
         let t = Table::with_bytes(1 << 12);
         assert!(t.bytes() <= 1 << 12);
         assert_eq!(t.capacity(), 256);
+        let mut tally = Tally::default();
         for k in 1..10_000u64 {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             t.store(
@@ -234,9 +267,14 @@ mod tests {
                     best: None,
                     work: (k % 7) as u8,
                 },
+                &mut tally,
             );
         }
+        assert_eq!(tally.stores, 9_999);
+        t.add(&mut tally);
+        assert_eq!(tally, Tally::default());
         let s = t.stats();
+        assert_eq!(s.stores, 9_999);
         assert!(s.filled <= s.capacity);
         assert_eq!(s.filled, 256);
         // The last key written with the most work is still there or was

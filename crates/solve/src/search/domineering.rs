@@ -1,0 +1,1199 @@
+//! Domineering's own outcome search: the fast path [`super::solve`] takes
+//! for Domineering under normal play (the general engine stays its
+//! brute-force twin: `tests/outcome_fast_path.rs`).
+//!
+//! What it does that the general engine cannot afford per node:
+//!
+//! * **Two bit views.** Each player's view of the board has one `u32` per
+//!   line along which that player places (Right: the rows; Left: the
+//!   columns), with occupied sentinels around it, so a move is three xors
+//!   and every count below is a few word operations per line.
+//! * **Safe moves and real moves**, kept per line incrementally: a
+//!   player's *safe* moves are disjoint placements on cells the opponent
+//!   can never cover (both perpendicular neighbours filled), their *real*
+//!   moves the most disjoint placements on the empty cells of each line
+//!   (more than anyone can ever make there). The mover wins when their
+//!   safe moves outnumber the opponent's real ones, and loses when the
+//!   opponent's safe moves match their real ones (Bullock's Obsequi; the
+//!   bounds of [`super::knowledge`] for Domineering, at a fraction of the
+//!   cost).
+//! * **A finer bound** ([`Eval`]): the mover's guaranteed moves counted
+//!   from *protective* areas (an empty 2 x 2 walled in on one side across
+//!   the mover's lines: the mover's domino on the far line leaves a safe
+//!   move on the near one) and *vulnerable* placements (which the opponent can
+//!   take away, at most two per move), against the cells the opponent
+//!   could ever fill with what remains.
+//! * **Safe moves are never searched** while another move exists (a safe
+//!   move can always wait: Bullock 2002; checked against the plain search
+//!   by the twin tests).
+//! * **Move ordering** by how a move changes both players' real and safe
+//!   moves (the mover's new safe moves counted twice), then by a history
+//!   count of the moves that refuted earlier positions.
+//! * **Symmetric hashing**: one incrementally updated key per symmetry of
+//!   the rectangle (four; eight on a square, where a transpose swaps the
+//!   players), the least of them the table key.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use partizan_games::{Board, Player};
+
+use super::table::{self, Entry, Table};
+use super::{
+    Control, FirstPlayer, Parallel, Progress, SearchConfig, SearchCounts, SearchError,
+    SearchReport, CHECK_EVERY, LINE_PLIES,
+};
+use crate::outcome::{Convention, Outcomes};
+
+/// Longest side the bit views hold (a line and its two sentinels in 32
+/// bits).
+pub const MAX_SIDE: usize = 30;
+/// Lines per view, sentinel lines included.
+const LINES: usize = MAX_SIDE + 2;
+
+/// The horizontal player's view (Right): lines are board rows.
+const HZ: usize = 0;
+/// The vertical player's view (Left): lines are board columns.
+const VT: usize = 1;
+
+fn view_of(p: Player) -> usize {
+    match p {
+        Player::Left => VT,
+        Player::Right => HZ,
+    }
+}
+
+/// Which of the fast path's rules are on (all, by default; the twin tests
+/// turn them on one at a time).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Cut by safe against real moves.
+    pub simple_bound: bool,
+    /// Cut by the protective/vulnerable evaluation ([`Eval`]).
+    pub fine_bound: bool,
+    /// Leave safe moves out of the search while other moves exist.
+    pub skip_safe: bool,
+    /// Order moves (otherwise: generation order).
+    pub ordering: bool,
+    /// Share table entries between symmetric positions.
+    pub symmetry: bool,
+}
+
+impl Rules {
+    /// Everything on.
+    pub const ALL: Rules = Rules {
+        simple_bound: true,
+        fine_bound: true,
+        skip_safe: true,
+        ordering: true,
+        symmetry: true,
+    };
+    /// Nothing but the table: the plain search.
+    pub const NONE: Rules = Rules {
+        simple_bound: false,
+        fine_bound: false,
+        skip_safe: false,
+        ordering: false,
+        symmetry: false,
+    };
+}
+
+/// The most disjoint dominoes on a line whose possible placements (the
+/// lower cell of each) are the bits of `starts`: each run of `k` starts
+/// (a run of `k + 1` cells) holds `ceil(k / 2)`, the starts at an even
+/// distance from their run's first. Branch-free: adding the run starts
+/// that sit on even bits clears exactly the runs that begin there.
+#[inline]
+pub fn pack(starts: u32) -> u32 {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    let x = u64::from(starts);
+    let first = x & !(x << 1);
+    let even_runs = x & !(x + (first & EVEN));
+    let odd_runs = x & !even_runs;
+    ((even_runs & EVEN) | (odd_runs & !EVEN)).count_ones()
+}
+
+/// [`pack`] the slow way, greedily from the low end (its twin).
+#[cfg(test)]
+fn pack_greedy(starts: u32) -> u32 {
+    let mut x = starts;
+    let mut n = 0;
+    while x != 0 {
+        let t = x & x.wrapping_neg();
+        x &= !(t | (t << 1));
+        n += 1;
+    }
+    n
+}
+
+/// (real, safe) placements of a line `line` between lines `above` and
+/// `below`.
+#[inline]
+fn line_counts(above: u32, line: u32, below: u32) -> (u8, u8) {
+    let st = !(line | (line >> 1));
+    let g = above & below;
+    (pack(st) as u8, pack(st & g & (g >> 1)) as u8)
+}
+
+/// Placements (lower cells) on line `l` of view `b`.
+#[inline]
+fn starts(b: &[u32; LINES], l: usize) -> u32 {
+    !(b[l] | (b[l] >> 1))
+}
+
+/// Cells of line `l` the other player can never cover.
+#[inline]
+fn guarded(b: &[u32; LINES], l: usize) -> u32 {
+    b[l - 1] & b[l + 1]
+}
+
+/// Safe placements on line `l`: both cells guarded.
+#[inline]
+fn safe_starts(b: &[u32; LINES], l: usize) -> u32 {
+    let g = guarded(b, l);
+    starts(b, l) & g & (g >> 1)
+}
+
+/// A position: both views and the per-line counts.
+#[derive(Clone, Debug)]
+pub struct Pos {
+    b: [[u32; LINES]; 2],
+    /// Lines of each view.
+    n: [usize; 2],
+    real: [[u8; LINES]; 2],
+    safe: [[u8; LINES]; 2],
+    real_t: [i32; 2],
+    safe_t: [i32; 2],
+    empty: i32,
+    hash: [u64; 8],
+}
+
+impl Pos {
+    /// The position of a Domineering board, if both sides fit.
+    pub fn new(board: &Board) -> Option<Pos> {
+        let (w, h) = (board.width(), board.height());
+        if w > MAX_SIDE || h > MAX_SIDE {
+            return None;
+        }
+        let mut b = [[!0u32; LINES]; 2];
+        for r in 0..h {
+            for c in 0..w {
+                if board.layer(0) & board.bit(r, c) != 0 {
+                    b[HZ][r + 1] &= !(1 << (c + 1));
+                    b[VT][c + 1] &= !(1 << (r + 1));
+                }
+            }
+        }
+        let mut p = Pos {
+            b,
+            n: [h, w],
+            real: [[0; LINES]; 2],
+            safe: [[0; LINES]; 2],
+            real_t: [0; 2],
+            safe_t: [0; 2],
+            empty: board.layer(0).count_ones() as i32,
+            hash: [0; 8],
+        };
+        for v in 0..2 {
+            for l in 1..=p.n[v] {
+                p.refresh(v, l);
+            }
+        }
+        Some(p)
+    }
+
+    #[inline]
+    fn refresh(&mut self, v: usize, l: usize) {
+        if l == 0 || l > self.n[v] {
+            return;
+        }
+        let b = &self.b[v];
+        let (r, s) = line_counts(b[l - 1], b[l], b[l + 1]);
+        self.real_t[v] += i32::from(r) - i32::from(self.real[v][l]);
+        self.safe_t[v] += i32::from(s) - i32::from(self.safe[v][l]);
+        self.real[v][l] = r;
+        self.safe[v][l] = s;
+    }
+
+    /// Place (or lift) view `v`'s domino on line `l`, bits `j` and `j+1`.
+    #[inline]
+    fn toggle(&mut self, v: usize, l: usize, j: usize) {
+        let o = 1 - v;
+        self.b[v][l] ^= 3 << j;
+        self.b[o][j] ^= 1 << l;
+        self.b[o][j + 1] ^= 1 << l;
+        self.empty += if self.b[v][l] & (1 << j) != 0 { -2 } else { 2 };
+        self.refresh(v, l - 1);
+        self.refresh(v, l);
+        self.refresh(v, l + 1);
+        self.refresh(o, j - 1);
+        self.refresh(o, j);
+        self.refresh(o, j + 1);
+        self.refresh(o, j + 2);
+    }
+
+    /// How view `v`'s domino on line `l`, bits `j`, `j+1` changes (the
+    /// mover's real moves + twice their safe moves) - (the opponent's real
+    /// + safe moves), computed on copies of the lines it touches.
+    #[inline]
+    fn score(&self, v: usize, l: usize, j: usize) -> i32 {
+        let o = 1 - v;
+        let (b, c) = (&self.b[v], &self.b[o]);
+        let (n, m) = (self.n[v], self.n[o]);
+        let nl = b[l] | (3 << j);
+        let (r, s) = line_counts(b[l - 1], nl, b[l + 1]);
+        let mut mine = i32::from(r) - i32::from(self.real[v][l]);
+        let mut safe = i32::from(s) - i32::from(self.safe[v][l]);
+        if l > 1 {
+            let (_, s) = line_counts(b[l - 2], b[l - 1], nl);
+            safe += i32::from(s) - i32::from(self.safe[v][l - 1]);
+        }
+        if l < n {
+            let (_, s) = line_counts(nl, b[l + 1], b[l + 2]);
+            safe += i32::from(s) - i32::from(self.safe[v][l + 1]);
+        }
+        mine += 2 * safe;
+        let bit = 1 << l;
+        let (nj, nk) = (c[j] | bit, c[j + 1] | bit);
+        let (r0, _) = line_counts(c[j - 1], nj, nk);
+        let (r1, _) = line_counts(nj, nk, c[j + 2]);
+        let mut theirs = i32::from(r0) + i32::from(r1)
+            - i32::from(self.real[o][j])
+            - i32::from(self.real[o][j + 1]);
+        if j > 1 {
+            let (_, s) = line_counts(c[j - 2], c[j - 1], nj);
+            theirs += i32::from(s) - i32::from(self.safe[o][j - 1]);
+        }
+        if j + 2 <= m {
+            let (_, s) = line_counts(nk, c[j + 2], c[j + 3]);
+            theirs += i32::from(s) - i32::from(self.safe[o][j + 2]);
+        }
+        mine - theirs
+    }
+
+    /// Does `mover`, moving next, win (`Some(true)`) or lose by the safe
+    /// against real moves rule? (`None`: undecided.)
+    pub fn simple_cut_for(&self, mover: Player) -> Option<bool> {
+        self.simple_cut(view_of(mover))
+    }
+
+    /// The same by the finer evaluation ([`Eval`]).
+    pub fn fine_cut_for(&self, mover: Player) -> Option<bool> {
+        self.fine_cut(view_of(mover))
+    }
+
+    /// Is `v`'s fate with `v` to move decided by safe against real moves?
+    #[inline]
+    fn simple_cut(&self, v: usize) -> Option<bool> {
+        let o = 1 - v;
+        if self.safe_t[v] > self.real_t[o] {
+            Some(true)
+        } else if self.safe_t[o] >= self.real_t[v] {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The board this position is, on `like`'s rectangle.
+    fn board(&self, like: &Board) -> Board {
+        let mut e = 0;
+        for r in 0..like.height() {
+            for c in 0..like.width() {
+                if self.b[HZ][r + 1] & (1 << (c + 1)) == 0 {
+                    e |= like.bit(r, c);
+                }
+            }
+        }
+        like.with_layers([e, 0, 0])
+    }
+}
+
+/// The finer evaluation for the player of view `v` (see the module
+/// comment): a lower bound on the moves that player can make against any
+/// defence, and an upper bound on the moves the opponent can make in reply,
+/// when `v` moves next (`to_move`) or has just moved.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Eval {
+    /// Moves the player is sure of.
+    pub moves: i32,
+    /// Moves the opponent can make at most.
+    pub opp_moves: i32,
+}
+
+/// The counts the finer evaluation is made of: areas packed greedily,
+/// line by line, on the player's own view.
+#[derive(Copy, Clone, Debug, Default)]
+struct Areas {
+    /// Disjoint protective areas (2 x 2, walled on both sides across).
+    prot: i32,
+    /// Vulnerable placements that one opponent's move can take with
+    /// another (type 2), and those it cannot (type 1), with how many of
+    /// each hold a cell the opponent can never use.
+    vuln2: i32,
+    vuln2_p: i32,
+    vuln1: i32,
+    vuln1_p: i32,
+    /// Cells left out of the packing that the opponent cannot use.
+    unused: i32,
+    /// Safe placements with a spare cell beside them that only the player
+    /// could use, by how many ways the opponent could still reach it.
+    opt: [i32; 3],
+}
+
+/// Greedy packing of protective areas: an empty 2 x 2 on lines `l`, `l+1`
+/// whose two cells across on one side (line `l-1` or line `l+2`) are
+/// filled, away from areas already placed (a domino on the far line leaves
+/// the walled line a safe move).
+fn pack_prot(b: &[u32; LINES], n: usize, used: &mut [u32; LINES]) -> i32 {
+    let mut p = 0;
+    for l in 1..n {
+        let busy = used[l - 1] | used[l] | used[l + 1] | used[l + 2] | b[l] | b[l + 1];
+        let busy = busy | (busy >> 1);
+        let walls = (b[l - 1] & (b[l - 1] >> 1)) | (b[l + 2] & (b[l + 2] >> 1));
+        let mut at = walls & !busy;
+        while at != 0 {
+            let t = at & at.wrapping_neg();
+            at &= !(t | (t << 1));
+            used[l] |= t | (t << 1);
+            used[l + 1] |= t | (t << 1);
+            p += 1;
+        }
+    }
+    p
+}
+
+/// Greedy packing of vulnerable placements (and the unused cells) on the
+/// cells the protective areas left, line by line, left to right.
+fn pack_vuln(b: &[u32; LINES], n: usize, used: &mut [u32; LINES], a: &mut Areas) {
+    let (mut v2, mut v2p, mut v1, mut v1p, mut u) = (0, 0, 0, 0, 0);
+    for l in 1..=n {
+        // Cells of line `l` beside which, on line `l+1`, the opponent
+        // could place across (so one of their moves can spoil two of
+        // ours): an empty cell of the next line with an empty neighbour.
+        let next = b[l + 1];
+        let shared = used[l - 1] | !(next | (next << 1)) | !(next | (next >> 1));
+        let free = !(b[l] | used[l]);
+        let guard = b[l - 1] & b[l + 1];
+        let mut state = 0u8;
+        let mut start = 0u32;
+        let mut prev = 0u32;
+        let mut cur = free;
+        // Close the run at `prev` (the cell before a gap or the end).
+        let close =
+            |state: u8, start: u32, prev: u32, used: &mut u32, counts: &mut (i32, i32, i32)| {
+                // counts: (v_p when type 2, v_p when type 1, unused)
+                match state {
+                    1 => {
+                        counts.2 += 1;
+                        *used |= prev;
+                    }
+                    3 => {
+                        *used |= start | (start << 1);
+                        if (start | (start << 1)) & shared != 0 {
+                            counts.0 += 1;
+                        } else {
+                            counts.1 += 1;
+                        }
+                    }
+                    _ => {}
+                }
+            };
+        while cur != 0 {
+            let t = cur & cur.wrapping_neg();
+            cur ^= t;
+            if (t >> 1) & prev == 0 {
+                let mut c = (0, 0, 0);
+                close(state, start, prev, &mut used[l], &mut c);
+                v2p += c.0;
+                v1p += c.1;
+                u += c.2;
+                state = 0;
+            }
+            prev = t;
+            if t & guard != 0 {
+                // An empty cell the opponent cannot reach.
+                state = match state {
+                    0 => 1,
+                    1 => 0, // a safe pair (already counted as safe)
+                    2 => 3,
+                    3 => 4, // the start's partner plus a safe pair
+                    _ => 3,
+                };
+            } else {
+                match state {
+                    0 => {
+                        state = 2;
+                        start = t;
+                    }
+                    1 => {
+                        state = 0;
+                        let m = t | (t >> 1);
+                        used[l] |= m;
+                        if m & shared != 0 {
+                            v2p += 1;
+                        } else {
+                            v1p += 1;
+                        }
+                    }
+                    2 => {
+                        state = 0;
+                        let m = start | (start << 1);
+                        used[l] |= m;
+                        if m & shared != 0 {
+                            v2 += 1;
+                        } else {
+                            v1 += 1;
+                        }
+                    }
+                    3 => {
+                        state = 2;
+                        let m = start | (start << 1);
+                        used[l] |= m;
+                        if m & shared != 0 {
+                            v2p += 1;
+                        } else {
+                            v1p += 1;
+                        }
+                        start = t;
+                    }
+                    _ => {
+                        state = 2;
+                        start = t;
+                    }
+                }
+            }
+        }
+        let mut c = (0, 0, 0);
+        close(state, start, prev, &mut used[l], &mut c);
+        v2p += c.0;
+        v1p += c.1;
+        u += c.2;
+    }
+    a.vuln2 = v2 + v2p;
+    a.vuln2_p = v2p;
+    a.vuln1 = v1 + v1p;
+    a.vuln1_p = v1p;
+    a.unused = u;
+}
+
+/// Safe placements with a spare guarded cell beside them (the player may
+/// use it or not; the opponent never), by how many ways (0, 1 or 2) the
+/// spare cell's line neighbours across could still be reached.
+fn pack_opt(b: &[u32; LINES], n: usize, used: &mut [u32; LINES], a: &mut Areas) {
+    let mut s = [0i32; 3];
+    for l in 1..=n {
+        let g = b[l - 1] & b[l + 1];
+        let mut cur = b[l] | used[l];
+        let mut mask = !(cur | (cur >> 1)) & g & (g >> 1);
+        while mask != 0 {
+            let t = mask & mask.wrapping_neg();
+            mask &= !(t | (t << 1));
+            cur |= t | (t << 1);
+            let spare = if (cur | used[l - 1] | used[l + 1]) & (t >> 1) == 0 {
+                t >> 1
+            } else if (mask | cur | used[l - 1] | used[l + 1]) & (t << 2) == 0 {
+                t << 2
+            } else {
+                continue;
+            };
+            cur |= spare;
+            used[l] |= spare;
+            // Up: the cell across above is empty and the one beyond it
+            // filled; down likewise.
+            // (Line 0 and line n + 1 are filled sentinels, so the lines
+            // two away are only read when inside the array.)
+            let up = b[l - 1] & spare == 0 && b[l - 2] & spare != 0;
+            let down = b[l + 1] & spare == 0 && b[l + 2] & spare != 0;
+            s[usize::from(up) + usize::from(down)] += 1;
+        }
+    }
+    a.opt = [s[0], s[1], s[2]];
+}
+
+impl Pos {
+    fn areas(&self, v: usize) -> Areas {
+        let b = &self.b[v];
+        let n = self.n[v];
+        let mut used = [0u32; LINES];
+        let mut a = Areas {
+            prot: pack_prot(b, n, &mut used),
+            ..Areas::default()
+        };
+        pack_vuln(b, n, &mut used, &mut a);
+        pack_opt(b, n, &mut used, &mut a);
+        a
+    }
+
+    /// The finer bound for view `v`'s player (see [`Eval`]).
+    fn eval(&self, v: usize, to_move: bool) -> Option<Eval> {
+        let mut a = self.areas(v);
+        let mut safe = self.safe_t[v];
+        if to_move {
+            // The best first move: take a lone area, else break parity.
+            if a.prot % 2 == 1 {
+                a.prot -= 1;
+                safe += 2;
+            } else if a.vuln2 % 3 != 0 {
+                a.vuln2 -= 1;
+                safe += 1;
+                if a.vuln2_p > a.vuln2 {
+                    a.vuln2_p -= 1;
+                }
+            } else if a.vuln1 % 2 != 0 {
+                a.vuln1 -= 1;
+                safe += 1;
+                if a.vuln1_p > a.vuln1 {
+                    a.vuln1_p -= 1;
+                }
+            } else if a.opt[2] % 2 != 0 {
+                a.opt[2] -= 1;
+                a.unused += 3;
+            } else if a.opt[1] % 2 != 0 {
+                a.opt[1] -= 1;
+                a.unused += 2;
+            } else if a.opt[0] % 2 != 0 {
+                a.opt[0] -= 1;
+                a.unused += 1;
+            } else if a.vuln2 > 0 {
+                a.vuln2 -= 1;
+                safe += 1;
+                if a.vuln2_p > a.vuln2 {
+                    a.vuln2_p -= 1;
+                }
+            } else if a.vuln1 > 0 {
+                a.vuln1 -= 1;
+                safe += 1;
+                if a.vuln1_p > a.vuln1 {
+                    a.vuln1_p -= 1;
+                }
+            } else if a.prot > 0 {
+                a.prot -= 1;
+                safe += 2;
+            } else {
+                return None;
+            }
+        }
+        if a.prot % 2 == 1 {
+            a.prot -= 1;
+            a.vuln2 += 2;
+        }
+        let mut moves = a.prot + a.vuln2 / 3 + a.vuln1 / 2 + safe;
+        let mut even = false;
+        if a.vuln2 % 3 != 0 && a.vuln1 % 2 != 0 {
+            moves += 1;
+            a.unused -= 1;
+            even = true;
+        } else if a.vuln2 % 3 == 0 && a.vuln1 % 2 == 0 {
+            even = true;
+        }
+        if even {
+            if a.opt[2] % 2 == 1 {
+                a.opt[2] -= 1;
+                a.opt[1] += 1;
+            }
+            if a.opt[1] % 2 == 1 {
+                a.opt[1] -= 1;
+                a.opt[0] += 1;
+            }
+        } else if a.opt[2] % 2 == 1 {
+            a.unused += 3;
+            if a.opt[1] % 2 == 1 {
+                a.opt[1] -= 1;
+                a.opt[0] += 1;
+            }
+        } else if a.opt[1] % 2 == 1 {
+            a.unused += 2;
+        } else if a.opt[0] % 2 == 1 {
+            a.unused += 1;
+        }
+        a.unused += a.vuln2_p - (a.vuln2 / 3 - (a.vuln2 - a.vuln2_p) / 3);
+        a.unused += a.vuln1_p - (a.vuln1 / 2 - (a.vuln1 - a.vuln1_p) / 2);
+        a.unused += (a.opt[2] / 2) * 3 + (a.opt[1] / 2) * 2 + a.opt[0] / 2;
+        // The opponent fills two of the cells left each move, and can
+        // never make more moves than their real ones.
+        let opp_moves = ((self.empty - 2 * moves - a.unused) / 2).min(self.real_t[1 - v]);
+        Some(Eval { moves, opp_moves })
+    }
+
+    /// Is the fate of `v` (to move) decided by the finer bounds? The mover
+    /// wins if the moves it is sure of exceed the opponent's; loses if the
+    /// opponent (having just moved, so to speak: moving second) is sure of
+    /// as many moves as the mover can make.
+    fn fine_cut(&self, v: usize) -> Option<bool> {
+        if let Some(e) = self.eval(v, true) {
+            if e.moves > e.opp_moves {
+                return Some(true);
+            }
+        }
+        if let Some(e) = self.eval(1 - v, false) {
+            if e.moves >= e.opp_moves {
+                return Some(false);
+            }
+        }
+        None
+    }
+}
+
+/// Random keys per symmetry and cell.
+struct Keys {
+    /// Per symmetry: key of each board cell (`row * width + col`) after
+    /// the symmetry; and whether it swaps the players.
+    syms: Vec<(Vec<u64>, bool)>,
+    width: usize,
+    left_to_move: u64,
+}
+
+impl Keys {
+    fn new(w: usize, h: usize, symmetry: bool) -> Keys {
+        let mut s = 0x0D0E_5EED_u64;
+        let n = w * h;
+        let base: Vec<u64> = (0..n).map(|_| super::splitmix(&mut s)).collect();
+        let mut syms = Vec::new();
+        for k in 0..8usize {
+            let (flip_r, flip_c, transpose) = (k & 1 != 0, k & 2 != 0, k & 4 != 0);
+            if k > 0 && !symmetry {
+                break;
+            }
+            if transpose && w != h {
+                continue;
+            }
+            let mut keys = vec![0; n];
+            for r in 0..h {
+                for c in 0..w {
+                    let (mut rr, mut cc) = (r, c);
+                    if flip_r {
+                        rr = h - 1 - rr;
+                    }
+                    if flip_c {
+                        cc = w - 1 - cc;
+                    }
+                    if transpose {
+                        std::mem::swap(&mut rr, &mut cc);
+                    }
+                    keys[r * w + c] = base[rr * w + cc];
+                }
+            }
+            syms.push((keys, transpose));
+        }
+        Keys {
+            syms,
+            width: w,
+            left_to_move: super::splitmix(&mut s),
+        }
+    }
+
+    /// Flip cell (`r`, `c`) in every symmetry's key.
+    #[inline]
+    fn flip(&self, h: &mut [u64; 8], r: usize, c: usize) {
+        let i = r * self.width + c;
+        for (x, (k, _)) in h.iter_mut().zip(&self.syms) {
+            *x ^= k[i];
+        }
+    }
+
+    /// Keys of a whole position.
+    fn of(&self, p: &Pos) -> [u64; 8] {
+        let mut h = [0; 8];
+        for r in 0..p.n[HZ] {
+            for c in 0..p.n[VT] {
+                if p.b[HZ][r + 1] & (1 << (c + 1)) != 0 {
+                    self.flip(&mut h, r, c);
+                }
+            }
+        }
+        h
+    }
+
+    /// The table key of `p` with view `v` to move.
+    #[inline]
+    fn key(&self, p: &Pos, v: usize) -> u64 {
+        let mut best = u64::MAX;
+        for (x, (_, swaps)) in p.hash.iter().zip(&self.syms) {
+            let left = (v == VT) != *swaps;
+            best = best.min(x ^ if left { self.left_to_move } else { 0 });
+        }
+        best
+    }
+}
+
+/// A fixed preference among the placements of a view with `n` lines of
+/// `m` cells, for move ordering: lines an even distance from the edge
+/// first (a domino on the second line leaves the edge line a safe move),
+/// and pairs aligned with the ends of the line; nearer the edges first.
+fn place_values(n: usize, m: usize) -> [[u8; LINES]; LINES] {
+    let mut t = [[0u8; LINES]; LINES];
+    for (l, row) in t.iter_mut().enumerate().take(n + 1).skip(1) {
+        for (j, cell) in row.iter_mut().enumerate().take(m).skip(1) {
+            let d = l.min(n + 1 - l);
+            let k = j.min(m - j);
+            let tier = match (d % 2 == 0, k % 2 == 1, d >= 3) {
+                (true, true, _) => 4,
+                (true, false, _) => 3,
+                (false, true, true) => 2,
+                (false, false, true) => 1,
+                _ => 0,
+            };
+            let near = 31usize.saturating_sub(d + k).min(31);
+            *cell = (tier * 32 + near) as u8;
+        }
+    }
+    t
+}
+
+/// What the threads share.
+struct Shared<'a> {
+    place: [[[u8; LINES]; LINES]; 2],
+    table: &'a Table,
+    keys: &'a Keys,
+    rules: Rules,
+    control: &'a Control<'a>,
+    max_nodes: Option<u64>,
+    nodes: AtomicU64,
+    start: Instant,
+    last_report: AtomicU64,
+}
+
+/// A move: view line and lower bit.
+#[derive(Copy, Clone, Debug)]
+struct Mv {
+    l: u8,
+    j: u8,
+    score: i32,
+}
+
+struct Engine<'s> {
+    sh: &'s Shared<'s>,
+    counts: SearchCounts,
+    unflushed: u64,
+    /// Table counts not yet added to the table's.
+    tally: table::Tally,
+    scratch: Vec<Vec<Mv>>,
+    history: Box<[[[u32; LINES]; LINES]; 2]>,
+    /// A fixed preference by place (see [`place_values`]).
+    place: Box<[[[u8; LINES]; LINES]; 2]>,
+    depth: usize,
+    line: [(u16, u16); LINE_PLIES],
+    first: Player,
+    root_best: Option<(u8, u8)>,
+    split: Option<(usize, usize, &'s AtomicBool)>,
+}
+
+impl<'s> Engine<'s> {
+    fn new(sh: &'s Shared<'s>) -> Engine<'s> {
+        Engine {
+            sh,
+            counts: SearchCounts::default(),
+            unflushed: 0,
+            tally: table::Tally::default(),
+            scratch: Vec::new(),
+            history: Box::new([[[0; LINES]; LINES]; 2]),
+            place: Box::new(sh.place),
+            depth: 0,
+            line: [(0, 0); LINE_PLIES],
+            first: Player::Left,
+            root_best: None,
+            split: None,
+        }
+    }
+
+    fn check(&mut self) -> Result<(), SearchError> {
+        let total = self.sh.nodes.fetch_add(self.unflushed, Relaxed) + self.unflushed;
+        self.unflushed = 0;
+        self.sh.table.add(&mut self.tally);
+        let ctl = self.sh.control;
+        if let Some(stop) = ctl.stop {
+            if stop.load(Relaxed) {
+                return Err(SearchError::Stopped { nodes: total });
+            }
+        }
+        if let Some((_, _, found)) = self.split {
+            if found.load(Relaxed) {
+                return Err(SearchError::Sibling);
+            }
+        }
+        if let Some(max) = self.sh.max_nodes {
+            if total >= max {
+                return Err(SearchError::Budget(max));
+            }
+        }
+        if let Some(f) = ctl.progress {
+            let elapsed = self.sh.start.elapsed();
+            let ms = elapsed.as_millis() as u64;
+            let last = self.sh.last_report.load(Relaxed);
+            if ms >= last + ctl.interval.as_millis() as u64
+                && self
+                    .sh
+                    .last_report
+                    .compare_exchange(last, ms, Relaxed, Relaxed)
+                    .is_ok()
+            {
+                let t = self.sh.table.stats();
+                f(&Progress {
+                    nodes: total,
+                    nodes_per_sec: total as f64 / elapsed.as_secs_f64().max(1e-9),
+                    table_filled: t.filled,
+                    table_capacity: t.capacity,
+                    elapsed_ms: ms,
+                    left_first: self.first == Player::Left,
+                    line: self.line[..self.depth.min(LINE_PLIES)].to_vec(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn play(&self, p: &mut Pos, v: usize, m: Mv) {
+        let (l, j) = (usize::from(m.l), usize::from(m.j));
+        p.toggle(v, l, j);
+        let keys = self.sh.keys;
+        let mut h = p.hash;
+        if v == HZ {
+            keys.flip(&mut h, l - 1, j - 1);
+            keys.flip(&mut h, l - 1, j);
+        } else {
+            keys.flip(&mut h, j - 1, l - 1);
+            keys.flip(&mut h, j, l - 1);
+        }
+        p.hash = h;
+    }
+
+    /// The moves of view `v` into `out`, safe ones only if nothing else.
+    fn moves(&self, p: &Pos, v: usize, out: &mut Vec<Mv>) {
+        out.clear();
+        let skip = self.sh.rules.skip_safe;
+        for l in 1..=p.n[v] {
+            let mut m = starts(&p.b[v], l);
+            if skip {
+                m &= !safe_starts(&p.b[v], l);
+            }
+            while m != 0 {
+                let j = m.trailing_zeros();
+                m &= m - 1;
+                out.push(Mv {
+                    l: l as u8,
+                    j: j as u8,
+                    score: 0,
+                });
+            }
+        }
+        if out.is_empty() && skip {
+            for l in 1..=p.n[v] {
+                let mut m = safe_starts(&p.b[v], l);
+                while m != 0 {
+                    let j = m.trailing_zeros();
+                    m &= m - 1;
+                    out.push(Mv {
+                        l: l as u8,
+                        j: j as u8,
+                        score: 0,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Does view `v` win `p`, moving next?
+    fn wins(&mut self, p: &mut Pos, v: usize) -> Result<bool, SearchError> {
+        self.counts.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_EVERY {
+            self.check()?;
+        }
+        let rules = self.sh.rules;
+        let root = self.depth == 0;
+        let o = 1 - v;
+        if !root && rules.simple_bound {
+            if let Some(w) = p.simple_cut(v) {
+                self.counts.by_bounds += 1;
+                return Ok(w);
+            }
+        }
+        if !root && rules.fine_bound {
+            if let Some(w) = p.fine_cut(v) {
+                self.counts.by_bounds += 1;
+                return Ok(w);
+            }
+        }
+        let key = self.sh.keys.key(p, v);
+        if !root {
+            if let Some(e) = self.sh.table.probe_counted(key, &mut self.tally) {
+                self.counts.table_hits += 1;
+                return Ok(e.win);
+            }
+        }
+        self.counts.expanded += 1;
+        let before = self.counts.nodes;
+        while self.scratch.len() <= self.depth {
+            self.scratch.push(Vec::new());
+        }
+        let mut ms = std::mem::take(&mut self.scratch[self.depth]);
+        self.moves(p, v, &mut ms);
+        if rules.ordering {
+            for m in ms.iter_mut() {
+                let s = p.score(v, usize::from(m.l), usize::from(m.j));
+                let hist = self.history[v][usize::from(m.l)][usize::from(m.j)];
+                // Moves with a cell the opponent cannot reach come last
+                // (they waste a cell only the mover could use).
+                let g = guarded(&p.b[v], usize::from(m.l)) >> m.j & 3;
+                let stage = if g == 0 { 1 << 28 } else { 0 };
+                let place = i32::from(self.place[v][usize::from(m.l)][usize::from(m.j)]);
+                m.score = stage + (s << 22) + (place << 12) + hist.min((1 << 12) - 1) as i32;
+            }
+            ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+        }
+        let n = ms.len().min(u16::MAX as usize) as u16;
+        let mut win = false;
+        let mut result = Ok(());
+        for (rank, &m) in ms.iter().enumerate() {
+            if let (true, Some((share, shares, found))) = (root, self.split) {
+                if rank % shares != share {
+                    continue;
+                }
+                if found.load(Relaxed) {
+                    result = Err(SearchError::Sibling);
+                    break;
+                }
+            }
+            if self.depth < LINE_PLIES {
+                self.line[self.depth] = (rank as u16 + 1, n);
+            }
+            let mut c = p.clone();
+            self.play(&mut c, v, m);
+            self.depth += 1;
+            let w = self.wins(&mut c, o);
+            self.depth -= 1;
+            match w {
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+                Ok(false) => {
+                    win = true;
+                    let h = &mut self.history[v][usize::from(m.l)][usize::from(m.j)];
+                    *h = h.saturating_add(1);
+                    if root {
+                        self.root_best = Some((m.l, m.j));
+                        if let Some((_, _, found)) = self.split {
+                            found.store(true, Relaxed);
+                        }
+                    }
+                    break;
+                }
+                Ok(true) => {}
+            }
+        }
+        self.scratch[self.depth] = ms;
+        result?;
+        let spent = self.counts.nodes - before;
+        let work = (64 - spent.leading_zeros()) as u8;
+        if !(root && self.split.is_some()) {
+            self.sh.table.store(
+                key,
+                Entry {
+                    win,
+                    best: None,
+                    work,
+                },
+                &mut self.tally,
+            );
+        }
+        Ok(win)
+    }
+
+    fn solve_root(
+        &mut self,
+        board: &Board,
+        pos: &Pos,
+        first: Player,
+    ) -> Result<FirstPlayer, SearchError> {
+        let start = Instant::now();
+        let before = self.counts;
+        self.first = first;
+        self.root_best = None;
+        self.depth = 0;
+        let mut p = pos.clone();
+        let v = view_of(first);
+        let wins = self.wins(&mut p, v);
+        self.sh.table.add(&mut self.tally);
+        let wins = wins?;
+        let mut counts = self.counts;
+        counts.nodes -= before.nodes;
+        counts.table_hits -= before.table_hits;
+        counts.by_bounds -= before.by_bounds;
+        counts.expanded -= before.expanded;
+        let winning_move = match (wins, self.root_best) {
+            (true, Some((l, j))) => {
+                let mut q = pos.clone();
+                q.toggle(v, usize::from(l), usize::from(j));
+                Some(q.board(board))
+            }
+            _ => None,
+        };
+        Ok(FirstPlayer {
+            player: first,
+            wins,
+            winning_move,
+            counts,
+            elapsed: start.elapsed(),
+        })
+    }
+}
+
+/// The fast path of [`super::solve`] for Domineering: `None` when it does
+/// not apply (misère play, or a side longer than [`MAX_SIDE`]).
+pub fn solve(
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+) -> Option<Result<SearchReport, SearchError>> {
+    let mut rules = Rules::ALL;
+    rules.symmetry = config.symmetry;
+    rules.ordering = config.ordering != super::MoveOrdering::Natural;
+    if !config.bounds {
+        rules.simple_bound = false;
+        rules.fine_bound = false;
+    }
+    solve_with(board, config, control, rules)
+}
+
+/// [`solve`] with a choice of rules (for the twin tests and the bench).
+pub fn solve_with(
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+    rules: Rules,
+) -> Option<Result<SearchReport, SearchError>> {
+    if config.convention != Convention::Normal {
+        return None;
+    }
+    let mut pos = Pos::new(board)?;
+    if config.threads == 0 || config.threads > 2 {
+        return Some(Err(SearchError::Threads(config.threads)));
+    }
+    let start = Instant::now();
+    let table = Table::with_bytes(config.table_bytes);
+    let keys = Keys::new(board.width(), board.height(), rules.symmetry);
+    pos.hash = keys.of(&pos);
+    let sh = Shared {
+        place: [
+            place_values(pos.n[HZ], pos.n[VT]),
+            place_values(pos.n[VT], pos.n[HZ]),
+        ],
+        table: &table,
+        keys: &keys,
+        rules,
+        control,
+        max_nodes: config.max_nodes,
+        nodes: AtomicU64::new(0),
+        start,
+        last_report: AtomicU64::new(0),
+    };
+    let run = || -> Result<(FirstPlayer, FirstPlayer), SearchError> {
+        if config.threads == 2 && config.parallel == Parallel::FirstPlayers {
+            std::thread::scope(|s| {
+                let l = s.spawn(|| Engine::new(&sh).solve_root(board, &pos, Player::Left));
+                let r = Engine::new(&sh).solve_root(board, &pos, Player::Right);
+                let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                Ok((l?, r?))
+            })
+        } else if config.threads == 2 {
+            Ok((
+                split(&sh, board, &pos, Player::Left)?,
+                split(&sh, board, &pos, Player::Right)?,
+            ))
+        } else {
+            let mut e = Engine::new(&sh);
+            let l = e.solve_root(board, &pos, Player::Left)?;
+            let r = e.solve_root(board, &pos, Player::Right)?;
+            Ok((l, r))
+        }
+    };
+    Some(run().map(|(left, right)| SearchReport {
+        outcomes: Outcomes {
+            left_first: left.wins,
+            right_first: right.wins,
+        },
+        left,
+        right,
+        table: table.stats(),
+        config: *config,
+        elapsed: start.elapsed(),
+    }))
+}
+
+/// One first player with the root's moves shared between two threads.
+fn split(
+    sh: &Shared<'_>,
+    board: &Board,
+    pos: &Pos,
+    first: Player,
+) -> Result<FirstPlayer, SearchError> {
+    let start = Instant::now();
+    let found = AtomicBool::new(false);
+    let (a, b) = std::thread::scope(|s| {
+        let found = &found;
+        let one = |share: usize| -> Result<FirstPlayer, SearchError> {
+            let mut e = Engine::new(sh);
+            e.split = Some((share, 2, found));
+            match e.solve_root(board, pos, first) {
+                Err(SearchError::Sibling) => Ok(FirstPlayer {
+                    player: first,
+                    wins: false,
+                    winning_move: None,
+                    counts: e.counts,
+                    elapsed: Duration::ZERO,
+                }),
+                r => r,
+            }
+        };
+        let h = s.spawn(move || one(1));
+        let a = one(0);
+        let b = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (a, b)
+    });
+    let mut counts = SearchCounts::default();
+    let mut winner: Option<FirstPlayer> = None;
+    for r in [a, b] {
+        let fp = r?;
+        counts.add(&fp.counts);
+        if fp.wins && winner.is_none() {
+            winner = Some(fp);
+        }
+    }
+    Ok(FirstPlayer {
+        player: first,
+        wins: winner.is_some(),
+        winning_move: winner.and_then(|w| w.winning_move),
+        counts,
+        elapsed: start.elapsed(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn branch_free_packing_matches_the_greedy_twin() {
+        let mut x = 0x9E37_79B9u32;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let starts = x & (x >> 3) & 0x7FFF_FFFF;
+            assert_eq!(pack(starts), pack_greedy(starts), "{starts:#b}");
+            assert_eq!(pack(x & 0x7FFF_FFFF), pack_greedy(x & 0x7FFF_FFFF));
+        }
+    }
+
+    #[test]
+    fn packing_counts_runs() {
+        // Starts 0b111 (4 cells): 2; 0b1 (2 cells): 1; 0b11 (3 cells): 1.
+        assert_eq!(pack(0b111), 2);
+        assert_eq!(pack(0b1), 1);
+        assert_eq!(pack(0b11), 1);
+        assert_eq!(pack(0b1101), 2);
+    }
+}

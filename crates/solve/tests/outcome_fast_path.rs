@@ -1,0 +1,209 @@
+//! Domineering's own outcome search (`search::domineering`, the fast path
+//! `solve` takes for Domineering) against its brute-force twin
+//! (`wins_plain`: exhaustive search, no table, no bounds, no ordering) on
+//! random small boards with holes: the whole search with each rule alone
+//! and with all of them, and each cutoff rule position by position (a
+//! decided position is decided the way brute force says).
+
+use partizan_games::{Board, Domineering, Player, Ruleset};
+use partizan_solve::outcome::{wins_plain, Convention};
+use partizan_solve::search::domineering::{solve_with, Pos, Rules};
+use partizan_solve::search::{solve, Control, Parallel, SearchConfig};
+use rustc_hash::FxHashMap;
+
+/// xorshift64*.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random board of `h` x `w` with about `holes` in 10 cells blocked.
+fn random_board(rng: &mut Rng, h: usize, w: usize, holes: u64) -> Board {
+    let text: Vec<String> = (0..h)
+        .map(|_| {
+            (0..w)
+                .map(|_| if rng.below(10) < holes { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    Domineering.parse(&text.join("|")).expect("parses")
+}
+
+fn brute(b: &Board, memo: &mut FxHashMap<(Board, bool), bool>) -> (bool, bool) {
+    (
+        wins_plain(&Domineering, Convention::Normal, b, Player::Left, memo),
+        wins_plain(&Domineering, Convention::Normal, b, Player::Right, memo),
+    )
+}
+
+fn rule_sets() -> Vec<(&'static str, Rules)> {
+    let one = |f: fn(&mut Rules)| {
+        let mut r = Rules::NONE;
+        f(&mut r);
+        r
+    };
+    vec![
+        ("none", Rules::NONE),
+        ("simple bound", one(|r| r.simple_bound = true)),
+        ("fine bound", one(|r| r.fine_bound = true)),
+        ("skip safe moves", one(|r| r.skip_safe = true)),
+        ("ordering", one(|r| r.ordering = true)),
+        ("symmetry", one(|r| r.symmetry = true)),
+        ("all", Rules::ALL),
+    ]
+}
+
+#[test]
+fn every_rule_alone_and_all_together_match_brute_force() {
+    let mut rng = Rng(0x5EED_0011);
+    let mut cfg = SearchConfig::new(Convention::Normal);
+    cfg.table_bytes = 1 << 16;
+    for case in 0..150 {
+        // Squares too, so that the transposing symmetries are used.
+        let h = 1 + rng.below(5) as usize;
+        let w = if case % 3 == 0 {
+            h
+        } else {
+            1 + rng.below(5) as usize
+        };
+        let holes = rng.below(4);
+        let b = random_board(&mut rng, h, w, holes);
+        let mut memo = FxHashMap::default();
+        let want = brute(&b, &mut memo);
+        for (name, rules) in rule_sets() {
+            let r = solve_with(&b, &cfg, &Control::default(), rules)
+                .expect("the fast path takes Domineering")
+                .expect("search runs");
+            let got = (r.outcomes.left_first, r.outcomes.right_first);
+            assert_eq!(got, want, "{name}: {}", Domineering.format(&b));
+            for (fp, opp) in [(&r.left, Player::Right), (&r.right, Player::Left)] {
+                if let Some(m) = fp.winning_move {
+                    assert!(fp.wins);
+                    let mut legal = false;
+                    Domineering.options(&b, fp.player, |o| legal |= o == m);
+                    assert!(legal, "{name}: the winning move is not a move");
+                    assert!(
+                        !wins_plain(&Domineering, Convention::Normal, &m, opp, &mut memo),
+                        "{name}: the winning move loses on {}",
+                        Domineering.format(&b)
+                    );
+                } else {
+                    assert!(!fp.wins, "{name}: a win without a move");
+                }
+            }
+        }
+    }
+}
+
+/// Every position a cutoff rule decides, decided as brute force says; on
+/// boards up to 5 x 6, where the rules fire often.
+#[test]
+fn each_cutoff_rule_decides_as_brute_force_does() {
+    let mut rng = Rng(0xC0FF_EE00);
+    let (mut simple, mut fine) = (0, 0);
+    for _ in 0..400 {
+        let h = 2 + rng.below(4) as usize;
+        let w = 2 + rng.below(5) as usize;
+        let holes = 2 + rng.below(4);
+        let b = random_board(&mut rng, h, w, holes);
+        if b.layer(0).count_ones() > 22 {
+            continue;
+        }
+        let mut memo = FxHashMap::default();
+        let (l, r) = brute(&b, &mut memo);
+        let p = Pos::new(&b).expect("fits");
+        for (mover, want) in [(Player::Left, l), (Player::Right, r)] {
+            if let Some(w) = p.simple_cut_for(mover) {
+                simple += 1;
+                assert_eq!(
+                    w,
+                    want,
+                    "simple, {mover:?} first: {}",
+                    Domineering.format(&b)
+                );
+            }
+            if let Some(w) = p.fine_cut_for(mover) {
+                fine += 1;
+                assert_eq!(w, want, "fine, {mover:?} first: {}", Domineering.format(&b));
+            }
+        }
+    }
+    // The rules were exercised, not vacuously true.
+    assert!(simple > 50 && fine > 100, "simple {simple}, fine {fine}");
+}
+
+/// The fast path and the general engine agree, through `solve`, with one
+/// thread and with two in both modes.
+#[test]
+fn the_fast_path_agrees_with_the_general_engine() {
+    let mut rng = Rng(77);
+    for _ in 0..25 {
+        let h = 2 + rng.below(4) as usize;
+        let w = 2 + rng.below(4) as usize;
+        let b = random_board(&mut rng, h, w, 1);
+        let mut general = SearchConfig::new(Convention::Normal);
+        general.fast = false;
+        general.table_bytes = 1 << 20;
+        let want = solve(&Domineering, &b, &general, &Control::default())
+            .expect("general")
+            .outcomes;
+        for (threads, parallel) in [
+            (1, Parallel::RootSplit),
+            (2, Parallel::RootSplit),
+            (2, Parallel::FirstPlayers),
+        ] {
+            let mut fast = general;
+            fast.fast = true;
+            fast.threads = threads;
+            fast.parallel = parallel;
+            let got = solve(&Domineering, &b, &fast, &Control::default())
+                .expect("fast")
+                .outcomes;
+            assert_eq!(
+                got,
+                want,
+                "{} {threads} {parallel:?}",
+                Domineering.format(&b)
+            );
+        }
+    }
+}
+
+/// Rectangles to 5 x 6 against the published table (Bullock's; Left is
+/// vertical), through the fast path.
+#[test]
+fn small_rectangles_match_the_published_table() {
+    let table = include_str!("data/domineering_outcomes.txt");
+    let mut seen = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (r, c): (usize, usize) = (f[0].parse().expect("rows"), f[1].parse().expect("cols"));
+        if r * c > 36 {
+            continue;
+        }
+        let b = Domineering
+            .parse(&vec![".".repeat(c); r].join("|"))
+            .expect("parses");
+        let rep = solve(
+            &Domineering,
+            &b,
+            &SearchConfig::new(Convention::Normal),
+            &Control::default(),
+        )
+        .expect("search");
+        assert_eq!(rep.outcomes.class(), f[2], "{r} x {c}");
+        seen += 1;
+    }
+    assert!(seen >= 30);
+}

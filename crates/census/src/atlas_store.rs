@@ -454,6 +454,23 @@ impl DirStore {
         DirStore { dir: dir.into() }
     }
 
+    /// The default atlas directory: `$PARTIZAN_ATLAS`, else `partizan/atlas`
+    /// under `$XDG_DATA_HOME` or `~/.local/share` (`None` without a home).
+    /// The command line and the site both read the atlas from here.
+    #[must_use]
+    pub fn default_dir() -> Option<PathBuf> {
+        if let Some(p) = std::env::var_os("PARTIZAN_ATLAS") {
+            return Some(PathBuf::from(p));
+        }
+        let data = match std::env::var_os("XDG_DATA_HOME") {
+            Some(x) if !x.is_empty() => PathBuf::from(x),
+            _ => PathBuf::from(std::env::var_os("HOME")?)
+                .join(".local")
+                .join("share"),
+        };
+        Some(data.join("partizan").join("atlas"))
+    }
+
     /// The directory.
     #[must_use]
     pub fn dir(&self) -> &Path {

@@ -115,17 +115,7 @@ fn atlas_dir(d: &DirArg) -> Result<PathBuf> {
     if let Some(p) = &d.dir {
         return Ok(p.clone());
     }
-    if let Some(p) = std::env::var_os("PARTIZAN_ATLAS") {
-        return Ok(PathBuf::from(p));
-    }
-    let data = match std::env::var_os("XDG_DATA_HOME") {
-        Some(x) if !x.is_empty() => PathBuf::from(x),
-        _ => match std::env::var_os("HOME") {
-            Some(h) => PathBuf::from(h).join(".local").join("share"),
-            None => bail!("no atlas directory: give --dir or set PARTIZAN_ATLAS"),
-        },
-    };
-    Ok(data.join("partizan").join("atlas"))
+    DirStore::default_dir().context("no atlas directory: give --dir or set PARTIZAN_ATLAS")
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize)> {

@@ -19,9 +19,12 @@
 
 #![warn(missing_docs)]
 
+pub mod outcome;
 pub mod value;
 
+pub use outcome::{board_outcome, OutcomeReport};
 pub use value::{
-    board_options, board_value, board_value_in, game_value, term_value, BoardOption, BoardValue,
-    GameValue, Options, OptionsReport, ReportError, Size, StoreUse, ValueSummary, PRINT_LIMIT,
+    board_options, board_options_in, board_value, board_value_in, game_value, player_options,
+    term_value, BoardOption, BoardValue, GameValue, Options, OptionsReport, ReportError, Size,
+    StoreUse, ValueSummary, PRINT_LIMIT,
 };

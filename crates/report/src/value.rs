@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use partizan_core::{Arena, Dyadic, GameId, ValueError};
-use partizan_games::{with_rules, Board, BoardError, Rules, Ruleset};
+use partizan_games::{with_rules, Board, BoardError, Player, Rules, Ruleset};
 use partizan_solve::{RegionTable, Savings, SolveError, Solver, Stats};
 use partizan_store::Store;
 use serde::Serialize;
@@ -368,6 +368,17 @@ pub struct BoardOption {
     /// Whether the option's value is one of the canonical form's options
     /// for this player (a move a canonical strategy may use).
     pub canonical: bool,
+    /// The cells the move changes (`row * width + column`), ascending.
+    pub cells: Vec<usize>,
+    /// Another option of the same player is strictly better for them.
+    pub dominated: bool,
+    /// Reversible: some reply from it (in its canonical form) is at least
+    /// as good for the opponent as the position itself.
+    pub reversible: bool,
+    /// No other option of the same player has a strictly larger incentive.
+    pub best: bool,
+    /// Its incentive is at least every other option's of the same player.
+    pub dominant: bool,
 }
 
 /// The options of a board for both players, valued.
@@ -377,12 +388,16 @@ pub struct OptionsReport {
     pub ruleset: &'static str,
     /// The board in the ruleset's notation.
     pub board: String,
+    /// Columns of the board (cells are numbered `row * width + column`).
+    pub width: usize,
     /// The board's value and its facts.
     pub value: ValueSummary,
     /// Left's options, in move-generation order, each distinct board once.
     pub left: Vec<BoardOption>,
     /// Right's options.
     pub right: Vec<BoardOption>,
+    /// What the solver did.
+    pub stats: Stats,
 }
 
 impl OptionsReport {
@@ -423,58 +438,125 @@ pub fn board_options(
             ruleset: r.name(),
             source,
         })?;
-        let mut arena = Arena::new();
+        board_options_in(r, &board, opts, None)
+    })
+}
+
+/// [`board_options`] of a parsed board, its values read through `table`
+/// when given (else through a session of `opts.store`, if any).
+pub fn board_options_in<R: Ruleset>(
+    r: &R,
+    board: &Board,
+    opts: &Options<'_>,
+    table: Option<&mut dyn RegionTable>,
+) -> Result<OptionsReport, ReportError> {
+    let mut session = match table {
+        Some(_) => None,
+        None => opts.store.map(|s| s.session()),
+    };
+    let table = match (table, session.as_mut()) {
+        (Some(t), _) => Some(t),
+        (None, Some(s)) => Some(s as &mut dyn RegionTable),
+        (None, None) => None,
+    };
+    let mut arena = Arena::new();
+    let (g, left, right, stats) = {
         let mut solver = Solver::new(r, opts.savings)?;
+        if let Some(t) = table {
+            solver = solver.with_table(t);
+        }
         if let Some(stop) = opts.stop {
             solver = solver.with_stop(stop);
         }
-        let g = solver.value(&mut arena, &board)?;
-        let mut sides = Vec::new();
-        for player in partizan_games::Player::BOTH {
-            let mut children: Vec<(Board, usize)> = Vec::new();
-            r.options(&board, player, |o| {
-                match children.iter_mut().find(|(b, _)| *b == o) {
-                    Some((_, n)) => *n += 1,
-                    None => children.push((o, 1)),
-                }
-            });
-            let canon: Vec<GameId> = match player {
-                partizan_games::Player::Left => arena.left_options(g).to_vec(),
-                partizan_games::Player::Right => arena.right_options(g).to_vec(),
-            };
-            let mut list = Vec::with_capacity(children.len());
-            for (child, moves) in children {
-                let v = solver.value(&mut arena, &child)?;
-                let inc = match player {
-                    partizan_games::Player::Left => {
-                        let ng = arena.neg(g);
-                        arena.sum(v, ng)?
-                    }
-                    partizan_games::Player::Right => {
-                        let nv = arena.neg(v);
-                        arena.sum(g, nv)?
-                    }
-                };
-                list.push(BoardOption {
-                    board: r.format(&child),
-                    moves,
-                    value: arena.display(v),
-                    incentive: arena.display(inc),
-                    canonical: canon.contains(&v),
-                });
-            }
-            sides.push(list);
-        }
-        let right = sides.pop().unwrap_or_default();
-        let left = sides.pop().unwrap_or_default();
-        Ok(OptionsReport {
-            ruleset: r.name(),
-            board: r.format(&board),
-            value: ValueSummary::of(&mut arena, g),
-            left,
-            right,
-        })
+        let g = solver.value(&mut arena, board)?;
+        let left = player_options(r, &mut solver, &mut arena, board, g, Player::Left)?;
+        let right = player_options(r, &mut solver, &mut arena, board, g, Player::Right)?;
+        (g, left, right, solver.stats())
+    };
+    if let Some(s) = session {
+        s.finish().map_err(|e| ReportError::Store(e.to_string()))?;
+    }
+    Ok(OptionsReport {
+        ruleset: r.name(),
+        board: r.format(board),
+        width: board.width(),
+        value: ValueSummary::of(&mut arena, g),
+        left,
+        right,
+        stats,
     })
+}
+
+/// One player's options of `board` (whose value is `g`), valued by
+/// `solver`: each distinct board once, in move-generation order, with its
+/// incentive and whether it is dominated, reversible, best or dominant.
+pub fn player_options<R: Ruleset>(
+    r: &R,
+    solver: &mut Solver<'_, R>,
+    arena: &mut Arena,
+    board: &Board,
+    g: GameId,
+    player: Player,
+) -> Result<Vec<BoardOption>, ReportError> {
+    let mut children: Vec<(Board, usize)> = Vec::new();
+    r.options(board, player, |o| {
+        match children.iter_mut().find(|(b, _)| *b == o) {
+            Some((_, n)) => *n += 1,
+            None => children.push((o, 1)),
+        }
+    });
+    let canon: Vec<GameId> = match player {
+        Player::Left => arena.left_options(g).to_vec(),
+        Player::Right => arena.right_options(g).to_vec(),
+    };
+    let mut ids = Vec::with_capacity(children.len());
+    let mut incs = Vec::with_capacity(children.len());
+    for (child, _) in &children {
+        let v = solver.value(arena, child)?;
+        let inc = match player {
+            Player::Left => arena.sub(v, g)?,
+            Player::Right => arena.sub(g, v)?,
+        };
+        ids.push(v);
+        incs.push(inc);
+    }
+    let width = board.width().max(1);
+    let mut list = Vec::with_capacity(children.len());
+    for (i, (child, moves)) in children.iter().enumerate() {
+        let x = ids[i];
+        let dominated = ids.iter().any(|&y| match player {
+            Player::Left => arena.lt(x, y),
+            Player::Right => arena.gt(x, y),
+        });
+        let reversible = match player {
+            Player::Left => {
+                let replies = arena.right_options(x).to_vec();
+                replies.into_iter().any(|y| arena.leq(y, g))
+            }
+            Player::Right => {
+                let replies = arena.left_options(x).to_vec();
+                replies.into_iter().any(|y| arena.geq(y, g))
+            }
+        };
+        let best = !incs.iter().any(|&j| arena.gt(j, incs[i]));
+        let dominant = incs.iter().all(|&j| arena.geq(incs[i], j));
+        list.push(BoardOption {
+            board: r.format(child),
+            moves: *moves,
+            value: arena.display(x),
+            incentive: arena.display(incs[i]),
+            canonical: canon.contains(&x),
+            cells: partizan_solve::search::changed_cells(board, child)
+                .into_iter()
+                .map(|(row, col)| row * width + col)
+                .collect(),
+            dominated,
+            reversible,
+            best,
+            dominant,
+        });
+    }
+    Ok(list)
 }
 
 #[cfg(test)]

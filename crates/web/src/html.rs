@@ -59,9 +59,13 @@ pub fn explore_href(ruleset: &str, board: &str) -> String {
 /// The navigation entries: (key, label, address).
 const NAV: &[(&str, &str, &str)] = &[
     ("explore", "Board explorer", "/explore"),
+    ("outcome", "Who wins", "/outcome"),
     ("census", "Census", "/census/domineering"),
     ("sylver", "Sylver Coinage", "/sylver"),
     ("semigroups", "Semigroups", "/semigroups"),
+    ("grundy", "Grundy", "/grundy"),
+    ("atlas", "Atlas", "/atlas"),
+    ("parts", "Parts", "/parts"),
     ("api", "JSON API", "/api"),
 ];
 
@@ -69,7 +73,7 @@ const NAV: &[(&str, &str, &str)] = &[
 pub const CSS: &str = r#"
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;color:#1d2430;background:#f6f7f9}
-nav{background:#1f2a3a;padding:0 1.2rem;display:flex;gap:1.2rem;align-items:center;height:46px}
+nav{background:#1f2a3a;padding:.6rem 1.2rem;display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;align-items:center;min-height:46px}
 nav a{color:#c9d4e3;text-decoration:none;font-weight:500}
 nav a.brand{color:#fff;font-weight:700;letter-spacing:.02em;margin-right:.6rem}
 nav a.on{color:#fff;border-bottom:2px solid #7fb3ff;padding-bottom:2px}

@@ -10,6 +10,11 @@
 //! * `/census/RULESET` — the region census tables, plots and filters;
 //! * `/sylver` and `/sylver/position` — Sylver Coinage census and positions;
 //! * `/semigroups` — numerical semigroup counts by genus;
+//! * `/outcome` — who wins a board too large to value (the outcome search
+//!   under a time, node and table budget);
+//! * `/grundy` — the impartial engine: Grundy sequences, periods proved;
+//! * `/atlas` — the Domineering value atlas, when one is built;
+//! * `/parts` and `/sylver/trace` — the essays' parts table and told-proof trace;
 //! * `/api` and `/api/...` — the JSON API.
 //!
 //! Every request runs under [`Limits`]: a cell cap per ruleset, a time
@@ -92,6 +97,7 @@ struct Inner {
     light: Arc<Semaphore>,
     jobs: jobs::Jobs,
     store: Option<Store>,
+    atlas: Option<std::path::PathBuf>,
     cache: pages::Cache,
 }
 
@@ -108,8 +114,19 @@ impl AppState {
         Ok(AppState::build(limits, Some(store)))
     }
 
-    /// State for a site reading through an already opened store (or none).
+    /// State for a site reading through an already opened store (or none),
+    /// and the atlas in its default directory
+    /// ([`partizan_census::DirStore::default_dir`]).
     pub fn build(limits: Limits, store: Option<Store>) -> AppState {
+        AppState::build_with_atlas(limits, store, partizan_census::DirStore::default_dir())
+    }
+
+    /// [`AppState::build`] reading the atlas from `atlas` (or none).
+    pub fn build_with_atlas(
+        limits: Limits,
+        store: Option<Store>,
+        atlas: Option<std::path::PathBuf>,
+    ) -> AppState {
         let permits = Arc::new(Semaphore::new(limits.max_heavy));
         AppState {
             inner: Arc::new(Inner {
@@ -118,6 +135,7 @@ impl AppState {
                 light: Arc::new(Semaphore::new(LIGHT_SLOTS)),
                 jobs: jobs::Jobs::default(),
                 store,
+                atlas,
                 cache: pages::Cache::default(),
             }),
         }
@@ -131,6 +149,11 @@ impl AppState {
     /// The store's path, if the site reads through a store.
     pub fn store_path(&self) -> Option<&Path> {
         self.inner.store.as_ref().map(|s| s.path())
+    }
+
+    /// The atlas directory the site reads, if any.
+    pub(crate) fn atlas_dir(&self) -> Option<&Path> {
+        self.inner.atlas.as_deref()
     }
 
     /// A handle on the store (cheap to clone), if any.

@@ -115,6 +115,23 @@ impl Budget {
         WebError::OutOfTime(self.budget.as_millis() as u64)
     }
 
+    /// A budget sharing this one's cancel flag whose deadline is at most `d`
+    /// from now (and never later than this one's): for an optional step
+    /// that may take only a share of what is left.
+    pub fn within(&self, d: Duration) -> Budget {
+        let soon = Instant::now() + d;
+        Budget {
+            deadline: self.deadline.min(soon),
+            budget: self.budget,
+            cancel: self.cancel.clone(),
+        }
+    }
+
+    /// The time left before the deadline (zero once it has passed).
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
     /// A budget sharing this one's cancel flag whose deadline comes `margin`
     /// earlier: for an optional step that must leave time for what follows.
     pub fn reserve(&self, margin: Duration) -> Budget {

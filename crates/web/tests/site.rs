@@ -81,6 +81,30 @@ const PAGES: &[(&str, &[&str])] = &[
     ("/api/semigroups", &["max_genus"]),
     ("/api/sylver/play", &["gaps", "generators"]),
     ("/api/sylver/census", &["max_gaps"]),
+    (
+        "/outcome",
+        &["ruleset", "board", "play", "max_nodes", "table_mb"],
+    ),
+    (
+        "/api/outcome",
+        &["ruleset", "board", "play", "max_nodes", "table_mb"],
+    ),
+    ("/grundy", &["game", "up_to", "search", "heaps"]),
+    ("/api/grundy", &["game", "up_to", "search", "heaps"]),
+    (
+        "/atlas",
+        &["value", "kind", "min_temperature", "max_cells", "limit"],
+    ),
+    (
+        "/parts",
+        &["ruleset", "boards", "one_row_down", "wall_positions"],
+    ),
+    (
+        "/api/parts",
+        &["ruleset", "boards", "one_row_down", "wall_positions"],
+    ),
+    ("/sylver/trace", &["gaps", "generators", "depth", "order"]),
+    ("/api/sylver/trace", &["gaps", "depth", "order"]),
 ];
 
 /// Good values for the parameters a probe is not in, so that the probe
@@ -94,6 +118,8 @@ fn good(param: &str) -> &'static str {
         "max_gaps" => "6",
         "gaps" => "1,2,3",
         "values" => "1",
+        "boards" => "..%7C..",
+        "game" => "kayles",
         _ => "",
     }
 }
@@ -193,13 +219,25 @@ async fn options_api_lists_moves_values_and_incentives() {
     let r = get(&app, "/api/options?ruleset=domineering&board=..|..").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     let v = r.json();
-    assert_eq!(v["value"], "±1");
-    assert_eq!(v["left"]["options"].as_array().unwrap().len(), 2);
-    let o = &v["left"]["options"][0];
+    // The report layer's fields: what `partizan options --json` prints.
+    let shared = partizan_report::board_options(
+        partizan_games::Rules::Domineering,
+        "..|..",
+        &partizan_report::Options::default(),
+    )
+    .unwrap();
+    let mut want = serde_json::to_value(&shared).unwrap();
+    want["stats"] = v["stats"].clone();
+    assert_eq!(v, want);
+    assert_eq!(v["value"]["value"], "±1");
+    assert_eq!(v["left"].as_array().unwrap().len(), 2);
+    let o = &v["left"][0];
     assert_eq!(o["value"], "1");
     assert_eq!(o["incentive"], "{2|0}");
     assert_eq!(o["cells"].as_array().unwrap().len(), 2);
-    assert_eq!(v["right"]["options"][0]["value"], "-1");
+    assert_eq!(o["best"], true);
+    assert_eq!(o["dominated"], false);
+    assert_eq!(v["right"][0]["value"], "-1");
     // Every ruleset gets options.
     for uri in [
         "/api/options?ruleset=clobber&board=xo|ox",
@@ -209,10 +247,7 @@ async fn options_api_lists_moves_values_and_incentives() {
     ] {
         let r = get(&app, uri).await;
         assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.body);
-        assert!(
-            !r.json()["left"]["options"].as_array().unwrap().is_empty(),
-            "{uri}"
-        );
+        assert!(!r.json()["left"].as_array().unwrap().is_empty(), "{uri}");
     }
     let r = get(&app, "/api/options?ruleset=domineering&board=..|.").await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
@@ -403,4 +438,110 @@ async fn a_long_computation_finishes_in_the_background() {
     let r = get(&app, uri).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert_eq!(r.json()["value"], shared.value.value);
+    // So is the explorer page (issue 17: it answered 503 here while
+    // /api/value answered): its value comes from the store, and what the
+    // budget leaves no time for (options, graph) is left out, not a 503.
+    let page = get(
+        &app,
+        "/explore?ruleset=domineering&board=......|......|......|......",
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    let shown = format!(
+        "id=\"whole-value\">{}<",
+        partizan_web::html::escape(&shared.value.value)
+    );
+    assert!(page.body.contains(&shown), "{}", page.body);
+    let api = get(
+        &app,
+        "/api/explore?ruleset=domineering&board=......|......|......|......",
+    )
+    .await;
+    assert_eq!(api.status, StatusCode::OK, "{}", api.body);
+    assert_eq!(api.json()["value"]["value"], shared.value.value);
+    assert_eq!(api.json()["regions"][0]["source"], "store");
+}
+
+#[tokio::test]
+async fn outcome_grundy_parts_trace_and_atlas_apis() {
+    let app = app();
+    // The outcome search agrees with the value: {2|-1/2} is N.
+    let r = get(&app, "/api/outcome?ruleset=domineering&board=...|...").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["decided"], true);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["first_players"]["left"]["wins"], true);
+    // Out of budget: unknown, never a guess; boards past the explorer's cap
+    // are searched (8x8 is 64 cells).
+    let r = get(
+        &app,
+        "/api/outcome?ruleset=domineering&board=........|........|........|........|........|........|........|........&max_nodes=1000",
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let v = r.json();
+    assert_eq!(v["decided"], false, "{v}");
+    assert!(v["outcome"].is_null());
+    assert!(v["reason"].as_str().unwrap().contains("node budget"));
+    for (uri, kind) in [
+        ("/api/outcome?ruleset=domineering&board=..|.", "bad_board"),
+        (
+            "/api/outcome?ruleset=domineering&board=..|..&table_mb=100000",
+            "bad_param",
+        ),
+        ("/api/grundy?game=0.9q", "bad_param"),
+        ("/api/grundy?game=0.07&up_to=100000000", "bad_param"),
+        ("/api/parts?boards=......|......|......|......", "too_large"),
+        ("/api/sylver/trace?gaps=2", "bad_param"),
+    ] {
+        let r = get(&app, uri).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{uri}: {}", r.body);
+        assert!(r.header("content-type").starts_with("application/json"));
+        assert_eq!(r.json()["kind"], kind, "{uri}: {}", r.body);
+    }
+    // Dawson's Kayles: period 34 proved.
+    let r = get(&app, "/api/grundy?game=0.07&up_to=200").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["period"], 34);
+    // The parts table: a 2x2 board is one region, so its whole graph is
+    // the product of its regions' graphs.
+    let r = get(&app, "/api/parts?ruleset=domineering&boards=..%7C..").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    let row = &r.json()["rows"][0];
+    assert_eq!(row["regions"], 1);
+    assert_eq!(row["whole"], row["product"]);
+    let r = get(&app, "/api/sylver/trace?gaps=1,2,3,4,7,8").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert!(r.json()["evaluations"].as_u64().unwrap() > 0);
+
+    // The atlas: none built is a 503 saying how to build one; a built one
+    // is read.
+    let dir = tempfile::tempdir().unwrap();
+    let state = AppState::build_with_atlas(Limits::default(), None, Some(dir.path().into()));
+    let atlas_app = router(state);
+    let r = get(&atlas_app, "/api/atlas").await;
+    assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE, "{}", r.body);
+    assert!(r.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("partizan atlas build"));
+    let page = get(&atlas_app, "/atlas").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("id=\"atlas-missing\""));
+    let mut cfg = partizan_census::AtlasConfig::new(5);
+    cfg.threads = 1;
+    partizan_census::Atlas::build(&cfg, &mut partizan_census::DirStore::new(dir.path())).unwrap();
+    let r = get(&atlas_app, "/api/atlas").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["max_cells"], 5);
+    let r = get(&atlas_app, "/api/atlas?kind=nimber").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    for row in r.json()["regions"].as_array().unwrap() {
+        assert!(row["value"].as_str().unwrap().starts_with('*'), "{row}");
+    }
+    let page = get(&atlas_app, "/atlas?value=1").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.body.contains("id=\"atlas-found\""));
+    assert!(page.body.contains("<svg id=\"atlas-hot-1\""));
 }

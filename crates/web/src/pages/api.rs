@@ -295,6 +295,12 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
         "/api/options?ruleset=domineering&board=...|...",
     ),
     (
+        "GET /api/outcome",
+        "ruleset, board",
+        "Who wins a board too large to value, by the outcome search (any board up to 128 cells): the fields of <code>partizan outcome RULESET BOARD --json</code> (outcome class, each first player's win and winning move, counts, table) with <code>\"decided\": true</code>; a search that runs out of its budget answers <code>\"decided\": false</code>, <code>\"outcome\": null</code> and which limit it met. Optional <code>play=misere</code>, <code>max_nodes</code> (default 20,000,000, at most 200,000,000) and <code>table_mb</code> (default 16, at most 128); the time budget is the request's.",
+        "/api/outcome?ruleset=clobber&board=xoxoxo|oxoxox|xoxoxo",
+    ),
+    (
         "GET /api/thermograph",
         "ruleset and board, or values",
         "The thermograph: mast (mean), temperature and the walls' exact corners; <code>format=svg</code> or <code>format=tikz</code> for the picture.",

@@ -105,7 +105,7 @@ pub(crate) struct Explored {
     pub reading: Option<Reading>,
     pub stats: Stats,
     /// Both players' options (`None` when the budget ran out first).
-    pub options: Option<crate::play::OptionsReport>,
+    pub options: Option<partizan_report::OptionsReport>,
     /// The game tree a few plies deep (`None` when not asked or out of time).
     pub tree: Option<crate::play::TreeNode>,
     /// Thermographs of the whole board and of each region (same order as
@@ -154,7 +154,14 @@ pub(crate) fn explore<R: Ruleset>(
         session.set_label(format!("explore {} {}", r.name(), r.format(board)));
         session
     });
-    let e = explore_with(
+    let mut e = explore_with(
+        r,
+        board,
+        session.as_mut().map(|s| s as &mut dyn RegionTable),
+        budget,
+    )?;
+    add_extras(
+        &mut e,
         r,
         board,
         session.as_mut().map(|s| s as &mut dyn RegionTable),
@@ -168,6 +175,22 @@ pub(crate) fn explore<R: Ruleset>(
     Ok(e)
 }
 
+/// The value part of the explorer's report from the store alone: `None`
+/// unless every region of the board is in the store (the solver is told to
+/// stop before its first search).
+fn explore_store_only<R: Ruleset>(r: &R, board: &Board, store: &Store) -> Option<Explored> {
+    let mut session = store.session();
+    let e = explore_with(
+        r,
+        board,
+        Some(&mut session as &mut dyn RegionTable),
+        &Budget::new(Duration::ZERO),
+    )
+    .ok()?;
+    session.finish().ok()?;
+    Some(e)
+}
+
 /// A shorter borrow of an optional table, for one solver among several.
 fn reborrow<'s>(t: &'s mut Option<&mut dyn RegionTable>) -> Option<&'s mut dyn RegionTable> {
     match t {
@@ -176,12 +199,13 @@ fn reborrow<'s>(t: &'s mut Option<&mut dyn RegionTable>) -> Option<&'s mut dyn R
     }
 }
 
+/// The value part of the explorer's report: regions, their values and
+/// thermographs, the whole board's value and the packing readings.
 fn explore_with<'a, R: Ruleset>(
     r: &R,
     board: &Board,
     mut store: Option<&'a mut dyn RegionTable>,
     budget: &'a Budget,
-    extras: Extras,
 ) -> Result<Explored, WebError> {
     let mut arena = Arena::new();
     let masks = regions(r, board);
@@ -236,48 +260,6 @@ fn explore_with<'a, R: Ruleset>(
         let parts: Option<Vec<_>> = ids.iter().map(|&g| arena.thermograph(g).ok()).collect();
         parts.map(|p| (w, p))
     });
-    // Options and the tree are optional extras: out of time, the page
-    // still shows the value.
-    let extra_budget = budget.reserve(Duration::from_millis(400));
-    let options = crate::play::options_report(r, board, reborrow(&mut store), &extra_budget).ok();
-    let tree = if extras.tree_depth > 0 && options.is_some() {
-        crate::play::game_tree(
-            r,
-            board,
-            extras.tree_depth,
-            TREE_NODES,
-            reborrow(&mut store),
-            &extra_budget,
-        )
-        .ok()
-    } else {
-        None
-    };
-
-    // The graph identity gets what is left of the budget, less a margin so
-    // that the page can still be rendered in time.
-    let graph = match graphs::check(
-        r,
-        board,
-        &budget.reserve(Duration::from_millis(150)),
-        graphs::MAX_POSITIONS,
-    ) {
-        Ok(c) => {
-            for row in rows.iter_mut() {
-                row.positions = c
-                    .regions
-                    .iter()
-                    .find(|x| x.cells == row.cells)
-                    .map(|x| x.positions);
-            }
-            GraphStatus::Checked(c)
-        }
-        Err(e @ (WebError::GraphTooLarge(_) | WebError::OutOfTime(_))) => {
-            GraphStatus::NotChecked(e.to_string())
-        }
-        Err(e) => return Err(e),
-    };
-
     let text = r.format(board);
     let glyphs: Vec<char> = text.chars().filter(|&c| c != '|').collect();
     let width = board.width();
@@ -313,13 +295,71 @@ fn explore_with<'a, R: Ruleset>(
         regions: rows,
         whole,
         sum_matches: sum == whole_id,
-        graph,
+        graph: GraphStatus::NotChecked(NOT_COUNTED.to_string()),
         reading,
         stats,
-        options,
-        tree,
+        options: None,
+        tree: None,
         thermographs,
     })
+}
+
+/// Why the graph is not counted when no time was left for it.
+const NOT_COUNTED: &str = "the request's time budget ran out before the position graph was counted";
+
+/// The optional parts of the page — both players' options, the game tree
+/// and the position-graph identity — each under a share of what is left of
+/// the budget, so that running out leaves them out instead of failing the
+/// page.
+fn add_extras<R: Ruleset>(
+    e: &mut Explored,
+    r: &R,
+    board: &Board,
+    mut store: Option<&mut dyn RegionTable>,
+    budget: &Budget,
+    extras: Extras,
+) -> Result<(), WebError> {
+    // Options and the tree get at most half of what is left; the graph
+    // what remains less a margin for rendering.
+    let extra_budget = budget
+        .reserve(Duration::from_millis(400))
+        .within(budget.remaining() / 2);
+    e.options = crate::play::options_report(r, board, reborrow(&mut store), &extra_budget).ok();
+    e.tree = if extras.tree_depth > 0 && e.options.is_some() {
+        crate::play::game_tree(
+            r,
+            board,
+            extras.tree_depth,
+            TREE_NODES,
+            reborrow(&mut store),
+            &extra_budget,
+        )
+        .ok()
+    } else {
+        None
+    };
+    e.graph = match graphs::check(
+        r,
+        board,
+        &budget.reserve(Duration::from_millis(150)),
+        graphs::MAX_POSITIONS,
+    ) {
+        Ok(c) => {
+            for row in e.regions.iter_mut() {
+                row.positions = c
+                    .regions
+                    .iter()
+                    .find(|x| x.cells == row.cells)
+                    .map(|x| x.positions);
+            }
+            GraphStatus::Checked(c)
+        }
+        Err(e @ (WebError::GraphTooLarge(_) | WebError::OutOfTime(_))) => {
+            GraphStatus::NotChecked(e.to_string())
+        }
+        Err(e) => return Err(e),
+    };
+    Ok(())
 }
 
 impl Explored {
@@ -503,16 +543,25 @@ fn href_with(ruleset: &str, board: &str, mode: Option<Player>, runs: bool) -> St
     )
 }
 
-fn option_list(e: &Explored, view: View, p: &crate::play::PlayerOptions, who: &str) -> String {
+/// A move's cells by name (`a1 a2`).
+fn notation(width: usize, cells: &[usize]) -> String {
+    cells
+        .iter()
+        .map(|&c| crate::play::cell_name(width, c))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn option_list(e: &Explored, view: View, p: &[partizan_report::BoardOption], who: &str) -> String {
     let next = match who {
         "left" => Some(Player::Right),
         _ => Some(Player::Left),
     };
     let mut s = format!("<ul class=\"opts\" id=\"options-{who}\">");
-    if p.options.is_empty() {
+    if p.is_empty() {
         s.push_str("<li class=\"muted\">none: this player cannot move</li>");
     }
-    for o in &p.options {
+    for o in p {
         let mut tags = String::new();
         if o.best {
             tags.push_str("<span class=\"tag best\" title=\"no other option has a larger incentive\">best</span>");
@@ -532,7 +581,7 @@ fn option_list(e: &Explored, view: View, p: &crate::play::PlayerOptions, who: &s
             href = href_with(e.ruleset, &o.board, next, view.runs),
             cells = cells.join(","),
             child = escape(&o.board),
-            notation = escape(&o.notation),
+            notation = escape(&notation(e.width, &o.cells)),
             value = escape(&crate::html::shorten(&o.value, 40)),
             inc = escape(&crate::html::shorten(&o.incentive, 40)),
         );
@@ -541,15 +590,14 @@ fn option_list(e: &Explored, view: View, p: &crate::play::PlayerOptions, who: &s
     s
 }
 
-fn best_line(p: &crate::play::PlayerOptions, who: &str) -> String {
+fn best_line(width: usize, p: &[partizan_report::BoardOption], who: &str) -> String {
     let names: Vec<String> = p
-        .best
         .iter()
-        .map(|&i| {
-            let o = &p.options[i];
+        .filter(|o| o.best)
+        .map(|o| {
             format!(
                 "<span class=\"mono\">{}</span> (incentive <span class=\"mono\">{}</span>)",
-                escape(&o.notation),
+                escape(&notation(width, &o.cells)),
                 escape(&crate::html::shorten(&o.incentive, 40))
             )
         })
@@ -557,7 +605,7 @@ fn best_line(p: &crate::play::PlayerOptions, who: &str) -> String {
     if names.is_empty() {
         return format!("<p id=\"best-{who}\">{who}: no move.</p>");
     }
-    let how = if p.best_is_dominant {
+    let how = if p.iter().any(|o| o.dominant) {
         if names.len() == 1 {
             "its incentive is at least every other's"
         } else {
@@ -600,7 +648,7 @@ fn tree_html(e: &Explored, view: View, n: &crate::play::TreeNode, depth: usize) 
             let _ = write!(
                 s,
                 "<div class=\"tree-option\"><span class=\"muted\">{who} {}</span>{tags} {}</div>",
-                escape(&o.notation),
+                escape(&notation(e.width, &o.cells)),
                 tree_html(e, view, child, depth + 1)
             );
         }
@@ -680,9 +728,9 @@ fn extras_html(e: &Explored, view: View) -> String {
                 "<h2>Options</h2><div class=\"row\" id=\"options\"><div class=\"card\" style=\"flex:1 1 320px\"><h3>Left's options</h3>{}{}</div>\
 <div class=\"card\" style=\"flex:1 1 320px\"><h3>Right's options</h3>{}{}</div></div>\
 <p class=\"muted\">Each option is the position after one move, with its value and its incentive; click one to play it.</p>",
-                best_line(&o.left, "Left"),
+                best_line(e.width, &o.left, "Left"),
                 option_list(e, view, &o.left, "left"),
-                best_line(&o.right, "Right"),
+                best_line(e.width, &o.right, "Right"),
                 option_list(e, view, &o.right, "right"),
             );
         }
@@ -981,6 +1029,50 @@ async fn compute(
     // Bad input is answered before any heavy-work slot is taken.
     let b = crate::with_ruleset!(ruleset, |r| parse_board(r, &board, &limits))?;
     let has_store = store.is_some();
+    // A board whose regions the store holds is answered from there without
+    // a search (no heavy-work slot, no time budget spent on the value);
+    // the options, tree and graph then get the request's budget, and the
+    // page is shown without them if it runs out.
+    if let Some(st) = store.clone() {
+        let hit = state
+            .store_only(move |st| {
+                crate::with_ruleset!(ruleset, |r| Ok::<_, WebError>(explore_store_only(
+                    r, &b, st
+                )))
+                .ok()
+                .flatten()
+            })
+            .await;
+        if let Some(e) = hit {
+            let plain = e.clone();
+            let full = state
+                .heavy(move |budget| {
+                    crate::with_ruleset!(ruleset, |r| {
+                        let mut e = e;
+                        let mut session = st.session();
+                        session.set_label(format!("explore {} {}", r.name(), e.board));
+                        add_extras(
+                            &mut e,
+                            r,
+                            &b,
+                            Some(&mut session as &mut dyn RegionTable),
+                            budget,
+                            extras,
+                        )?;
+                        session
+                            .finish()
+                            .map_err(|e| WebError::Internal(format!("store: {e}")))?;
+                        Ok(e)
+                    })
+                })
+                .await;
+            return match full {
+                Ok(e) => Ok(e),
+                Err(WebError::Busy(_) | WebError::OutOfTime(_)) => Ok(plain),
+                Err(e) => Err(e),
+            };
+        }
+    }
     let run = |store: Option<Store>| {
         state.heavy(move |budget| {
             crate::with_ruleset!(ruleset, |r| explore(r, &b, store.as_ref(), budget, extras))

@@ -3,9 +3,13 @@
 //! part (HTML); the API answers the computed reports as JSON.
 
 mod api;
+mod atlas;
 mod census;
+mod essays;
 mod explore;
+mod grundy;
 mod home;
+mod outcome;
 mod semigroups;
 mod sylver;
 
@@ -61,6 +65,8 @@ pub(crate) struct Cache {
     pub(crate) semigroups: Memo<u32, Vec<u64>>,
     /// Sylver Coinage censuses by largest number of gaps.
     pub(crate) sylver: Memo<u32, partizan_semigroup::sylver::census::CensusReport>,
+    /// Loaded atlases by (directory, cells).
+    pub(crate) atlas: Memo<(std::path::PathBuf, usize), atlas::AtlasData>,
 }
 
 /// Query parameters as a map; a malformed query string is a 400.
@@ -179,6 +185,16 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/thermograph", get(api::thermograph))
         .route("/api/game", get(api::game))
         .route("/api/job", get(api::job))
+        .route("/api/outcome", get(outcome::api))
+        .route("/grundy", get(grundy::page_handler))
+        .route("/api/grundy", get(grundy::api))
+        .route("/atlas", get(atlas::page_handler))
+        .route("/api/atlas", get(atlas::api))
+        .route("/parts", get(essays::parts_page))
+        .route("/api/parts", get(essays::parts_api))
+        .route("/sylver/trace", get(essays::trace_page))
+        .route("/api/sylver/trace", get(essays::trace_api))
+        .route("/outcome", get(outcome::page_handler))
         .route("/api/job/cancel", get(api::job_cancel))
         .route("/explore", get(explore::page_handler))
         .route("/census", get(census::index))

@@ -1,0 +1,480 @@
+//! The impartial engine on the site (`partizan grundy`): a heap game by its
+//! code (`0.07`, `4.7`, `sub:1,2,5`, `allbut:1,2`, `kayles`, `nim`), its
+//! Grundy sequence up to a cap, the period and pre-period when the
+//! periodicity theorem proves them, a plot and a table of the values.
+//! `/api/grundy` answers the report `partizan grundy GAME --json` prints.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use partizan_impartial::{parse_heaps, GrundyReport, GrundySequence, HeapGame, SearchOptions};
+use serde_json::json;
+
+use super::{number_param, params, Params};
+use crate::error::{ApiError, PageError, WebError};
+use crate::html::{escape, page, url_encode};
+use crate::AppState;
+
+/// Largest heap whose value a request may ask for.
+pub const MAX_UP_TO: usize = 100_000;
+/// Largest prefix computed looking for a proof of periodicity.
+pub const MAX_SEARCH: usize = 100_000;
+/// The work budget of one request (units of about a nanosecond): about a
+/// second, well inside the request's time budget.
+pub const MAX_WORK: u64 = 1_000_000_000;
+/// Values listed in the page's table and plot.
+pub const SHOWN: usize = 240;
+/// The longest game code accepted.
+pub const MAX_CODE: usize = 200;
+
+struct Ask {
+    game: String,
+    up_to: usize,
+    search: usize,
+    heaps: Option<Vec<usize>>,
+}
+
+fn ask(m: &HashMap<String, String>) -> Result<Ask, WebError> {
+    let game = m
+        .get("game")
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "0.07".to_string());
+    if game.chars().count() > MAX_CODE {
+        return Err(WebError::param(
+            "game",
+            format!("over {MAX_CODE} characters"),
+        ));
+    }
+    let up_to = number_param(m, "up_to", 100, MAX_UP_TO)?;
+    let search = number_param(m, "search", 10_000, MAX_SEARCH)?;
+    let heaps = match m.get("heaps").map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        None => None,
+        Some(h) => {
+            let h = parse_heaps(h).map_err(|e| WebError::param("heaps", e.to_string()))?;
+            if h.len() > 64 || h.iter().any(|&x| x > MAX_UP_TO) {
+                return Err(WebError::param(
+                    "heaps",
+                    format!("at most 64 heaps of at most {MAX_UP_TO}"),
+                ));
+            }
+            Some(h)
+        }
+    };
+    Ok(Ask {
+        game,
+        up_to,
+        search,
+        heaps,
+    })
+}
+
+/// The report and, when asked, the value of a sum of heaps.
+struct Computed {
+    report: GrundyReport,
+    values: Vec<u32>,
+    sum: Option<(Vec<usize>, Option<u32>)>,
+}
+
+fn compute(a: &Ask) -> Result<Computed, WebError> {
+    let game = HeapGame::parse(&a.game).map_err(|e| WebError::param("game", e.to_string()))?;
+    let up_to = a
+        .heaps
+        .iter()
+        .flatten()
+        .copied()
+        .max()
+        .map_or(a.up_to, |h| h.max(a.up_to));
+    let seq = GrundySequence::compute(
+        &game,
+        SearchOptions {
+            up_to,
+            search: a.search,
+            max_work: MAX_WORK,
+        },
+    );
+    let report = seq.report(a.up_to, false);
+    let shown = a.up_to.min(SHOWN - 1);
+    let values: Vec<u32> = (0..=shown).map_while(|n| seq.get(n)).collect();
+    let sum = a.heaps.as_ref().map(|h| (h.clone(), seq.sum_value(h)));
+    Ok(Computed {
+        report,
+        values,
+        sum,
+    })
+}
+
+async fn run(state: &AppState, m: &HashMap<String, String>) -> Result<(Ask, Computed), WebError> {
+    let a = ask(m)?;
+    // A bad code is a 400 before any heavy-work slot is taken.
+    HeapGame::parse(&a.game).map_err(|e| WebError::param("game", e.to_string()))?;
+    let (game, up_to, search, heaps) = (a.game.clone(), a.up_to, a.search, a.heaps.clone());
+    let c = state
+        .heavy(move |_| {
+            compute(&Ask {
+                game,
+                up_to,
+                search,
+                heaps,
+            })
+        })
+        .await?;
+    Ok((a, c))
+}
+
+fn outcome(v: u32) -> &'static str {
+    if v == 0 {
+        "P"
+    } else {
+        "N"
+    }
+}
+
+/// `GET /api/grundy?game=CODE[&up_to=N][&search=N][&heaps=3,5,7]`: what
+/// `partizan grundy CODE --up-to N --json` prints (without the timing).
+pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
+    let m = params(p)?;
+    let (_, c) = run(&state, &m).await?;
+    let mut out = json!(c.report);
+    if let Some((h, v)) = &c.sum {
+        out["sum"] = match v {
+            Some(v) => json!({"heaps": h, "value": v, "outcome": outcome(*v)}),
+            None => {
+                json!({"heaps": h, "value": null, "why": "the heaps reach past the values computed and no period was proved"})
+            }
+        };
+    }
+    Ok(Json(out).into_response())
+}
+
+/// A dot plot of G(0..) with the period's start marked: the SVG and its
+/// TikZ twin.
+fn plot(values: &[u32], preperiod: Option<usize>, period: Option<usize>) -> (String, String) {
+    let w = 720.0_f64;
+    let h = 220.0_f64;
+    let (l, r, t, b) = (40.0, 10.0, 12.0, 30.0);
+    let n = values.len().max(2);
+    let top = values.iter().copied().max().unwrap_or(0).max(1);
+    let x = |i: usize| l + (w - l - r) * i as f64 / (n - 1) as f64;
+    let y = |v: u32| h - b - (h - t - b) * f64::from(v) / f64::from(top);
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\" role=\"img\" aria-label=\"Grundy values\">"
+    );
+    let mut tikz = String::from("\\begin{tikzpicture}[x=0.05cm,y=0.3cm]\n");
+    let _ = write!(
+        s,
+        "<line x1=\"{l}\" y1=\"{y0}\" x2=\"{x1}\" y2=\"{y0}\" stroke=\"#889\"/><line x1=\"{l}\" y1=\"{t}\" x2=\"{l}\" y2=\"{y0}\" stroke=\"#889\"/>",
+        y0 = h - b,
+        x1 = w - r
+    );
+    // A few y labels, never more than five.
+    let step = top.div_ceil(4).max(1);
+    let mut v = 0;
+    while v <= top {
+        let _ = write!(
+            s,
+            "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{v}</text>",
+            l - 5.0,
+            y(v) + 4.0
+        );
+        v += step;
+    }
+    // X labels every so many heaps so that they never overlap.
+    let xstep = [1usize, 2, 5, 10, 20, 50, 100]
+        .into_iter()
+        .find(|k| n / k <= 12)
+        .unwrap_or(100);
+    for i in (0..n).step_by(xstep) {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{i}</text>",
+            x(i),
+            h - b + 15.0
+        );
+    }
+    if let (Some(pre), Some(p)) = (preperiod, period) {
+        let mut k = pre;
+        while k < values.len() {
+            let _ = write!(
+                s,
+                "<line x1=\"{0:.1}\" y1=\"{t}\" x2=\"{0:.1}\" y2=\"{1}\" stroke=\"#7fb3ff\" stroke-dasharray=\"3 3\"/>",
+                x(k),
+                h - b
+            );
+            k += p.max(1);
+            if p == 0 {
+                break;
+            }
+        }
+    }
+    for (i, &v) in values.iter().enumerate() {
+        let _ = write!(
+            s,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.4\" fill=\"#2457a6\"><title>G({i}) = {v}</title></circle>",
+            x(i),
+            y(v)
+        );
+        let _ = writeln!(tikz, "\\fill ({i},{v}) circle (1pt);");
+    }
+    let _ = write!(
+        s,
+        "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">heap n</text></svg>",
+        (l + w - r) / 2.0,
+        h - 2.0
+    );
+    tikz.push_str("\\end{tikzpicture}\n");
+    (s, tikz)
+}
+
+fn form(a: Option<&Ask>) -> String {
+    let game = a.map_or("0.07", |a| a.game.as_str());
+    let up_to = a.map_or(100, |a| a.up_to);
+    let heaps = a
+        .and_then(|a| a.heaps.as_ref())
+        .map(|h| {
+            h.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .unwrap_or_default();
+    let mut ex = String::new();
+    for (g, what) in [
+        ("0.07", "Dawson's Kayles"),
+        ("kayles", "Kayles (0.77)"),
+        ("0.137", "Dawson's Chess"),
+        ("sub:1,2,5", "a subtraction game"),
+        ("4.7", "a hexadecimal code"),
+        ("allbut:1,2", "all-but subtraction"),
+    ] {
+        let _ = write!(
+            ex,
+            "<a href=\"/grundy?game={}\"><code>{}</code></a> {what} · ",
+            url_encode(g),
+            escape(g)
+        );
+    }
+    format!(
+        "<form class=\"inline\" method=\"get\" action=\"/grundy\" id=\"grundy-form\">\
+<label>Game <input type=\"text\" name=\"game\" value=\"{}\" spellcheck=\"false\"></label>\
+<label>Values up to <input type=\"text\" name=\"up_to\" value=\"{up_to}\" style=\"min-width:6rem\"></label>\
+<label>Heaps <input type=\"text\" name=\"heaps\" value=\"{}\" placeholder=\"3,5,7\" style=\"min-width:6rem\"></label>\
+<button type=\"submit\">Compute</button></form>\
+<p class=\"muted\">Octal or hexadecimal codes, <code>sub:</code> subtraction sets, <code>allbut:</code> all-but games, names (nim, kayles, dawsons-kayles, dawsons-chess, treblecross). At most {MAX_UP_TO} values. Try {ex}</p>",
+        escape(game),
+        escape(&heaps)
+    )
+}
+
+fn render(a: &Ask, c: &Computed) -> String {
+    let r = &c.report;
+    let mut s = String::new();
+    let code = match &r.code {
+        Some(code) if *code != r.game => format!(", code <code>{}</code>", escape(code)),
+        _ => String::new(),
+    };
+    let _ = write!(
+        s,
+        "<div class=\"card\"><h3>{} <span class=\"muted\">({}{code})</span></h3><dl class=\"kv\">",
+        escape(&r.game),
+        escape(r.kind)
+    );
+    if r.kind == "nim" {
+        s.push_str("<dt>values</dt><dd>G(n) = n</dd>");
+    } else if let (Some(p), Some(pre)) = (r.period, r.preperiod) {
+        let _ = write!(
+            s,
+            "<dt>period</dt><dd id=\"period\">{p}</dd><dt>pre-period</dt><dd id=\"preperiod\">{pre}</dd>\
+<dt>proof</dt><dd class=\"ok\">proved by the periodicity theorem from {} values</dd><dt>exceptions</dt><dd>{}</dd>",
+            r.proof_length.unwrap_or(0),
+            if r.exceptions.is_empty() {
+                "none".to_string()
+            } else {
+                let shown: Vec<String> = r.exceptions.iter().take(40).map(|e| e.to_string()).collect();
+                format!(
+                    "{} ({}{})",
+                    r.exceptions.len(),
+                    shown.join(" "),
+                    if r.exceptions.len() > 40 { " …" } else { "" }
+                )
+            }
+        );
+    } else {
+        let _ = write!(
+            s,
+            "<dt>period</dt><dd id=\"period\" class=\"refused\">not proved periodic within {} values{}</dd>",
+            r.computed,
+            if r.out_of_budget {
+                " (the site's work budget ran out)"
+            } else {
+                ""
+            }
+        );
+        if let (Some(p), Some(from)) = (r.apparent_period, r.apparent_preperiod) {
+            let _ = write!(
+                s,
+                "<dt>apparent</dt><dd>period {p} from {from}{} — not proved</dd>",
+                r.apparent_saltus
+                    .map(|x| format!(", saltus {x}"))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    let _ = write!(
+        s,
+        "<dt>computed</dt><dd>{} values by the mex recurrence</dd><dt>known through</dt><dd>n = {}{}</dd>",
+        r.computed,
+        r.known_through,
+        if r.known_through < r.up_to {
+            format!(" (asked for {})", r.up_to)
+        } else {
+            String::new()
+        }
+    );
+    if let Some((h, v)) = &c.sum {
+        let parts: Vec<String> = h.iter().map(|x| x.to_string()).collect();
+        let _ = write!(
+            s,
+            "<dt>sum</dt><dd id=\"sum\">G({}) = {}</dd>",
+            parts.join(" + "),
+            match v {
+                Some(v) => format!("{v} ({})", outcome(*v)),
+                None => "unknown: past the values computed, no period proved".to_string(),
+            }
+        );
+    }
+    s.push_str("</dl></div>");
+    let fig = super::figure("grundy-plot", plot(&c.values, r.preperiod, r.period));
+    let _ = write!(
+        s,
+        "<h2>G(0) … G({})</h2><div class=\"card\">{fig}<p class=\"muted\">Dashed lines: the start of the period and each period after it.</p></div>",
+        c.values.len().saturating_sub(1)
+    );
+    // The table: ten values a row.
+    let mut t = String::from("<table id=\"grundy-values\"><thead><tr><th class=\"num\">n</th>");
+    for k in 0..10 {
+        let _ = write!(t, "<th class=\"num\">+{k}</th>");
+    }
+    t.push_str("</tr></thead><tbody>");
+    for (row, chunk) in c.values.chunks(10).enumerate() {
+        let _ = write!(t, "<tr><td class=\"num\">{}</td>", row * 10);
+        for v in chunk {
+            let _ = write!(t, "<td class=\"num\">{v}</td>");
+        }
+        t.push_str("</tr>");
+    }
+    t.push_str("</tbody></table>");
+    s.push_str(&t);
+    let _ = write!(
+        s,
+        "<p class=\"muted\">JSON: <a href=\"/api/grundy?game={}&amp;up_to={}\">this report</a>. The same as <code>partizan grundy {} --up-to {} --json</code>.</p>",
+        url_encode(&a.game),
+        a.up_to,
+        escape(&a.game),
+        a.up_to
+    );
+    s
+}
+
+const ABOUT: &str = "<p class=\"muted\">The <b>Grundy value</b> (nim-value) G(n) of a heap of n \
+is the least number not among its options' values (the mex); a sum of heaps is won by the player \
+to move exactly when the values' nim-sum is not 0 (outcome N, else P). A sequence is \
+<b>periodic</b> with period p from the pre-period n₀ when G(n + p) = G(n) for every n ≥ n₀; the \
+periodicity theorem proves it from finitely many values.</p>";
+
+/// `GET /grundy`.
+pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Response {
+    let m = match params(p) {
+        Ok(m) => m,
+        Err(e) => return PageError(e).into_response(),
+    };
+    let title = "<h1>Grundy values</h1>";
+    match run(&state, &m).await {
+        Ok((a, c)) => {
+            let body = format!("{title}{}{}{ABOUT}", form(Some(&a)), render(&a, &c));
+            Html(page("Grundy values", "grundy", &body)).into_response()
+        }
+        Err(err) if err.status() == StatusCode::BAD_REQUEST => {
+            let a = ask(&m).ok();
+            let body = format!(
+                "{title}{}<p class=\"error\" id=\"error\">{}</p>{ABOUT}",
+                form(a.as_ref()),
+                escape(&err.to_string())
+            );
+            (
+                StatusCode::BAD_REQUEST,
+                Html(page("Grundy values", "grundy", &body)),
+            )
+                .into_response()
+        }
+        Err(err) => PageError(err).into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(game: &str, up_to: usize) -> Computed {
+        compute(&Ask {
+            game: game.into(),
+            up_to,
+            search: 10_000,
+            heaps: Some(vec![3, 7, 12]),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn dawsons_kayles_has_period_34() {
+        // Published: Dawson's Kayles (0.07) is periodic with period 34
+        // (Winning Ways; OEIS A002187), the last exception at n = 51.
+        let c = get("0.07", 100);
+        assert_eq!(c.report.period, Some(34));
+        // A002187 begins 0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4.
+        assert_eq!(
+            &c.values[..15],
+            &[0, 0, 1, 1, 2, 0, 3, 1, 1, 0, 3, 3, 2, 2, 4]
+        );
+        let html = render(
+            &Ask {
+                game: "0.07".into(),
+                up_to: 100,
+                search: 10_000,
+                heaps: None,
+            },
+            &c,
+        );
+        assert!(html.contains("id=\"period\">34<"));
+        assert!(html.contains("<svg id=\"grundy-plot\""));
+    }
+
+    #[test]
+    fn kayles_and_a_sum() {
+        // Kayles: period 12 (Guy and Smith), values 0 1 2 3 1 4 3 2 1 4 2 6.
+        let c = get("kayles", 30);
+        assert_eq!(c.report.period, Some(12));
+        assert_eq!(&c.values[..12], &[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]);
+        // G(3) ^ G(7) ^ G(12) by the listed values.
+        let (_, v) = c.sum.unwrap();
+        assert_eq!(v, Some(c.values[3] ^ c.values[7] ^ c.values[12]));
+    }
+
+    #[test]
+    fn caps_and_bad_codes() {
+        let mut m = HashMap::new();
+        m.insert("up_to".to_string(), (MAX_UP_TO + 1).to_string());
+        assert!(matches!(ask(&m), Err(WebError::BadParam { .. })));
+        assert!(compute(&Ask {
+            game: "0.9z".into(),
+            up_to: 10,
+            search: 10,
+            heaps: None
+        })
+        .is_err());
+    }
+}

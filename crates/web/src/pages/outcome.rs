@@ -1,0 +1,442 @@
+//! Who wins a board too large to value: the outcome search
+//! (`partizan_solve::search`) under a budget of time, nodes and table
+//! memory. A search that runs out of budget answers "unknown within the
+//! budget" and says which limit it met; it never guesses.
+//!
+//! `/outcome` is the page, `/api/outcome` the JSON: the report layer's
+//! [`partizan_report::OutcomeReport`] (the field names of `partizan outcome
+//! --json`) with `"decided": true`, or `"decided": false` with the reason.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use partizan_games::Board;
+use partizan_report::OutcomeReport;
+use partizan_solve::outcome::Convention;
+use partizan_solve::search::{Control, Progress, SearchConfig, SearchError};
+use serde::Serialize;
+
+use super::{number_param, params, Params};
+use crate::error::{ApiError, PageError, WebError};
+use crate::html::{escape, explore_href, page, thousands};
+use crate::limits::Budget;
+use crate::rules::{self, MAX_BOARD_TEXT};
+use crate::AppState;
+
+/// Default node budget of one search.
+pub const DEFAULT_NODES: u64 = 20_000_000;
+/// Largest node budget a request may ask for.
+pub const MAX_NODES: u64 = 200_000_000;
+/// Default transposition table, MB.
+pub const DEFAULT_TABLE_MB: usize = 16;
+/// Largest table a request may ask for, MB (the memory cap: the table is
+/// the search's one large allocation).
+pub const MAX_TABLE_MB: usize = 128;
+
+/// The budget a search ran under.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub(crate) struct SearchBudget {
+    /// Time, milliseconds.
+    pub time_ms: u64,
+    /// Nodes.
+    pub max_nodes: u64,
+    /// Table memory, MB.
+    pub table_mb: usize,
+}
+
+/// What `/api/outcome` answers.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Answer {
+    /// The search finished: who wins.
+    Decided {
+        /// Always true.
+        decided: bool,
+        /// The report.
+        #[serde(flatten)]
+        report: Box<OutcomeReport>,
+        /// The budget it ran under.
+        budget: SearchBudget,
+    },
+    /// The search ran out of budget: nothing is claimed.
+    Unknown {
+        /// Always false.
+        decided: bool,
+        /// The ruleset.
+        ruleset: &'static str,
+        /// The board.
+        board: String,
+        /// Normal or misère.
+        convention: Convention,
+        /// Always `null`: no outcome is claimed.
+        outcome: Option<&'static str>,
+        /// Which limit stopped it.
+        reason: String,
+        /// Nodes searched before it stopped.
+        nodes: u64,
+        /// The budget it ran under.
+        budget: SearchBudget,
+    },
+}
+
+struct Request {
+    ruleset: &'static str,
+    text: String,
+    convention: Convention,
+    budget: SearchBudget,
+}
+
+fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, WebError> {
+    let ruleset = rules::canonical(super::required(m, "ruleset")?)?;
+    let text = super::required(m, "board")?.to_string();
+    if text.chars().count() > MAX_BOARD_TEXT {
+        return Err(WebError::param(
+            "board",
+            format!("board text over {MAX_BOARD_TEXT} characters"),
+        ));
+    }
+    let convention = match m.get("play").map(|s| s.trim()).unwrap_or("normal") {
+        "" | "normal" => Convention::Normal,
+        "misere" | "misère" => Convention::Misere,
+        _ => return Err(WebError::param("play", "expected normal or misere")),
+    };
+    let max_nodes = number_param(m, "max_nodes", DEFAULT_NODES, MAX_NODES)?;
+    let table_mb = number_param(m, "table_mb", DEFAULT_TABLE_MB, MAX_TABLE_MB)?;
+    if max_nodes == 0 || table_mb == 0 {
+        return Err(WebError::param(
+            if max_nodes == 0 {
+                "max_nodes"
+            } else {
+                "table_mb"
+            },
+            "must be at least 1",
+        ));
+    }
+    Ok(Request {
+        ruleset,
+        text,
+        convention,
+        budget: SearchBudget {
+            time_ms: state.limits().budget.as_millis() as u64,
+            max_nodes,
+            table_mb,
+        },
+    })
+}
+
+/// Search `board` under the budget: decided, or unknown with the reason.
+pub(crate) fn search<R: partizan_solve::search::Knowledge>(
+    r: &R,
+    board: &Board,
+    convention: Convention,
+    limits: SearchBudget,
+    budget: &Budget,
+) -> Result<Answer, WebError> {
+    let mut cfg = SearchConfig::for_ruleset(r, convention);
+    cfg.threads = 1;
+    cfg.max_nodes = Some(limits.max_nodes);
+    cfg.table_bytes = limits.table_mb << 20;
+    let stop = AtomicBool::new(false);
+    // Leave the handler time to answer before its own deadline.
+    let deadline = budget.reserve(Duration::from_millis(200));
+    let progress = |_: &Progress| {
+        if deadline.expired() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let control = Control {
+        stop: Some(&stop),
+        progress: Some(&progress),
+        interval: Duration::from_millis(50),
+    };
+    let unknown = |reason: String, nodes: u64| Answer::Unknown {
+        decided: false,
+        ruleset: r.name(),
+        board: r.format(board),
+        convention,
+        outcome: None,
+        reason,
+        nodes,
+        budget: limits,
+    };
+    match partizan_report::board_outcome(r, board, &cfg, &control) {
+        Ok(rep) => Ok(Answer::Decided {
+            decided: true,
+            report: Box::new(rep),
+            budget: limits,
+        }),
+        Err(SearchError::Budget(n)) => Ok(unknown(
+            format!("unknown within the budget: the node budget of {n} nodes ran out"),
+            n,
+        )),
+        Err(SearchError::Stopped { nodes }) => Ok(unknown(
+            format!(
+                "unknown within the budget: the time budget of {} ms ran out",
+                limits.time_ms
+            ),
+            nodes,
+        )),
+        Err(SearchError::Solve(partizan_solve::SolveError::Stopped)) => Ok(unknown(
+            format!(
+                "unknown within the budget: the time budget of {} ms ran out",
+                limits.time_ms
+            ),
+            0,
+        )),
+        Err(e) => Err(WebError::Internal(e.to_string())),
+    }
+}
+
+async fn compute(state: &AppState, req: Request) -> Result<Answer, WebError> {
+    // Bad input is answered before any heavy-work slot is taken; any board
+    // the ruleset can hold (up to 128 cells) is searched.
+    let b = crate::with_ruleset!(req.ruleset, |r| r.parse(&req.text).map_err(|e| {
+        WebError::BadBoard {
+            ruleset: r.name().to_string(),
+            message: e.to_string(),
+        }
+    }))?;
+    let (ruleset, convention, limits) = (req.ruleset, req.convention, req.budget);
+    state
+        .heavy(move |budget| {
+            crate::with_ruleset!(ruleset, |r| search(r, &b, convention, limits, budget))
+        })
+        .await
+}
+
+/// `GET /api/outcome?ruleset=R&board=B[&play=misere][&max_nodes=N][&table_mb=M]`.
+pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
+    let m = params(p)?;
+    let req = request(&m, &state)?;
+    let a = compute(&state, req).await?;
+    Ok(Json(a).into_response())
+}
+
+fn form(ruleset: &str, board: &str, misere: bool) -> String {
+    let mut opts = String::new();
+    for r in partizan_games::Rules::ALL {
+        let i = r.info();
+        let sel = if i.name == ruleset { " selected" } else { "" };
+        let _ = write!(
+            opts,
+            "<option value=\"{}\"{sel}>{}</option>",
+            i.name,
+            escape(i.title)
+        );
+    }
+    format!(
+        "<form class=\"inline\" method=\"get\" action=\"/outcome\" id=\"outcome-form\">\
+<label>Ruleset <select name=\"ruleset\">{opts}</select></label>\
+<label>Board <input type=\"text\" name=\"board\" value=\"{}\" spellcheck=\"false\"></label>\
+<label>Play <select name=\"play\"><option value=\"normal\">normal</option><option value=\"misere\"{}>misère</option></select></label>\
+<button type=\"submit\">Who wins?</button></form>",
+        escape(board),
+        if misere { " selected" } else { "" }
+    )
+}
+
+fn render(a: &Answer) -> String {
+    let mut s = String::new();
+    match a {
+        Answer::Decided { report, budget, .. } => {
+            let _ = write!(
+                s,
+                "<div class=\"card\"><p id=\"outcome\">Outcome class <b class=\"mono\">{}</b> ({} play): Left moving first {}, Right moving first {}.</p><dl class=\"kv\">",
+                report.outcome,
+                if report.convention == Convention::Normal { "normal" } else { "misère" },
+                if report.left_first_wins { "wins" } else { "loses" },
+                if report.right_first_wins { "wins" } else { "loses" },
+            );
+            for (who, fp) in [
+                ("Left first", &report.first_players.left),
+                ("Right first", &report.first_players.right),
+            ] {
+                let mv = match &fp.winning_move {
+                    Some(m) => format!(
+                        "wins with <span class=\"mono\">{}</span> → <a class=\"mono\" href=\"/outcome?ruleset={}&amp;board={}\">{}</a>",
+                        m.cells
+                            .iter()
+                            .map(|[r, c]| format!("r{r}c{c}"))
+                            .collect::<Vec<_>>()
+                            .join("-"),
+                        report.ruleset,
+                        crate::html::url_encode(&m.board),
+                        escape(&m.board)
+                    ),
+                    None => "loses".to_string(),
+                };
+                let _ = write!(
+                    s,
+                    "<dt>{who}</dt><dd>{mv} <span class=\"muted\">({} nodes, {:.0} ms)</span></dd>",
+                    thousands(u128::from(fp.nodes)),
+                    fp.time_ms
+                );
+            }
+            let _ = write!(
+                s,
+                "<dt>table</dt><dd>{} of {} entries, {} hits</dd><dt>budget</dt><dd>{} ms, {} nodes, {} MB table</dd></dl></div>",
+                thousands(u128::from(report.table.filled)),
+                thousands(u128::from(report.table.capacity)),
+                thousands(u128::from(report.table.hits)),
+                budget.time_ms,
+                thousands(u128::from(budget.max_nodes)),
+                budget.table_mb
+            );
+        }
+        Answer::Unknown {
+            reason,
+            nodes,
+            budget,
+            ..
+        } => {
+            let _ = write!(
+                s,
+                "<div class=\"card\"><p class=\"refused\" id=\"outcome\">Unknown: {} after {} nodes. Nothing is claimed.</p>\
+<p class=\"muted\">Budget: {} ms, {} nodes, {} MB table. <code>partizan outcome</code> on the command line has no time limit.</p></div>",
+                escape(reason),
+                thousands(u128::from(*nodes)),
+                budget.time_ms,
+                thousands(u128::from(budget.max_nodes)),
+                budget.table_mb
+            );
+        }
+    }
+    s
+}
+
+const ABOUT: &str = "<p class=\"muted\">The <b>outcome class</b> says who wins with best play: \
+L (Left, whoever starts), R (Right), N (the player to move), P (the other player). This search \
+decides it without the value: an α-β search with a bounded transposition table that splits the \
+board into regions at every node and answers small regions by their exact values. It works on \
+boards far too large to value; each request runs under a time, node and table budget, and a search \
+that runs out says so.</p>";
+
+/// `GET /outcome`.
+pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Response {
+    let m = match params(p) {
+        Ok(m) => m,
+        Err(e) => return PageError(e).into_response(),
+    };
+    let misere = m.get("play").is_some_and(|p| p.starts_with("mis"));
+    let ruleset = m
+        .get("ruleset")
+        .map(String::as_str)
+        .unwrap_or("domineering");
+    let board = m
+        .get("board")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|| "......|......|......|......|......|......".to_string());
+    let title = "<h1>Who wins?</h1>";
+    if !m.contains_key("board") {
+        let body = format!("{title}{}{ABOUT}", form(ruleset, &board, misere));
+        return Html(page("Who wins?", "outcome", &body)).into_response();
+    }
+    let result = match request(&m, &state) {
+        Ok(req) => compute(&state, req).await,
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(a) => {
+            let ruleset = match &a {
+                Answer::Decided { report, .. } => report.ruleset,
+                Answer::Unknown { ruleset, .. } => ruleset,
+            };
+            let body = format!(
+                "{title}{}{}<p class=\"muted\"><a href=\"{}\">value it in the explorer</a> (small boards) · JSON: <a href=\"/api/outcome?ruleset={}&amp;board={}\">this search</a></p>{ABOUT}",
+                form(ruleset, &board, misere),
+                render(&a),
+                explore_href(ruleset, &board),
+                ruleset,
+                crate::html::url_encode(&board)
+            );
+            Html(page("Who wins?", "outcome", &body)).into_response()
+        }
+        Err(err) if err.status() == StatusCode::BAD_REQUEST => {
+            let body = format!(
+                "{title}{}<p class=\"error\" id=\"error\">{}</p>{ABOUT}",
+                form(ruleset, &board, misere),
+                escape(&err.to_string())
+            );
+            (
+                StatusCode::BAD_REQUEST,
+                Html(page("Who wins?", "outcome", &body)),
+            )
+                .into_response()
+        }
+        Err(err) => PageError(err).into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use partizan_games::{Domineering, Ruleset};
+
+    fn limits(nodes: u64) -> SearchBudget {
+        SearchBudget {
+            time_ms: 10_000,
+            max_nodes: nodes,
+            table_mb: 4,
+        }
+    }
+
+    #[test]
+    fn decides_a_small_board_as_the_value_says() {
+        // Oracle: the value {2|-1/2} of 2x3 Domineering is a first-player win.
+        let b = Domineering.parse("...|...").unwrap();
+        let a = search(
+            &Domineering,
+            &b,
+            Convention::Normal,
+            limits(1_000_000),
+            &Budget::unlimited(),
+        )
+        .unwrap();
+        let v = serde_json::to_value(&a).unwrap();
+        assert_eq!(v["decided"], true);
+        assert_eq!(v["outcome"], "N");
+        assert_eq!(v["left_first_wins"], true);
+        assert_eq!(v["budget"]["max_nodes"], 1_000_000);
+        assert!(render(&a).contains("<b class=\"mono\">N</b>"));
+    }
+
+    #[test]
+    fn out_of_nodes_or_time_is_unknown() {
+        let b = Domineering
+            .parse("......|......|......|......|......|......")
+            .unwrap();
+        let a = search(
+            &Domineering,
+            &b,
+            Convention::Normal,
+            limits(100),
+            &Budget::unlimited(),
+        )
+        .unwrap();
+        let v = serde_json::to_value(&a).unwrap();
+        assert_eq!(v["decided"], false);
+        assert!(v["outcome"].is_null());
+        assert!(v["reason"].as_str().unwrap().contains("node budget"));
+        // 8x8 Domineering takes far more than 300 ms.
+        let big = Domineering
+            .parse("........|........|........|........|........|........|........|........")
+            .unwrap();
+        let a = search(
+            &Domineering,
+            &big,
+            Convention::Normal,
+            limits(MAX_NODES),
+            &Budget::new(Duration::from_millis(300)),
+        )
+        .unwrap();
+        let v = serde_json::to_value(&a).unwrap();
+        assert_eq!(v["decided"], false, "{v}");
+        assert!(v["reason"].as_str().unwrap().contains("time budget"));
+    }
+}

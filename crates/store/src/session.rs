@@ -52,6 +52,9 @@ pub struct SessionStats {
     pub read_errors: u64,
     /// Damaged or unverified rows replaced by computed values.
     pub replaced: u64,
+    /// New values not saved because the store reached its size limit
+    /// ([`Store::size_limit`]).
+    pub not_saved: u64,
 }
 
 /// Reads through to, and writes in batches to, a [`Store`]. Implements the
@@ -72,6 +75,8 @@ pub struct Session {
     stats: SessionStats,
     label: String,
     finished: bool,
+    /// The store reached its size limit: values are no longer kept.
+    full: bool,
 }
 
 impl std::fmt::Debug for Session {
@@ -103,6 +108,7 @@ impl Store {
             stats: SessionStats::default(),
             label: String::from("run"),
             finished: false,
+            full: false,
         }
     }
 }
@@ -138,6 +144,40 @@ impl Session {
         if self.warning.is_none() {
             self.warning = Some(what);
         }
+    }
+
+    /// Whether the store has reached its size limit, so this session no
+    /// longer adds values.
+    pub fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// Check the store's size against its limit before a write; past it,
+    /// stop keeping values and say so once.
+    fn check_size(&mut self) -> Result<()> {
+        if self.full {
+            return Ok(());
+        }
+        let Some(limit) = self.store.size_limit()? else {
+            return Ok(());
+        };
+        let size = self.store.file_bytes()?;
+        if size < limit {
+            return Ok(());
+        }
+        self.full = true;
+        let what = format!(
+            "store {} reached its size limit of {} MB ({} MB on disk); new values of this run are not saved (raise the limit with `partizan store limit SIZE`, or `partizan store limit none`)",
+            self.store.path().display(),
+            limit >> 20,
+            size >> 20
+        );
+        // The limit is the news a user must see, even after another warning.
+        self.warning = Some(match self.warning.take() {
+            None => what,
+            Some(w) => format!("{what}; also: {w}"),
+        });
+        Ok(())
     }
 
     /// Look a folded region key up: the pending batch first, then the file.
@@ -225,6 +265,11 @@ impl Session {
         value: GameId,
     ) -> Result<()> {
         check_ruleset(ruleset)?;
+        if self.full {
+            self.stats.added += 1;
+            self.stats.not_saved += 1;
+            return Ok(());
+        }
         let k = encode_board(key);
         let enc = self.translator.encode(arena, value)?;
         let rec = Record::computed(&enc).encode();
@@ -263,6 +308,18 @@ impl Session {
             // Nothing to add, and a read-only store records no runs.
             return Ok(());
         }
+        if pending_len > 0 && !self.store.is_read_only() {
+            self.check_size()?;
+            if self.full {
+                self.stats.not_saved += pending_len;
+                self.pending.clear();
+                self.pending_len = 0;
+                if !with_run {
+                    return Ok(());
+                }
+            }
+        }
+        let pending_len = self.pending_len as u64;
         let mut run = self.run_record();
         let report = {
             let entries = self.pending.iter().flat_map(|(r, m)| {

@@ -11,6 +11,10 @@
 //! a value, or an imported value not yet verified, is a *miss*: the solver
 //! computes the value, and the write replaces the bad row. Such misses are
 //! counted in [`SessionStats`] and described once by [`Session::warning`].
+//!
+//! A store at its size limit ([`Store::size_limit`]) is still read, but the
+//! session keeps no more values: they are counted as `not_saved`, and the
+//! warning says so.
 
 use std::collections::BTreeMap;
 
@@ -77,6 +81,8 @@ pub struct Session {
     finished: bool,
     /// The store reached its size limit: values are no longer kept.
     full: bool,
+    /// The store's size is to be checked before the next value is kept.
+    check_due: bool,
 }
 
 impl std::fmt::Debug for Session {
@@ -109,6 +115,7 @@ impl Store {
             label: String::from("run"),
             finished: false,
             full: false,
+            check_due: true,
         }
     }
 }
@@ -152,8 +159,9 @@ impl Session {
         self.full
     }
 
-    /// Check the store's size against its limit before a write; past it,
-    /// stop keeping values and say so once.
+    /// Check the store's size against its limit (before the first value is
+    /// kept and after every batch written, so the file passes the limit by
+    /// at most one batch); past it, stop keeping values and say so once.
     fn check_size(&mut self) -> Result<()> {
         if self.full {
             return Ok(());
@@ -265,6 +273,13 @@ impl Session {
         value: GameId,
     ) -> Result<()> {
         check_ruleset(ruleset)?;
+        if self.check_due {
+            // Once per batch (and before the first): is there room?
+            self.check_due = false;
+            if !self.store.is_read_only() {
+                self.check_size()?;
+            }
+        }
         if self.full {
             self.stats.added += 1;
             self.stats.not_saved += 1;
@@ -308,18 +323,6 @@ impl Session {
             // Nothing to add, and a read-only store records no runs.
             return Ok(());
         }
-        if pending_len > 0 && !self.store.is_read_only() {
-            self.check_size()?;
-            if self.full {
-                self.stats.not_saved += pending_len;
-                self.pending.clear();
-                self.pending_len = 0;
-                if !with_run {
-                    return Ok(());
-                }
-            }
-        }
-        let pending_len = self.pending_len as u64;
         let mut run = self.run_record();
         let report = {
             let entries = self.pending.iter().flat_map(|(r, m)| {
@@ -340,6 +343,7 @@ impl Session {
             self.stats.already_present += report.present;
             self.stats.replaced += report.replaced;
             self.stats.batches += 1;
+            self.check_due = true;
         }
         Ok(())
     }

@@ -79,9 +79,9 @@ struct Cli {
     #[arg(long, global = true, value_name = "SECS", num_args = 0..=1, require_equals = true,
           default_missing_value = "5", value_parser = meter::parse_interval)]
     progress: Option<std::time::Duration>,
-    /// Memory budget of long commands (e.g. 4G, 512M; default: half the
-    /// machine's memory): past it they stop with an error saying how far
-    /// they got.
+    /// Memory budget of long commands (e.g. 4G, 512M, or a number of MB;
+    /// default: half the machine's memory): past it they stop with an
+    /// error saying how far they got.
     #[arg(long, global = true, value_name = "SIZE", value_parser = meter::parse_size)]
     max_memory: Option<u64>,
     #[command(subcommand)]
@@ -215,7 +215,11 @@ fn main() -> ExitCode {
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Census(a) => census_cmd::run(a, &long, cli.json),
         Command::Atlas(c) => atlas_cmd::run(c, &long, cli.json),
-        Command::Outcome(a) => outcome_cmd::run(a, cli.json),
+        Command::Outcome(mut a) => {
+            // The global budget (`--max-memory 4G`, or the default), in MB.
+            a.max_memory = Some((long.max_memory >> 20).max(1));
+            outcome_cmd::run(a, cli.json)
+        }
         Command::Check(a) => outcome_cmd::check(a, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, &long, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, &long, cli.json),

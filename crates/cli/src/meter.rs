@@ -60,15 +60,25 @@ pub fn default_max_memory() -> u64 {
     total / 2
 }
 
-/// Parse a memory size: `512M`, `4G`, `1.5G`, or bytes.
+/// Parse a memory size: `512M`, `4G`, `1.5G`, `64K`, `100B`, or a bare
+/// number of MB (`4096`: nobody means a budget in bytes).
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
+    // `512MB`, `4GiB`: the unit letter is what counts.
+    let t = ["iB", "ib", "B", "b"]
+        .iter()
+        .find_map(|b| {
+            t.strip_suffix(b)
+                .filter(|r| r.ends_with(|c: char| "kKmMgGtT".contains(c)))
+        })
+        .unwrap_or(t);
     let (num, mult) = match t.chars().last() {
         Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
         Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
         Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
         Some('t' | 'T') => (&t[..t.len() - 1], 1 << 40),
-        _ => (t, 1),
+        Some('b' | 'B') => (&t[..t.len() - 1], 1),
+        _ => (t, 1 << 20),
     };
     let x: f64 = num
         .trim()
@@ -387,7 +397,12 @@ mod tests {
         assert_eq!(parse_size("512M"), Ok(512 << 20));
         assert_eq!(parse_size("2g"), Ok(2 << 30));
         assert_eq!(parse_size("1.5G"), Ok(3 << 29));
-        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("4096"), Ok(4096 << 20));
+        assert_eq!(parse_size("100B"), Ok(100));
+        assert_eq!(parse_size("1K"), Ok(1024));
+        assert_eq!(parse_size("512MB"), Ok(512 << 20));
+        assert_eq!(parse_size("4GiB"), Ok(4 << 30));
+        assert!(parse_size("B").is_err());
         assert!(parse_size("lots").is_err());
         assert!(parse_size("-1G").is_err());
         assert!(parse_size("0").is_err());

@@ -34,8 +34,9 @@ pub struct OutcomeArgs {
     /// the machine's available memory).
     #[arg(long, value_name = "MB")]
     pub table_mb: Option<u64>,
-    /// Stop with an error if the process grows past this many MB.
-    #[arg(long, value_name = "MB")]
+    /// Stop with an error if the process grows past this many MB: the
+    /// global `--max-memory` (or its default), set by `main`.
+    #[arg(skip)]
     pub max_memory: Option<u64>,
     /// Threads: 1 or 2 (default: 2 when the machine has two cores).
     #[arg(long)]

@@ -293,3 +293,33 @@ fn value_stops_growing_a_store_at_its_size_limit_and_warns() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn outcome_obeys_the_global_memory_budget() {
+    // Before: `partizan --max-memory 1M outcome ...` ran unbounded, exit 0.
+    let out = partizan()
+        .args([
+            "--max-memory",
+            "1M",
+            "outcome",
+            "domineering",
+            "....|....|....|....",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(out.stdout, b"");
+    assert!(err.contains("--max-memory 1"), "{err}");
+    // Within a roomy budget the answer is as before.
+    let (roomy, _) = stderr_of(&[
+        "--max-memory",
+        "4G",
+        "outcome",
+        "domineering",
+        "...|...|...",
+    ]);
+    let (plain, _) = stderr_of(&["outcome", "domineering", "...|...|..."]);
+    let first = |s: &str| s.lines().next().unwrap_or("").to_string();
+    assert_eq!(first(&roomy), first(&plain));
+}

@@ -218,6 +218,9 @@ fn main() -> ExitCode {
         Command::Outcome(mut a) => {
             // The global budget (`--max-memory 4G`, or the default), in MB.
             a.max_memory = Some((long.max_memory >> 20).max(1));
+            if let meter::Show::Lines(every) = long.show {
+                a.progress_lines = Some(every);
+            }
             outcome_cmd::run(a, cli.json)
         }
         Command::Check(a) => outcome_cmd::check(a, cli.json),

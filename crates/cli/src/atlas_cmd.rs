@@ -18,9 +18,43 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use partizan_census::atlas::{Atlas, AtlasConfig, Query};
+use partizan_census::atlas::{Atlas, AtlasConfig, AtlasStore, Level, Query};
 use partizan_census::DirStore;
 use serde_json::json;
+
+/// Counts the levels an atlas build has loaded or finished, for the
+/// progress line.
+struct CountedLevels<S> {
+    inner: S,
+    counter: crate::meter::WatchCounter,
+}
+
+impl<S: AtlasStore> AtlasStore for CountedLevels<S> {
+    fn load_level(
+        &mut self,
+        cells: usize,
+        value_base: u32,
+    ) -> Result<Option<Level>, partizan_census::atlas::AtlasError> {
+        let level = self.inner.load_level(cells, value_base)?;
+        if level.is_some() {
+            self.counter.add(1);
+        }
+        Ok(level)
+    }
+    fn save_level(&mut self, level: &Level) -> Result<(), partizan_census::atlas::AtlasError> {
+        self.inner.save_level(level)?;
+        self.counter.add(1);
+        Ok(())
+    }
+    fn save_shard(
+        &mut self,
+        level: &Level,
+        index: usize,
+        count: usize,
+    ) -> Result<(), partizan_census::atlas::AtlasError> {
+        self.inner.save_shard(level, index, count)
+    }
+}
 
 /// `partizan atlas` subcommands.
 #[derive(Subcommand, Debug)]
@@ -154,7 +188,7 @@ fn load(dir: &DirArg, max_cells: Option<usize>) -> Result<(Atlas, f64)> {
 }
 
 /// Run `partizan atlas ...`.
-pub fn run(cmd: AtlasCmd, json_out: bool) -> Result<()> {
+pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
     match cmd {
         AtlasCmd::Build(a) => {
             let shard = a.shard.as_deref().map(parse_shard).transpose()?;
@@ -167,7 +201,24 @@ pub fn run(cmd: AtlasCmd, json_out: bool) -> Result<()> {
             cfg.keep_entries = false;
             let path = atlas_dir(&a.dir)?;
             let t0 = Instant::now();
-            let atlas = Atlas::build(&cfg, &mut DirStore::new(&path))?;
+            // Levels are kept as they finish, so a build stopped by the
+            // memory budget resumes from them.
+            let watch = long.watch(
+                format!(
+                    "atlas build to {} cells (levels kept in {})",
+                    a.max_cells,
+                    path.display()
+                ),
+                "levels",
+                Some(a.max_cells as u64),
+            );
+            let mut store = CountedLevels {
+                inner: DirStore::new(&path),
+                counter: watch.counter(),
+            };
+            let atlas = Atlas::build(&cfg, &mut store);
+            drop(watch);
+            let atlas = atlas?;
             let secs = t0.elapsed().as_secs_f64();
             if json_out {
                 println!(

@@ -1,10 +1,6 @@
 //! `partizan census RULESET --max-cells N`: the region census and its tables.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -58,80 +54,29 @@ pub struct CensusArgs {
     pub analyses: bool,
 }
 
-/// A progress bar on a terminal's stderr while a long census runs: shapes
-/// valued out of the catalogue's size, and the time so far. Silent when
-/// stderr is not a terminal (pipes, CI) and for runs under a second.
-struct Progress {
-    done: Arc<AtomicBool>,
-    handle: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Progress {
-    fn start(label: String, counter: Arc<AtomicU64>, total: u64) -> Progress {
-        let done = Arc::new(AtomicBool::new(false));
-        let handle = std::io::stderr().is_terminal().then(|| {
-            let done = done.clone();
-            std::thread::spawn(move || {
-                let t = Instant::now();
-                let mut drawn = false;
-                while !done.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(200));
-                    if t.elapsed() > Duration::from_secs(1) {
-                        let n = counter.load(Ordering::Relaxed).min(total);
-                        let width = 30;
-                        let filled = (n * width as u64)
-                            .checked_div(total)
-                            .map_or(width, |f| f as usize);
-                        eprint!(
-                            "\r{label} [{}{}] {n}/{total} shapes  {:.0} s",
-                            "#".repeat(filled),
-                            "-".repeat(width - filled),
-                            t.elapsed().as_secs_f64()
-                        );
-                        drawn = true;
-                    }
-                }
-                if drawn {
-                    eprint!("\r{}\r", " ".repeat(label.len() + 80));
-                }
-            })
-        });
-        Progress { done, handle }
-    }
-}
-
-impl Drop for Progress {
-    fn drop(&mut self) {
-        self.done.store(true, Ordering::Relaxed);
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
-    }
-}
-
-/// Counts the shapes a census has valued, for the progress bar.
+/// Counts the shapes a census has valued, for the progress line.
 struct Counted<V> {
     inner: V,
-    counter: Arc<AtomicU64>,
+    counter: crate::meter::WatchCounter,
 }
 
 impl<V: ShapeValues> ShapeValues for Counted<V> {
     type Error = V::Error;
     fn value(&mut self, arena: &mut Arena, shape: &Shape) -> Result<GameId, V::Error> {
-        self.counter.fetch_add(1, Ordering::Relaxed);
+        self.counter.add(1);
         self.inner.value(arena, shape)
     }
 }
 
 /// Run `partizan census`.
-pub fn run(args: CensusArgs, json_out: bool) -> Result<()> {
+pub fn run(args: CensusArgs, long: &crate::Long, json_out: bool) -> Result<()> {
     check_max_cells(args.max_cells)?;
     for path in [&args.csv, &args.atlas_csv].into_iter().flatten() {
         check_writable(path)?;
     }
     match crate::rulesets::rules(&args.ruleset)? {
-        Rules::Domineering => domineering(args, json_out),
-        Rules::Cram => cram(args, json_out),
+        Rules::Domineering => domineering(args, long, json_out),
+        Rules::Cram => cram(args, long, json_out),
         other => {
             bail!("no region census for {other} yet (census rulesets: domineering, cram)")
         }
@@ -176,19 +121,18 @@ fn check_writable(path: &std::path::Path) -> Result<()> {
     Ok(())
 }
 
-fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
+fn domineering(args: CensusArgs, long: &crate::Long, json_out: bool) -> Result<()> {
     let mut arena = Arena::new();
     let catalogue = build_catalogue(Group::RowPreserving, args.max_cells)?;
-    let counter = Arc::new(AtomicU64::new(0));
     let census = {
-        let _p = Progress::start(
+        let watch = long.watch(
             format!("census to {} cells", args.max_cells),
-            counter.clone(),
-            catalogue.len() as u64,
+            "shapes",
+            Some(catalogue.len() as u64),
         );
         let mut counted = Counted {
             inner: DomineeringValues::new(),
-            counter,
+            counter: watch.counter(),
         };
         Census::run(&catalogue, &mut arena, &mut counted)?
     };
@@ -203,6 +147,7 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
             exhaustive_limit: args.exhaustive_limit,
             numbers_only: args.numbers_only,
         };
+        let _watch = long.watch("census boards", "", None);
         Some(board_census(&census, &mut arena, &cfg)?)
     } else {
         None
@@ -245,11 +190,14 @@ fn domineering(args: CensusArgs, json_out: bool) -> Result<()> {
     Ok(())
 }
 
-fn cram(args: CensusArgs, json_out: bool) -> Result<()> {
+fn cram(args: CensusArgs, long: &crate::Long, json_out: bool) -> Result<()> {
     if args.boards {
         bail!("--boards adds packing readings, which the Cram census does not take");
     }
-    let census = CramCensus::run(args.max_cells)?;
+    let watch = long.watch(format!("census to {} cells", args.max_cells), "", None);
+    let census = CramCensus::run(args.max_cells);
+    drop(watch);
+    let census = census?;
     if let Some(path) = &args.csv {
         census.write_csv(path)?;
     }

@@ -73,13 +73,15 @@ struct Cli {
     /// Run without the persistent value table.
     #[arg(long, global = true, conflicts_with = "store")]
     no_store: bool,
-    /// Print a plain progress line every few seconds on stderr (for logs);
-    /// on a terminal a live line is shown anyway.
-    #[arg(long, global = true)]
-    progress: bool,
-    /// Memory budget of long commands (e.g. 4G, 512M; default: half the
-    /// machine's memory): past it they stop with an error saying how far
-    /// they got.
+    /// Print a plain progress line on stderr every SECS seconds (default 5)
+    /// and one when done, for logs (`--progress=1`); on a terminal a live
+    /// line is shown anyway, and nothing when stderr is piped.
+    #[arg(long, global = true, value_name = "SECS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "5", value_parser = meter::parse_interval)]
+    progress: Option<std::time::Duration>,
+    /// Memory budget of long commands (e.g. 4G, 512M, or a number of MB;
+    /// default: half the machine's memory): past it they stop with an
+    /// error saying how far they got.
     #[arg(long, global = true, value_name = "SIZE", value_parser = meter::parse_size)]
     max_memory: Option<u64>,
     #[command(subcommand)]
@@ -148,6 +150,16 @@ impl Long {
     pub fn meter(&self, label: impl Into<String>, unit: &'static str) -> meter::Meter {
         meter::Meter::new(label, unit, self.show, self.max_memory)
     }
+
+    /// A watch for one long library call that takes no stop check.
+    pub fn watch(
+        &self,
+        label: impl Into<String>,
+        unit: &'static str,
+        total: Option<u64>,
+    ) -> meter::Watch {
+        meter::Watch::start(label, unit, total, self.show, self.max_memory)
+    }
 }
 
 /// An error as one line: the chain of causes joined by ": ", each cause
@@ -193,11 +205,7 @@ fn main() -> ExitCode {
     };
     let store = store_cmd::StoreChoice::from_flags(cli.store.clone(), cli.no_store);
     let long = Long {
-        show: if cli.progress {
-            meter::Show::Lines
-        } else {
-            meter::Show::Auto
-        },
+        show: cli.progress.map_or(meter::Show::Auto, meter::Show::Lines),
         max_memory: cli.max_memory.unwrap_or_else(meter::default_max_memory),
     };
     let result = match cli.command {
@@ -205,13 +213,20 @@ fn main() -> ExitCode {
         Command::Graph(a) => values::graph(a, &long, cli.json),
         Command::Game(a) => values::game(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
-        Command::Census(a) => census_cmd::run(a, cli.json),
-        Command::Atlas(c) => atlas_cmd::run(c, cli.json),
-        Command::Outcome(a) => outcome_cmd::run(a, cli.json),
+        Command::Census(a) => census_cmd::run(a, &long, cli.json),
+        Command::Atlas(c) => atlas_cmd::run(c, &long, cli.json),
+        Command::Outcome(mut a) => {
+            // The global budget (`--max-memory 4G`, or the default), in MB.
+            a.max_memory = Some((long.max_memory >> 20).max(1));
+            if let meter::Show::Lines(every) = long.show {
+                a.progress_lines = Some(every);
+            }
+            outcome_cmd::run(a, cli.json)
+        }
         Command::Check(a) => outcome_cmd::check(a, cli.json),
-        Command::Semigroups(c) => semigroup_cmd::semigroups(c, cli.json),
-        Command::Sylver(c) => semigroup_cmd::sylver(c, cli.json),
-        Command::Store(cmd) => store_cmd::run(cmd, store, cli.json),
+        Command::Semigroups(c) => semigroup_cmd::semigroups(c, &long, cli.json),
+        Command::Sylver(c) => semigroup_cmd::sylver(c, &long, cli.json),
+        Command::Store(cmd) => store_cmd::run(cmd, store, &long, cli.json),
         Command::Parts(a) => parts_cmd::run(a, cli.json),
         Command::Options(a) => values::options(a, &long, cli.json),
         Command::Rulesets => values::rulesets(cli.json),

@@ -1,25 +1,49 @@
 //! Long work, bounded and visible: a progress line on a terminal (silent
-//! when stderr is piped; `--progress` prints a plain line every few seconds
-//! for logs) and a memory budget (`--max-memory`) that stops the work with
-//! an error saying how far it got.
+//! when stderr is piped; `--progress[=SECS]` prints a plain line every few
+//! seconds, and one when the work is done, for logs) and a memory budget
+//! (`--max-memory`) that stops the work with an error saying how far it got.
 //!
-//! A [`Meter`] is handed to the libraries as their stop check (the value
-//! solver's `with_stop`, the graph walks' `check`), so neither the progress
-//! nor the budget costs the libraries an interface of their own.
+//! Two ways to watch:
+//!
+//! * a [`Meter`] is handed to the libraries as their stop check (the value
+//!   solver's `with_stop`, the graph walks' `check`): it counts, shows and
+//!   stops the work in line, so neither the progress nor the budget costs
+//!   the libraries an interface of their own;
+//! * a [`Watch`] is for library calls that take no stop check (a census, the
+//!   atlas, the semigroup walk, the store's warm and verify): a thread shows
+//!   what a counter says (or just the time and memory), and past the budget
+//!   prints the error and ends the process with exit code 2. What those
+//!   commands write is written atomically (levels, CSVs, store batches), so
+//!   stopping there loses only the unfinished part.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// How progress is shown.
-#[derive(Copy, Clone, Debug, Eq, PartialEq)]
+#[derive(Copy, Clone, Debug, PartialEq)]
 pub enum Show {
     /// A live line on a terminal's stderr; nothing when stderr is piped.
     Auto,
-    /// A plain line on stderr every few seconds, terminal or not.
-    Lines,
+    /// A plain line on stderr at this interval (and one at the end),
+    /// terminal or not.
+    Lines(Duration),
+}
+
+/// The interval of `--progress=SECS`: a positive number of seconds.
+pub fn parse_interval(s: &str) -> Result<Duration, String> {
+    let x: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    if !x.is_finite() || x <= 0.0 || x > 1e6 {
+        return Err(format!("'{s}' is not a positive number of seconds"));
+    }
+    Ok(Duration::from_secs_f64(x))
 }
 
 /// The memory budget when none is given: half the machine's memory.
@@ -36,15 +60,25 @@ pub fn default_max_memory() -> u64 {
     total / 2
 }
 
-/// Parse a memory size: `512M`, `4G`, `1.5G`, or bytes.
+/// Parse a memory size: `512M`, `4G`, `1.5G`, `64K`, `100B`, or a bare
+/// number of MB (`4096`: nobody means a budget in bytes).
 pub fn parse_size(s: &str) -> Result<u64, String> {
     let t = s.trim();
+    // `512MB`, `4GiB`: the unit letter is what counts.
+    let t = ["iB", "ib", "B", "b"]
+        .iter()
+        .find_map(|b| {
+            t.strip_suffix(b)
+                .filter(|r| r.ends_with(|c: char| "kKmMgGtT".contains(c)))
+        })
+        .unwrap_or(t);
     let (num, mult) = match t.chars().last() {
         Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
         Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
         Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
         Some('t' | 'T') => (&t[..t.len() - 1], 1 << 40),
-        _ => (t, 1),
+        Some('b' | 'B') => (&t[..t.len() - 1], 1),
+        _ => (t, 1 << 20),
     };
     let x: f64 = num
         .trim()
@@ -64,26 +98,19 @@ pub fn resident_bytes() -> u64 {
         .map_or(0, |pages| pages * 4096)
 }
 
-/// Counts units of work, shows them, and watches the memory budget.
-pub struct Meter {
+/// What a long command shows: a live line on a terminal, plain lines for
+/// logs, or nothing.
+struct Display {
     label: String,
     unit: &'static str,
     start: Instant,
-    count: Cell<u64>,
-    last_line: Cell<Instant>,
     bar: Option<ProgressBar>,
-    lines: bool,
-    max_memory: u64,
-    over: Cell<Option<u64>>,
+    every: Option<Duration>,
+    last_line: Instant,
 }
 
-/// How often (in units) the meter looks at the clock and the memory.
-const EVERY: u64 = 256;
-
-impl Meter {
-    /// A meter for `label`, counting `unit`s (e.g. "regions").
-    pub fn new(label: impl Into<String>, unit: &'static str, show: Show, max_memory: u64) -> Meter {
-        let label = label.into();
+impl Display {
+    fn new(label: String, unit: &'static str, show: Show) -> Display {
         let bar = (show == Show::Auto && std::io::stderr().is_terminal()).then(|| {
             let b = ProgressBar::new_spinner();
             b.set_style(
@@ -94,14 +121,114 @@ impl Meter {
             b.enable_steady_tick(Duration::from_millis(200));
             b
         });
-        Meter {
+        Display {
             label,
             unit,
             start: Instant::now(),
-            count: Cell::new(0),
-            last_line: Cell::new(Instant::now()),
             bar,
-            lines: show == Show::Lines,
+            every: match show {
+                Show::Lines(d) => Some(d),
+                Show::Auto => None,
+            },
+            last_line: Instant::now(),
+        }
+    }
+
+    fn message(&self, n: u64, total: Option<u64>, rss: u64) -> String {
+        if self.unit.is_empty() {
+            // Work that cannot be counted from outside: the memory only.
+            return format!("{} MB", rss >> 20);
+        }
+        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
+        let done = match total {
+            Some(t) if t > 0 => format!(
+                "{n}/{t} {} ({:.0}%)",
+                self.unit,
+                100.0 * n.min(t) as f64 / t as f64
+            ),
+            _ => format!("{n} {}", self.unit),
+        };
+        format!("{done}  {:.0}/s  {} MB", n as f64 / secs, rss >> 20)
+    }
+
+    /// Show `n` units done (of `total`), `rss` bytes resident.
+    fn update(&mut self, n: u64, total: Option<u64>, rss: u64) {
+        if let Some(b) = &self.bar {
+            b.set_message(self.message(n, total, rss));
+        } else if let Some(every) = self.every {
+            if self.last_line.elapsed() >= every {
+                self.last_line = Instant::now();
+                eprintln!(
+                    "{}: {}  {:.1} s",
+                    self.label,
+                    self.message(n, total, rss),
+                    self.start.elapsed().as_secs_f64()
+                );
+            }
+        }
+    }
+
+    /// Clear the live line; in line mode, one last line saying it is done.
+    fn finish(&mut self, n: u64, total: Option<u64>) {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+        if self.every.is_some() {
+            self.every = None;
+            eprintln!(
+                "{}: done, {}  {:.1} s",
+                self.label,
+                self.message(n, total, resident_bytes()),
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    /// Past the budget, for work that cannot be stopped in line: the error
+    /// line, and exit code 2.
+    fn give_up(&mut self, max_memory: u64, rss: u64, n: u64, total: Option<u64>) -> ! {
+        if let Some(b) = self.bar.take() {
+            b.finish_and_clear();
+        }
+        eprintln!("error: {}", self.over_budget(max_memory, rss, n, total));
+        std::process::exit(2);
+    }
+
+    fn over_budget(&self, max_memory: u64, rss: u64, n: u64, total: Option<u64>) -> String {
+        let of = total.map_or(String::new(), |t| format!(" of {t}"));
+        let far = if self.unit.is_empty() {
+            String::new()
+        } else {
+            format!("{n}{of} {} in ", self.unit)
+        };
+        format!(
+            "{}: memory budget of {} MB reached ({} MB resident) after {far}{:.1} s; raise --max-memory to go further",
+            self.label,
+            max_memory >> 20,
+            rss >> 20,
+            self.start.elapsed().as_secs_f64()
+        )
+    }
+}
+
+/// Counts units of work, shows them, and watches the memory budget, in
+/// line with the work (see the module's notes).
+pub struct Meter {
+    display: RefCell<Display>,
+    count: Cell<u64>,
+    max_memory: u64,
+    over: Cell<Option<u64>>,
+}
+
+/// How often (in units) the meter looks at the clock and the memory.
+const EVERY: u64 = 256;
+
+impl Meter {
+    /// A meter for `label`, counting `unit`s (e.g. "regions").
+    pub fn new(label: impl Into<String>, unit: &'static str, show: Show, max_memory: u64) -> Meter {
+        Meter {
+            display: RefCell::new(Display::new(label.into(), unit, show)),
+            count: Cell::new(0),
             max_memory,
             over: Cell::new(None),
         }
@@ -119,18 +246,8 @@ impl Meter {
             self.over.set(Some(rss));
             return true;
         }
-        let secs = self.start.elapsed().as_secs_f64().max(1e-9);
-        let msg = format!(
-            "{n} {}  {:.0}/s  {} MB",
-            self.unit,
-            n as f64 / secs,
-            rss >> 20
-        );
-        if let Some(b) = &self.bar {
-            b.set_message(msg);
-        } else if self.lines && self.last_line.get().elapsed() >= Duration::from_secs(5) {
-            self.last_line.set(Instant::now());
-            eprintln!("{}: {msg}  {:.0} s", self.label, secs);
+        if let Ok(mut d) = self.display.try_borrow_mut() {
+            d.update(n, None, rss);
         }
         false
     }
@@ -142,23 +259,131 @@ impl Meter {
 
     /// If the memory budget stopped the work: the error to print.
     pub fn over_budget(&self) -> Option<anyhow::Error> {
-        self.over.get().map(|rss| {
-            anyhow::anyhow!(
-                "memory budget of {} MB reached ({} MB resident) after {} {} in {:.1} s; raise --max-memory to go further",
-                self.max_memory >> 20,
-                rss >> 20,
-                self.count.get(),
-                self.unit,
-                self.start.elapsed().as_secs_f64()
-            )
-        })
+        let rss = self.over.get()?;
+        let d = self.display.borrow();
+        Some(anyhow::anyhow!(
+            "{}",
+            d.over_budget(self.max_memory, rss, self.count.get(), None)
+        ))
     }
 }
 
 impl Drop for Meter {
     fn drop(&mut self) {
-        if let Some(b) = self.bar.take() {
+        if self.over.get().is_none() {
+            let n = self.count.get();
+            self.display.get_mut().finish(n, None);
+        } else if let Some(b) = self.display.get_mut().bar.take() {
             b.finish_and_clear();
+        }
+    }
+}
+
+/// What a [`Watch`]'s thread reads.
+struct Shared {
+    count: AtomicU64,
+    /// The total, when known (0: unknown).
+    total: AtomicU64,
+    done: AtomicBool,
+}
+
+/// Watches work that takes no stop check, from a thread: shows the counter
+/// it is given (see [`Watch::add`], [`Watch::set`]) and, past the memory
+/// budget, prints the error (how far the work got) and ends the process
+/// with exit code 2.
+pub struct Watch {
+    shared: Arc<Shared>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// How often a watch looks at the memory and redraws (more often when
+/// `--progress` asks for lines more often).
+const WATCH_TICK: Duration = Duration::from_millis(100);
+
+impl Watch {
+    /// Start watching work called `label`, counted in `unit`s (out of
+    /// `total` when known; an empty `unit`: not counted, only the time and
+    /// memory are shown).
+    pub fn start(
+        label: impl Into<String>,
+        unit: &'static str,
+        total: Option<u64>,
+        show: Show,
+        max_memory: u64,
+    ) -> Watch {
+        let shared = Arc::new(Shared {
+            count: AtomicU64::new(0),
+            total: AtomicU64::new(total.unwrap_or(0)),
+            done: AtomicBool::new(false),
+        });
+        let tick = match show {
+            Show::Lines(every) => every.clamp(Duration::from_millis(10), WATCH_TICK),
+            Show::Auto => WATCH_TICK,
+        };
+        let mut display = Display::new(label.into(), unit, show);
+        // Looked at once here, so a budget already spent stops the work
+        // before it starts, however late the thread gets to run.
+        let rss = resident_bytes();
+        if rss > max_memory {
+            display.give_up(max_memory, rss, 0, total);
+        }
+        let s = shared.clone();
+        let thread = std::thread::spawn(move || {
+            let read = |s: &Shared| {
+                let t = s.total.load(Ordering::Relaxed);
+                (s.count.load(Ordering::Relaxed), (t > 0).then_some(t))
+            };
+            while !s.done.load(Ordering::Acquire) {
+                let rss = resident_bytes();
+                let (n, total) = read(&s);
+                if rss > max_memory && !s.done.load(Ordering::Acquire) {
+                    display.give_up(max_memory, rss, n, total);
+                }
+                display.update(n, total, rss);
+                std::thread::sleep(tick);
+            }
+            let (n, total) = read(&s);
+            display.finish(n, total);
+        });
+        Watch {
+            shared,
+            thread: Some(thread),
+        }
+    }
+
+    /// Count `n` more units.
+    pub fn add(&self, n: u64) {
+        self.shared.count.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// `done` units of `total` so far.
+    pub fn set(&self, done: u64, total: u64) {
+        self.shared.count.store(done, Ordering::Relaxed);
+        self.shared.total.store(total, Ordering::Relaxed);
+    }
+
+    /// A counter the work can bump from any thread.
+    pub fn counter(&self) -> WatchCounter {
+        WatchCounter(self.shared.clone())
+    }
+}
+
+/// A handle that adds to a [`Watch`]'s count (cheap to clone, `Send`).
+#[derive(Clone)]
+pub struct WatchCounter(Arc<Shared>);
+
+impl WatchCounter {
+    /// Count `n` more units.
+    pub fn add(&self, n: u64) {
+        self.0.count.fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.shared.done.store(true, Ordering::Release);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
         }
     }
 }
@@ -172,15 +397,30 @@ mod tests {
         assert_eq!(parse_size("512M"), Ok(512 << 20));
         assert_eq!(parse_size("2g"), Ok(2 << 30));
         assert_eq!(parse_size("1.5G"), Ok(3 << 29));
-        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("4096"), Ok(4096 << 20));
+        assert_eq!(parse_size("100B"), Ok(100));
+        assert_eq!(parse_size("1K"), Ok(1024));
+        assert_eq!(parse_size("512MB"), Ok(512 << 20));
+        assert_eq!(parse_size("4GiB"), Ok(4 << 30));
+        assert!(parse_size("B").is_err());
         assert!(parse_size("lots").is_err());
         assert!(parse_size("-1G").is_err());
         assert!(parse_size("0").is_err());
     }
 
     #[test]
+    fn intervals_parse() {
+        assert_eq!(parse_interval("5"), Ok(Duration::from_secs(5)));
+        assert_eq!(parse_interval("0.25"), Ok(Duration::from_millis(250)));
+        assert!(parse_interval("0").is_err());
+        assert!(parse_interval("-1").is_err());
+        assert!(parse_interval("soon").is_err());
+        assert!(parse_interval("inf").is_err());
+    }
+
+    #[test]
     fn a_tiny_budget_stops_and_says_how_far() {
-        let m = Meter::new("test", "regions", Show::Lines, 1);
+        let m = Meter::new("test", "regions", Show::Lines(Duration::from_secs(5)), 1);
         let mut stopped = false;
         for _ in 0..EVERY {
             stopped = m.tick();
@@ -188,7 +428,7 @@ mod tests {
         assert!(stopped);
         let e = m.over_budget().unwrap().to_string();
         assert!(e.contains(&format!("after {EVERY} regions")), "{e}");
-        let roomy = Meter::new("test", "regions", Show::Lines, u64::MAX);
+        let roomy = Meter::new("test", "regions", Show::Auto, u64::MAX);
         assert!((0..2 * EVERY).all(|_| !roomy.tick()));
         assert!(roomy.over_budget().is_none());
         assert!(resident_bytes() > 0);

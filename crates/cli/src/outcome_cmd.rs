@@ -34,9 +34,14 @@ pub struct OutcomeArgs {
     /// the machine's available memory).
     #[arg(long, value_name = "MB")]
     pub table_mb: Option<u64>,
-    /// Stop with an error if the process grows past this many MB.
-    #[arg(long, value_name = "MB")]
+    /// Stop with an error if the process grows past this many MB: the
+    /// global `--max-memory` (or its default), set by `main`.
+    #[arg(skip)]
     pub max_memory: Option<u64>,
+    /// Plain progress lines at this interval (the global `--progress`),
+    /// set by `main`.
+    #[arg(skip)]
+    pub progress_lines: Option<Duration>,
     /// Threads: 1 or 2 (default: 2 when the machine has two cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -209,8 +214,11 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
         // Progress on a terminal; the memory watchdog either way.
         let stop = AtomicBool::new(false);
         let over = Mutex::new(None::<u64>);
-        let tty = std::io::stderr().is_terminal() && !json_out;
+        let lines = args.progress_lines;
+        let tty = std::io::stderr().is_terminal() && !json_out && lines.is_none();
         let max_bytes = args.max_memory.map(|m| m << 20);
+        let started = std::time::Instant::now();
+        let last_line = Mutex::new(started);
         let progress = |p: &Progress| {
             if let (Some(max), Some(rss)) = (max_bytes, rss_bytes()) {
                 if rss > max {
@@ -220,16 +228,34 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            if tty {
+            let due = lines.is_some_and(|every| {
+                last_line.lock().is_ok_and(|mut t| {
+                    let due = t.elapsed() >= every;
+                    if due {
+                        *t = std::time::Instant::now();
+                    }
+                    due
+                })
+            });
+            if tty || due {
                 let line: Vec<String> = p.line.iter().map(|(k, n)| format!("{k}/{n}")).collect();
-                eprint!(
-                    "\r{} first: {} nodes, {:.0}/s, table {:.1}% full, line {}\x1b[K",
+                let msg = format!(
+                    "{} first: {} nodes, {:.0}/s, table {:.1}% full, line {}",
                     if p.left_first { "Left" } else { "Right" },
                     p.nodes,
                     p.nodes_per_sec,
                     100.0 * p.table_filled as f64 / p.table_capacity.max(1) as f64,
                     line.join(" ")
                 );
+                if tty {
+                    eprint!("\r{msg}\x1b[K");
+                } else {
+                    eprintln!(
+                        "outcome {}: {msg}  {:.1} s",
+                        r.name(),
+                        started.elapsed().as_secs_f64()
+                    );
+                }
             }
         };
         let control = Control {
@@ -257,6 +283,14 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
         };
         if tty {
             eprint!("\r\x1b[K");
+        }
+        if lines.is_some() && result.is_ok() {
+            eprintln!(
+                "outcome {}: done, {} MB  {:.1} s",
+                r.name(),
+                crate::meter::resident_bytes() >> 20,
+                started.elapsed().as_secs_f64()
+            );
         }
         let rep = match result {
             Ok(rep) => rep,

@@ -74,10 +74,14 @@ pub struct PlayArgs {
 }
 
 /// Run `partizan semigroups ...`.
-pub fn semigroups(cmd: SemigroupsCmd, json_out: bool) -> Result<()> {
+pub fn semigroups(cmd: SemigroupsCmd, long: &crate::Long, json_out: bool) -> Result<()> {
     match cmd {
         SemigroupsCmd::Count { max_genus, serial } => {
-            let counts = count_by_genus(max_genus, !serial)?;
+            // The walk takes no stop check: watched for time and memory.
+            let watch = long.watch(format!("semigroups count to genus {max_genus}"), "", None);
+            let counts = count_by_genus(max_genus, !serial);
+            drop(watch);
+            let counts = counts?;
             if json_out {
                 println!("{}", json!({ "counts": counts }));
             } else {
@@ -93,7 +97,7 @@ pub fn semigroups(cmd: SemigroupsCmd, json_out: bool) -> Result<()> {
 }
 
 /// Run `partizan sylver ...`.
-pub fn sylver(cmd: SylverCmd, json_out: bool) -> Result<()> {
+pub fn sylver(cmd: SylverCmd, long: &crate::Long, json_out: bool) -> Result<()> {
     match cmd {
         SylverCmd::Census {
             max_gaps,
@@ -101,7 +105,11 @@ pub fn sylver(cmd: SylverCmd, json_out: bool) -> Result<()> {
             remoteness,
         } => {
             let order: Order = order.parse()?;
-            let report = census_with(max_gaps, order, remoteness)?;
+            // The census takes no stop check: watched for time and memory.
+            let watch = long.watch(format!("sylver census to {max_gaps} gaps"), "", None);
+            let report = census_with(max_gaps, order, remoteness);
+            drop(watch);
+            let report = report?;
             if json_out {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {
@@ -127,7 +135,10 @@ pub fn sylver(cmd: SylverCmd, json_out: bool) -> Result<()> {
             }
         }
         SylverCmd::Outcomes { max_genus } => {
-            let report = outcomes(max_genus)?;
+            let watch = long.watch(format!("sylver outcomes to genus {max_genus}"), "", None);
+            let report = outcomes(max_genus);
+            drop(watch);
+            let report = report?;
             if json_out {
                 println!("{}", serde_json::to_string_pretty(&report)?);
             } else {

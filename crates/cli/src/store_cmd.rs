@@ -7,6 +7,7 @@
 //! partizan store verify [--sample N]           exit 2 on any mismatch
 //! partizan store warm domineering --max-cells 10
 //! partizan store path                          which file is in use
+//! partizan store limit [SIZE|none]             show or set the size limit
 //! ```
 //!
 //! The store is chosen by the global `--store PATH` / `--no-store` flags,
@@ -16,7 +17,7 @@
 //! says so).
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -91,6 +92,12 @@ pub enum StoreCmd {
     },
     /// Print the path of the store in use.
     Path,
+    /// Show or set the store's size limit (e.g. 4G, 500M, or "none"): past
+    /// it, commands keep reading the store but add no more values, and warn.
+    Limit {
+        /// The new limit; without it, print the current one.
+        size: Option<String>,
+    },
 }
 
 /// Export formats.
@@ -151,41 +158,8 @@ fn note_migration(s: &Store) {
     }
 }
 
-/// A progress line on a terminal (nothing when standard error is not one).
-struct Progress {
-    tty: bool,
-    last: u64,
-    shown: bool,
-}
-
-impl Progress {
-    fn new(json: bool) -> Progress {
-        Progress {
-            tty: io::stderr().is_terminal() && !json,
-            last: u64::MAX,
-            shown: false,
-        }
-    }
-
-    fn show(&mut self, what: &str, done: u64, total: u64) {
-        let pct = done.saturating_mul(100).checked_div(total).unwrap_or(100);
-        if self.tty && pct != self.last {
-            self.last = pct;
-            self.shown = true;
-            eprint!("\r{what}: {done}/{total} ({pct}%)   ");
-        }
-    }
-
-    fn end(&mut self) {
-        if self.shown {
-            eprintln!();
-            self.shown = false;
-        }
-    }
-}
-
 /// Run `partizan store SUBCOMMAND`.
-pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
+pub fn run(cmd: StoreCmd, store: StoreChoice, long: &crate::Long, json: bool) -> Result<()> {
     match cmd {
         StoreCmd::Path => {
             let path = store.path()?;
@@ -194,6 +168,31 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
                 (None, false) => say!("(no store: --no-store)"),
                 (Some(p), true) => say!("{}", json!({ "path": p })),
                 (Some(p), false) => say!("{}", p.display()),
+            }
+            Ok(())
+        }
+        StoreCmd::Limit { size } => {
+            let limit = match size.as_deref() {
+                None => None,
+                Some(t) if t.eq_ignore_ascii_case("none") => Some(None),
+                Some(t) => Some(Some(
+                    crate::meter::parse_size(t).map_err(anyhow::Error::msg)?,
+                )),
+            };
+            let s = match limit {
+                None => open_read_only(&store)?,
+                Some(l) => {
+                    let s = open_required(&store, true)?;
+                    s.set_size_limit(l)?;
+                    s
+                }
+            };
+            let now = s.size_limit()?;
+            let bytes = s.file_bytes()?;
+            if json {
+                say!("{}", json!({ "size_limit": now, "file_bytes": bytes }));
+            } else {
+                say!("{}", limit_line(now, bytes));
             }
             Ok(())
         }
@@ -275,11 +274,11 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
             let integrity = s
                 .check_integrity()
                 .context("the store's structure could not be checked")?;
-            let mut bar = Progress::new(json);
+            let watch = long.watch("store verify", "entries", None);
             let report = verify_with_progress(&s, &VerifyOptions { sample, seed }, &mut |d, t| {
-                bar.show("verifying", d, t)
+                watch.set(d, t)
             });
-            bar.end();
+            drop(watch);
             let report = report?;
             // The one write: imported values recomputed and found right are
             // marked verified, unless the file is damaged (then it is left
@@ -344,12 +343,11 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
         StoreCmd::Warm { ruleset, max_cells } => {
             let s = open_required(&store, true)?;
             let name = ruleset.to_ascii_lowercase().replace('ō', "o");
-            let mut bar = Progress::new(json);
-            let label = format!("warming {name} (shapes)");
+            let watch = long.watch(format!("store warm {name} {max_cells}"), "shapes", None);
             let report = warm(&s, &name, max_cells, &mut |done, total| {
-                bar.show(&label, done, total)
+                watch.set(done, total)
             });
-            bar.end();
+            drop(watch);
             let report = report.map_err(|e| match e {
                 StoreError::BadRuleset(r) => anyhow::anyhow!(
                     "unknown ruleset '{r}' (known: {})",
@@ -362,6 +360,13 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, json: bool) -> Result<()> {
             let damaged = report.session.checksum_failures + report.session.read_errors;
             if damaged > 0 {
                 eprintln!("warning: {damaged} damaged store records were recomputed and replaced");
+            }
+            if report.session.not_saved > 0 {
+                eprintln!(
+                    "warning: store {} reached its size limit; {} values were not saved (raise it with `partizan store limit SIZE`)",
+                    s.path().display(),
+                    report.session.not_saved
+                );
             }
             if json {
                 say!("{}", serde_json::to_string_pretty(&report)?);
@@ -466,9 +471,22 @@ fn human_bytes(n: u64) -> String {
     }
 }
 
+/// "12.0 MB of a 2.0 GB limit", or "... (no limit)".
+fn limit_line(limit: Option<u64>, bytes: u64) -> String {
+    match limit {
+        Some(l) if bytes >= l => format!(
+            "{} of a {} limit: full, no values are added (raise it with `partizan store limit SIZE`)",
+            human_bytes(bytes),
+            human_bytes(l)
+        ),
+        Some(l) => format!("{} of a {} limit", human_bytes(bytes), human_bytes(l)),
+        None => format!("{} (no size limit)", human_bytes(bytes)),
+    }
+}
+
 fn print_stats(s: &StoreStats) {
     say!("store    {} (format v{})", s.path.display(), s.format);
-    say!("size     {}", human_bytes(s.file_bytes));
+    say!("size     {}", limit_line(s.size_limit, s.file_bytes));
     say!("regions  {}", s.total_regions);
     for (r, n) in &s.regions {
         say!("  {r:<12} {n:>12}");

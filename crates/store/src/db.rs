@@ -34,6 +34,12 @@ use crate::record::{unix_now, Provenance, Record, PARTIZAN_VERSION};
 /// is refused; a v1 (redb) file is migrated forward on open.
 pub const FORMAT_VERSION: u64 = 2;
 
+/// The size limit of a store that never set one: 2 GiB. Enough for every
+/// region of up to 14 cells of every ruleset many times over, and far below
+/// what a runaway `value` would write in an afternoon (the issue measured
+/// 271 MB a minute without a limit).
+pub const DEFAULT_MAX_BYTES: u64 = 2 << 30;
+
 /// How many recent runs the store remembers for `stats`.
 pub const RUNS_KEPT: usize = 32;
 
@@ -148,6 +154,8 @@ pub struct StoreStats {
     pub format: u64,
     /// The file's size in bytes.
     pub file_bytes: u64,
+    /// The size limit past which no values are added (`None`: no limit).
+    pub size_limit: Option<u64>,
     /// Region values per ruleset.
     pub regions: BTreeMap<String, u64>,
     /// All region values.
@@ -625,6 +633,44 @@ impl Store {
         Ok(main + wal)
     }
 
+    /// The store's size limit in bytes (`None`: no limit). Past it,
+    /// sessions stop adding values (reads go on) and say so once; the file
+    /// may pass it by at most one batch. Kept in the file's metadata (key
+    /// `max_bytes`), so every process using the store obeys the same limit;
+    /// a store that never set one has [`DEFAULT_MAX_BYTES`].
+    pub fn size_limit(&self) -> Result<Option<u64>> {
+        let c = self.conn()?;
+        self.guard(|| {
+            let v: Option<i64> = c
+                .query_row("SELECT value FROM meta WHERE key = 'max_bytes'", [], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            Ok(match v {
+                None => Some(DEFAULT_MAX_BYTES),
+                Some(n) if n <= 0 => None,
+                Some(n) => Some(n as u64),
+            })
+        })
+    }
+
+    /// Set the size limit (`None`: no limit). See [`Store::size_limit`].
+    pub fn set_size_limit(&self, limit: Option<u64>) -> Result<()> {
+        self.writable()?;
+        let v = match limit {
+            None => 0i64,
+            Some(n) => i64::try_from(n.max(1)).unwrap_or(i64::MAX),
+        };
+        let c = self.conn()?;
+        self.guard(|| {
+            c.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('max_bytes', ?1)",
+                params![v],
+            )?;
+            Ok(())
+        })
+    }
+
     /// Read a region's row, checking its checksum.
     pub fn read_region(&self, ruleset: &str, key: &[u8]) -> Result<RegionRead> {
         check_ruleset(ruleset)?;
@@ -920,6 +966,7 @@ impl Store {
             path: self.path().to_path_buf(),
             format: self.format_version(),
             file_bytes: self.file_bytes()?,
+            size_limit: self.size_limit()?,
             total_regions: regions.values().sum(),
             regions,
             checksum_failures,
@@ -1115,27 +1162,40 @@ fn check_meta(c: &Connection, path: &Path) -> Result<u64> {
     Ok(found)
 }
 
-/// Wait for a lock file made with `create_new`, treating one older than two
-/// minutes as left by a dead process.
+/// Take the lock file `lock`, waiting up to `wait` while another process
+/// holds it. The lock is an OS file lock (`flock` on Unix, `LockFileEx` on
+/// Windows, through `fs4`) on the file, not the file's existence: the
+/// operating system releases it when the holder exits or is killed, so a
+/// lock file left behind by a dead process is taken over at once, and one
+/// held by a live process is respected however long its migration runs.
+/// The holder writes its pid into the file (for people reading it) and
+/// removes the file before letting go.
 pub(crate) fn take_lock(lock: &Path, store: &Path, wait: Duration) -> Result<fs::File> {
+    use std::io::Write;
     let deadline = Instant::now() + wait;
     loop {
-        match fs::OpenOptions::new()
+        let mut f = fs::OpenOptions::new()
+            .read(true)
             .write(true)
-            .create_new(true)
+            .create(true)
+            .truncate(false)
             .open(lock)
-        {
-            Ok(f) => return Ok(f),
-            Err(e) if e.kind() == ErrorKind::AlreadyExists => {
-                let stale = fs::metadata(lock)
-                    .and_then(|m| m.modified())
-                    .ok()
-                    .and_then(|t| t.elapsed().ok())
-                    .is_some_and(|age| age > Duration::from_secs(120));
-                if stale {
-                    let _ = fs::remove_file(lock);
+            .map_err(|e| io_error("lock", store, e))?;
+        // Called through the trait: std's own `File::try_lock` is newer
+        // than the workspace's minimum Rust.
+        match fs4::FileExt::try_lock(&f) {
+            Ok(()) => {
+                // The previous holder may have removed the file between our
+                // open and our lock: then we hold an orphan; start again.
+                if !still_named(&f, lock) {
                     continue;
                 }
+                let _ = f
+                    .set_len(0)
+                    .and_then(|()| writeln!(f, "{}", std::process::id()));
+                return Ok(f);
+            }
+            Err(fs4::TryLockError::WouldBlock) => {
                 if Instant::now() >= deadline {
                     return Err(StoreError::InUse {
                         path: store.to_path_buf(),
@@ -1143,8 +1203,27 @@ pub(crate) fn take_lock(lock: &Path, store: &Path, wait: Duration) -> Result<fs:
                 }
                 std::thread::sleep(Duration::from_millis(25));
             }
-            Err(e) => return Err(io_error("lock", store, e)),
+            Err(fs4::TryLockError::Error(e)) => return Err(io_error("lock", store, e)),
         }
+    }
+}
+
+/// Whether the open file `f` is still the file named `path`.
+fn still_named(f: &fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (f.metadata(), fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        // Windows does not remove a file that is open without
+        // FILE_SHARE_DELETE, so the name cannot have moved on.
+        let _ = f;
+        path.exists()
     }
 }
 
@@ -1159,4 +1238,92 @@ pub fn set_format_version_for_tests(store: &Store, v: u64) -> Result<()> {
         )?;
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod lock_tests {
+    use super::*;
+
+    /// Not a test by itself: the child process of
+    /// `a_lock_dies_with_its_holder` (run with the lock file's path in
+    /// `PARTIZAN_TEST_HOLD_LOCK`), which takes the lock and sleeps until
+    /// it is killed.
+    #[test]
+    #[ignore = "the child half of a_lock_dies_with_its_holder; run by it"]
+    fn hold_lock_until_killed() {
+        if let Some(path) = std::env::var_os("PARTIZAN_TEST_HOLD_LOCK") {
+            let path = PathBuf::from(path);
+            let _held = take_lock(&path, &path, Duration::from_secs(5)).unwrap();
+            std::thread::sleep(Duration::from_secs(60));
+        }
+    }
+
+    fn holder_pid(lock: &Path) -> Option<u32> {
+        fs::read_to_string(lock).ok()?.trim().parse().ok()
+    }
+
+    #[test]
+    fn a_lock_dies_with_its_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("s.sqlite.migrating");
+        let store = dir.path().join("s.sqlite");
+        let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "db::lock_tests::hold_lock_until_killed",
+                "--ignored",
+                "--quiet",
+            ])
+            .env("PARTIZAN_TEST_HOLD_LOCK", &lock)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while holder_pid(&lock) != Some(child.id()) {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the child never took the lock"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // A live holder is respected.
+        let e = take_lock(&lock, &store, Duration::from_millis(300)).unwrap_err();
+        assert!(matches!(e, StoreError::InUse { .. }), "{e}");
+        // Killed, it leaves its lock file behind, which is taken over at once.
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(lock.exists());
+        let t = Instant::now();
+        let _held = take_lock(&lock, &store, Duration::from_secs(10)).unwrap();
+        assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+        assert_eq!(holder_pid(&lock), Some(std::process::id()));
+    }
+
+    #[test]
+    fn an_old_lock_of_a_live_holder_is_respected() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("s.sqlite.migrating");
+        let store = dir.path().join("s.sqlite");
+        let held = take_lock(&lock, &store, Duration::from_secs(1)).unwrap();
+        // A migration that has run for ten minutes is still not stale.
+        let old = std::time::SystemTime::now() - Duration::from_secs(600);
+        held.set_modified(old).unwrap();
+        let e = take_lock(&lock, &store, Duration::from_millis(200)).unwrap_err();
+        assert!(matches!(e, StoreError::InUse { .. }), "{e}");
+        // Released (file removed first, as the migration does), it is free.
+        fs::remove_file(&lock).unwrap();
+        drop(held);
+        let _again = take_lock(&lock, &store, Duration::from_secs(1)).unwrap();
+    }
+
+    #[test]
+    fn a_fresh_lock_file_nobody_holds_is_taken_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("s.sqlite.migrating");
+        let store = dir.path().join("s.sqlite");
+        fs::write(&lock, b"12345\n").unwrap();
+        let t = Instant::now();
+        let _held = take_lock(&lock, &store, Duration::from_secs(5)).unwrap();
+        assert!(t.elapsed() < Duration::from_secs(1));
+    }
 }

@@ -96,7 +96,7 @@ pub mod warm;
 
 pub use db::{
     set_format_version_for_tests, Migration, RawEntry, RegionRead, RunRecord, Store, StoreOptions,
-    StoreStats, WriteReport, FORMAT_VERSION, RUNS_KEPT,
+    StoreStats, WriteReport, DEFAULT_MAX_BYTES, FORMAT_VERSION, RUNS_KEPT,
 };
 pub use encoding::{decode_value, encode_value, Translator, VALUE_ENCODING_VERSION};
 pub use error::StoreError;

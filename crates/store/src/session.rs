@@ -11,6 +11,10 @@
 //! a value, or an imported value not yet verified, is a *miss*: the solver
 //! computes the value, and the write replaces the bad row. Such misses are
 //! counted in [`SessionStats`] and described once by [`Session::warning`].
+//!
+//! A store at its size limit ([`Store::size_limit`]) is still read, but the
+//! session keeps no more values: they are counted as `not_saved`, and the
+//! warning says so.
 
 use std::collections::BTreeMap;
 
@@ -52,6 +56,9 @@ pub struct SessionStats {
     pub read_errors: u64,
     /// Damaged or unverified rows replaced by computed values.
     pub replaced: u64,
+    /// New values not saved because the store reached its size limit
+    /// ([`Store::size_limit`]).
+    pub not_saved: u64,
 }
 
 /// Reads through to, and writes in batches to, a [`Store`]. Implements the
@@ -72,6 +79,10 @@ pub struct Session {
     stats: SessionStats,
     label: String,
     finished: bool,
+    /// The store reached its size limit: values are no longer kept.
+    full: bool,
+    /// The store's size is to be checked before the next value is kept.
+    check_due: bool,
 }
 
 impl std::fmt::Debug for Session {
@@ -103,6 +114,8 @@ impl Store {
             stats: SessionStats::default(),
             label: String::from("run"),
             finished: false,
+            full: false,
+            check_due: true,
         }
     }
 }
@@ -138,6 +151,41 @@ impl Session {
         if self.warning.is_none() {
             self.warning = Some(what);
         }
+    }
+
+    /// Whether the store has reached its size limit, so this session no
+    /// longer adds values.
+    pub fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// Check the store's size against its limit (before the first value is
+    /// kept and after every batch written, so the file passes the limit by
+    /// at most one batch); past it, stop keeping values and say so once.
+    fn check_size(&mut self) -> Result<()> {
+        if self.full {
+            return Ok(());
+        }
+        let Some(limit) = self.store.size_limit()? else {
+            return Ok(());
+        };
+        let size = self.store.file_bytes()?;
+        if size < limit {
+            return Ok(());
+        }
+        self.full = true;
+        let what = format!(
+            "store {} reached its size limit of {} MB ({} MB on disk); new values of this run are not saved (raise the limit with `partizan store limit SIZE`, or `partizan store limit none`)",
+            self.store.path().display(),
+            limit >> 20,
+            size >> 20
+        );
+        // The limit is the news a user must see, even after another warning.
+        self.warning = Some(match self.warning.take() {
+            None => what,
+            Some(w) => format!("{what}; also: {w}"),
+        });
+        Ok(())
     }
 
     /// Look a folded region key up: the pending batch first, then the file.
@@ -225,6 +273,18 @@ impl Session {
         value: GameId,
     ) -> Result<()> {
         check_ruleset(ruleset)?;
+        if self.check_due {
+            // Once per batch (and before the first): is there room?
+            self.check_due = false;
+            if !self.store.is_read_only() {
+                self.check_size()?;
+            }
+        }
+        if self.full {
+            self.stats.added += 1;
+            self.stats.not_saved += 1;
+            return Ok(());
+        }
         let k = encode_board(key);
         let enc = self.translator.encode(arena, value)?;
         let rec = Record::computed(&enc).encode();
@@ -283,6 +343,7 @@ impl Session {
             self.stats.already_present += report.present;
             self.stats.replaced += report.replaced;
             self.stats.batches += 1;
+            self.check_due = true;
         }
         Ok(())
     }

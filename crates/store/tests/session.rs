@@ -234,3 +234,51 @@ fn a_damaged_row_is_a_reported_miss_then_repaired() {
     assert!(stats.store_hits > 0);
     assert_eq!(session.stats().checksum_failures, 0);
 }
+
+#[test]
+fn a_store_at_its_size_limit_stops_growing_and_says_so() {
+    let dir = common::tempdir();
+    let path = dir.path().join("s.sqlite");
+    let store = Store::open(&path).unwrap();
+    assert_eq!(
+        store.size_limit().unwrap(),
+        Some(partizan_store::DEFAULT_MAX_BYTES)
+    );
+    // A limit the empty store already meets: nothing is added.
+    let size = store.file_bytes().unwrap();
+    store.set_size_limit(Some(size)).unwrap();
+    assert_eq!(store.size_limit().unwrap(), Some(size));
+    let (plain, _) = solve_all(&Domineering, BOARDS, None);
+    let mut session = store.session_with_batch(16);
+    let (values, stats) = solve_all(&Domineering, BOARDS, Some(&mut session));
+    assert!(session.is_full());
+    let warning = session.warning().unwrap().to_string();
+    let s = session.finish().unwrap();
+    assert_eq!(
+        values, plain,
+        "the values do not depend on the store's room"
+    );
+    assert!(stats.store_added > 16);
+    assert_eq!(s.written, 0);
+    assert_eq!(s.not_saved, s.added);
+    assert!(warning.contains("size limit"), "{warning}");
+    assert_eq!(store.stats().unwrap().total_regions, 0);
+
+    // Room for a few batches: the store keeps what fits, then stops.
+    store.set_size_limit(None).unwrap();
+    assert_eq!(store.size_limit().unwrap(), None);
+    let mut session = store.session_with_batch(16);
+    solve_all(&Domineering, &BOARDS[..1], Some(&mut session));
+    let first = session.finish().unwrap();
+    assert!(first.written > 0 && first.not_saved == 0);
+    let size = store.file_bytes().unwrap();
+    store.set_size_limit(Some(size + 1)).unwrap();
+    let mut session = store.session_with_batch(16);
+    solve_all(&Domineering, BOARDS, Some(&mut session));
+    let second = session.finish().unwrap();
+    assert!(second.not_saved > 0, "{second:?}");
+    assert!(
+        second.written <= 16,
+        "at most one batch past the limit: {second:?}"
+    );
+}

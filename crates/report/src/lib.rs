@@ -19,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod picture;
 pub mod value;
 
 pub use value::{

@@ -135,6 +135,8 @@ enum Command {
     Compare(toolkit_cmd::CompareArgs),
     /// Everything about a value: atomic weight, reduced form, thermograph, cooling, ...
     Analyse(toolkit_cmd::AnalyseArgs),
+    /// Draw a board, or its thermograph (--thermograph), as SVG or TikZ.
+    Draw(toolkit_cmd::DrawArgs),
 }
 
 /// How long commands show progress and how much memory they may take.
@@ -235,6 +237,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => serve::serve(a, &store),
         Command::Compare(a) => toolkit_cmd::compare(a, cli.json),
         Command::Analyse(a) => toolkit_cmd::analyse(a, cli.json),
+        Command::Draw(a) => toolkit_cmd::draw(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

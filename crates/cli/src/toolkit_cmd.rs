@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use partizan_core::thermo::Trajectory;
 use partizan_core::{Arena, Dyadic, GameId};
+use partizan_report::picture::{self, Format};
 use serde_json::{json, Map, Value};
 
 /// Arguments of `partizan compare`.
@@ -57,8 +58,10 @@ rule says, reduced canonical form, infinitesimal part, options, incentives, ther
 as breakpoints (temperature, value). With operation flags (--atomic-weight, --reduced, \
 --thermograph, --cool, --heat, --overheat, --freeze, --incentives) it prints only those, and an operation \
 undefined on the value (atomic weight of a non-atomic game, cooling at -1 or below) is a \
-one-line error, exit 2.\n\nExamples:\n  partizan analyse '{3||2*|1*}'\n  partizan analyse '^^*' --atomic-weight\n  \
-partizan analyse '{2|-1/2}' --cool 1 --freeze --json\n  partizan analyse '{1|0} + ^ - *2' --latex"
+one-line error, exit 2. --format svg|tikz draws the thermograph as a picture instead (to \
+stdout), its walls' exact breakpoints in a comment.\n\nExamples:\n  partizan analyse '{3||2*|1*}'\n  partizan analyse '^^*' --atomic-weight\n  \
+partizan analyse '{2|-1/2}' --cool 1 --freeze --json\n  partizan analyse '{1|0} + ^ - *2' --latex\n  \
+partizan analyse '{3||2*|1*}' --thermograph --format svg > t.svg"
 )]
 pub struct AnalyseArgs {
     /// Values in CGSuite notation; several are added together.
@@ -101,6 +104,110 @@ pub struct AnalyseArgs {
     /// Values longer than this many characters are summarised, not printed.
     #[arg(long, default_value_t = DEFAULT_LIMIT, value_name = "CHARS")]
     pub limit: usize,
+    /// Draw the thermograph as a picture instead: svg or tikz (to stdout;
+    /// `> t.svg`). The walls' exact breakpoints are written in a comment.
+    #[arg(long, value_name = "svg|tikz")]
+    pub format: Option<String>,
+}
+
+/// A picture format named on the command line.
+fn format_of(text: &str) -> Result<Format> {
+    text.parse::<Format>().map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// The thermograph of `g` as a picture file's text.
+pub fn thermograph_picture(a: &mut Arena, g: GameId, title: &str, format: &str) -> Result<String> {
+    let format = format_of(format)?;
+    let th = a.thermograph(g)?;
+    Ok(picture::pick(
+        picture::thermograph(&th, "thermograph", title, 480.0),
+        format,
+    ))
+}
+
+/// A title for a picture: the value's notation, or its size when long.
+fn title_of(a: &mut Arena, g: GameId) -> String {
+    if a.display_len(g) <= 60 {
+        a.display(g)
+    } else {
+        let s = a.size_summary(g);
+        format!(
+            "a value of {} characters, birthday {}",
+            s.printed_len, s.birthday
+        )
+    }
+}
+
+/// `partizan value RULESET BOARD --thermograph [--format svg|tikz]`: the
+/// thermograph of a board's value (`value`, its canonical form) as wall
+/// breakpoints, or drawn.
+pub fn value_thermograph(value: &str, format: Option<&str>, json_out: bool) -> Result<()> {
+    let mut a = Arena::new();
+    let g = a
+        .parse(value)
+        .context("the board's value did not read back")?;
+    match format {
+        Some(f) => {
+            let title = title_of(&mut a, g);
+            print!("{}", thermograph_picture(&mut a, g, &title, f)?);
+        }
+        None => {
+            let th = a.thermograph(g)?;
+            if json_out {
+                let out = json!({
+                    "left_wall": wall_json(&th.left),
+                    "right_wall": wall_json(&th.right),
+                    "mast": th.mast.to_string(),
+                    "temperature": th.temperature.to_string(),
+                    "cgsuite": th.cgsuite(),
+                });
+                println!("{}", serde_json::to_string_pretty(&out)?);
+            } else {
+                println!("left wall: {}", wall_text(&th.left));
+                println!("right wall: {}", wall_text(&th.right));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Arguments of `partizan draw`.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "Pictures go to stdout, as SVG (the default) or TikZ:\n  \
+partizan draw domineering '...|...' > board.svg\n  \
+partizan draw clobber 'xox|ox.' --format tikz > board.tex\n  \
+partizan draw amazons 'L...|...R' --thermograph --format svg > thermograph.svg\n\
+The site draws boards and thermographs with the same code."
+)]
+pub struct DrawArgs {
+    /// Ruleset (see `partizan rulesets`).
+    pub ruleset: String,
+    /// Board text: rows separated by '|' or newlines.
+    pub board: String,
+    /// Draw the thermograph of the board's value instead of the board.
+    #[arg(long)]
+    pub thermograph: bool,
+    /// svg or tikz.
+    #[arg(long, default_value = "svg", value_name = "svg|tikz")]
+    pub format: String,
+}
+
+/// `partizan draw RULESET BOARD`: the board (or its thermograph) as SVG or TikZ.
+pub fn draw(args: DrawArgs) -> Result<()> {
+    let rules = crate::rulesets::rules(&args.ruleset)?;
+    let format = format_of(&args.format)?;
+    if args.thermograph {
+        let mut a = Arena::new();
+        let g =
+            partizan_report::term_value(&mut a, &format!("{}:{}", rules.name(), args.board), 1)?;
+        let title = format!("{} {}", rules.name(), args.board.replace('\n', "|"));
+        print!("{}", thermograph_picture(&mut a, g, &title, &args.format)?);
+        return Ok(());
+    }
+    let d = picture::board_drawing(rules, &args.board)?;
+    print!("{}", picture::pick(d.render_both("board"), format));
+    Ok(())
 }
 
 /// A value in notation, or a board written `RULESET:BOARD`, or a sum of
@@ -219,7 +326,7 @@ fn reparse(args: AnalyseArgs) -> Result<(AnalyseArgs, bool)> {
             let name = w.split('=').next().unwrap_or_default().to_string();
             let takes = match name.as_str() {
                 _ if w.contains('=') => 0,
-                "--cool" | "--heat" | "--out" | "--limit" | "--store" => 1,
+                "--cool" | "--heat" | "--out" | "--limit" | "--store" | "--format" => 1,
                 "--overheat" => 2,
                 _ => 0,
             };
@@ -281,6 +388,9 @@ fn reparse(args: AnalyseArgs) -> Result<(AnalyseArgs, bool)> {
     if args.limit != DEFAULT_LIMIT {
         argv.push(format!("--limit={}", args.limit));
     }
+    if let Some(f) = args.format {
+        argv.push(format!("--format={f}"));
+    }
     argv.extend(flags);
     argv.push("--".into());
     argv.extend(values);
@@ -309,6 +419,24 @@ pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
         }
         let h = parse(&mut a, text, &format!("argument {}", i + 1))?;
         g = a.sum(g, h)?;
+    }
+    if let Some(f) = &args.format {
+        let others = args.atomic_weight
+            || args.reduced
+            || args.cool.is_some()
+            || args.heat.is_some()
+            || args.overheat.is_some()
+            || args.freeze
+            || args.incentives
+            || args.latex
+            || args.out.is_some()
+            || json_out;
+        if others {
+            bail!("--format draws the thermograph alone: drop the other operations, --latex, --out and --json");
+        }
+        let title = title_of(&mut a, g);
+        print!("{}", thermograph_picture(&mut a, g, &title, f)?);
+        return Ok(());
     }
     let sh = Shower {
         latex: args.latex,

@@ -38,6 +38,13 @@ pub struct ValueArgs {
     /// written whole: temp file, then rename).
     #[arg(long, value_name = "FILE")]
     pub out: Option<std::path::PathBuf>,
+    /// Print the value's thermograph (wall breakpoints) instead; with
+    /// --format svg|tikz, draw it.
+    #[arg(long)]
+    pub thermograph: bool,
+    /// Draw the thermograph as svg or tikz (implies --thermograph).
+    #[arg(long, value_name = "svg|tikz")]
+    pub format: Option<String>,
 }
 
 /// Write `text` to `path` whole (temp file beside it, then rename), only
@@ -152,6 +159,13 @@ pub fn value(
     }
     if let Some(path) = &args.out {
         write_whole(path, &format!("{}\n", report.value.value))?;
+    }
+    if args.thermograph || args.format.is_some() {
+        return crate::toolkit_cmd::value_thermograph(
+            &report.value.value,
+            args.format.as_deref(),
+            json_out,
+        );
     }
     if json_out {
         println!("{}", serde_json::to_string_pretty(&report)?);

@@ -134,3 +134,94 @@ fn bad_input_is_one_line_exit_2() {
     fails(&["analyse", "{2|-1}", "--bogus"], "unknown option");
     fails(&["analyse", "Tiny("], "bad value notation");
 }
+
+/// The SVG parses as XML with an `<svg>` root.
+fn svg_doc(text: &str) -> roxmltree::Document<'_> {
+    let doc = roxmltree::Document::parse(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    doc
+}
+
+#[test]
+fn thermographs_are_drawn_as_svg_and_tikz() {
+    // {3|-1}: mean 1, temperature 2; the left wall runs from (t, x) =
+    // (-1, 4) to the mast at (2, 1), the right wall from (-1, -2)
+    let svg = stdout(&["analyse", "{3|-1}", "--thermograph", "--format", "svg"]);
+    let doc = svg_doc(&svg);
+    assert!(doc
+        .descendants()
+        .any(|n| n.attribute("class") == Some("mast")));
+    assert!(svg.contains("(-1, 4) (2, 1)"), "{svg}");
+    let tikz = stdout(&["analyse", "{3|-1}", "--format=tikz"]);
+    assert!(tikz.contains("\\begin{tikzpicture}") && tikz.ends_with("\\end{tikzpicture}"));
+    assert!(
+        tikz.contains("% left wall (temperature, value): (-1, 4) (2, 1)"),
+        "{tikz}"
+    );
+    assert!(tikz.contains("(-1, -2) (2, 1)"), "{tikz}");
+    // a board's value: Domineering ...|... = {2|-1/2}, mean 3/4, temperature 5/4
+    let tikz = stdout(&[
+        "value",
+        "domineering",
+        "...|...",
+        "--thermograph",
+        "--format",
+        "tikz",
+    ]);
+    assert!(tikz.contains("mean 3/4, temperature 5/4"), "{tikz}");
+    let walls = stdout(&["value", "domineering", "...|...", "--thermograph"]);
+    assert!(walls.starts_with("left wall: (-1, 3)"), "{walls}");
+    let svg = stdout(&[
+        "draw",
+        "domineering",
+        "...|...",
+        "--thermograph",
+        "--format",
+        "svg",
+    ]);
+    assert!(
+        svg_doc(&svg)
+            .descendants()
+            .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("wall")))
+            .count()
+            == 2
+    );
+}
+
+#[test]
+fn boards_are_drawn_as_svg_and_tikz() {
+    let svg = stdout(&["draw", "domineering", "...|..#"]);
+    let doc = svg_doc(&svg);
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.attribute("data-cell").is_some())
+            .count(),
+        6
+    );
+    let svg = stdout(&["draw", "clobber", "xo|ox", "--format", "svg"]);
+    assert_eq!(
+        svg_doc(&svg)
+            .descendants()
+            .filter(|n| n.has_tag_name("circle"))
+            .count(),
+        4
+    );
+    let tikz = stdout(&["draw", "amazons", "L..|..R", "--format", "tikz"]);
+    assert!(tikz.contains("\\begin{tikzpicture}"));
+    // six squares and the bounding box
+    assert_eq!(tikz.matches("rectangle").count(), 7, "{tikz}");
+    fails(&["draw", "clobber", "xq"], "clobber");
+    fails(
+        &["draw", "domineering", "..", "--format", "png"],
+        "svg or tikz",
+    );
+    fails(&["analyse", "^", "--format", "pdf"], "svg or tikz");
+    fails(
+        &["analyse", "^", "--format", "svg", "--json"],
+        "--format draws",
+    );
+    fails(
+        &["value", "domineering", "..", "--format", "png"],
+        "svg or tikz",
+    );
+}

@@ -136,12 +136,10 @@ pub struct Arena {
     pub(crate) thermo_cache: FxHashMap<u32, std::sync::Arc<crate::thermo::Thermograph>>,
     pub(crate) order_cache: FxHashMap<u64, std::cmp::Ordering>,
     pub(crate) print_order_cache: FxHashMap<u64, std::cmp::Ordering>,
-    /// `±^<n>`, `±^[n]` and their sums with `*`, for
-    /// `2 <= n <= uptimal_built`, by id: (up, n, unit sum, nimber)
-    pub(crate) uptimal_table: FxHashMap<GameId, (bool, u32, bool, u32)>,
-    pub(crate) uptimal_built: u32,
-    /// per form: its recognised uptimal decomposition, if any
-    pub(crate) uptimal_memo: FxHashMap<GameId, Option<crate::notation::Uptimal>>,
+    /// `^<1>, ^<2>, ...` as built so far (`unit_games[k - 1]` is `^<k>`)
+    pub(crate) unit_games: Vec<GameId>,
+    /// per form: its uptimal expansion (CGSuite's), if it has one
+    pub(crate) expansion_memo: FxHashMap<GameId, Option<crate::notation::UptimalExpansion>>,
 }
 
 impl Default for Arena {
@@ -189,9 +187,8 @@ impl Arena {
             thermo_cache: FxHashMap::default(),
             order_cache: FxHashMap::default(),
             print_order_cache: FxHashMap::default(),
-            uptimal_table: FxHashMap::default(),
-            uptimal_built: 1,
-            uptimal_memo: FxHashMap::default(),
+            unit_games: Vec::new(),
+            expansion_memo: FxHashMap::default(),
         };
         let z = a.intern(&[], &[]);
         debug_assert_eq!(z, GameId(0));

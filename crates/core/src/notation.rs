@@ -170,62 +170,138 @@ impl Arena {
     /// Recognises `a` as one of the uptimals CGSuite writes compactly:
     /// `x + ^<n> + *m` (a unit, written `^<n>`, `v<n>`) or `x + ^[n] + *m`
     /// (a unit sum `^ + ^<2> + ... + ^<n>`, written `^[n]`, `v[n]`) for
-    /// `n >= 2`, `m` in `{0, 1}`. Up multiples `x + k.^ + *m` are
-    /// number-up-stars instead ([`Arena::as_nus`]).
+    /// `n >= 2`. Up multiples `x + k.^ + *m` are number-up-stars instead
+    /// ([`Arena::as_nus`]); other uptimals print as forms
+    /// ([`Arena::uptimal_expansion`]).
     pub fn as_uptimal(&mut self, a: GameId) -> Result<Option<Uptimal>, ValueError> {
-        if let Some(u) = self.uptimal_memo.get(&a) {
-            return Ok(*u);
+        let Some(e) = self.uptimal_expansion(a)? else {
+            return Ok(None);
+        };
+        let n = e.coefficients.len();
+        if n < 2 || !(e.is_unit() || e.is_unit_sum()) {
+            return Ok(None);
         }
-        let u = self.find_uptimal(a)?;
-        self.uptimal_memo.insert(a, u);
-        Ok(u)
+        Ok(Some(Uptimal {
+            number: e.number,
+            up: e.coefficients[n - 1] > 0,
+            order: n as u32,
+            sum: e.is_unit_sum(),
+            nimber: e.nimber,
+        }))
     }
 
-    fn find_uptimal(&mut self, a: GameId) -> Result<Option<Uptimal>, ValueError> {
+    /// The uptimal expansion of `a`, if `a` is an uptimal: a number plus a
+    /// nimber plus `d_1.^ + d_2.^<2> + ... + d_k.^<k>` (CGSuite's
+    /// `UptimalExpansion`; numbers, nimbers and number-up-stars included).
+    /// CGSuite orders uptimals by their expansions when it prints options.
+    ///
+    /// An uptimal whose last coefficient is positive has exactly one Right
+    /// option, itself an uptimal, from whose expansion only two expansions
+    /// for `a` are possible (one raising the same digits, one a digit
+    /// longer); each candidate is built as a sum and accepted only when it
+    /// *is* `a` (so a recognised expansion is never wrong). Negative last
+    /// coefficients are the mirror image, through the single Left option.
+    pub fn uptimal_expansion(&mut self, a: GameId) -> Result<Option<UptimalExpansion>, ValueError> {
+        if let Some(n) = self.as_nus(a) {
+            let coefficients = if n.ups == 0 { vec![] } else { vec![n.ups] };
+            return Ok(Some(UptimalExpansion {
+                number: n.number,
+                nimber: n.nimber,
+                coefficients,
+            }));
+        }
+        if let Some(e) = self.expansion_memo.get(&a) {
+            return Ok(e.clone());
+        }
+        let e = self.find_expansion(a)?;
+        self.expansion_memo.insert(a, e.clone());
+        Ok(e)
+    }
+
+    fn find_expansion(&mut self, a: GameId) -> Result<Option<UptimalExpansion>, ValueError> {
         let n = self.node(a);
-        if n.nus || n.lstop != n.rstop {
+        if n.lstop != n.rstop || (n.l_len != 1 && n.r_len != 1) {
             return Ok(None);
         }
-        // units and unit sums (starred or not) have few options: skip the
-        // arithmetic below for everything else
-        if n.l_len > 4 || n.r_len > 4 {
-            return Ok(None);
-        }
-        let x = n.lstop;
-        let b = n.birthday;
-        // ^<n> and ^[n] have birthday n + 1 (their translates and starred
-        // versions differ by little), so orders up to the birthday suffice
-        let want = b.min(MAX_UPTIMAL);
-        while self.uptimal_built < want {
-            let k = self.uptimal_built + 1;
-            let star = self.star();
-            for is_sum in [false, true] {
-                let g = self.uptimal_game(k, is_sum)?;
-                let gs = self.sum(g, star)?;
-                for (h, m) in [(g, 0), (gs, 1)] {
-                    self.uptimal_table.insert(h, (true, k, is_sum, m));
-                    let nh = self.neg(h);
-                    self.uptimal_table.insert(nh, (false, k, is_sum, m));
+        for positive in [true, false] {
+            // seen from the side whose last coefficient is positive: the
+            // single option against that side, and the others
+            let (single, others) = if positive {
+                (
+                    self.right_options(a).to_vec(),
+                    self.left_options(a).to_vec(),
+                )
+            } else {
+                (
+                    self.left_options(a).to_vec(),
+                    self.right_options(a).to_vec(),
+                )
+            };
+            if single.len() != 1 {
+                continue;
+            }
+            let flip = |e: UptimalExpansion| if positive { e } else { e.negate() };
+            let Some(r) = self.uptimal_expansion(single[0])?.map(flip) else {
+                continue;
+            };
+            let mut longest = 0;
+            let mut all = true;
+            for &o in &others {
+                match self.uptimal_expansion(o)?.map(flip) {
+                    Some(e) if e.number == r.number => longest = longest.max(e.coefficients.len()),
+                    _ => {
+                        all = false;
+                        break;
+                    }
                 }
             }
-            self.uptimal_built = k;
+            if !all {
+                continue;
+            }
+            let k = r.coefficients.len();
+            let mut candidates = Vec::new();
+            if r.coefficients.last().is_some_and(|&d| d > 0) {
+                candidates.push(r.increment(k));
+            }
+            candidates.push(r.increment(k.max(longest) + 1));
+            for c in candidates {
+                let c = flip(c);
+                if self.expansion_game(&c)? == a {
+                    return Ok(Some(c));
+                }
+            }
         }
-        let h = if x.is_zero() {
-            a
-        } else {
-            let xg = self.number(x)?;
-            self.sub(a, xg)?
-        };
-        Ok(self
-            .uptimal_table
-            .get(&h)
-            .map(|&(up, order, sum, nimber)| Uptimal {
-                number: x,
-                up,
-                order,
-                sum,
-                nimber,
-            }))
+        Ok(None)
+    }
+
+    /// The game of an uptimal expansion, built as a sum.
+    pub fn expansion_game(&mut self, e: &UptimalExpansion) -> Result<GameId, ValueError> {
+        let x = self.number(e.number)?;
+        let m = self.nimber(e.nimber);
+        let mut g = self.sum(x, m)?;
+        for (i, &d) in e.coefficients.iter().enumerate() {
+            if d == 0 {
+                continue;
+            }
+            let mut u = self.unit_uptimal(i as u32 + 1)?;
+            if d < 0 {
+                u = self.neg(u);
+            }
+            for _ in 0..d.unsigned_abs() {
+                g = self.sum(g, u)?;
+            }
+        }
+        Ok(g)
+    }
+
+    /// `^<n>`, built once: `^<1> = ^`, `^<k> = ^[k] - ^[k-1]`.
+    fn unit_uptimal(&mut self, n: u32) -> Result<GameId, ValueError> {
+        while (self.unit_games.len() as u32) < n {
+            let k = self.unit_games.len() as u32 + 1;
+            let g = self.uptimal_game(k, false)?;
+            self.unit_games.push(g);
+        }
+        Ok(self.unit_games[n as usize - 1])
     }
 
     /// `^<n>` (or `^[n]` when `sum`): `^[1] = ^`, `^[k+1] = {^[k] | *}`,
@@ -265,51 +341,24 @@ impl Arena {
             }
         };
         let (mut ra, mut rb) = (rank(self, a), rank(self, b));
-        // recognised uptimals rank with the number-up-stars
+        // uptimals rank with the number-up-stars
         let (ua, ub) = (
-            self.as_uptimal(a).ok().flatten(),
-            self.as_uptimal(b).ok().flatten(),
+            self.uptimal_expansion(a).ok().flatten(),
+            self.uptimal_expansion(b).ok().flatten(),
         );
-        if ua.is_some() {
+        if ua.is_some() && ra > 2 {
             ra = 2;
         }
-        if ub.is_some() {
+        if ub.is_some() && rb > 2 {
             rb = 2;
         }
         if ra != rb {
             return ra.cmp(&rb);
         }
-        match ra {
-            0 => return self.as_number(a).cmp(&self.as_number(b)),
-            1 => return self.as_nimber(a).cmp(&self.as_nimber(b)),
-            2 => {
-                // CGSuite's UptimalExpansion order: number part, then the
-                // coefficients of ^, ^<2>, ... lexicographically, then the
-                // length, then the nimber part
-                let key = |ar: &Arena, g: GameId, u: Option<Uptimal>| {
-                    if let Some(n) = ar.as_nus(g) {
-                        let c = if n.ups == 0 { vec![] } else { vec![n.ups] };
-                        return (n.number, c, n.nimber);
-                    }
-                    match u {
-                        Some(u) => (u.number, u.coefficients(), u.nimber),
-                        None => (Dyadic::ZERO, vec![], 0),
-                    }
-                };
-                let (x, cx, mx) = key(self, a, ua);
-                let (y, cy, my) = key(self, b, ub);
-                return x
-                    .cmp(&y)
-                    .then_with(|| {
-                        for (p, q) in cx.iter().zip(&cy) {
-                            if p != q {
-                                return p.cmp(q);
-                            }
-                        }
-                        cx.len().cmp(&cy.len())
-                    })
-                    .then(mx.cmp(&my));
-            }
+        match (ra, ua, ub) {
+            (0, _, _) => return self.as_number(a).cmp(&self.as_number(b)),
+            (1, _, _) => return self.as_nimber(a).cmp(&self.as_nimber(b)),
+            (2, Some(x), Some(y)) => return x.cgsuite_cmp(&y),
             _ => {}
         }
         let key = (u64::from(a.0) << 32) | u64::from(b.0);
@@ -463,6 +512,86 @@ impl Uptimal {
     }
 }
 
+/// An uptimal expansion (CGSuite's `UptimalExpansion`):
+/// `number + *nimber + d_1.^ + d_2.^<2> + ... + d_k.^<k>`, the
+/// coefficients `d_i` listed with no trailing zero.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UptimalExpansion {
+    /// The number part.
+    pub number: Dyadic,
+    /// The nimber part.
+    pub nimber: u32,
+    /// `d_1, ..., d_k`, the last non-zero.
+    pub coefficients: Vec<i32>,
+}
+
+impl UptimalExpansion {
+    /// The expansion with every digit below `to` raised by one (digits
+    /// past the end count as 0) and the nimber part toggled with `*`.
+    #[must_use]
+    fn increment(&self, to: usize) -> UptimalExpansion {
+        let n = to.max(self.coefficients.len());
+        let mut c: Vec<i32> = (0..n)
+            .map(|i| self.coefficients.get(i).copied().unwrap_or(0) + i32::from(i < to))
+            .collect();
+        while c.last() == Some(&0) {
+            c.pop();
+        }
+        UptimalExpansion {
+            number: self.number,
+            nimber: self.nimber ^ 1,
+            coefficients: c,
+        }
+    }
+
+    /// The negative's expansion.
+    #[must_use]
+    pub fn negate(&self) -> UptimalExpansion {
+        UptimalExpansion {
+            number: Dyadic::ZERO.checked_sub(self.number).unwrap_or(self.number),
+            nimber: self.nimber,
+            coefficients: self.coefficients.iter().map(|d| -d).collect(),
+        }
+    }
+
+    /// One digit `±1` and no other (`^<n>`, `v<n>`).
+    #[must_use]
+    pub fn is_unit(&self) -> bool {
+        let nz: Vec<i32> = self
+            .coefficients
+            .iter()
+            .copied()
+            .filter(|&d| d != 0)
+            .collect();
+        nz.len() == 1 && nz[0].abs() == 1
+    }
+
+    /// Every digit the same `±1` (`^[n]`, `v[n]`).
+    #[must_use]
+    pub fn is_unit_sum(&self) -> bool {
+        self.coefficients
+            .first()
+            .is_some_and(|&d| d.abs() == 1 && self.coefficients.iter().all(|&e| e == d))
+    }
+
+    /// CGSuite's order on expansions (`UptimalExpansion.compareTo`): number
+    /// part, then the digits in turn, then the length, then the nimber.
+    #[must_use]
+    pub fn cgsuite_cmp(&self, other: &UptimalExpansion) -> Ordering {
+        self.number
+            .cmp(&other.number)
+            .then_with(|| {
+                for (p, q) in self.coefficients.iter().zip(&other.coefficients) {
+                    if p != q {
+                        return p.cmp(q);
+                    }
+                }
+                self.coefficients.len().cmp(&other.coefficients.len())
+            })
+            .then(self.nimber.cmp(&other.nimber))
+    }
+}
+
 /// Output flavour of the printer.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -576,6 +705,10 @@ impl<V: Acc> Printer<V> {
             out.put(close);
             if u.nimber == 1 {
                 out.put(self.tok("*", "\\ast"));
+            } else if u.nimber > 1 {
+                let m = u.nimber.to_string();
+                out.put(self.tok("*", "\\ast "));
+                out.put(&m);
             }
             if fp && !compact {
                 out.put(")");

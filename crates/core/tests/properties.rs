@@ -726,4 +726,29 @@ proptest! {
             prop_assert!(!tex.is_empty());
         }
     }
+
+    /// Every uptimal expansion is recognised from its game (the recogniser
+    /// builds its candidate and checks it is the game, so this is the
+    /// completeness half), and the game prints and parses back.
+    #[test]
+    fn uptimal_expansions_are_recognised(p in -4i64..4, e in 0u32..2, m in 0u32..5, ds in proptest::collection::vec(-2i32..3, 0..4)) {
+        let mut a = Arena::new();
+        let mut c = ds.clone();
+        while c.last() == Some(&0) {
+            c.pop();
+        }
+        let want = partizan_core::notation::UptimalExpansion {
+            number: Dyadic::new(p, e).unwrap(),
+            nimber: m,
+            coefficients: c,
+        };
+        let g = a.expansion_game(&want).unwrap();
+        prop_assert_eq!(a.uptimal_expansion(g).unwrap(), Some(want.clone()));
+        let printed = a.display(g);
+        prop_assert_eq!(a.parse(&printed), Ok(g), "{}", printed);
+        // a unit or a unit sum prints compactly
+        if want.coefficients.len() >= 2 && (want.is_unit() || want.is_unit_sum()) {
+            prop_assert!(!printed.contains('{'), "{:?} printed {}", want, printed);
+        }
+    }
 }

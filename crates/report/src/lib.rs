@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod outcome;
+pub mod picture;
 pub mod value;
 
 pub use outcome::{board_outcome, OutcomeReport};

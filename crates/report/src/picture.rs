@@ -1,0 +1,1004 @@
+//! Pictures a paper can use: boards and thermographs drawn as SVG and as
+//! TikZ, by one small element builder ([`Svg`]) that writes both at once.
+//! The command line (`--format svg|tikz`) and the site draw through these
+//! same functions, so a picture looks the same in a browser and in a paper.
+//! Everything is a `String`; nothing here knows about HTTP or the terminal.
+//!
+//! Thermographs are drawn in the usual orientation — temperature up,
+//! values increasing to the *left* (Left's side), as in Winning Ways and
+//! CGSuite. The walls are exact (dyadic) trajectories; only the drawing is
+//! in floating point.
+//!
+//! ```
+//! use partizan_core::Arena;
+//! use partizan_report::picture;
+//!
+//! let mut a = Arena::new();
+//! let g = a.parse("{3|-1}").unwrap();
+//! let th = a.thermograph(g).unwrap();
+//! let (svg, tikz) = picture::thermograph(&th, "th", "{3|-1}", 400.0);
+//! assert!(svg.starts_with("<svg") && tikz.contains("\\begin{tikzpicture}"));
+//! ```
+
+use std::fmt::Write as _;
+
+use partizan_core::thermo::{Thermograph, Trajectory};
+use partizan_core::Dyadic;
+use partizan_games::{with_rules, Rules};
+use serde::Serialize;
+
+use crate::ReportError;
+
+/// Text safe inside XML (SVG) text and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Which picture language to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A standalone SVG document.
+    Svg,
+    /// A TikZ picture (`\\usepackage{tikz}`).
+    Tikz,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "svg" => Ok(Format::Svg),
+            "tikz" | "tex" => Ok(Format::Tikz),
+            _ => Err(format!("unknown picture format '{s}' (svg or tikz)")),
+        }
+    }
+}
+
+/// One of the pair `(svg, tikz)` a renderer returns.
+pub fn pick((svg, tikz): (String, String), format: Format) -> String {
+    match format {
+        Format::Svg => {
+            format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{svg}\n")
+        }
+        Format::Tikz => tikz,
+    }
+}
+
+/// The drawing of a board given as text in `rules` (parsed and checked by
+/// the ruleset, so a bad board is an error, not a picture of nothing).
+pub fn board_drawing(rules: Rules, text: &str) -> Result<BoardDrawing, ReportError> {
+    with_rules!(rules, |r| {
+        let board = r.parse(text).map_err(|source| ReportError::Board {
+            ruleset: r.name(),
+            source,
+        })?;
+        let text = r.format(&board);
+        let cells: Vec<Cell> = text
+            .chars()
+            .filter(|&c| c != '|')
+            .map(Cell::from_char)
+            .collect();
+        Ok(BoardDrawing::new(board.width(), board.height(), cells))
+    })
+}
+
+/// Fill colours for regions, in order; light enough for stones and labels on
+/// top, distinct from each other and from the hole colour.
+pub const REGION_COLOURS: &[&str] = &[
+    "#8ecae6", "#ffb703", "#a7c957", "#f4978e", "#cdb4db", "#90e0ef", "#f9dc5c", "#b5838d",
+    "#80ed99", "#ffcfd2", "#bde0fe", "#e9c46a", "#98c1d9", "#f6bd60", "#c1fba4", "#e5989b",
+];
+
+/// The colour of region `i` (cycling after [`REGION_COLOURS`] runs out).
+pub fn region_colour(i: usize) -> &'static str {
+    REGION_COLOURS[i % REGION_COLOURS.len()]
+}
+
+/// The fill of a hole (a cell that is not part of the position).
+pub const HOLE_COLOUR: &str = "#3b4252";
+
+/// An SVG document under construction.
+#[derive(Debug, Clone)]
+pub struct Svg {
+    width: f64,
+    height: f64,
+    attrs: String,
+    body: String,
+    tikz: String,
+}
+
+/// A TikZ colour for an SVG colour (`#rrggbb`, `none`, a few names).
+fn tikz_colour(c: &str) -> Option<String> {
+    let c = c.trim();
+    if let Some(hex) = c.strip_prefix('#') {
+        let v = u32::from_str_radix(hex, 16).ok()?;
+        let (r, g, b) = match hex.len() {
+            6 => (v >> 16 & 255, v >> 8 & 255, v & 255),
+            3 => ((v >> 8 & 15) * 17, (v >> 4 & 15) * 17, (v & 15) * 17),
+            _ => return None,
+        };
+        return Some(format!("{{rgb,255:red,{r};green,{g};blue,{b}}}"));
+    }
+    match c {
+        "none" | "" => None,
+        "black" | "white" | "red" | "blue" => Some(c.to_string()),
+        _ => Some("black".to_string()),
+    }
+}
+
+/// Text safe inside a TikZ node: TeX's special characters escaped.
+pub fn tex_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '{' | '}' | '#' | '$' | '%' | '&' | '_' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '^' => out.push_str("\\^{}"),
+            '~' => out.push_str("\\~{}"),
+            '|' => out.push_str("\\textbar{}"),
+            '<' => out.push_str("\\textless{}"),
+            '>' => out.push_str("\\textgreater{}"),
+            '−' => out.push('-'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The value of attribute `name` in an attribute string, if present.
+fn attr_value<'a>(extra: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!("{name}=\"");
+    let i = extra.find(&key)? + key.len();
+    let rest = &extra[i..];
+    rest.find('"').map(|j| &rest[..j])
+}
+
+/// A coordinate as SVG and TikZ write it: at most two decimals, no
+/// trailing zeros.
+pub fn num(x: f64) -> String {
+    let r = (x * 100.0).round() / 100.0;
+    if r == r.trunc() {
+        format!("{}", r as i64)
+    } else {
+        format!("{r}")
+    }
+}
+
+impl Svg {
+    /// A blank drawing of the given size in user units (pixels).
+    pub fn new(width: f64, height: f64) -> Svg {
+        Svg {
+            width,
+            height,
+            attrs: String::new(),
+            body: String::new(),
+            tikz: String::new(),
+        }
+    }
+
+    /// Add raw attributes to the `<svg>` element (e.g. `id="board"`).
+    pub fn attr(mut self, attrs: &str) -> Svg {
+        self.attrs.push(' ');
+        self.attrs.push_str(attrs);
+        self
+    }
+
+    /// A rectangle; `extra` is appended verbatim as attributes.
+    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, extra: &str) {
+        let mut style = Vec::new();
+        if let Some(f) = tikz_colour(fill) {
+            style.push(format!("fill={f}"));
+        }
+        if let Some(c) = attr_value(extra, "stroke").and_then(tikz_colour) {
+            style.push(format!("draw={c}"));
+        }
+        let _ = writeln!(
+            self.tikz,
+            "\\path[{}] ({},{}) rectangle ({},{});",
+            style.join(","),
+            num(x),
+            num(y),
+            num(x + w),
+            num(y + h)
+        );
+        let _ = write!(
+            self.body,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{fill}\" {extra}/>",
+            num(x),
+            num(y),
+            num(w),
+            num(h)
+        );
+    }
+
+    /// A straight line from `a` to `b`.
+    pub fn line(&mut self, a: (f64, f64), b: (f64, f64), stroke: &str, width: f64, extra: &str) {
+        let dash = if extra.contains("stroke-dasharray") {
+            ",dashed"
+        } else {
+            ""
+        };
+        if let Some(c) = tikz_colour(stroke) {
+            let _ = writeln!(
+                self.tikz,
+                "\\draw[draw={c},line width={}pt{dash}] ({},{}) -- ({},{});",
+                num(width * 0.75),
+                num(a.0),
+                num(a.1),
+                num(b.0),
+                num(b.1)
+            );
+        }
+        let _ = write!(
+            self.body,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{stroke}\" stroke-width=\"{}\" {extra}/>",
+            num(a.0),
+            num(a.1),
+            num(b.0),
+            num(b.1),
+            num(width)
+        );
+    }
+
+    /// A circle.
+    pub fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, extra: &str) {
+        let mut style = Vec::new();
+        if let Some(f) = tikz_colour(fill) {
+            style.push(format!("fill={f}"));
+        }
+        if let Some(c) = attr_value(extra, "stroke").and_then(tikz_colour) {
+            style.push(format!("draw={c}"));
+        }
+        let _ = writeln!(
+            self.tikz,
+            "\\path[{}] ({},{}) circle[radius={}];",
+            style.join(","),
+            num(cx),
+            num(cy),
+            num(r)
+        );
+        let _ = write!(
+            self.body,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{fill}\" {extra}/>",
+            num(cx),
+            num(cy),
+            num(r)
+        );
+    }
+
+    /// Text (escaped), anchored `start`, `middle` or `end`.
+    pub fn text(&mut self, x: f64, y: f64, s: &str, size: f64, anchor: &str, extra: &str) {
+        // SVG anchors the baseline; TikZ's base anchors match it.
+        let a = match anchor {
+            "middle" => "base",
+            "end" => "base east",
+            _ => "base west",
+        };
+        let rotate = if extra.contains("rotate(-90") {
+            ",rotate=90"
+        } else if extra.contains("rotate(-45") {
+            ",rotate=45"
+        } else {
+            ""
+        };
+        let colour = attr_value(extra, "fill")
+            .and_then(tikz_colour)
+            .map(|c| format!(",text={c}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            self.tikz,
+            "\\node[anchor={a},inner sep=0pt,font=\\fontsize{{{}}}{{{}}}\\selectfont{colour}{rotate}] at ({},{}) {{{}}};",
+            num(size * 0.75),
+            num(size * 0.9),
+            num(x),
+            num(y),
+            tex_escape(s)
+        );
+        let _ = write!(
+            self.body,
+            "<text x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{anchor}\" {extra}>{}</text>",
+            num(x),
+            num(y),
+            num(size),
+            escape(s)
+        );
+    }
+
+    /// An open polyline through the points.
+    pub fn polyline(&mut self, pts: &[(f64, f64)], stroke: &str, width: f64, extra: &str) {
+        if let (Some(c), true) = (tikz_colour(stroke), pts.len() >= 2) {
+            let path: Vec<String> = pts
+                .iter()
+                .map(|(x, y)| format!("({},{})", num(*x), num(*y)))
+                .collect();
+            let dash = if extra.contains("stroke-dasharray") {
+                ",dashed"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                self.tikz,
+                "\\draw[draw={c},line width={}pt{dash}] {};",
+                num(width * 0.75),
+                path.join(" -- ")
+            );
+        }
+        let mut p = String::new();
+        for (x, y) in pts {
+            let _ = write!(p, "{},{} ", num(*x), num(*y));
+        }
+        let _ = write!(
+            self.body,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{stroke}\" stroke-width=\"{}\" {extra}/>",
+            p.trim_end(),
+            num(width)
+        );
+    }
+
+    /// A comment in both forms (`<!-- -->` and `%` lines), for facts a
+    /// reader of the file wants exactly, such as a wall's breakpoints.
+    pub fn comment(&mut self, s: &str) {
+        for line in s.lines() {
+            let _ = writeln!(self.tikz, "% {line}");
+        }
+        let _ = write!(self.body, "<!-- {} -->", escape(s).replace("--", "- -"));
+    }
+
+    /// Raw markup (already valid SVG); it has no TikZ twin.
+    pub fn raw(&mut self, s: &str) {
+        self.body.push_str(s);
+    }
+
+    /// The same drawing as a TikZ picture: one unit per SVG pixel (a
+    /// pixel is 0.75 pt), y pointing down as in the SVG, so the picture
+    /// has the SVG's proportions. `\\usepackage{tikz}` is all it needs.
+    pub fn tikz(&self) -> String {
+        format!(
+            "% drawn by partizan; needs \\usepackage{{tikz}}\n\\begin{{tikzpicture}}[x=0.75pt,y=-0.75pt]\n\\useasboundingbox (0,0) rectangle ({},{});\n{}\\end{{tikzpicture}}\n",
+            num(self.width),
+            num(self.height),
+            self.tikz
+        )
+    }
+
+    /// Both forms: the `<svg>` element and the TikZ picture.
+    pub fn finish_both(self) -> (String, String) {
+        let t = self.tikz();
+        (self.finish(), t)
+    }
+
+    /// The finished `<svg>` element.
+    pub fn finish(self) -> String {
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\"{}>{}</svg>",
+            self.attrs,
+            self.body,
+            w = num(self.width),
+            h = num(self.height)
+        )
+    }
+}
+
+/// What occupies a cell of a drawn board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cell {
+    /// Not part of the position (blocked).
+    Hole,
+    /// An empty cell of the position.
+    Empty,
+    /// A Left stone (`x`).
+    LeftStone,
+    /// A Right stone (`o`).
+    RightStone,
+    /// A Left queen (`L`).
+    LeftQueen,
+    /// A Right queen (`R`).
+    RightQueen,
+}
+
+impl Cell {
+    /// The cell a board-text character stands for (`#`, `.`, `x`, `o`, `L`, `R`).
+    pub fn from_char(c: char) -> Cell {
+        match c {
+            '#' => Cell::Hole,
+            'x' | 'X' => Cell::LeftStone,
+            'o' | 'O' => Cell::RightStone,
+            'L' => Cell::LeftQueen,
+            'R' => Cell::RightQueen,
+            _ => Cell::Empty,
+        }
+    }
+}
+
+/// A maximal line of cells of one region taken along a row or a column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    /// Along a row (true) or down a column (false).
+    pub horizontal: bool,
+    /// Row of the first cell.
+    pub row: usize,
+    /// Column of the first cell.
+    pub col: usize,
+    /// Number of cells.
+    pub len: usize,
+}
+
+impl Run {
+    /// Odd runs waste a cell: they are what the packing count counts.
+    pub fn odd(&self) -> bool {
+        self.len % 2 == 1
+    }
+}
+
+/// The maximal runs of a set of cells (`cells[row * width + col]`), both
+/// directions, isolated cells included as runs of length one each way.
+pub fn runs(width: usize, height: usize, cells: &[bool]) -> Vec<Run> {
+    let mut out = Vec::new();
+    let at = |r: usize, c: usize| cells.get(r * width + c).copied().unwrap_or(false);
+    for r in 0..height {
+        let mut c = 0;
+        while c < width {
+            if at(r, c) {
+                let start = c;
+                while c < width && at(r, c) {
+                    c += 1;
+                }
+                out.push(Run {
+                    horizontal: true,
+                    row: r,
+                    col: start,
+                    len: c - start,
+                });
+            } else {
+                c += 1;
+            }
+        }
+    }
+    for c in 0..width {
+        let mut r = 0;
+        while r < height {
+            if at(r, c) {
+                let start = r;
+                while r < height && at(r, c) {
+                    r += 1;
+                }
+                out.push(Run {
+                    horizontal: false,
+                    row: start,
+                    col: c,
+                    len: r - start,
+                });
+            } else {
+                r += 1;
+            }
+        }
+    }
+    out
+}
+
+/// A board to draw: cells row by row, each cell's region (index into the
+/// region list) and optional run overlays.
+#[derive(Debug, Clone)]
+pub struct BoardDrawing {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// `width * height` cells, row by row.
+    pub cells: Vec<Cell>,
+    /// The region of each cell, if it belongs to one.
+    pub region: Vec<Option<usize>>,
+    /// Runs to draw over the board (odd ones marked).
+    pub runs: Vec<Run>,
+    /// Give each cell `data-cell="i"` and a pointer cursor for click editing.
+    pub clickable: bool,
+    /// Side of one cell in pixels.
+    pub cell_px: f64,
+}
+
+impl BoardDrawing {
+    /// A drawing with no regions, no runs, 48-pixel cells.
+    pub fn new(width: usize, height: usize, cells: Vec<Cell>) -> BoardDrawing {
+        let n = cells.len();
+        BoardDrawing {
+            width,
+            height,
+            cells,
+            region: vec![None; n],
+            runs: Vec::new(),
+            clickable: false,
+            cell_px: 48.0,
+        }
+    }
+
+    /// The `<svg>` element.
+    pub fn render(&self, id: &str) -> String {
+        self.render_both(id).0
+    }
+
+    /// The `<svg>` element and the same drawing in TikZ.
+    pub fn render_both(&self, id: &str) -> (String, String) {
+        let s = self.cell_px;
+        let pad = 6.0;
+        let w = self.width as f64 * s + 2.0 * pad;
+        let h = self.height as f64 * s + 2.0 * pad;
+        let mut svg = Svg::new(w, h).attr(&format!(
+            "id=\"{}\" class=\"board\" data-width=\"{}\" data-height=\"{}\"",
+            escape(id),
+            self.width,
+            self.height
+        ));
+        let mut labelled = Vec::new();
+        for (i, cell) in self.cells.iter().enumerate() {
+            let (r, c) = (i / self.width.max(1), i % self.width.max(1));
+            let x = pad + c as f64 * s;
+            let y = pad + r as f64 * s;
+            let region = self.region.get(i).copied().flatten();
+            let fill = match (cell, region) {
+                (Cell::Hole, _) => HOLE_COLOUR,
+                (_, Some(k)) => region_colour(k),
+                (_, None) => "#f2f2f2",
+            };
+            let mut extra = format!(
+                "stroke=\"#5c6675\" stroke-width=\"1\" data-cell=\"{i}\" data-region=\"{}\"",
+                region.map(|k| k.to_string()).unwrap_or_default()
+            );
+            if self.clickable {
+                extra.push_str(" style=\"cursor:pointer\" class=\"cell\"");
+            }
+            svg.rect(x, y, s, s, fill, &extra);
+            let (cx, cy) = (x + s / 2.0, y + s / 2.0);
+            let nohit = "pointer-events=\"none\"";
+            match cell {
+                Cell::LeftStone => svg.circle(cx, cy, s * 0.32, "#1d2430", nohit),
+                Cell::RightStone => svg.circle(
+                    cx,
+                    cy,
+                    s * 0.32,
+                    "#ffffff",
+                    "stroke=\"#1d2430\" stroke-width=\"2\" pointer-events=\"none\"",
+                ),
+                Cell::LeftQueen | Cell::RightQueen => {
+                    let (fill, label) = if *cell == Cell::LeftQueen {
+                        ("#1d4ed8", "L")
+                    } else {
+                        ("#b91c1c", "R")
+                    };
+                    svg.circle(cx, cy, s * 0.34, fill, nohit);
+                    svg.text(
+                        cx,
+                        cy + s * 0.14,
+                        label,
+                        s * 0.4,
+                        "middle",
+                        "fill=\"#fff\" font-weight=\"700\" pointer-events=\"none\"",
+                    );
+                }
+                Cell::Hole | Cell::Empty => {}
+            }
+            if let Some(k) = region {
+                if !labelled.contains(&k) {
+                    labelled.push(k);
+                    svg.text(
+                        x + 3.0,
+                        y + 11.0,
+                        &(k + 1).to_string(),
+                        10.0,
+                        "start",
+                        "fill=\"#1d2430\" pointer-events=\"none\"",
+                    );
+                }
+            }
+        }
+        for run in &self.runs {
+            let (stroke, width, dash) = if run.odd() {
+                ("#c1121f", 3.0, "")
+            } else {
+                ("#334155", 1.6, "stroke-dasharray=\"5 3\"")
+            };
+            let extra = format!(
+                "stroke-linecap=\"round\" pointer-events=\"none\" class=\"run {}\" {dash}",
+                if run.odd() { "odd" } else { "even" }
+            );
+            let off = s * 0.16;
+            if run.len == 1 {
+                let (x, y) = if run.horizontal {
+                    (
+                        pad + run.col as f64 * s + s / 2.0,
+                        pad + run.row as f64 * s + s / 2.0 - off,
+                    )
+                } else {
+                    (
+                        pad + run.col as f64 * s + s / 2.0 - off,
+                        pad + run.row as f64 * s + s / 2.0,
+                    )
+                };
+                svg.circle(x, y, 2.6, stroke, &extra);
+            } else if run.horizontal {
+                let y = pad + run.row as f64 * s + s / 2.0 - off;
+                let x1 = pad + run.col as f64 * s + s * 0.22;
+                let x2 = pad + (run.col + run.len) as f64 * s - s * 0.22;
+                svg.line((x1, y), (x2, y), stroke, width, &extra);
+            } else {
+                let x = pad + run.col as f64 * s + s / 2.0 - off;
+                let y1 = pad + run.row as f64 * s + s * 0.22;
+                let y2 = pad + (run.row + run.len) as f64 * s - s * 0.22;
+                svg.line((x, y1), (x, y2), stroke, width, &extra);
+            }
+        }
+        svg.finish_both()
+    }
+}
+
+/// A dyadic as a float, for drawing only.
+pub fn to_f64(d: Dyadic) -> f64 {
+    d.num() as f64 / 2f64.powi(d.exp() as i32)
+}
+
+/// One wall as exact corner points `(temperature, value)`, from `t = -1` up
+/// to `top`, in notation (`"3/2"`), for the JSON API.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WallPoint {
+    /// Temperature.
+    pub t: String,
+    /// Value of the wall there.
+    pub x: String,
+}
+
+/// A thermograph as data: the mast (mean), the temperature and both walls'
+/// corners.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ThermographData {
+    /// The mast's value (the mean).
+    pub mast: String,
+    /// The temperature (`-1` for an integer).
+    pub temperature: String,
+    /// Corners of the left wall, lowest temperature first.
+    pub left_wall: Vec<WallPoint>,
+    /// Corners of the right wall.
+    pub right_wall: Vec<WallPoint>,
+}
+
+fn corners(w: &Trajectory, top: Dyadic) -> Vec<(Dyadic, Dyadic)> {
+    let mut out = Vec::new();
+    for s in w.segments() {
+        if s.start <= top {
+            if let Ok(x) = w.value_at(s.start) {
+                out.push((s.start, x));
+            }
+        }
+    }
+    if let Ok(x) = w.value_at(top) {
+        if out.last().is_none_or(|p| p.0 < top) {
+            out.push((top, x));
+        }
+    }
+    out
+}
+
+/// The temperature the picture reaches: a unit above the thermograph's own
+/// temperature (at least 1), so the mast shows.
+fn picture_top(th: &Thermograph) -> Dyadic {
+    let t = th.temperature.max(Dyadic::ZERO);
+    t.checked_add(Dyadic::ONE).unwrap_or(t)
+}
+
+impl ThermographData {
+    /// The data of a thermograph, walls up to a unit above its temperature.
+    pub fn of(th: &Thermograph) -> ThermographData {
+        let top = picture_top(th);
+        let pts = |w: &Trajectory| {
+            corners(w, top)
+                .into_iter()
+                .map(|(t, x)| WallPoint {
+                    t: t.to_string(),
+                    x: x.to_string(),
+                })
+                .collect()
+        };
+        ThermographData {
+            mast: th.mast.to_string(),
+            temperature: th.temperature.to_string(),
+            left_wall: pts(&th.left),
+            right_wall: pts(&th.right),
+        }
+    }
+}
+
+/// The thermograph drawn `w` pixels wide: (SVG element, TikZ picture).
+/// `id` becomes the SVG's id; `title` is written above the axes.
+pub fn thermograph(th: &Thermograph, id: &str, title: &str, w: f64) -> (String, String) {
+    let top = picture_top(th);
+    let left = corners(&th.left, top);
+    let right = corners(&th.right, top);
+    let xs: Vec<f64> = left.iter().chain(&right).map(|p| to_f64(p.1)).collect();
+    let mut lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let mut hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !lo.is_finite() || !hi.is_finite() {
+        lo = -1.0;
+        hi = 1.0;
+    }
+    let span = (hi - lo).max(1.0);
+    lo -= span * 0.15;
+    hi += span * 0.15;
+    let tmax = to_f64(top);
+    let (ml, mr, mt, mb) = (36.0, 16.0, 30.0, 40.0);
+    let pw = w - ml - mr;
+    // Keep one unit of temperature and of value the same length when the
+    // picture is not too tall.
+    let unit = pw / (hi - lo);
+    let ph = ((tmax + 1.0) * unit).clamp(90.0, 320.0);
+    let h = mt + ph + mb;
+    // Values grow to the left.
+    let sx = |x: f64| ml + (hi - x) / (hi - lo) * pw;
+    let sy = |t: f64| mt + ph - (t + 1.0) / (tmax + 1.0) * ph;
+    let mut svg = Svg::new(w, h).attr(&format!("id=\"{}\" class=\"thermograph\"", escape(id)));
+    let exact = |c: &[(Dyadic, Dyadic)]| -> String {
+        let v: Vec<String> = c.iter().map(|(t, x)| format!("({t}, {x})")).collect();
+        v.join(" ")
+    };
+    svg.comment(&format!(
+        "thermograph of {title}: mean {}, temperature {}\nleft wall (temperature, value): {}\nright wall (temperature, value): {}",
+        th.mast,
+        th.temperature,
+        exact(&left),
+        exact(&right)
+    ));
+    svg.text(ml, 18.0, title, 13.0, "start", "font-weight=\"600\"");
+    // Axes: temperature 0 and -1, and the value ticks at integers.
+    svg.line((ml, sy(0.0)), (ml + pw, sy(0.0)), "#9aa6b8", 1.0, "");
+    svg.line((ml, sy(-1.0)), (ml + pw, sy(-1.0)), "#445", 1.0, "");
+    svg.text(ml - 4.0, sy(0.0) + 4.0, "0", 10.0, "end", "fill=\"#445\"");
+    svg.text(ml - 4.0, sy(-1.0) + 4.0, "−1", 10.0, "end", "fill=\"#445\"");
+    svg.text(ml - 4.0, sy(tmax) + 10.0, "t", 11.0, "end", "fill=\"#445\"");
+    let step = if hi - lo > 24.0 {
+        ((hi - lo) / 12.0).ceil()
+    } else {
+        1.0
+    };
+    let mut k = (lo / step).ceil() * step;
+    // Integer ticks, thinned so labels (about 8 px per character) never touch.
+    let per = pw / ((hi - lo) / step);
+    let every = ((22.0 / per).ceil() as i64).max(1);
+    let mut n = 0i64;
+    while k <= hi {
+        let x = sx(k);
+        svg.line((x, sy(-1.0)), (x, sy(-1.0) + 4.0), "#445", 1.0, "");
+        if n % every == 0 {
+            svg.text(
+                x,
+                sy(-1.0) + 16.0,
+                &format!("{}", k as i64),
+                10.0,
+                "middle",
+                "fill=\"#445\"",
+            );
+        }
+        n += 1;
+        k += step;
+    }
+    svg.text(
+        ml + pw / 2.0,
+        h - 6.0,
+        "value (Left's side on the left) · temperature up",
+        10.0,
+        "middle",
+        "fill=\"#6b7687\"",
+    );
+    let pts = |c: &[(Dyadic, Dyadic)]| -> Vec<(f64, f64)> {
+        c.iter()
+            .map(|&(t, x)| (sx(to_f64(x)), sy(to_f64(t))))
+            .collect()
+    };
+    svg.polyline(&pts(&left), "#1d4ed8", 2.2, "class=\"wall left\"");
+    svg.polyline(&pts(&right), "#b91c1c", 2.2, "class=\"wall right\"");
+    let m = to_f64(th.mast);
+    let t0 = to_f64(th.temperature).max(-1.0);
+    svg.line(
+        (sx(m), sy(t0)),
+        (sx(m), sy(tmax)),
+        "#1d2430",
+        2.4,
+        "class=\"mast\"",
+    );
+    svg.text(
+        sx(m) + 4.0,
+        sy(tmax) + 12.0,
+        &format!("mean {}", th.mast),
+        10.0,
+        "start",
+        "fill=\"#1d2430\"",
+    );
+    if th.temperature > Dyadic::MINUS_ONE {
+        svg.line(
+            (ml, sy(t0)),
+            (ml + pw, sy(t0)),
+            "#6b7687",
+            0.8,
+            "stroke-dasharray=\"3 3\"",
+        );
+        svg.text(
+            ml + pw,
+            sy(t0) - 4.0,
+            &format!("temperature {}", th.temperature),
+            10.0,
+            "end",
+            "fill=\"#445\"",
+        );
+    }
+    svg.finish_both()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use partizan_core::Arena;
+
+    /// The SVG parses as XML, with an `<svg>` root.
+    fn well_formed(svg: &str) -> roxmltree::Document<'_> {
+        let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("{e}: {svg}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        doc
+    }
+
+    #[test]
+    fn a_switch_has_a_mast_at_its_mean() {
+        let mut a = Arena::new();
+        let g = a.parse("{3|-1}").unwrap();
+        let th = a.thermograph(g).unwrap();
+        let d = ThermographData::of(&th);
+        assert_eq!(d.mast, "1");
+        assert_eq!(d.temperature, "2");
+        // At temperature 0 the walls are at the stops (3 and -1); they
+        // start a unit lower, at t = -1, one unit further out.
+        assert_eq!(th.left.value_at(Dyadic::ZERO).unwrap(), Dyadic::from_int(3));
+        assert_eq!(
+            th.right.value_at(Dyadic::ZERO).unwrap(),
+            Dyadic::from_int(-1)
+        );
+        assert_eq!(
+            (d.left_wall[0].t.as_str(), d.left_wall[0].x.as_str()),
+            ("-1", "4")
+        );
+        assert_eq!(d.right_wall[0].x, "-2");
+        // Both reach the mast at the temperature and stay there.
+        let last = d.left_wall.last().unwrap();
+        assert_eq!((last.t.as_str(), last.x.as_str()), ("3", "1"));
+        let (svg, tikz) = thermograph(&th, "th", "{3|-1}", 400.0);
+        assert!(svg.starts_with("<svg") && svg.contains("class=\"mast\""));
+        assert!(tikz.contains("\\begin{tikzpicture}") && tikz.contains("mean 1"));
+    }
+
+    #[test]
+    fn thermograph_svg_is_xml_and_tikz_has_the_breakpoints() {
+        let mut a = Arena::new();
+        // {{2|0}|-1}: left wall 2 - t up to t = 1... the walls meet at the
+        // mast 0 at temperature 1 (cgt-tools' thermograph test)
+        for text in ["{3|-1}", "{{2|0}|-1}", "{2|-1/2}", "2", "*", "{3||2*|1*}"] {
+            let g = a.parse(text).unwrap();
+            let th = a.thermograph(g).unwrap();
+            let (svg, tikz) = thermograph(&th, "t", text, 420.0);
+            let doc = well_formed(&svg);
+            let walls = doc
+                .descendants()
+                .filter(|n| n.attribute("class").is_some_and(|c| c.starts_with("wall")))
+                .count();
+            assert_eq!(walls, 2, "{text}");
+            let file = pick((svg.clone(), tikz.clone()), Format::Svg);
+            assert!(file.starts_with("<?xml"));
+            well_formed(&file);
+            // every exact breakpoint of both walls is written in the TikZ
+            let top = picture_top(&th);
+            for w in [&th.left, &th.right] {
+                for (t, x) in corners(w, top) {
+                    assert!(tikz.contains(&format!("({t}, {x})")), "{text}: ({t}, {x})");
+                    assert!(svg.contains(&escape(&format!("({t}, {x})"))), "{text}");
+                }
+            }
+            assert!(tikz.contains(&format!("temperature {}", th.temperature)));
+        }
+    }
+
+    #[test]
+    fn an_integer_is_a_mast_only() {
+        let mut a = Arena::new();
+        let g = a.parse("2").unwrap();
+        let th = a.thermograph(g).unwrap();
+        let d = ThermographData::of(&th);
+        assert_eq!(d.temperature, "-1");
+        assert!(d.left_wall.iter().all(|p| p.x == "2"));
+        let (svg, _) = thermograph(&th, "th", "2", 300.0);
+        assert!(!svg.contains("class=\"temperature\""));
+        assert!(!svg.contains(">temperature -1<"));
+    }
+
+    #[test]
+    fn runs_of_an_l_shape() {
+        // ###
+        // #..
+        let cells = [true, true, true, true, false, false];
+        let rs = runs(3, 2, &cells);
+        let h: Vec<usize> = rs.iter().filter(|r| r.horizontal).map(|r| r.len).collect();
+        let v: Vec<usize> = rs.iter().filter(|r| !r.horizontal).map(|r| r.len).collect();
+        assert_eq!(h, vec![3, 1]);
+        assert_eq!(v, vec![2, 1, 1]);
+        assert_eq!(rs.iter().filter(|r| r.odd()).count(), 4);
+    }
+
+    #[test]
+    fn board_drawing_marks_cells_regions_and_odd_runs() {
+        let mut d = BoardDrawing::new(2, 1, vec![Cell::Empty, Cell::Hole]);
+        d.region = vec![Some(0), None];
+        d.clickable = true;
+        d.runs = runs(2, 1, &[true, false]);
+        let s = d.render("b");
+        well_formed(&s);
+        assert!(s.contains("data-cell=\"0\""));
+        assert!(s.contains(region_colour(0)));
+        assert!(s.contains(HOLE_COLOUR));
+        assert!(s.contains("run odd"));
+    }
+
+    #[test]
+    fn boards_of_every_ruleset_draw_as_xml_and_tikz() {
+        for rules in Rules::ALL {
+            let example = rules.info().example;
+            let d = board_drawing(*rules, example).unwrap();
+            let (svg, tikz) = d.render_both("board");
+            let doc = well_formed(&svg);
+            let cells = doc
+                .descendants()
+                .filter(|n| n.attribute("data-cell").is_some())
+                .count();
+            assert_eq!(cells, d.width * d.height, "{}", rules.name());
+            assert_eq!(
+                tikz.matches("rectangle").count(),
+                d.width * d.height + 1,
+                "{}: a square per cell and the bounding box",
+                rules.name()
+            );
+        }
+        let d = board_drawing(Rules::Clobber, "xo|ox").unwrap();
+        assert_eq!(
+            d.cells,
+            vec![
+                Cell::LeftStone,
+                Cell::RightStone,
+                Cell::RightStone,
+                Cell::LeftStone
+            ]
+        );
+        let d = board_drawing(Rules::Domineering, "..|.#").unwrap();
+        assert_eq!(
+            d.cells,
+            vec![Cell::Empty, Cell::Empty, Cell::Empty, Cell::Hole]
+        );
+        let d = board_drawing(Rules::Amazons, "L.|#R").unwrap();
+        assert_eq!(
+            d.cells,
+            vec![Cell::LeftQueen, Cell::Empty, Cell::Hole, Cell::RightQueen]
+        );
+        assert!(board_drawing(Rules::Clobber, "xq").is_err());
+    }
+
+    #[test]
+    fn formats_parse() {
+        assert_eq!("svg".parse::<Format>(), Ok(Format::Svg));
+        assert_eq!("TikZ".parse::<Format>(), Ok(Format::Tikz));
+        assert!("png".parse::<Format>().is_err());
+    }
+}

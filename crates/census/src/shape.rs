@@ -174,6 +174,35 @@ fn flood64(seed: u64, within: u64, w: usize, h: usize) -> u64 {
     comp
 }
 
+/// Mirror a `w`-wide box of `h` rows (at most 64 cells) top to bottom.
+#[inline]
+fn flip_rows64(x: u64, w: usize, h: usize) -> u64 {
+    if h == 1 {
+        return x;
+    }
+    // h >= 2, so w <= 32
+    let row = (1u64 << w) - 1;
+    let mut out = 0u64;
+    for r in 0..h {
+        out |= ((x >> (r * w)) & row) << ((h - 1 - r) * w);
+    }
+    out
+}
+
+/// Reflect a `w`-wide box of `h` rows (at most 64 cells) in its main
+/// diagonal: the result is `h` wide.
+#[inline]
+fn transpose64(x: u64, w: usize, h: usize) -> u64 {
+    let mut out = 0u64;
+    let mut m = x;
+    while m != 0 {
+        let i = m.trailing_zeros() as usize;
+        m &= m - 1;
+        out |= 1 << ((i % w) * h + i / w);
+    }
+    out
+}
+
 /// Cells of `within` four-adjacent to some cell of `x` but not in `x`.
 #[inline]
 pub(crate) fn neighbours(x: u128, within: u128, w: usize, h: usize) -> u128 {
@@ -475,6 +504,9 @@ impl Shape {
     /// wide only the row-preserving ones.
     #[must_use]
     pub fn canonical_with(&self, group: Group) -> (Shape, Sym) {
+        if self.width() * self.height() <= 64 {
+            return self.canonical_with64(group);
+        }
         let (w, h) = (self.width, self.height);
         let mut best: Option<(Shape, Sym)> = None;
         let mut offer = |t: Shape, s: Sym| {
@@ -498,6 +530,45 @@ impl Shape {
             offer(t.flip_rows(), Sym::Rot270);
         }
         best.expect("at least one image offered")
+    }
+
+    /// [`Shape::canonical_with`] for a box of at most 64 cells, on one
+    /// machine word. Every image it offers has the same box (the
+    /// row-preserving ones keep it; the axis-swapping ones, offered only
+    /// when `w >= h`, and alone when `w > h`, swap it), so the least image
+    /// is the least mask: one `u64` comparison instead of the derived
+    /// order's four fields. (The 128-bit shape made the census 19% slower
+    /// through this function; this is the mend.)
+    fn canonical_with64(&self, group: Group) -> (Shape, Sym) {
+        let (w, h) = (self.width(), self.height());
+        let area = w * h;
+        let m = self.lo;
+        let rev = |x: u64| x.reverse_bits() >> (64 - area);
+        let mut best = (m, Sym::Identity);
+        let mut any = false;
+        let mut offer = |bits: u64, sym: Sym| {
+            if !any || bits < best.0 {
+                best = (bits, sym);
+                any = true;
+            }
+        };
+        if group == Group::RowPreserving || w <= h {
+            let r = rev(m);
+            offer(m, Sym::Identity);
+            offer(flip_rows64(m, w, h), Sym::FlipRows);
+            offer(flip_rows64(r, w, h), Sym::FlipCols);
+            offer(r, Sym::Rot180);
+        }
+        if group == Group::Square && w >= h {
+            let t = transpose64(m, w, h);
+            let tr = rev(t);
+            offer(t, Sym::Transpose);
+            offer(tr, Sym::AntiTranspose);
+            offer(flip_rows64(tr, h, w), Sym::Rot90);
+            offer(flip_rows64(t, h, w), Sym::Rot270);
+        }
+        let (nw, nh) = if best.1.swaps_axes() { (h, w) } else { (w, h) };
+        (mk(nw, nh, u128::from(best.0)), best.1)
     }
 
     /// Number of distinct images under `group` (the orbit size): how many
@@ -724,6 +795,47 @@ mod tests {
                 .to_text(),
             "..|#."
         );
+    }
+
+    #[test]
+    fn one_word_canonical_forms_match_the_definition() {
+        let mut shapes: Vec<Shape> = crate::Catalogue::build(Group::Square, 8)
+            .iter()
+            .copied()
+            .collect();
+        // wide boxes, a 64-cell row and a box past one word
+        for text in [
+            "................................................................",
+            ".|.|.|.|.|.|.|.|.",
+            "........#|#........",
+            "..........|#.........",
+            "#########|.#######.|##.####..|###.###.#|####.#.##|#####.###|######.##|.#######.",
+        ] {
+            shapes.push(Shape::parse(text).unwrap());
+        }
+        for s0 in shapes {
+            for &a in &Sym::ALL {
+                let s = s0.transform_by_cells(a);
+                for g in [Group::RowPreserving, Group::Square] {
+                    let (c, sym) = s.canonical_with(g);
+                    let slow = g
+                        .syms()
+                        .iter()
+                        .map(|&b| s.transform_by_cells(b))
+                        .min()
+                        .unwrap();
+                    assert_eq!(c, slow, "{s} {g:?}");
+                    assert_eq!(s.transform(sym), c, "{s} {g:?} {sym:?}");
+                    // the first symmetry in Sym::ALL order reaching it
+                    let first = g
+                        .syms()
+                        .iter()
+                        .find(|&&b| s.transform_by_cells(b) == c)
+                        .unwrap();
+                    assert_eq!(sym, *first, "{s} {g:?}");
+                }
+            }
+        }
     }
 
     #[test]

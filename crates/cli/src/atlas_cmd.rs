@@ -2,7 +2,7 @@
 //! cells), built level by level into a directory and queried from it.
 //!
 //! ```text
-//! partizan atlas build --max-cells 14                 # resumes from the levels on disk
+//! partizan atlas build --max-cells 14                 # resumes from the levels and parts on disk
 //! partizan atlas build --max-cells 16 --shard 0/2     # one slice of the top size
 //! partizan atlas merge --cells 16 --shards 2          # the slices into the level
 //! partizan atlas report --max-cells 14 [--csv FILE]   # kinds by size, hottest, firsts
@@ -59,7 +59,8 @@ impl<S: AtlasStore> AtlasStore for CountedLevels<S> {
 /// `partizan atlas` subcommands.
 #[derive(Subcommand, Debug)]
 pub enum AtlasCmd {
-    /// Value every region up to N cells (resuming from the levels on disk).
+    /// Value every region up to N cells, saving each level (and each part of
+    /// a large one) as it finishes; a rerun resumes from what is on disk.
     Build(BuildArgs),
     /// Combine the shard files of one size into its level.
     Merge(MergeArgs),

@@ -33,6 +33,7 @@ pub mod atlas_store;
 pub mod boards;
 pub mod catalogue;
 pub mod census;
+pub mod empty_regions;
 pub mod readings;
 pub mod report;
 pub mod rng;

@@ -14,7 +14,8 @@ use partizan_games::Rules;
 /// Arguments of `partizan census`.
 #[derive(Args, Debug)]
 pub struct CensusArgs {
-    /// Ruleset: domineering (values and packing readings) or cram (nim-values).
+    /// Ruleset: domineering (values and packing readings), cram (nim-values),
+    /// or snort, col, nogo (empty regions: outcomes and kinds of value by size).
     pub ruleset: String,
     /// Every region of up to this many cells (1 to 15).
     #[arg(long, default_value_t = 8)]
@@ -77,10 +78,25 @@ pub fn run(args: CensusArgs, long: &crate::Long, json_out: bool) -> Result<()> {
     match crate::rulesets::rules(&args.ruleset)? {
         Rules::Domineering => domineering(args, long, json_out),
         Rules::Cram => cram(args, long, json_out),
-        other => {
-            bail!("no region census for {other} yet (census rulesets: domineering, cram)")
-        }
+        other => empty_regions(other, &args, json_out),
     }
+}
+
+/// The empty-region census of any other grid placement ruleset (Snort,
+/// Col, NoGo): outcome classes and kinds of value by size.
+fn empty_regions(rules: Rules, args: &CensusArgs, json_out: bool) -> Result<()> {
+    if args.boards || args.csv.is_some() {
+        bail!("--boards and --csv belong to the domineering and cram censuses");
+    }
+    let report = partizan_games::with_rules!(rules, |r| {
+        partizan_census::empty_regions::census(r, args.max_cells, &|| false)
+    })?;
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.render_text());
+    }
+    Ok(())
 }
 
 /// Fail early, before a long census, if the CSV's directory cannot take it.

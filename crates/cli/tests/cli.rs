@@ -569,3 +569,29 @@ fn sums_across_rulesets_in_game_and_analyse() {
     assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "=");
     fails(&["game", "clobber:xq"], "bad clobber board");
 }
+
+#[test]
+fn graph_rulesets_and_the_empty_region_census() {
+    let v = json(&[
+        "value",
+        "hackenbush-graph",
+        "g-1:b,1-2:r",
+        "--json",
+        "--no-store",
+    ]);
+    assert_eq!(v["value"], "1/2");
+    let v = json(&["value", "col-graph", "1-2", "--json", "--no-store"]);
+    assert_eq!(v["value"], "0");
+    fails(
+        &["value", "hackenbush-graph", "g-1:b,2-3:r", "--no-store"],
+        "not connected to the ground at item 2",
+    );
+    fails(&["value", "snort-graph", "1-2,2-x", "--no-store"], "item 2");
+    let v = json(&["census", "snort", "--max-cells", "4", "--json"]);
+    assert_eq!(v["total"]["shapes"], 9);
+    assert_eq!(v["by_size"][1]["hot"], 1);
+    fails(
+        &["census", "snort-graph", "--max-cells", "4"],
+        "not empty grid shapes",
+    );
+}

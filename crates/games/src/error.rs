@@ -79,7 +79,7 @@ pub enum BoardError {
     /// Graph text (an edge list or its matrix) that does not describe a
     /// position of a graph ruleset; `at` says where ("item 2, column 7",
     /// "row 3").
-    #[error("{ruleset} board: {why} at {at}")]
+    #[error("{why} at {at}")]
     Graph {
         /// The ruleset's name.
         ruleset: &'static str,

@@ -105,6 +105,7 @@
 //! | [`hackenbush`] | `L` blue, `R` red, `G` green edge, `.` none | each run a string grounded at its west end |
 //! | [`fission`] | `x` stone, `.` empty, `#` blocked | Left splits vertically |
 //! | [`nogo`] | `x` Left, `o` Right, `.` empty, `#` off the board | no captures, no suicide |
+//! | [`elephants`] | `X` elephant (Left, east), `O` rhino (Right, west), `.` empty, `#` wall | each row a strip; steps only |
 //! | [`hackenbush_graph`] | edge list `g-1:b,1-2:r,2-g:g` (`g` ground; colours `b`, `r`, `g`; `_` a cut edge); printed as the incidence matrix, `L`/`R`/`G` at an edge's ends, `.` elsewhere | one row per edge, the ground the first column |
 //! | [`graph_placement`] (`snort-graph`, `col-graph`) | edge list `1-2,2-3,3:l` (states `.` `l` `r` `#`, coloured `L` `R`); printed as the upper adjacency matrix, vertices `.` `l` `r` `#` on the diagonal, `e` an edge above it | at most 11 vertices |
 
@@ -118,6 +119,7 @@ pub mod cram;
 pub mod domineering;
 mod dominoes;
 mod edgelist;
+pub mod elephants;
 pub mod error;
 pub mod fission;
 pub mod graph_placement;
@@ -140,6 +142,7 @@ pub use clobber::Clobber;
 pub use col::Col;
 pub use cram::Cram;
 pub use domineering::Domineering;
+pub use elephants::Elephants;
 pub use error::BoardError;
 pub use fission::Fission;
 pub use graph_placement::{ColGraph, SnortGraph};

@@ -44,6 +44,7 @@ macro_rules! __registry {
             HackenbushGraph => $crate::hackenbush_graph::HackenbushGraph,
             SnortGraph => $crate::graph_placement::SnortGraph,
             ColGraph => $crate::graph_placement::ColGraph,
+            Elephants => $crate::elephants::Elephants,
         }
     };
 }

@@ -825,3 +825,40 @@ proptest! {
         prop_assert_eq!(value_of(&ColGraph, &mut arena, &graph), col, "{} as {}", text, graph);
     }
 }
+
+/// Published outcomes (who wins when each player starts), from the
+/// values: Left starting wins exactly when the value is > 0 or fuzzy.
+#[test]
+fn published_outcomes() {
+    use partizan_core::Outcome;
+    let data = include_str!("data/outcomes.tsv");
+    let mut checked = 0;
+    for (n, line) in data.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 4, "line {}: {line:?}", n + 1);
+        let rules: Rules = f[0].parse().expect("known ruleset");
+        let mut arena = Arena::new();
+        let v = with_rules!(rules, |r| {
+            let b = r.parse(f[1]).expect("board parses");
+            value(r, &mut arena, &b, Savings::ALL)
+        });
+        let outcome = arena.outcome(v);
+        let winner = match (f[2], outcome) {
+            (_, Outcome::L) | ("left", Outcome::N) | ("right", Outcome::P) => "left",
+            _ => "right",
+        };
+        assert_eq!(
+            winner,
+            f[3],
+            "line {}: {} {} is {outcome}",
+            n + 1,
+            f[0],
+            f[1]
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} outcomes");
+}

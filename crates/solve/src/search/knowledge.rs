@@ -126,6 +126,7 @@ default_knowledge!(
     partizan_games::HackenbushGraph,
     partizan_games::SnortGraph,
     partizan_games::ColGraph,
+    partizan_games::Elephants,
 );
 
 #[cfg(test)]

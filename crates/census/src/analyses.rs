@@ -594,6 +594,21 @@ fn pct(a: u64, b: u64) -> f64 {
     }
 }
 
+/// One line of a text table: each cell right-aligned to its width.
+fn table_line(s: &mut String, widths: &[usize], cells: &[&dyn std::fmt::Display]) {
+    let parts: Vec<String> = widths
+        .iter()
+        .zip(cells)
+        .map(|(w, c)| format!("{:>w$}", c.to_string()))
+        .collect();
+    let _ = writeln!(s, "{}", parts.join(" "));
+}
+
+/// The analyses as pretty-printed JSON.
+fn pretty<T: Serialize>(x: &T) -> Result<String, CensusError> {
+    Ok(serde_json::to_string_pretty(x)?)
+}
+
 fn corr(r: Option<f64>) -> String {
     r.map_or_else(|| "-".to_string(), |x| format!("{x:+.2}"))
 }
@@ -601,7 +616,7 @@ fn corr(r: Option<f64>) -> String {
 impl DomineeringAnalyses {
     /// The analyses as pretty-printed JSON.
     pub fn to_json(&self) -> Result<String, CensusError> {
-        Ok(serde_json::to_string_pretty(self)?)
+        pretty(self)
     }
 
     /// The analyses as text tables.
@@ -781,36 +796,41 @@ impl DomineeringAnalyses {
             s,
             "\nSecond catalogue: regions with holes apart from simply connected ones"
         );
-        let _ = writeln!(
-            s,
-            "{:>17} {:>7} {:>7} {:>6} {:>9} {:>6} {:>6} {:>8} {:>12}",
-            "",
-            "shapes",
-            "numbers",
-            "exact",
-            "contained",
-            "points",
-            "hot",
-            "between",
-            "point exact"
+        const HOLES: [usize; 9] = [17, 7, 7, 6, 9, 6, 6, 8, 12];
+        table_line(
+            &mut s,
+            &HOLES,
+            &[
+                &"",
+                &"shapes",
+                &"numbers",
+                &"exact",
+                &"contained",
+                &"points",
+                &"hot",
+                &"between",
+                &"point exact",
+            ],
         );
         for (label, c) in [
             ("simply connected", &self.simply_connected),
             ("with holes", &self.with_holes),
         ] {
             let t = &c.totals;
-            let _ = writeln!(
-                s,
-                "{:>17} {:>7} {:>7} {:>6} {:>9} {:>6} {:>6} {:>8} {:>12}",
-                label,
-                t.shapes,
-                t.numbers,
-                t.exact,
-                t.contained,
-                t.points,
-                t.hot,
-                t.count_between_stops,
-                format!("{}/{}", c.points.point.exact, c.points.point.shapes)
+            table_line(
+                &mut s,
+                &HOLES,
+                &[
+                    &label,
+                    &t.shapes,
+                    &t.numbers,
+                    &t.exact,
+                    &t.contained,
+                    &t.points,
+                    &t.hot,
+                    &t.count_between_stops,
+                    &format!("{}/{}", c.points.point.exact, c.points.point.shapes),
+                ],
             );
         }
         let sizes: Vec<String> = self
@@ -945,7 +965,7 @@ pub fn cram(census: &CramCensus) -> Result<CramAnalyses, CensusError> {
 impl CramAnalyses {
     /// The analyses as pretty-printed JSON.
     pub fn to_json(&self) -> Result<String, CensusError> {
-        Ok(serde_json::to_string_pretty(self)?)
+        pretty(self)
     }
 
     /// The analyses as text tables.
@@ -961,32 +981,37 @@ impl CramAnalyses {
             s,
             "(odd predicts a first-player win, nim-value not 0; a point is a region whose largest and smallest maximal packings coincide)\n"
         );
-        let _ = writeln!(
-            s,
-            "{:>17} {:>7} {:>6} {:>6} {:>10} {:>10} {:>6} {:>15} {:>15}",
-            "cells",
-            "shapes",
-            "P",
-            "points",
-            "max right",
-            "min right",
-            "wide",
-            "wide max right",
-            "wide min right"
+        const CRAM: [usize; 9] = [17, 7, 6, 6, 10, 10, 6, 15, 15];
+        table_line(
+            &mut s,
+            &CRAM,
+            &[
+                &"cells",
+                &"shapes",
+                &"P",
+                &"points",
+                &"max right",
+                &"min right",
+                &"wide",
+                &"wide max right",
+                &"wide min right",
+            ],
         );
         let row = |s: &mut String, label: &str, t: &CramPackingTally| {
-            let _ = writeln!(
+            table_line(
                 s,
-                "{:>17} {:>7} {:>6} {:>6} {:>10} {:>10} {:>6} {:>15} {:>15}",
-                label,
-                t.shapes,
-                t.p_positions,
-                t.points,
-                t.max_parity_right,
-                t.min_parity_right,
-                t.wide,
-                t.wide_max_parity_right,
-                t.wide_min_parity_right
+                &CRAM,
+                &[
+                    &label,
+                    &t.shapes,
+                    &t.p_positions,
+                    &t.points,
+                    &t.max_parity_right,
+                    &t.min_parity_right,
+                    &t.wide,
+                    &t.wide_max_parity_right,
+                    &t.wide_min_parity_right,
+                ],
             );
         };
         for (k, t) in &self.by_size {

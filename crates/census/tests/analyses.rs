@@ -472,6 +472,16 @@ fn the_figures_at_twelve_cells() {
         (a.points.point.exact, a.points.point.shapes),
         (1_448, 4_842)
     );
+    // shading gains nothing at twelve cells, even fitted per magnitude
+    assert_eq!(
+        (a.shading.unshaded_exact, a.shading.by_magnitude_exact),
+        (7_783, 7_783)
+    );
+    // the favoured player's long even runs: r = +0.22, +0.19 with |count| fixed
+    let r = &a.long_even_runs[1];
+    assert_eq!((r.min_len, r.direction), (4, "favoured"));
+    let round = |x: Option<f64>| (x.unwrap() * 100.0).round() as i64;
+    assert_eq!((round(r.r_exaggeration), round(r.partial)), (22, 19));
     let c = analyses::cram(&CramCensus::run(12).unwrap()).unwrap();
     let t = &c.totals;
     assert_eq!(

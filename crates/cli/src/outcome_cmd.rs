@@ -63,6 +63,10 @@ pub struct OutcomeArgs {
     /// Do not share table entries between mirror images.
     #[arg(long)]
     pub no_symmetry: bool,
+    /// Use the general engine even where the ruleset has a search of its
+    /// own (Domineering's fast path; the general engine is its twin).
+    #[arg(long)]
+    pub general: bool,
     /// Give up after this many nodes.
     #[arg(long)]
     pub max_nodes: Option<u64>,
@@ -190,6 +194,7 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
         cfg.parallel = args.parallel.parse::<Parallel>()?;
         cfg.bounds = !args.no_bounds;
         cfg.symmetry = !args.no_symmetry;
+        cfg.fast = !args.general;
         cfg.max_nodes = args.max_nodes;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         cfg.threads = args.threads.unwrap_or(if cores >= 2 { 2 } else { 1 });

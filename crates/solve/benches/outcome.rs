@@ -5,15 +5,17 @@
 //! cargo bench -p partizan-solve --bench outcome
 //! ```
 //!
-//! Groups: Domineering rectangles (published outcomes, Bullock's Obsequi
-//! table; Left vertical), the three move orderings on one board (node
-//! counts printed once per board, the measure the ordering was chosen by),
-//! one thread against two, and a Clobber checkerboard.
+//! Groups: Domineering rectangles up to 8 x 8 (published outcomes,
+//! Bullock's Obsequi table; Left vertical) through Domineering's own fast
+//! path, node counts per first player printed once per board; the fast
+//! path against the general engine on one board (their ratio in the same
+//! run); the general engine's three move orderings; one thread against two
+//! (both ways of sharing); and Clobber checkerboards.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use partizan_games::{Clobber, Domineering, Ruleset};
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::{solve, Control, Knowledge, MoveOrdering, SearchConfig};
+use partizan_solve::search::{solve, Control, Knowledge, MoveOrdering, Parallel, SearchConfig};
 
 fn rect(rows: usize, cols: usize) -> String {
     vec![".".repeat(cols); rows].join("|")
@@ -49,12 +51,33 @@ fn bench(c: &mut Criterion) {
     let safety = config(MoveOrdering::Safety, 1);
     let mut g = c.benchmark_group("domineering");
     g.sample_size(10);
-    for (rows, cols, want) in [(5, 5, "P"), (6, 6, "N"), (5, 6, "R"), (6, 7, "L")] {
+    for (rows, cols, want) in [
+        (5, 5, "P"),
+        (6, 6, "N"),
+        (5, 6, "R"),
+        (6, 7, "L"),
+        (6, 8, "R"),
+        (7, 7, "N"),
+        (7, 8, "R"),
+        (8, 8, "N"),
+    ] {
         let text = rect(rows, cols);
         let (l, r) = run(&Domineering, &text, &safety, want);
         eprintln!("domineering {rows}x{cols} {want}: nodes left-first {l}, right-first {r}");
         g.bench_function(format!("{rows}x{cols}"), |b| {
             b.iter(|| run(&Domineering, &text, &safety, want))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("fast path vs general 5x6 domineering");
+    g.sample_size(10);
+    let text = rect(5, 6);
+    for fast in [true, false] {
+        let mut cfg = safety;
+        cfg.fast = fast;
+        g.bench_function(if fast { "fast" } else { "general" }, |b| {
+            b.iter(|| run(&Domineering, &text, &cfg, "R"))
         });
     }
     g.finish();
@@ -67,7 +90,8 @@ fn bench(c: &mut Criterion) {
         MoveOrdering::Mobility,
         MoveOrdering::Safety,
     ] {
-        let cfg = config(ordering, 1);
+        let mut cfg = config(ordering, 1);
+        cfg.fast = false;
         let (l, r) = run(&Domineering, &text, &cfg, "R");
         eprintln!("ordering {ordering:?}: 5x6 nodes left-first {l}, right-first {r}");
         g.bench_function(format!("{ordering:?}"), |b| {
@@ -76,13 +100,18 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
 
-    let mut g = c.benchmark_group("threads 6x7 domineering");
+    let mut g = c.benchmark_group("threads 7x8 domineering");
     g.sample_size(10);
-    let text = rect(6, 7);
-    for threads in [1, 2] {
-        let cfg = config(MoveOrdering::Safety, threads);
-        g.bench_function(format!("{threads}"), |b| {
-            b.iter(|| run(&Domineering, &text, &cfg, "L"))
+    let text = rect(7, 8);
+    for (threads, parallel) in [
+        (1, Parallel::RootSplit),
+        (2, Parallel::RootSplit),
+        (2, Parallel::FirstPlayers),
+    ] {
+        let mut cfg = config(MoveOrdering::Safety, threads);
+        cfg.parallel = parallel;
+        g.bench_function(format!("{threads} {parallel:?}"), |b| {
+            b.iter(|| run(&Domineering, &text, &cfg, "R"))
         });
     }
     g.finish();

@@ -621,12 +621,13 @@ impl Pos {
     /// opponent (having just moved, so to speak: moving second) is sure of
     /// as many moves as the mover can make.
     fn fine_cut(&self, v: usize) -> Option<bool> {
+        let o = 1 - v;
         if let Some(e) = self.eval(v, true) {
             if e.moves > e.opp_moves {
                 return Some(true);
             }
         }
-        if let Some(e) = self.eval(1 - v, false) {
+        if let Some(e) = self.eval(o, false) {
             if e.moves >= e.opp_moves {
                 return Some(false);
             }
@@ -734,8 +735,9 @@ fn place_values(n: usize, m: usize) -> [[u8; LINES]; LINES] {
                 (false, false, true) => 1,
                 _ => 0,
             };
-            let near = 31usize.saturating_sub(d + k).min(31);
-            *cell = (tier * 32 + near) as u8;
+            // Within a tier, nearer the edge first, then nearer the end.
+            let near = 49usize.saturating_sub(8 * d.min(5) + k.min(7));
+            *cell = (tier * 50 + near) as u8;
         }
     }
     t

@@ -105,6 +105,7 @@ form.inline{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap;margin:.4re
 input[type=text]{font-family:ui-monospace,"DejaVu Sans Mono",monospace;padding:.3rem .45rem;min-width:18rem;border:1px solid #b9c2cf;border-radius:4px}
 select,button{padding:.3rem .5rem;border:1px solid #b9c2cf;border-radius:4px;background:#fff}
 button{cursor:pointer;background:#2457a6;color:#fff;border-color:#2457a6}
+a.button{display:inline-block;padding:.3rem .6rem;border-radius:4px;background:#2457a6;color:#fff;text-decoration:none}
 svg{background:#fff;max-width:100%;height:auto}
 table{display:block;overflow-x:auto;max-width:100%}
 .card{max-width:100%;overflow-x:auto}

@@ -250,7 +250,13 @@ fn play_download_and_no_overflow_in_headless_chromium() {
             return;
         }
     };
-    let server = TestServer::start(Limits::default());
+    // A small value atlas for the atlas page.
+    let atlas = tempfile::tempdir().expect("atlas dir");
+    let mut cfg = partizan_census::AtlasConfig::new(6);
+    cfg.threads = 1;
+    partizan_census::Atlas::build(&cfg, &mut partizan_census::DirStore::new(atlas.path()))
+        .expect("atlas");
+    let server = TestServer::start_with_atlas(Limits::default(), Some(atlas.path().into()));
 
     // A short Domineering game by clicks on a 3x3 board.
     browser
@@ -381,6 +387,15 @@ fn play_download_and_no_overflow_in_headless_chromium() {
         ("sylver-position", "/sylver/position?generators=5,7"),
         ("semigroups", "/semigroups?max_genus=12"),
         ("api", "/api"),
+        ("outcome", "/outcome"),
+        (
+            "outcome-clobber",
+            "/outcome?ruleset=clobber&board=xoxoxo|oxoxox|xoxoxo",
+        ),
+        ("grundy", "/grundy?game=0.07&up_to=200&heaps=3,7,12"),
+        ("atlas", "/atlas?kind=nimber"),
+        ("parts", "/parts"),
+        ("sylver-trace", "/sylver/trace?gaps=1,2,3,4,7,8"),
     ];
     for width in [1400u32, 800] {
         browser.set_window_size(width, 1000).expect("resize");

@@ -484,6 +484,24 @@ async fn outcome_grundy_parts_trace_and_atlas_apis() {
     assert_eq!(v["decided"], false, "{v}");
     assert!(v["outcome"].is_null());
     assert!(v["reason"].as_str().unwrap().contains("node budget"));
+    // The explorer offers the search for a board too large to value.
+    let page = get(
+        &app,
+        "/explore?ruleset=domineering&board=........|........|........|........|........|........|........|........",
+    )
+    .await;
+    assert_eq!(page.status, StatusCode::BAD_REQUEST);
+    assert!(page.body.contains("id=\"who-wins\""), "{}", page.body);
+    assert!(page
+        .body
+        .contains("href=\"/outcome?ruleset=domineering&amp;board="));
+    let page = get(&app, "/outcome?ruleset=domineering&board=...%7C...").await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(
+        page.body.contains("<b class=\"mono\">N</b>"),
+        "{}",
+        page.body
+    );
     for (uri, kind) in [
         ("/api/outcome?ruleset=domineering&board=..|.", "bad_board"),
         (

@@ -337,6 +337,30 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
         "/api/sylver/census?max_gaps=12",
     ),
     (
+        "GET /api/grundy",
+        "game",
+        "What <code>partizan grundy GAME --up-to N --json</code> prints: the Grundy sequence of a heap game (octal or hexadecimal code, <code>sub:1,2,5</code>, <code>allbut:1,2</code>, a name), the period and pre-period when proved, the first values. Optional <code>up_to</code> (at most 100,000), <code>search</code>, <code>heaps</code> (a sum's value).",
+        "/api/grundy?game=0.07&up_to=200",
+    ),
+    (
+        "GET /api/parts",
+        "ruleset, boards (separated by spaces)",
+        "What <code>partizan parts RULESET BOARD… --json</code> prints: essay 000's table (squares, regions, whole graph, sum and product of the regions' graphs, saved); <code>one_row_down=1</code>, <code>wall_positions=1</code>. Boards of at most 20 cells.",
+        "/api/parts?ruleset=domineering&boards=.#...|..#..|..#..|..#..",
+    ),
+    (
+        "GET /api/sylver/trace",
+        "gaps",
+        "What <code>partizan sylver trace GAPS --json</code> prints: the told proof's evaluations by position and depth, and the positions asked at more than one depth. Optional <code>depth</code>, <code>order</code>; at most 18 gaps.",
+        "/api/sylver/trace?gaps=1,2,3,4,7,8",
+    ),
+    (
+        "GET /api/atlas",
+        "value, kind or min_temperature (optional)",
+        "The Domineering value atlas, if one is built (<code>partizan atlas build</code>): without a question what <code>partizan atlas report --json</code> prints (kinds by size, hottest regions, first occurrences); with one, what <code>partizan atlas find --json</code> answers. 503 naming the command when none is built.",
+        "/api/atlas?kind=tiny",
+    ),
+    (
         "GET /api/job",
         "",
         "The one background computation: a board whose value ran past a request's budget goes on computing here (longer budget, one at a time); its state, elapsed time and, when done, the report. <code>/api/job/cancel</code> stops it.",

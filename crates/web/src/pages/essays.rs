@@ -176,17 +176,7 @@ pub(crate) async fn parts_api(
 fn parts_form(a: Option<&PartsAsk>) -> String {
     let boards = a.map_or(PARTS_DEFAULT.to_string(), |a| a.boards.join(" "));
     let ruleset = a.map_or("domineering", |a| a.ruleset);
-    let mut opts = String::new();
-    for r in partizan_games::Rules::ALL {
-        let i = r.info();
-        let sel = if i.name == ruleset { " selected" } else { "" };
-        let _ = write!(
-            opts,
-            "<option value=\"{}\"{sel}>{}</option>",
-            i.name,
-            escape(i.title)
-        );
-    }
+    let opts = super::explore::ruleset_options(ruleset);
     let check = |on: bool| if on { " checked" } else { "" };
     format!(
         "<form class=\"inline\" method=\"get\" action=\"/parts\" id=\"parts-form\">\

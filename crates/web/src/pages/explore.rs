@@ -440,18 +440,28 @@ impl Explored {
     }
 }
 
-fn form(ruleset: &str, board: &str) -> String {
+/// The `<option>`s of a ruleset `<select>`, every registered ruleset, with
+/// `selected` chosen.
+pub(crate) fn ruleset_options(selected: &str) -> String {
     let mut opts = String::new();
-    let mut glyph_help = String::new();
     for r in partizan_games::Rules::ALL {
         let i = r.info();
-        let sel = if i.name == ruleset { " selected" } else { "" };
+        let sel = if i.name == selected { " selected" } else { "" };
         let _ = write!(
             opts,
             "<option value=\"{}\"{sel}>{}</option>",
             i.name,
             escape(i.title)
         );
+    }
+    opts
+}
+
+fn form(ruleset: &str, board: &str) -> String {
+    let opts = ruleset_options(ruleset);
+    let mut glyph_help = String::new();
+    for r in partizan_games::Rules::ALL {
+        let i = r.info();
         let glyphs: Vec<String> = i
             .glyphs
             .iter()
@@ -970,7 +980,7 @@ fn render(e: &Explored, view: View) -> String {
     );
     let _ = write!(
         body,
-        "<p class=\"muted\">JSON: <a href=\"/api/explore?{q}\">this page</a> · <a href=\"/api/value?{q}\">value</a> · <a href=\"/api/graph?{q}\">graph</a>. \
+        "<p class=\"muted\"><a id=\"who-wins\" href=\"/outcome?{q}\">who wins, by the outcome search</a> · JSON: <a href=\"/api/explore?{q}\">this page</a> · <a href=\"/api/value?{q}\">value</a> · <a href=\"/api/graph?{q}\">graph</a>. \
 Solver: {} region evaluations, {} searched, {} table hits, {} from the store.</p>",
         e.stats.nodes, e.stats.distinct, e.stats.hits, e.stats.store_hits
     );
@@ -1091,6 +1101,15 @@ async fn compute(
     }
 }
 
+/// The outcome search's page for a board.
+fn outcome_href(ruleset: &str, board: &str) -> String {
+    format!(
+        "/outcome?ruleset={}&amp;board={}",
+        url_encode(ruleset),
+        url_encode(board)
+    )
+}
+
 /// `GET /explore`.
 pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Response {
     let m = match params(p) {
@@ -1110,8 +1129,17 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Ok(e) => Html(page("Board explorer", "explore", &render(&e, v))).into_response(),
         Err(err) if err.status() == StatusCode::BAD_REQUEST => {
             // Bad input: the form again, with the problem named.
+            // Too large to value: who wins can still be searched.
+            let who = if matches!(err, WebError::TooLarge { .. }) {
+                format!(
+                    "<p id=\"who-wins\"><a class=\"button\" href=\"{}\">Who wins? Search the outcome instead</a> <span class=\"muted\">(the outcome search decides boards far too large to value, under a budget)</span></p>",
+                    outcome_href(ruleset, &board)
+                )
+            } else {
+                String::new()
+            };
             let body = format!(
-                "<h1>Board explorer</h1>{}<p class=\"error\" id=\"error\">{}</p>",
+                "<h1>Board explorer</h1>{}<p class=\"error\" id=\"error\">{}</p>{who}",
                 form(ruleset, &board),
                 escape(&err.to_string())
             );

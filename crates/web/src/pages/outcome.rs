@@ -219,17 +219,7 @@ pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Resp
 }
 
 fn form(ruleset: &str, board: &str, misere: bool) -> String {
-    let mut opts = String::new();
-    for r in partizan_games::Rules::ALL {
-        let i = r.info();
-        let sel = if i.name == ruleset { " selected" } else { "" };
-        let _ = write!(
-            opts,
-            "<option value=\"{}\"{sel}>{}</option>",
-            i.name,
-            escape(i.title)
-        );
-    }
+    let opts = super::explore::ruleset_options(ruleset);
     format!(
         "<form class=\"inline\" method=\"get\" action=\"/outcome\" id=\"outcome-form\">\
 <label>Ruleset <select name=\"ruleset\">{opts}</select></label>\

@@ -21,7 +21,13 @@ pub struct TestServer {
 
 impl TestServer {
     /// Start a site with these limits on 127.0.0.1, port 0.
+    #[allow(dead_code)]
     pub fn start(limits: Limits) -> TestServer {
+        TestServer::start_with_atlas(limits, None)
+    }
+
+    /// [`TestServer::start`] reading the value atlas from `atlas` (or none).
+    pub fn start_with_atlas(limits: Limits, atlas: Option<std::path::PathBuf>) -> TestServer {
         let (tx_addr, rx_addr) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -35,7 +41,7 @@ impl TestServer {
                     .await
                     .expect("bind");
                 tx_addr.send(listener.local_addr().expect("addr")).ok();
-                let state = AppState::new(limits);
+                let state = AppState::build_with_atlas(limits, None, atlas);
                 partizan_web::serve(listener, state, async {
                     let _ = stop_rx.await;
                 })

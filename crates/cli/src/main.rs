@@ -277,7 +277,34 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::shorten_quotes;
+    use super::{one_line, shorten_quotes};
+
+    #[test]
+    fn an_os_error_is_said_once() {
+        // A wrapper that repeats its source's text, as the store's I/O
+        // errors did ("No space left on device (os error 28): No space
+        // left on device").
+        #[derive(Debug)]
+        struct Wrap(std::io::Error);
+        impl std::fmt::Display for Wrap {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "cannot write to store s.sqlite: {}", self.0)
+            }
+        }
+        impl std::error::Error for Wrap {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let io = std::io::Error::from_raw_os_error(28);
+        let e = anyhow::Error::new(Wrap(io)).context("value domineering");
+        let line = one_line(&e);
+        assert_eq!(line.matches("os error 28").count(), 1, "{line}");
+        assert!(
+            line.starts_with("value domineering: cannot write"),
+            "{line}"
+        );
+    }
 
     #[test]
     fn long_quotes_are_cut_and_short_ones_kept() {

@@ -175,13 +175,43 @@ fn one_line(e: &anyhow::Error) -> String {
             parts.push(text);
         }
     }
-    let msg = parts.join(": ");
+    let msg = shorten_quotes(&parts.join(": "), 200);
     if msg.chars().count() > 400 {
         let cut: String = msg.chars().take(400).collect();
         format!("{cut}…")
     } else {
         msg
     }
+}
+
+/// Cut every quoted stretch ('…' or "…") of `msg` longer than `max`
+/// characters to its first `max`, so a bad input is never echoed at length.
+fn shorten_quotes(msg: &str, max: usize) -> String {
+    let chars: Vec<char> = msg.chars().collect();
+    let mut out = String::with_capacity(msg.len().min(4 * max));
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        out.push(c);
+        i += 1;
+        if c != '\'' && c != '"' {
+            continue;
+        }
+        let end = chars[i..].iter().position(|&d| d == c).map(|p| i + p);
+        let stop = end.unwrap_or(chars.len());
+        if stop - i > max {
+            out.extend(&chars[i..i + max]);
+            out.push('…');
+            i = stop;
+        }
+        // The rest of the quoted text (if not cut) and its closing quote.
+        if let Some(e) = end {
+            out.extend(&chars[i..e]);
+            out.push(c);
+            i = e + 1;
+        }
+    }
+    out
 }
 
 fn main() -> ExitCode {
@@ -245,5 +275,51 @@ fn main() -> ExitCode {
             eprintln!("error: {}", one_line(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{one_line, shorten_quotes};
+
+    #[test]
+    fn an_os_error_is_said_once() {
+        // A wrapper that repeats its source's text, as the store's I/O
+        // errors did ("No space left on device (os error 28): No space
+        // left on device").
+        #[derive(Debug)]
+        struct Wrap(std::io::Error);
+        impl std::fmt::Display for Wrap {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "cannot write to store s.sqlite: {}", self.0)
+            }
+        }
+        impl std::error::Error for Wrap {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let io = std::io::Error::from_raw_os_error(28);
+        let e = anyhow::Error::new(Wrap(io)).context("value domineering");
+        let line = one_line(&e);
+        assert_eq!(line.matches("os error 28").count(), 1, "{line}");
+        assert!(
+            line.starts_with("value domineering: cannot write"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn long_quotes_are_cut_and_short_ones_kept() {
+        let long = "x".repeat(500);
+        let cut = shorten_quotes(&format!("bad board '{long}': ragged"), 200);
+        assert_eq!(cut, format!("bad board '{}…': ragged", "x".repeat(200)));
+        let kept = "can't read \"a.txt\": no such file";
+        assert_eq!(shorten_quotes(kept, 200), kept);
+        let open = format!("bad \"{long}");
+        assert_eq!(
+            shorten_quotes(&open, 10),
+            format!("bad \"{}…", "x".repeat(10))
+        );
     }
 }

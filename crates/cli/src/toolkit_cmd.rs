@@ -47,16 +47,16 @@ const DEFAULT_LIMIT: usize = 2000;
 ///
 /// With no operation flag it prints everything: the value (or, above
 /// `--limit` characters, its size), outcome, stops, mean, temperature,
-/// atomic weight, reduced canonical form, infinitesimal part, options,
-/// incentives and thermograph. With operation flags it prints only those,
+/// atomic weight, reduced canonical form, infinitesimal part, orthodox
+/// form, options, incentives and thermograph. With operation flags it prints only those,
 /// and an operation undefined on the value is an error (exit 2).
 #[derive(Args, Debug)]
 #[command(
     after_help = "With no operation flag, prints everything: the value (or, above --limit \
 characters, its size), outcome, stops, mean, temperature, atomic weight and what the two-ahead \
-rule says, reduced canonical form, infinitesimal part, options, incentives, thermograph walls \
+rule says, reduced canonical form, infinitesimal part, orthodox form, options, incentives, thermograph walls \
 as breakpoints (temperature, value). With operation flags (--atomic-weight, --reduced, \
---thermograph, --cool, --heat, --overheat, --freeze, --incentives) it prints only those, and an operation \
+--thermograph, --cool, --heat, --overheat, --freeze, --orthodox, --incentives) it prints only those, and an operation \
 undefined on the value (atomic weight of a non-atomic game, cooling at -1 or below) is a \
 one-line error, exit 2. --format svg|tikz draws the thermograph as a picture instead (to \
 stdout), its walls' exact breakpoints in a comment.\n\nExamples:\n  partizan analyse '{3||2*|1*}'\n  partizan analyse '^^*' --atomic-weight\n  \
@@ -88,6 +88,10 @@ pub struct AnalyseArgs {
     /// Only the value frozen (cooled by its own temperature).
     #[arg(long)]
     pub freeze: bool,
+    /// Only an orthodox form: the same thermograph, each player keeping
+    /// only the options some temperature makes best.
+    #[arg(long)]
+    pub orthodox: bool,
     /// Only the incentives (each a difference of two games this large: slow
     /// for forms of thousands of subpositions).
     #[arg(long)]
@@ -363,6 +367,9 @@ fn reparse(args: AnalyseArgs) -> Result<(AnalyseArgs, bool)> {
     if args.freeze {
         argv.push("--freeze".into());
     }
+    if args.orthodox {
+        argv.push("--orthodox".into());
+    }
     if args.incentives {
         argv.push("--incentives".into());
     }
@@ -427,6 +434,7 @@ pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
             || args.heat.is_some()
             || args.overheat.is_some()
             || args.freeze
+            || args.orthodox
             || args.incentives
             || args.latex
             || args.out.is_some()
@@ -462,6 +470,7 @@ pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
         || args.heat.is_some()
         || args.overheat.is_some()
         || args.freeze
+        || args.orthodox
         || args.incentives;
 
     if args.atomic_weight {
@@ -508,6 +517,11 @@ pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
         let f = a.freeze(g)?;
         let (s, j) = (sh.show(&mut a, f), sh.json(&mut a, f));
         fields.push(("frozen", s, j));
+    }
+    if args.orthodox {
+        let o = a.orthodox_form(g)?;
+        let (s, j) = (sh.show(&mut a, o), sh.json(&mut a, o));
+        fields.push(("orthodox_form", s, j));
     }
     if args.incentives {
         let inc = a.incentives(g)?;
@@ -580,6 +594,7 @@ fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<
             "is_infinitesimal": t.infinitesimal,
             "is_all_small": t.all_small,
             "frozen": sh.json(a, t.frozen),
+            "orthodox_form": t.orthodox_form.map(|o| sh.json(a, o)),
             "atomic_weight": aw_v,
             "atomic_weight_error": aw_err,
             "two_ahead": two.map(|t| json!({
@@ -633,6 +648,13 @@ fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<
         None => println!("infinitesimal part: {skipped}"),
     }
     println!("frozen: {}", sh.show(a, t.frozen));
+    match t.orthodox_form {
+        Some(o) => println!("orthodox form: {}", sh.show(a, o)),
+        None => println!(
+            "orthodox form: (not computed: over {} subpositions; ask --orthodox)",
+            partizan_core::toolkit::INCENTIVE_LIMIT
+        ),
+    }
     println!("left options: {}", sh.list(a, &lo));
     println!("right options: {}", sh.list(a, &ro));
     match &inc {

@@ -100,6 +100,10 @@ fn analyse_single_operations() {
         stdout(&["analyse", "{3|1||0}", "--latex", "--reduced"]),
         "reduced canonical form: \\{3 \\mid 1 \\,\\|\\, 0\\}\ninfinitesimal part: 0"
     );
+    // orthodox play drops Left's move to {2|0}: her move to 1 is never worse
+    assert_eq!(stdout(&["analyse", "{{2|0},1|-1}", "--orthodox"]), "±1");
+    let v = json(&["analyse", "{{2|0},1|-1}", "--json"]);
+    assert_eq!(v["orthodox_form"], "±1");
     let v = json(&["analyse", "{2|0}", "--thermograph", "--json"]);
     assert_eq!(v["left_wall"][1], serde_json::json!(["1", "1"]));
 }

@@ -140,6 +140,8 @@ pub struct Arena {
     pub(crate) unit_games: Vec<GameId>,
     /// per form: its uptimal expansion (CGSuite's), if it has one
     pub(crate) expansion_memo: FxHashMap<GameId, Option<crate::notation::UptimalExpansion>>,
+    /// per form: its orthodox form ([`Arena::orthodox_form`])
+    pub(crate) orthodox_memo: FxHashMap<GameId, GameId>,
 }
 
 impl Default for Arena {
@@ -189,6 +191,7 @@ impl Arena {
             print_order_cache: FxHashMap::default(),
             unit_games: Vec::new(),
             expansion_memo: FxHashMap::default(),
+            orthodox_memo: FxHashMap::default(),
         };
         let z = a.intern(&[], &[]);
         debug_assert_eq!(z, GameId(0));

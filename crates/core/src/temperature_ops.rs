@@ -143,6 +143,74 @@ impl Arena {
         self.cool(a, t)
     }
 
+    /// An orthodox form of `a`: each option replaced by its own orthodox
+    /// form, then each player's options cut to a minimal set that keeps the
+    /// thermograph (Berlekamp's orthodox play: a move that is never the
+    /// best at any temperature is dropped). The result has the same
+    /// thermograph, hence the same mean, temperature and stops, as `a`, and
+    /// dropping any one of its options changes the thermograph; it is
+    /// usually not equal to `a` (orthodox play gives up infinitesimals).
+    /// Options are tried for removal in the engine's order, so the form is
+    /// one of possibly several (CGSuite's sketch says the same: orthodox
+    /// forms are not unique). Numbers are their own orthodox forms.
+    pub fn orthodox_form(&mut self, a: GameId) -> Result<GameId, ValueError> {
+        self.check(a)?;
+        self.orthodox_form_of(a)
+    }
+
+    fn orthodox_form_of(&mut self, a: GameId) -> Result<GameId, ValueError> {
+        if self.is_number(a) {
+            return Ok(a);
+        }
+        if let Some(&o) = self.orthodox_memo.get(&a) {
+            return Ok(o);
+        }
+        let mut left = Vec::new();
+        for x in self.left_options(a).to_vec() {
+            left.push(self.orthodox_form_of(x)?);
+        }
+        let mut right = Vec::new();
+        for x in self.right_options(a).to_vec() {
+            right.push(self.orthodox_form_of(x)?);
+        }
+        left.sort_unstable();
+        left.dedup();
+        right.sort_unstable();
+        right.dedup();
+        // the options' orthodox forms have the options' thermographs, so
+        // this game has the thermograph of `a`
+        let want = self.thermograph(a)?;
+        for side in [true, false] {
+            let mut i = 0;
+            loop {
+                let opts = if side { &left } else { &right };
+                if i >= opts.len() {
+                    break;
+                }
+                let mut fewer = opts.clone();
+                fewer.remove(i);
+                let g = if side {
+                    self.construct(&fewer, &right)?
+                } else {
+                    self.construct(&left, &fewer)?
+                };
+                if *self.thermograph(g)? == *want {
+                    if side {
+                        left = fewer;
+                    } else {
+                        right = fewer;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        let o = self.construct(&left, &right)?;
+        debug_assert!(*self.thermograph(o)? == *want);
+        self.orthodox_memo.insert(a, o);
+        Ok(o)
+    }
+
     /// The options of `a` that are orthodox at temperature `t >= -1` (see
     /// [`Orthodox`]). Numbers have no orthodox options (nobody should move
     /// in a number).

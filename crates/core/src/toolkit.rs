@@ -64,6 +64,11 @@ pub struct Toolkit {
     pub incentives: Option<Incentives>,
     /// Frozen value (cooled by its own temperature).
     pub frozen: GameId,
+    /// An orthodox form ([`Arena::orthodox_form`]: the same thermograph,
+    /// only options some temperature makes best), when the form has at most
+    /// [`INCENTIVE_LIMIT`] subpositions (ask [`Arena::orthodox_form`]
+    /// directly for larger ones).
+    pub orthodox_form: Option<GameId>,
     /// The thermograph (walls as exact breakpoints).
     pub thermograph: Arc<Thermograph>,
 }
@@ -100,8 +105,14 @@ impl Arena {
         } else {
             None
         };
+        let orthodox_form = if size.subpositions <= INCENTIVE_LIMIT {
+            Some(self.orthodox_form(a)?)
+        } else {
+            None
+        };
         Ok(Toolkit {
             value: a,
+            orthodox_form,
             size,
             outcome: self.outcome(a),
             left_stop: self.left_stop(a),

@@ -751,4 +751,38 @@ proptest! {
             prop_assert!(!printed.contains('{'), "{:?} printed {}", want, printed);
         }
     }
+
+    /// The orthodox form against its definition: the thermograph (so mean,
+    /// temperature and stops) of G, and every option needed — dropping any
+    /// one of them changes the thermograph.
+    #[test]
+    fn orthodox_form_keeps_the_thermograph(g in rich()) {
+        let mut a = Arena::new();
+        let mut m = HashMap::new();
+        let vg = value(&mut a, &g, &mut m);
+        let o = a.orthodox_form(vg).unwrap();
+        let (tg, to) = (a.thermograph(vg).unwrap(), a.thermograph(o).unwrap());
+        prop_assert_eq!(tg.cgsuite(), to.cgsuite());
+        prop_assert_eq!(a.mean(vg), a.mean(o));
+        prop_assert_eq!(a.temperature(vg), a.temperature(o));
+        prop_assert_eq!(a.left_stop(vg), a.left_stop(o));
+        prop_assert_eq!(a.right_stop(vg), a.right_stop(o));
+        let (l, r) = (a.left_options(o).to_vec(), a.right_options(o).to_vec());
+        for i in 0..l.len() {
+            let mut fewer = l.clone();
+            fewer.remove(i);
+            let h = a.construct(&fewer, &r).unwrap();
+            prop_assert_ne!(a.thermograph(h).unwrap().cgsuite(), tg.cgsuite());
+        }
+        for i in 0..r.len() {
+            let mut fewer = r.clone();
+            fewer.remove(i);
+            let h = a.construct(&l, &fewer).unwrap();
+            prop_assert_ne!(a.thermograph(h).unwrap().cgsuite(), tg.cgsuite());
+        }
+        // numbers are their own orthodox forms
+        if a.is_number(vg) {
+            prop_assert_eq!(o, vg);
+        }
+    }
 }

@@ -257,3 +257,29 @@ fn toolkit_record_guards_big_forms() {
         Ok("0".to_string())
     );
 }
+
+#[test]
+fn orthodox_form_examples() {
+    let mut a = Arena::new();
+    for (g, want) in [
+        // Left's move to {2|0} is never better than her move to 1 (at
+        // temperature t it is worth 0 against 1 - t up to t = 1, and the
+        // same above): orthodox play drops it
+        ("{{2|0},1|-1}", "±1"),
+        // an infinitesimal keeps its moves: the thermograph of ^ is its
+        // mast from temperature 0 down, and each option is needed there
+        ("^", "^"),
+        ("3/2", "3/2"),
+        // options are replaced by their orthodox forms
+        ("{{{2|0},1|-1}|-3}", "{±1|-3}"),
+    ] {
+        let x = a.parse(g).unwrap();
+        let o = a.orthodox_form(x).unwrap();
+        assert_eq!(a.display(o), want, "{g}");
+        assert_eq!(
+            a.thermograph(o).unwrap().cgsuite(),
+            a.thermograph(x).unwrap().cgsuite(),
+            "{g}"
+        );
+    }
+}

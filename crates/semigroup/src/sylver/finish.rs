@@ -7,7 +7,7 @@
 //! included: the closure is what the test looks at), and a memo hit on the
 //! position a move reaches is still a move examined.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 use crate::semigroup::Semigroup;
 
 use super::pairing::is_struck;
-use super::{Order, SearchCounts};
+use super::{Order, SearchCounts, StopFlag};
 
 /// A memoised search for the outcome of Sylver Coinage positions.
 #[derive(Clone, Debug)]
@@ -25,7 +25,7 @@ pub struct FinishingSearch {
     memo: FxHashMap<u128, u8>,
     closures: u64,
     /// Raised from outside to abandon the search (see [`FinishingSearch::with_stop`]).
-    stop: Option<Arc<AtomicBool>>,
+    stop: StopFlag,
 }
 
 impl FinishingSearch {
@@ -34,16 +34,14 @@ impl FinishingSearch {
     /// search), as [`FinishingSearch::stopped`] tells.
     #[must_use]
     pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> FinishingSearch {
-        self.stop = Some(stop);
+        self.stop = StopFlag::new(stop);
         self
     }
 
     /// Whether the stop flag was raised (answers since are meaningless).
     #[must_use]
     pub fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop.raised()
     }
 
     /// A search with an empty table, trying moves in `order`.
@@ -53,7 +51,7 @@ impl FinishingSearch {
             order,
             memo: FxHashMap::default(),
             closures: 0,
-            stop: None,
+            stop: StopFlag::default(),
         }
     }
 

@@ -9,7 +9,7 @@
 //! means the player to move wins (odd) or loses (even) after `r` more
 //! numbers have been named.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 use crate::semigroup::Semigroup;
 
 use super::pairing::is_struck;
-use super::{Order, SearchCounts};
+use super::{Order, SearchCounts, StopFlag};
 
 /// A memoised remoteness calculator.
 #[derive(Clone, Debug, Default)]
@@ -25,7 +25,7 @@ pub struct Remoteness {
     memo: FxHashMap<u128, u8>,
     closures: u64,
     /// Raised from outside to abandon the calculation.
-    stop: Option<Arc<AtomicBool>>,
+    stop: StopFlag,
 }
 
 impl Remoteness {
@@ -34,16 +34,14 @@ impl Remoteness {
     /// [`Remoteness::stopped`] tells.
     #[must_use]
     pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Remoteness {
-        self.stop = Some(stop);
+        self.stop = StopFlag::new(stop);
         self
     }
 
     /// Whether the stop flag was raised (answers since are meaningless).
     #[must_use]
     pub fn stopped(&self) -> bool {
-        self.stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed))
+        self.stop.raised()
     }
 
     /// A calculator with an empty table.

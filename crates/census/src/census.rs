@@ -382,21 +382,46 @@ impl CramCensus {
     /// Catalogue every Cram region up to `max_cells` cells under all eight
     /// symmetries and find nim-values bottom-up.
     pub fn run(max_cells: usize) -> Result<CramCensus, CensusError> {
-        let cat = build_catalogue(Group::Square, max_cells)?;
+        let never = || false;
+        Ok(Self::run_until(max_cells, &never)?
+            .unwrap_or_else(|| unreachable!("a census never asked to stop finishes")))
+    }
+
+    /// [`CramCensus::run`], asking `stop` before every shape and every
+    /// size of the catalogue: `Ok(None)` as soon as it answers `true`
+    /// (Ctrl-C in a front end). The catalogue grows one size at a time
+    /// (the same classes, in the same order, as [`build_catalogue`]).
+    pub fn run_until(
+        max_cells: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<CramCensus>, CensusError> {
+        let max_cells = check_max_cells(max_cells)?;
         let mut values = CramValues::new();
-        let records: Vec<CramRecord> = cat
-            .iter()
-            .map(|s| CramRecord {
-                shape: *s,
-                nim: values.nim_value(s),
-            })
-            .collect();
+        let mut records: Vec<CramRecord> = Vec::new();
+        let mut level = build_catalogue(Group::Square, 1)?.of_size(1).to_vec();
+        for size in 1..=max_cells {
+            if size > 1 {
+                if stop() {
+                    return Ok(None);
+                }
+                level = Catalogue::grow_from(&level, Group::Square);
+            }
+            for s in &level {
+                if stop() {
+                    return Ok(None);
+                }
+                records.push(CramRecord {
+                    shape: *s,
+                    nim: values.nim_value(s),
+                });
+            }
+        }
         let report = crate::report::CramReport::tally(max_cells, &records, values.stats());
-        Ok(CramCensus {
+        Ok(Some(CramCensus {
             max_cells,
             records,
             report,
-        })
+        }))
     }
 
     /// Write one CSV row per shape (cells, board text, nim-value) to `path`,

@@ -3,14 +3,15 @@
 use partizan_core::Arena;
 use partizan_games::{with_rules, Board as GridBoard, Player, Rules};
 use partizan_solve::graph::counts_with;
-use partizan_solve::outcome::{Convention, OutcomeSolver};
+use partizan_solve::outcome::Convention;
 use partizan_solve::regions::{region_board, regions};
+use partizan_solve::search::{solve as search, Control, SearchConfig, SearchError};
 use partizan_solve::{Decompose, RegionTable, Savings, Solver, Stats};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use crate::interrupt::{solve_error, Interrupt};
+use crate::interrupt::{run_watched, solve_error, Interrupt};
 use crate::tables::Store;
 use crate::value::{adopt, py_str_repr, Value};
 
@@ -237,20 +238,56 @@ impl Board {
         Ok((v, stats_dict(py, &s)?))
     }
 
-    /// The outcome class (`"L"`, `"R"`, `"N"`, `"P"`) by the outcome search,
-    /// which reaches boards too large to value; `misere=True` for misère
-    /// play. Runs with the GIL released.
-    #[pyo3(signature = (*, misere=false))]
-    fn outcome(&self, py: Python<'_>, misere: bool) -> PyResult<&'static str> {
+    /// The outcome class (`"L"`, `"R"`, `"N"`, `"P"`) by the outcome search
+    /// (the command line's `partizan outcome`), which reaches boards too
+    /// large to value; `misere=True` for misère play, `table_mb` the
+    /// transposition table's size, `max_nodes` a budget (`RuntimeError`
+    /// when it runs out). Runs with the GIL released; Ctrl-C stops it.
+    #[pyo3(signature = (*, misere=false, table_mb=None, max_nodes=None))]
+    fn outcome(
+        &self,
+        py: Python<'_>,
+        misere: bool,
+        table_mb: Option<usize>,
+        max_nodes: Option<u64>,
+    ) -> PyResult<&'static str> {
         let conv = if misere {
             Convention::Misere
         } else {
             Convention::Normal
         };
+        let cells = with_rules!(self.rules, |r| r.cells(&self.board).count_ones());
+        // The command line's defaults for small and middling boards.
+        let table_mb = table_mb.unwrap_or(if cells <= 30 { 16 } else { 64 });
+        if !(1..=4096).contains(&table_mb) {
+            return Err(PyValueError::new_err(format!(
+                "table_mb must be 1 to 4096, not {table_mb}"
+            )));
+        }
         let (rules, board) = (self.rules, self.board);
-        py.detach(|| with_rules!(rules, |r| OutcomeSolver::new(r, conv).outcome(&board)))
-            .map(|o| o.class())
-            .map_err(solve_error)
+        let (res, signal) = run_watched(py, |stop| {
+            with_rules!(rules, |r| {
+                let mut config = SearchConfig::for_ruleset(r, conv);
+                config.table_bytes = table_mb << 20;
+                config.max_nodes = max_nodes;
+                let control = Control {
+                    stop: Some(stop.as_ref()),
+                    ..Control::default()
+                };
+                search(r, &board, &config, &control)
+            })
+        });
+        if let Some(e) = signal {
+            return Err(e);
+        }
+        match res {
+            Ok(rep) => Ok(rep.outcomes.class()),
+            Err(SearchError::Solve(e)) => Err(solve_error(e)),
+            Err(e @ SearchError::Value(_)) => {
+                Err(pyo3::exceptions::PyOverflowError::new_err(e.to_string()))
+            }
+            Err(e) => Err(PyRuntimeError::new_err(e.to_string())),
+        }
     }
 
     /// The position graph: `positions` (distinct positions reachable),

@@ -5,7 +5,8 @@
 //! most every [`INTERVAL`]; a `KeyboardInterrupt` found there is kept and
 //! raised once the solver has unwound with [`SolveError::Stopped`].
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use partizan_solve::SolveError;
@@ -95,5 +96,45 @@ pub fn solve_error(e: SolveError) -> PyErr {
         SolveError::Store(_) | SolveError::Stopped | SolveError::Inconsistent(_) => {
             PyRuntimeError::new_err(e.to_string())
         }
+    }
+}
+
+/// Run `work` on a helper thread while this thread, with the GIL released
+/// between looks, checks for Ctrl-C every [`INTERVAL`]; a signal raises
+/// the flag `work` is handed, which it must watch and then return early.
+/// Returns what `work` returned and the signal's exception, if one came
+/// (the caller raises it and discards the early result).
+///
+/// For computations that watch a flag from any thread (rayon pools, the
+/// outcome search), where [`Interrupt`] (which must run on the main
+/// thread) cannot be asked.
+pub fn run_watched<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Arc<AtomicBool>) -> T + Send,
+) -> (T, Option<PyErr>) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut pending = None;
+    let joined = std::thread::scope(|s| {
+        let main = std::thread::current();
+        let stop = &stop;
+        let h = s.spawn(move || {
+            let out = work(stop);
+            main.unpark();
+            out
+        });
+        while !h.is_finished() {
+            py.detach(|| std::thread::park_timeout(INTERVAL));
+            if pending.is_none() {
+                if let Err(e) = py.check_signals() {
+                    pending = Some(e);
+                    stop.store(true, Ordering::Release);
+                }
+            }
+        }
+        h.join()
+    });
+    match joined {
+        Ok(out) => (out, pending),
+        Err(panic) => std::panic::resume_unwind(panic),
     }
 }

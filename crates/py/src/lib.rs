@@ -7,7 +7,9 @@
 //! * [`value::Value`]: a canonical form as a Python object. All values live
 //!   in one process-global [`partizan_core::Arena`] behind a mutex; the lock
 //!   is only ever waited for with the GIL released, and nothing holding it
-//!   waits for the GIL, so Python threads cannot deadlock on it.
+//!   waits for the GIL, so Python threads cannot deadlock on it. The arena
+//!   only grows, until `clear_cache()` empties it: each value carries its
+//!   stable encoding and re-interns itself in the new generation.
 //! * [`board::Board`]: a position of a built-in ruleset. Long searches run
 //!   in a private arena with the GIL released, answer Ctrl-C through the
 //!   solver's stop check ([`interrupt::Interrupt`]), and hand their value to
@@ -18,8 +20,8 @@
 //!
 //! A new operation of core's CGT toolkit (atomic weight, reduced form,
 //! thermograph walls, ...) reaches Python as one `#[getter]` or method on
-//! [`value::Value`] that calls the `Arena` method through
-//! [`value::with_arena`] (numbers back as `Fraction` via
+//! [`value::Value`] that calls the `Arena` method on the value's id
+//! inside the lock (`on`/`make` in `value.rs`; numbers back as `Fraction` via
 //! [`value::fraction`], forms as `Value`), one line in `_partizan.pyi` and
 //! one test in `tests/test_values.py`.
 //!
@@ -46,6 +48,9 @@ fn _partizan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(value::nimber, m)?)?;
     m.add_function(wrap_pyfunction!(value::from_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(value::arena_size, m)?)?;
+    m.add_function(wrap_pyfunction!(value::arena_stats, m)?)?;
+    m.add_function(wrap_pyfunction!(value::clear_cache, m)?)?;
+    m.add("NotAtomicError", m.py().get_type::<value::NotAtomicError>())?;
     m.add_function(wrap_pyfunction!(board::value, m)?)?;
     m.add_function(wrap_pyfunction!(board::rulesets, m)?)?;
     m.add_function(wrap_pyfunction!(tables::domineering_census, m)?)?;

@@ -4,18 +4,18 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use partizan_census::{
     build_catalogue, Census, CensusError, CramCensus, DomineeringValues, Group, Shape, ShapeValues,
 };
 use partizan_core::{Arena, GameId};
-use partizan_semigroup::{census, count_by_genus, play, Order, Semigroup};
+use partizan_semigroup::{census_until, count_by_genus, play_until, Order, Semigroup};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde_json::json;
 
-use crate::interrupt::Interrupt;
+use crate::interrupt::{run_watched, Interrupt};
 
 /// The persistent table of region values, the same file the `partizan`
 /// command line uses (`path`, else `$PARTIZAN_STORE`, else the user's data
@@ -214,11 +214,18 @@ pub fn domineering_census(py: Python<'_>, max_cells: usize) -> PyResult<String> 
 
 /// The Cram census (nim-values of every region to `max_cells` cells) as
 /// JSON text: `{"report": ..., "records": [{"shape", "cells", "nim"}]}`.
+/// The GIL is released; Ctrl-C stops it between shapes.
 #[pyfunction]
 pub fn cram_census(py: Python<'_>, max_cells: usize) -> PyResult<String> {
+    let intr = Interrupt::new();
     let census = py
-        .detach(|| CramCensus::run(max_cells))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        .detach(|| CramCensus::run_until(max_cells, &|| intr.stop()))
+        .map_err(|e| census_error(&intr, e))?;
+    let Some(census) = census else {
+        return Err(intr
+            .take()
+            .unwrap_or_else(|| PyRuntimeError::new_err("census stopped")));
+    };
     let records: Vec<serde_json::Value> = census
         .records
         .iter()
@@ -232,28 +239,40 @@ pub fn cram_census(py: Python<'_>, max_cells: usize) -> PyResult<String> {
 /// The Sylver Coinage census (every irreducible position with 2 to
 /// `max_gaps` gaps through the finishing search and the four proofs), as
 /// the library's JSON report. `order` is `"increasing"`, `"decreasing"` or
-/// `"scored"`. The GIL is released while it runs.
+/// `"scored"`. The GIL is released while it runs (on every core), and
+/// Ctrl-C stops it between positions.
 #[pyfunction]
 #[pyo3(signature = (max_gaps, order="increasing"))]
 pub fn sylver_census(py: Python<'_>, max_gaps: u32, order: &str) -> PyResult<String> {
     let order: Order = order
         .parse()
         .map_err(|e| PyValueError::new_err(format!("{e}")))?;
-    let report = py
-        .detach(|| census(max_gaps, order))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (report, signal) = run_watched(py, |stop| {
+        census_until(max_gaps, order, false, &|| stop.load(Ordering::Acquire))
+    });
+    if let Some(e) = signal {
+        return Err(e);
+    }
+    let report = report
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .ok_or_else(|| PyRuntimeError::new_err("census stopped"))?;
     serde_json::to_string(&report).map_err(json_err)
 }
 
 /// One Sylver Coinage position given by the numbers named so far: outcome,
-/// winning moves and remoteness, as the library's JSON report.
+/// winning moves and remoteness, as the library's JSON report. The GIL is
+/// released; Ctrl-C stops it.
 #[pyfunction]
 pub fn sylver_play(py: Python<'_>, generators: Vec<u64>) -> PyResult<String> {
     let s = Semigroup::from_generators(&generators)
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let report = py
-        .detach(|| play(&s))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (report, signal) = run_watched(py, |stop| play_until(&s, Some(Arc::clone(stop))));
+    if let Some(e) = signal {
+        return Err(e);
+    }
+    let report = report
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .ok_or_else(|| PyRuntimeError::new_err("search stopped"))?;
     serde_json::to_string(&report).map_err(json_err)
 }
 

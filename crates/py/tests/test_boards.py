@@ -163,6 +163,9 @@ work = {
     "value": big.value,
     "graph": big.graph,
     "ruleset": lambda: Slow().value(cells),
+    "cram census": lambda: partizan.cram_census(15),
+    "sylver census": lambda: partizan.sylver_census(30),
+    "outcome search": lambda: partizan.Board("domineering", "|".join(["........"] * 8)).outcome(),
 }[sys.argv[1]]
 print("ready", flush=True)
 start = time.monotonic()
@@ -172,11 +175,15 @@ try:
 except KeyboardInterrupt:
     print("interrupted after %.2f s" % (time.monotonic() - start), flush=True)
     assert partizan.value("domineering", "..") == -1  # still usable
+    assert partizan.Board("domineering", "..").outcome() == "R"
+    assert partizan.cram_census(3).records
     print("usable", flush=True)
 """
 
 
-@pytest.mark.parametrize("work", ["value", "graph", "ruleset"])
+@pytest.mark.parametrize(
+    "work", ["value", "graph", "ruleset", "cram census", "sylver census", "outcome search"]
+)
 def test_ctrl_c_stops_a_long_computation(work):
     # A real SIGINT sent to a child process running 7 x 7 Domineering (far
     # beyond what finishes in the test's time): it must stop with

@@ -68,3 +68,29 @@ def test_sylver_play_and_semigroups():
     assert partizan.semigroup_counts(10) == [1, 1, 2, 4, 7, 12, 23, 39, 67, 118, 204]
     with pytest.raises(ValueError):
         partizan.sylver_play([4, 6])
+
+
+@pytest.mark.parametrize(
+    "work",
+    [
+        lambda: partizan.cram_census(11),
+        lambda: partizan.sylver_census(18),
+        lambda: partizan.Board("domineering", "......|......|......|......|......").outcome(),
+    ],
+    ids=["cram census", "sylver census", "outcome search"],
+)
+def test_long_computations_release_the_gil(work):
+    import threading
+    import time
+
+    done = []
+    t = threading.Thread(target=lambda: done.append(work()))
+    ticks = 0
+    t.start()
+    while t.is_alive():
+        ticks += 1
+        time.sleep(0)
+    t.join()
+    assert done
+    # with the GIL held for the whole run this loop could not run
+    assert ticks > 100, ticks

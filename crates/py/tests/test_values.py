@@ -109,8 +109,9 @@ def test_bad_input_is_a_value_error():
 
 
 def test_latex():
-    assert game("{2|0||-1}")._repr_latex_() == r"$\{2\mid 0\mid \mid -1\}$"
-    assert game("^*")._repr_latex_() == r"$\uparrow \ast $"
+    # core's LaTeX (Arena::display_latex), in math mode
+    assert game("{2|0||-1}")._repr_latex_() == r"$\{2 \mid 0 \,\|\, -1\}$"
+    assert game("^").latex() == r"\uparrow" and game("*2").latex() == r"\ast 2"
 
 
 def test_values_cross_threads():

@@ -67,8 +67,8 @@ pub mod tree;
 pub use error::SemigroupError;
 pub use semigroup::Semigroup;
 pub use sylver::census::{
-    census, census_with, outcomes, play, CensusReport, CensusSummary, Outcome, OutcomesReport,
-    PlayReport,
+    census, census_until, census_with, outcomes, play, play_until, CensusReport, CensusSummary,
+    Outcome, OutcomesReport, PlayReport,
 };
 pub use sylver::trace::{trace, TraceReport};
 pub use sylver::Order;

@@ -16,14 +16,23 @@ line, and games defined in Python::
 
 Long computations release the GIL and stop cleanly on Ctrl-C
 (``KeyboardInterrupt``).
+
+Memory: every value lives in one process-wide arena of canonical forms
+(equal values share one entry, sums and comparisons are cached). It only
+grows; ``arena_stats()`` tells its size and ``clear_cache()`` empties it.
+Clearing is safe at any time: each value carries its own stable encoding
+and re-enters the new arena on its next use (which costs one decode).
 """
 
 from ._partizan import (
     Board,
+    NotAtomicError,
     Store,
     Value,
     __version__,
     arena_size,
+    arena_stats,
+    clear_cache,
     construct,
     from_bytes,
     game,
@@ -31,7 +40,7 @@ from ._partizan import (
     rulesets,
     value,
 )
-from .rules import Ruleset, ruleset
+from .rules import Ruleset, ruleset, stable_key
 from .tables import (
     CramCensus,
     CramShape,
@@ -61,6 +70,7 @@ __all__ = [
     "CramShape",
     "DomineeringCensus",
     "DomineeringShape",
+    "NotAtomicError",
     "Ruleset",
     "Store",
     "SylverCensus",
@@ -68,6 +78,8 @@ __all__ = [
     "Value",
     "__version__",
     "arena_size",
+    "arena_stats",
+    "clear_cache",
     "construct",
     "cram_census",
     "domineering_census",
@@ -78,6 +90,7 @@ __all__ = [
     "ruleset",
     "rulesets",
     "semigroup_counts",
+    "stable_key",
     "star",
     "sylver_census",
     "sylver_play",

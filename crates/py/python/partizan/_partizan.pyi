@@ -30,6 +30,8 @@ class Value:
     def __hash__(self) -> int: ...
     def confused(self, other: _Game) -> bool:
         """Whether the two are incomparable (their difference is fuzzy)."""
+    def compare(self, other: _Game) -> str:
+        """``"<"``, ``"="``, ``">"`` or ``"||"`` (confused) in the CGT order."""
     @property
     def outcome(self) -> str:
         """``"L"``, ``"R"``, ``"N"`` or ``"P"``."""
@@ -44,6 +46,12 @@ class Value:
     @property
     def is_number(self) -> bool: ...
     @property
+    def is_infinitesimal(self) -> bool:
+        """Both stops are zero."""
+    @property
+    def is_all_small(self) -> bool:
+        """No subposition of the canonical form is a non-zero number."""
+    @property
     def nimber(self) -> Optional[int]: ...
     @property
     def birthday(self) -> int: ...
@@ -51,10 +59,41 @@ class Value:
     def left_options(self) -> List[Value]: ...
     @property
     def right_options(self) -> List[Value]: ...
+    def options(self, player: str) -> List[Value]:
+        """The canonical form's options for ``"left"`` or ``"right"``."""
     def as_fraction(self) -> Fraction:
         """The number as a Fraction; ValueError if not a number."""
     def thermograph(self) -> Dict[str, Any]:
-        """``{"left": [(t, x), ...], "right": [...], "mast": x, "temperature": t}``."""
+        """``{"left": [(t, x), ...], "right": [...], "mast": x, "temperature": t,
+        "cgsuite": "Thermograph(...)"}``: walls as exact breakpoints from t = -1."""
+    def atomic_weight(self) -> Value:
+        """The atomic weight; ``NotAtomicError`` if undefined."""
+    def is_atomic(self) -> bool:
+        """Whether the atomic weight is defined."""
+    def reduced(self) -> Value:
+        """The reduced canonical form (equal modulo infinitesimals)."""
+    def infinitesimal_part(self) -> Value:
+        """The value minus its reduced form."""
+    def cool(self, t: _Number) -> Value:
+        """Cooled by the number ``t > -1``."""
+    def heat(self, t: _Game) -> Value:
+        """Heated by ``t``."""
+    def overheat(self, s: _Game, t: _Game) -> Value:
+        """Overheated from ``s`` by ``t``."""
+    def freeze(self) -> Value:
+        """Cooled by its own temperature."""
+    def incentives(self) -> List[Value]:
+        """Both players' incentives pooled, dominated ones removed."""
+    def left_incentives(self) -> List[Value]:
+        """``G^L - G`` for each Left option, dominated ones removed."""
+    def right_incentives(self) -> List[Value]:
+        """``G - G^R`` for each Right option, dominated ones removed."""
+    def ordinal_sum(self, other: _Game) -> Value:
+        """The ordinal sum ``self : other``."""
+    def norton(self, u: _Game) -> Value:
+        """Norton's product ``self . u``."""
+    def latex(self) -> str:
+        """The canonical form in LaTeX math notation."""
     def to_bytes(self) -> bytes:
         """The stable, versioned encoding."""
     def _repr_latex_(self) -> str: ...
@@ -87,7 +126,14 @@ class Board:
         decompose: str = "every",
         symmetry: bool = True,
     ) -> Tuple[Value, Dict[str, int]]: ...
-    def outcome(self, *, misere: bool = False) -> str: ...
+    def outcome(
+        self,
+        *,
+        misere: bool = False,
+        table_mb: Optional[int] = None,
+        max_nodes: Optional[int] = None,
+    ) -> str:
+        """The outcome class by the outcome search (Ctrl-C stops it)."""
     def graph(self) -> Dict[str, Any]: ...
     def rows(self) -> List[str]: ...
     def _repr_svg_(self) -> str: ...
@@ -95,7 +141,11 @@ class Board:
 class Store:
     """The persistent table of region values shared with the CLI."""
 
-    def __init__(self, path: Optional[Union[str, PathLike[str]]] = None) -> None: ...
+    def __init__(
+        self, path: Optional[Union[str, PathLike[str]]] = None, *, keep_open: bool = False
+    ) -> None: ...
+    @property
+    def keep_open(self) -> bool: ...
     @property
     def path(self) -> str: ...
     @property
@@ -109,7 +159,7 @@ class Engine:
     """The valuation engine behind ``partizan.Ruleset``."""
 
     def __init__(self, rules: Any, components: bool = False) -> None: ...
-    def value(self, position: Hashable) -> Value: ...
+    def value(self, position: Hashable, store: Optional[Store] = None) -> Value: ...
     def stats(self) -> Dict[str, int]: ...
     def clear(self) -> None: ...
 
@@ -127,6 +177,15 @@ def from_bytes(data: bytes) -> Value:
 
 def arena_size() -> int:
     """Distinct canonical forms held by the process."""
+
+def arena_stats() -> Dict[str, int]:
+    """``forms`` held by the process-wide arena and its ``generation``."""
+
+def clear_cache() -> int:
+    """Empty the process-wide arena (safe while values live); forms freed."""
+
+class NotAtomicError(ValueError):
+    """The atomic weight is undefined for this value."""
 
 def value(ruleset: str, board: str, store: Optional[Store] = None) -> Value:
     """The value of a board of a built-in ruleset."""

@@ -9,6 +9,9 @@
 
 use std::fmt::{self, Write as _};
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -349,6 +352,19 @@ pub fn census_with(
     order: Order,
     remoteness: bool,
 ) -> Result<CensusReport, SemigroupError> {
+    let never = || false;
+    Ok(census_until(max_gaps, order, remoteness, &never)?
+        .unwrap_or_else(|| unreachable!("a census never asked to stop finishes")))
+}
+
+/// [`census_with`], asking `stop` (from any thread) before every position:
+/// `Ok(None)` once it has answered `true` (Ctrl-C in a front end).
+pub fn census_until(
+    max_gaps: u32,
+    order: Order,
+    remoteness: bool,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Option<CensusReport>, SemigroupError> {
     if max_gaps > MAX_GENUS {
         return Err(SemigroupError::GenusTooLarge {
             requested: max_gaps,
@@ -358,8 +374,17 @@ pub fn census_with(
     let roots = irreducible_positions(max_gaps)?;
     let positions = roots
         .par_iter()
-        .map(|&s| measure_with(s, order, remoteness))
+        .map(|&s| {
+            if stop() {
+                Ok(None)
+            } else {
+                measure_with(s, order, remoteness).map(Some)
+            }
+        })
         .collect::<Result<Vec<_>, _>>()?;
+    let Some(positions) = positions.into_iter().collect::<Option<Vec<_>>>() else {
+        return Ok(None);
+    };
     let by_genus = (2..=max_gaps)
         .map(|g| {
             let group: Vec<&PositionRecord> = positions.iter().filter(|r| r.genus == g).collect();
@@ -388,7 +413,7 @@ pub fn census_with(
         .filter(|r| r.told.counts.closures < r.finishing.closures)
         .cloned()
         .collect();
-    Ok(CensusReport {
+    Ok(Some(CensusReport {
         max_gaps,
         order,
         by_genus,
@@ -396,7 +421,7 @@ pub fn census_with(
         totals,
         told_cheaper,
         positions,
-    })
+    }))
 }
 
 impl CensusReport {
@@ -708,11 +733,26 @@ pub struct PlayReport {
 /// named). The cost grows quickly with the genus: the remoteness needs every
 /// line, not only the first winning one.
 pub fn play(s: &Semigroup) -> Result<PlayReport, SemigroupError> {
+    Ok(play_until(s, None)?
+        .unwrap_or_else(|| unreachable!("a search never asked to stop finishes")))
+}
+
+/// [`play`], abandoned with `Ok(None)` once `stop` is raised (Ctrl-C in a
+/// front end; the flag is watched inside the searches).
+pub fn play_until(
+    s: &Semigroup,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<Option<PlayReport>, SemigroupError> {
     let s = *s;
     if s.genus() == 0 {
         return Err(SemigroupError::GameOver);
     }
     let mut search = FinishingSearch::new(Order::Increasing);
+    let mut r = Remoteness::new();
+    if let Some(flag) = stop {
+        search = search.with_stop(Arc::clone(&flag));
+        r = r.with_stop(flag);
+    }
     let winning_move = search.winning_move(s);
     let finishing = search.counts();
     let (survivors, struck): (Vec<u32>, Vec<u32>) = Order::Increasing
@@ -723,14 +763,16 @@ pub fn play(s: &Semigroup) -> Result<PlayReport, SemigroupError> {
         .copied()
         .filter(|&x| !search.wins(s.adjoin(x)))
         .collect();
-    let mut r = Remoteness::new();
     let (remoteness, fastest_move) = r.best_move(s);
+    if search.stopped() || r.stopped() {
+        return Ok(None);
+    }
     let outcome = if winning_move.is_some() {
         Outcome::Win
     } else {
         Outcome::Loss
     };
-    Ok(PlayReport {
+    Ok(Some(PlayReport {
         position: s,
         generators: s.minimal_generators(),
         genus: s.genus(),
@@ -744,7 +786,7 @@ pub fn play(s: &Semigroup) -> Result<PlayReport, SemigroupError> {
         survivors,
         struck,
         finishing,
-    })
+    }))
 }
 
 impl PlayReport {

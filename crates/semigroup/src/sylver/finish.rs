@@ -7,12 +7,15 @@
 //! included: the closure is what the test looks at), and a memo hit on the
 //! position a move reaches is still a move examined.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use crate::semigroup::Semigroup;
 
 use super::pairing::is_struck;
-use super::{Order, SearchCounts};
+use super::{Order, SearchCounts, StopFlag};
 
 /// A memoised search for the outcome of Sylver Coinage positions.
 #[derive(Clone, Debug)]
@@ -21,9 +24,26 @@ pub struct FinishingSearch {
     /// Position -> first winning move in `order`, or 0 when lost.
     memo: FxHashMap<u128, u8>,
     closures: u64,
+    /// Raised from outside to abandon the search (see [`FinishingSearch::with_stop`]).
+    stop: StopFlag,
 }
 
 impl FinishingSearch {
+    /// The search abandons its work once `stop` is raised: from then on its
+    /// answers are meaningless and the caller must discard them (and the
+    /// search), as [`FinishingSearch::stopped`] tells.
+    #[must_use]
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> FinishingSearch {
+        self.stop = StopFlag::new(stop);
+        self
+    }
+
+    /// Whether the stop flag was raised (answers since are meaningless).
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stop.raised()
+    }
+
     /// A search with an empty table, trying moves in `order`.
     #[must_use]
     pub fn new(order: Order) -> FinishingSearch {
@@ -31,6 +51,7 @@ impl FinishingSearch {
             order,
             memo: FxHashMap::default(),
             closures: 0,
+            stop: StopFlag::default(),
         }
     }
 
@@ -51,6 +72,9 @@ impl FinishingSearch {
             return known;
         }
         let mut found = 0u8;
+        if self.stopped() {
+            return found;
+        }
         for x in self.order.moves(s) {
             self.closures += 1;
             let t = s.adjoin(x);

@@ -40,6 +40,9 @@ pub mod proofs;
 pub mod remoteness;
 pub mod trace;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use serde::Serialize;
 
 pub use order::{MoveList, Moves, Order};
@@ -64,5 +67,25 @@ impl SearchCounts {
         } else {
             self.evaluations as f64 / self.positions as f64
         }
+    }
+}
+
+/// An optional stop flag a search watches (raised from another thread, for
+/// Ctrl-C in a front end); once raised, the search's answers are
+/// meaningless and must be discarded.
+#[derive(Clone, Debug, Default)]
+pub struct StopFlag(Option<Arc<AtomicBool>>);
+
+impl StopFlag {
+    /// A flag watching `stop`.
+    #[must_use]
+    pub fn new(stop: Arc<AtomicBool>) -> StopFlag {
+        StopFlag(Some(stop))
+    }
+
+    /// Whether the flag was raised.
+    #[must_use]
+    pub fn raised(&self) -> bool {
+        self.0.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }

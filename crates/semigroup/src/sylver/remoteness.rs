@@ -9,21 +9,41 @@
 //! means the player to move wins (odd) or loses (even) after `r` more
 //! numbers have been named.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 
 use crate::semigroup::Semigroup;
 
 use super::pairing::is_struck;
-use super::{Order, SearchCounts};
+use super::{Order, SearchCounts, StopFlag};
 
 /// A memoised remoteness calculator.
 #[derive(Clone, Debug, Default)]
 pub struct Remoteness {
     memo: FxHashMap<u128, u8>,
     closures: u64,
+    /// Raised from outside to abandon the calculation.
+    stop: StopFlag,
 }
 
 impl Remoteness {
+    /// The calculator abandons its work once `stop` is raised: from then
+    /// on its answers are meaningless and the caller must discard them, as
+    /// [`Remoteness::stopped`] tells.
+    #[must_use]
+    pub fn with_stop(mut self, stop: Arc<AtomicBool>) -> Remoteness {
+        self.stop = StopFlag::new(stop);
+        self
+    }
+
+    /// Whether the stop flag was raised (answers since are meaningless).
+    #[must_use]
+    pub fn stopped(&self) -> bool {
+        self.stop.raised()
+    }
+
     /// A calculator with an empty table.
     #[must_use]
     pub fn new() -> Remoteness {
@@ -55,6 +75,9 @@ impl Remoteness {
         }
         let mut best_win: Option<u8> = None;
         let mut longest_loss = 0u8;
+        if self.stopped() {
+            return 0;
+        }
         for x in Order::Increasing.moves(s) {
             self.closures += 1;
             let r = self.solve(s.adjoin(x));

@@ -115,11 +115,25 @@ fn bad_input_and_limits_are_one_line_errors() {
         ],
         "max-memory",
     );
+    // The budget is looked at every few thousand nodes, so the boards must
+    // need more than that: 8x8 on Domineering's own search, 6x6 on the
+    // general engine.
+    fails(
+        &[
+            "outcome",
+            "domineering",
+            "........|........|........|........|........|........|........|........",
+            "--max-nodes",
+            "100",
+        ],
+        "budget",
+    );
     fails(
         &[
             "outcome",
             "domineering",
             "......|......|......|......|......|......",
+            "--general",
             "--max-nodes",
             "100",
         ],

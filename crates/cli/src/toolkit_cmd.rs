@@ -158,14 +158,7 @@ pub fn value_thermograph(value: &str, format: Option<&str>, json_out: bool) -> R
         None => {
             let th = a.thermograph(g)?;
             if json_out {
-                let out = json!({
-                    "left_wall": wall_json(&th.left),
-                    "right_wall": wall_json(&th.right),
-                    "mast": th.mast.to_string(),
-                    "temperature": th.temperature.to_string(),
-                    "cgsuite": th.cgsuite(),
-                });
-                println!("{}", serde_json::to_string_pretty(&out)?);
+                println!("{}", serde_json::to_string_pretty(&thermograph_json(&th))?);
             } else {
                 println!("left wall: {}", wall_text(&th.left));
                 println!("right wall: {}", wall_text(&th.right));
@@ -289,6 +282,18 @@ fn wall_json(w: &Trajectory) -> Value {
             .map(|(t, x)| json!([t.to_string(), x.to_string()]))
             .collect(),
     )
+}
+
+/// A thermograph in JSON: both walls' breakpoints, mast, temperature and
+/// CGSuite's `Thermograph(...)` text.
+fn thermograph_json(th: &partizan_core::thermo::Thermograph) -> Value {
+    json!({
+        "left_wall": wall_json(&th.left),
+        "right_wall": wall_json(&th.right),
+        "mast": th.mast.to_string(),
+        "temperature": th.temperature.to_string(),
+        "cgsuite": th.cgsuite(),
+    })
 }
 
 fn wall_text(w: &Trajectory) -> String {
@@ -609,13 +614,7 @@ fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<
             "right_options": sh.json_list(a, &ro),
             "left_incentives": inc.as_ref().map(|i| sh.json_list(a, &i.left)),
             "right_incentives": inc.as_ref().map(|i| sh.json_list(a, &i.right)),
-            "thermograph": {
-                "left_wall": wall_json(&th.left),
-                "right_wall": wall_json(&th.right),
-                "mast": th.mast.to_string(),
-                "temperature": th.temperature.to_string(),
-                "cgsuite": th.cgsuite(),
-            },
+            "thermograph": thermograph_json(&th),
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());

@@ -4,21 +4,9 @@
 
 use std::fmt::Write as _;
 
-/// Escape text for HTML element content and double-quoted attributes.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Escape text for HTML element content and double-quoted attributes (the
+/// same escaping the pictures use).
+pub use partizan_report::picture::escape;
 
 /// At most `max` characters of `s`, with an ellipsis when cut.
 pub fn shorten(s: &str, max: usize) -> String {

@@ -158,8 +158,9 @@ mod tests {
 
     #[test]
     fn a_node_budget_is_an_error_not_a_guess() {
+        // The budget is looked at every 4,096 nodes: 8x8 needs millions.
         let b = Domineering
-            .parse("......|......|......|......|......|......")
+            .parse("........|........|........|........|........|........|........|........")
             .unwrap();
         let mut cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
         cfg.max_nodes = Some(50);

@@ -398,8 +398,9 @@ mod tests {
 
     #[test]
     fn out_of_nodes_or_time_is_unknown() {
+        // The budget is looked at every 4,096 nodes: 8x8 needs millions.
         let b = Domineering
-            .parse("......|......|......|......|......|......")
+            .parse("........|........|........|........|........|........|........|........")
             .unwrap();
         let a = search(
             &Domineering,

@@ -34,7 +34,7 @@
 //!   players), the least of them the table key.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use partizan_games::{Board, Player};
 
@@ -1132,44 +1132,10 @@ fn split(
     pos: &Pos,
     first: Player,
 ) -> Result<FirstPlayer, SearchError> {
-    let start = Instant::now();
-    let found = AtomicBool::new(false);
-    let (a, b) = std::thread::scope(|s| {
-        let found = &found;
-        let one = |share: usize| -> Result<FirstPlayer, SearchError> {
-            let mut e = Engine::new(sh);
-            e.split = Some((share, 2, found));
-            match e.solve_root(board, pos, first) {
-                Err(SearchError::Sibling) => Ok(FirstPlayer {
-                    player: first,
-                    wins: false,
-                    winning_move: None,
-                    counts: e.counts,
-                    elapsed: Duration::ZERO,
-                }),
-                r => r,
-            }
-        };
-        let h = s.spawn(move || one(1));
-        let a = one(0);
-        let b = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (a, b)
-    });
-    let mut counts = SearchCounts::default();
-    let mut winner: Option<FirstPlayer> = None;
-    for r in [a, b] {
-        let fp = r?;
-        counts.add(&fp.counts);
-        if fp.wins && winner.is_none() {
-            winner = Some(fp);
-        }
-    }
-    Ok(FirstPlayer {
-        player: first,
-        wins: winner.is_some(),
-        winning_move: winner.and_then(|w| w.winning_move),
-        counts,
-        elapsed: start.elapsed(),
+    super::split_root(first, |share, found| {
+        let mut e = Engine::new(sh);
+        e.split = Some((share, 2, found));
+        Ok((e.solve_root(board, pos, first), e.counts))
     })
 }
 

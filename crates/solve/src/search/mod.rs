@@ -387,26 +387,43 @@ fn solve_split<R: Knowledge>(
     board: &Board,
     first: Player,
 ) -> Result<FirstPlayer, SearchError> {
+    split_root(first, |share, found| {
+        let mut e = Engine::new(rules, shared)?;
+        e.split = Some((share, 2, found));
+        Ok((e.solve_root(board, first), e.counts))
+    })
+}
+
+/// Runs `half(share, found)` for shares 0 and 1 of the root's moves, one on
+/// each of two threads, and joins them into one first player's answer: a
+/// win if either half found one. `half` gives its search's result and its
+/// counts; a half stopped because its sibling won
+/// ([`SearchError::Sibling`]) still counts what it searched. Every engine's
+/// root split goes through here.
+pub(crate) fn split_root<F>(first: Player, half: F) -> Result<FirstPlayer, SearchError>
+where
+    F: Fn(
+            usize,
+            &AtomicBool,
+        ) -> Result<(Result<FirstPlayer, SearchError>, SearchCounts), SearchError>
+        + Sync,
+{
     let start = Instant::now();
     let found = AtomicBool::new(false);
+    let one = |share: usize| -> Result<FirstPlayer, SearchError> {
+        match half(share, &found)? {
+            (Err(SearchError::Sibling), counts) => Ok(FirstPlayer {
+                player: first,
+                wins: false,
+                winning_move: None,
+                counts,
+                elapsed: Duration::ZERO,
+            }),
+            (r, _) => r,
+        }
+    };
     let (a, b) = std::thread::scope(|s| {
-        let found = &found;
-        let one = |share: usize| -> Result<FirstPlayer, SearchError> {
-            let mut e = Engine::new(rules, shared)?;
-            e.split = Some((share, 2, found));
-            match e.solve_root(board, first) {
-                // Stopped by the sibling's win: what it did still counts.
-                Err(SearchError::Sibling) => Ok(FirstPlayer {
-                    player: first,
-                    wins: false,
-                    winning_move: None,
-                    counts: e.counts,
-                    elapsed: Duration::ZERO,
-                }),
-                r => r,
-            }
-        };
-        let h = s.spawn(move || one(1));
+        let h = s.spawn(|| one(1));
         let a = one(0);
         let b = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
         (a, b)
@@ -414,20 +431,15 @@ fn solve_split<R: Knowledge>(
     let mut counts = SearchCounts::default();
     let mut winner: Option<FirstPlayer> = None;
     for r in [a, b] {
-        match r {
-            Ok(fp) => {
-                counts.add(&fp.counts);
-                if fp.wins && winner.is_none() {
-                    winner = Some(fp);
-                }
-            }
-            Err(e) => return Err(e),
+        let fp = r?;
+        counts.add(&fp.counts);
+        if fp.wins && winner.is_none() {
+            winner = Some(fp);
         }
     }
-    let wins = winner.is_some();
     Ok(FirstPlayer {
         player: first,
-        wins,
+        wins: winner.is_some(),
         winning_move: winner.and_then(|w| w.winning_move),
         counts,
         elapsed: start.elapsed(),

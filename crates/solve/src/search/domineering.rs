@@ -40,8 +40,8 @@ use partizan_games::{Board, Player};
 
 use super::table::{self, Entry, Table};
 use super::{
-    Control, FirstPlayer, Parallel, Progress, SearchConfig, SearchCounts, SearchError,
-    SearchReport, CHECK_EVERY, LINE_PLIES,
+    Control, FirstPlayer, Parallel, SearchConfig, SearchCounts, SearchError, SearchReport,
+    CHECK_EVERY, LINE_PLIES,
 };
 use crate::outcome::{Convention, Outcomes};
 
@@ -800,49 +800,22 @@ impl<'s> Engine<'s> {
     }
 
     fn check(&mut self) -> Result<(), SearchError> {
-        let total = self.sh.nodes.fetch_add(self.unflushed, Relaxed) + self.unflushed;
-        self.unflushed = 0;
-        self.sh.table.add(&mut self.tally);
-        let ctl = self.sh.control;
-        if let Some(stop) = ctl.stop {
-            if stop.load(Relaxed) {
-                return Err(SearchError::Stopped { nodes: total });
-            }
+        let sh = self.sh;
+        super::budget::Budget {
+            control: sh.control,
+            table: sh.table,
+            nodes: &sh.nodes,
+            start: sh.start,
+            last_report: &sh.last_report,
+            max_nodes: sh.max_nodes,
         }
-        if let Some((_, _, found)) = self.split {
-            if found.load(Relaxed) {
-                return Err(SearchError::Sibling);
-            }
-        }
-        if let Some(max) = self.sh.max_nodes {
-            if total >= max {
-                return Err(SearchError::Budget(max));
-            }
-        }
-        if let Some(f) = ctl.progress {
-            let elapsed = self.sh.start.elapsed();
-            let ms = elapsed.as_millis() as u64;
-            let last = self.sh.last_report.load(Relaxed);
-            if ms >= last + ctl.interval.as_millis() as u64
-                && self
-                    .sh
-                    .last_report
-                    .compare_exchange(last, ms, Relaxed, Relaxed)
-                    .is_ok()
-            {
-                let t = self.sh.table.stats();
-                f(&Progress {
-                    nodes: total,
-                    nodes_per_sec: total as f64 / elapsed.as_secs_f64().max(1e-9),
-                    table_filled: t.filled,
-                    table_capacity: t.capacity,
-                    elapsed_ms: ms,
-                    left_first: self.first == Player::Left,
-                    line: self.line[..self.depth.min(LINE_PLIES)].to_vec(),
-                });
-            }
-        }
-        Ok(())
+        .check(super::budget::Searcher {
+            unflushed: &mut self.unflushed,
+            tally: &mut self.tally,
+            found: self.split.map(|(_, _, f)| f),
+            first: self.first,
+            line: &self.line[..self.depth.min(LINE_PLIES)],
+        })
     }
 
     #[inline]

@@ -24,6 +24,7 @@
 //! * **Both cores**: with two threads the two first players are searched at
 //!   once, sharing the table.
 
+pub(crate) mod budget;
 pub mod certificate;
 pub mod domineering;
 pub mod knowledge;
@@ -812,52 +813,24 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         decide_by_bounds(left, right, lo, hi, mover)
     }
 
-    /// Look at the stop flag, the budget and the clock.
+    /// Look at the stop flag, the budget and the clock ([`budget`]).
     fn check(&mut self) -> Result<(), SearchError> {
-        let total = self.sh.nodes.fetch_add(self.unflushed, Relaxed) + self.unflushed;
-        self.unflushed = 0;
-        self.sh.table.add(&mut self.tally);
-        let ctl = self.sh.control;
-        if let Some(stop) = ctl.stop {
-            if stop.load(Relaxed) {
-                return Err(SearchError::Stopped { nodes: total });
-            }
+        let sh = self.sh;
+        budget::Budget {
+            control: sh.control,
+            table: sh.table,
+            nodes: &sh.nodes,
+            start: sh.start,
+            last_report: &sh.last_report,
+            max_nodes: sh.config.max_nodes,
         }
-        if let Some((_, _, found)) = self.split {
-            if found.load(Relaxed) {
-                return Err(SearchError::Sibling);
-            }
-        }
-        if let Some(max) = self.sh.config.max_nodes {
-            if total >= max {
-                return Err(SearchError::Budget(max));
-            }
-        }
-        if let Some(f) = ctl.progress {
-            let elapsed = self.sh.start.elapsed();
-            let ms = elapsed.as_millis() as u64;
-            let last = self.sh.last_report.load(Relaxed);
-            if ms >= last + ctl.interval.as_millis() as u64
-                && self
-                    .sh
-                    .last_report
-                    .compare_exchange(last, ms, Relaxed, Relaxed)
-                    .is_ok()
-            {
-                let t = self.sh.table.stats();
-                let secs = elapsed.as_secs_f64().max(1e-9);
-                f(&Progress {
-                    nodes: total,
-                    nodes_per_sec: total as f64 / secs,
-                    table_filled: t.filled,
-                    table_capacity: t.capacity,
-                    elapsed_ms: ms,
-                    left_first: self.first == Player::Left,
-                    line: self.line[..self.depth.min(LINE_PLIES)].to_vec(),
-                });
-            }
-        }
-        Ok(())
+        .check(budget::Searcher {
+            unflushed: &mut self.unflushed,
+            tally: &mut self.tally,
+            found: self.split.map(|(_, _, f)| f),
+            first: self.first,
+            line: &self.line[..self.depth.min(LINE_PLIES)],
+        })
     }
 
     /// Does `mover` win `node` moving first?

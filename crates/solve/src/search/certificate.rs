@@ -390,6 +390,7 @@ pub fn solve_with_certificate<R: Knowledge>(
         nodes: std::sync::atomic::AtomicU64::new(0),
         start: Instant::now(),
         last_report: std::sync::atomic::AtomicU64::new(0),
+        saver: None,
     };
     let mut e = Engine::new(rules, &shared)?;
     let mut proof = Proof {

@@ -26,6 +26,7 @@
 
 pub(crate) mod budget;
 pub mod certificate;
+pub mod checkpoint;
 pub mod domineering;
 pub mod knowledge;
 pub mod table;
@@ -194,6 +195,9 @@ pub enum SearchError {
     /// More threads than the search can use.
     #[error("threads must be 1 or 2, not {0}")]
     Threads(usize),
+    /// A checkpoint could not be written, or was refused.
+    #[error(transparent)]
+    Checkpoint(#[from] checkpoint::CheckpointError),
 }
 
 /// A snapshot of a running search, handed to the progress callback.
@@ -337,8 +341,117 @@ pub fn solve<R: Knowledge>(
             return r;
         }
     }
+    Ok(general(rules, board, config, control, None)?.0)
+}
+
+/// What a resumed search took over from its checkpoint.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Resumed {
+    /// The checkpoint file.
+    pub file: String,
+    /// Earlier runs that wrote the checkpoint (0: a fresh start).
+    pub sessions: u32,
+    /// Nodes those runs searched.
+    pub nodes_before: u64,
+    /// Table entries loaded from the checkpoint.
+    pub entries_loaded: u64,
+    /// First players already decided in the checkpoint: Left, Right.
+    pub decided_before: [bool; 2],
+    /// Nodes this run searched.
+    pub nodes_now: u64,
+    /// Table entries in the checkpoint written at the end of this run.
+    pub entries_saved: u64,
+}
+
+/// [`solve`] with a checkpoint at `file`: the search starts from what the
+/// checkpoint holds (if the file exists: refused when it is damaged or for
+/// another search), writes it every `every` and when the search ends or
+/// stops, so a stopped or killed run resumes without losing its solved
+/// subtrees. Always the general engine (a ruleset's own search keeps no
+/// checkpoint).
+pub fn solve_resumable<R: Knowledge>(
+    rules: &R,
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+    file: &std::path::Path,
+    every: Duration,
+) -> Result<(SearchReport, Resumed), SearchError> {
+    if config.threads == 0 || config.threads > 2 {
+        return Err(SearchError::Threads(config.threads));
+    }
+    let (rep, resumed) = general(rules, board, config, control, Some((file, every)))?;
+    Ok((rep, resumed.unwrap_or_default()))
+}
+
+/// What identifies a general-engine search for its checkpoint.
+pub fn fingerprint<R: Knowledge>(
+    rules: &R,
+    board: &Board,
+    config: &SearchConfig,
+) -> checkpoint::Fingerprint {
+    checkpoint::Fingerprint {
+        engine: "general".to_string(),
+        ruleset: rules.name().to_string(),
+        board: rules.format(board),
+        convention: config.convention,
+        value_cells: if config.values_on() {
+            config.value_cells
+        } else {
+            0
+        },
+        symmetry: config.symmetry,
+    }
+}
+
+/// The general engine, with a checkpoint when `resume` names one.
+fn general<R: Knowledge>(
+    rules: &R,
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+    resume: Option<(&std::path::Path, Duration)>,
+) -> Result<(SearchReport, Option<Resumed>), SearchError> {
     let start = Instant::now();
     let table = Table::with_bytes(config.table_bytes);
+    let mut resumed = None;
+    let saver = match resume {
+        None => None,
+        Some((path, every)) => {
+            let expected = fingerprint(rules, board, config);
+            let (state, loaded) = checkpoint::read(path, &expected, &table)?.unwrap_or((
+                checkpoint::State {
+                    fingerprint: expected,
+                    sessions: 0,
+                    nodes: 0,
+                    left: None,
+                    right: None,
+                },
+                0,
+            ));
+            for d in [&state.left, &state.right].into_iter().flatten() {
+                if let Some(m) = &d.winning_move {
+                    if !is_option(rules, board, m) {
+                        return Err(checkpoint::CheckpointError::Corrupt {
+                            path: path.to_path_buf(),
+                            why: "a winning move that is no move of the board".to_string(),
+                        }
+                        .into());
+                    }
+                }
+            }
+            resumed = Some(Resumed {
+                file: path.display().to_string(),
+                sessions: state.sessions,
+                nodes_before: state.nodes,
+                entries_loaded: loaded,
+                decided_before: [state.left.is_some(), state.right.is_some()],
+                nodes_now: 0,
+                entries_saved: 0,
+            });
+            Some(checkpoint::Saver::new(path, every, state))
+        }
+    };
     let zob = Zobrist::new(rules, board, config.symmetry);
     let shared = Shared {
         table: &table,
@@ -348,36 +461,98 @@ pub fn solve<R: Knowledge>(
         nodes: AtomicU64::new(0),
         start,
         last_report: AtomicU64::new(0),
+        saver: saver.as_ref(),
     };
-    let (left, right) = if config.threads == 2 && config.parallel == Parallel::RootSplit {
-        (
-            solve_split(rules, &shared, board, Player::Left)?,
-            solve_split(rules, &shared, board, Player::Right)?,
-        )
+    // One first player: from the checkpoint if it decided it, else searched
+    // (and recorded in the checkpoint).
+    let one = |first: Player,
+               search: &dyn Fn() -> Result<FirstPlayer, SearchError>|
+     -> Result<FirstPlayer, SearchError> {
+        if let Some(s) = &saver {
+            if let Some(d) = s.state().decided(first) {
+                return Ok(FirstPlayer {
+                    player: first,
+                    wins: d.wins,
+                    winning_move: d.winning_move,
+                    counts: d.counts,
+                    elapsed: Duration::ZERO,
+                });
+            }
+        }
+        let fp = search()?;
+        if let Some(s) = &saver {
+            s.decided(&fp);
+            s.save(&table, shared.nodes.load(Relaxed))?;
+        }
+        Ok(fp)
+    };
+    let result = if config.threads == 2 && config.parallel == Parallel::RootSplit {
+        one(Player::Left, &|| {
+            solve_split(rules, &shared, board, Player::Left)
+        })
+        .and_then(|l| {
+            Ok((
+                l,
+                one(Player::Right, &|| {
+                    solve_split(rules, &shared, board, Player::Right)
+                })?,
+            ))
+        })
     } else if config.threads == 2 {
         std::thread::scope(|s| {
-            let l = s.spawn(|| Engine::new(rules, &shared)?.solve_root(board, Player::Left));
-            let r = Engine::new(rules, &shared)?.solve_root(board, Player::Right);
+            let l = s.spawn(|| {
+                one(Player::Left, &|| {
+                    Engine::new(rules, &shared)?.solve_root(board, Player::Left)
+                })
+            });
+            let r = one(Player::Right, &|| {
+                Engine::new(rules, &shared)?.solve_root(board, Player::Right)
+            });
             let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
             Ok::<_, SearchError>((l?, r?))
-        })?
+        })
     } else {
-        let mut e = Engine::new(rules, &shared)?;
-        let l = e.solve_root(board, Player::Left)?;
-        let r = e.solve_root(board, Player::Right)?;
-        (l, r)
+        Engine::new(rules, &shared).and_then(|e| {
+            let e = std::cell::RefCell::new(e);
+            let l = one(Player::Left, &|| {
+                e.borrow_mut().solve_root(board, Player::Left)
+            })?;
+            let r = one(Player::Right, &|| {
+                e.borrow_mut().solve_root(board, Player::Right)
+            })?;
+            Ok((l, r))
+        })
     };
-    Ok(SearchReport {
-        outcomes: Outcomes {
-            left_first: left.wins,
-            right_first: right.wins,
+    if let (Some(s), Some(r)) = (&saver, &mut resumed) {
+        r.nodes_now = shared.nodes.load(Relaxed);
+        // Stopped or finished: the checkpoint as of now (a failed write
+        // of it outranks the stop).
+        r.entries_saved = s.save(&table, r.nodes_now)?;
+    }
+    let (left, right) = result?;
+    Ok((
+        SearchReport {
+            outcomes: Outcomes {
+                left_first: left.wins,
+                right_first: right.wins,
+            },
+            left,
+            right,
+            table: table.stats(),
+            config: *config,
+            elapsed: start.elapsed(),
         },
-        left,
-        right,
-        table: table.stats(),
-        config: *config,
-        elapsed: start.elapsed(),
-    })
+        resumed,
+    ))
+}
+
+/// Is `after` one of the options of `board` for either player?
+fn is_option<R: Knowledge>(rules: &R, board: &Board, after: &Board) -> bool {
+    let mut found = false;
+    for p in [Player::Left, Player::Right] {
+        rules.options(board, p, |o| found |= o == *after);
+    }
+    found
 }
 
 /// One first player's search with the root's moves shared between two
@@ -554,6 +729,8 @@ struct Shared<'a> {
     start: Instant,
     /// Milliseconds since the start of the last progress report.
     last_report: AtomicU64,
+    /// The checkpoint, when the search keeps one.
+    saver: Option<&'a checkpoint::Saver<'a>>,
 }
 
 /// Big regions per node before the rest are merged into one part.
@@ -628,6 +805,8 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         let root = self.root(board);
         let wins = self.wins(&root, first);
         self.sh.table.add(&mut self.tally);
+        self.sh.nodes.fetch_add(self.unflushed, Relaxed);
+        self.unflushed = 0;
         let wins = wins?;
         let mut counts = self.counts;
         counts.nodes -= before.nodes;
@@ -830,7 +1009,11 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             found: self.split.map(|(_, _, f)| f),
             first: self.first,
             line: &self.line[..self.depth.min(LINE_PLIES)],
-        })
+        })?;
+        if let Some(s) = sh.saver {
+            s.save_if_due(sh.table, sh.nodes.load(Relaxed))?;
+        }
+        Ok(())
     }
 
     /// Does `mover` win `node` moving first?
@@ -1050,5 +1233,53 @@ pub fn decide_by_bounds(
             }
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use partizan_games::{Clobber, Ruleset};
+
+    /// Checkpoints hold these keys: if this test fails, the hashing
+    /// changed, and [`checkpoint::FORMAT`] must be bumped with the new
+    /// pinned values.
+    #[test]
+    fn position_keys_are_pinned_for_checkpoints() {
+        let b = Clobber.parse("xoxo|oxox|xo..").unwrap();
+        let mut config = SearchConfig::for_ruleset(&Clobber, Convention::Normal);
+        config.table_bytes = 1 << 12;
+        let table = Table::with_bytes(config.table_bytes);
+        let zob = Zobrist::new(&Clobber, &b, true);
+        let control = Control::default();
+        let shared = Shared {
+            table: &table,
+            zob: &zob,
+            config: &config,
+            control: &control,
+            nodes: AtomicU64::new(0),
+            start: Instant::now(),
+            last_report: AtomicU64::new(0),
+            saver: None,
+        };
+        let mut e = Engine::new(&Clobber, &shared).unwrap();
+        let root = e.root(&b);
+        let mut keys = vec![e.key(&root, Player::Left), e.key(&root, Player::Right)];
+        let mut opts = Vec::new();
+        Clobber.options(&b, Player::Left, |o| opts.push(o));
+        for o in &opts[..3] {
+            let c = e.child(&root, o).unwrap();
+            keys.push(e.key(&c, Player::Right));
+        }
+        assert_eq!(
+            keys,
+            [
+                271484170235418796,
+                5453346150059311068,
+                2897692213505325922,
+                5545861642790954129,
+                4336650857290250273
+            ]
+        );
     }
 }

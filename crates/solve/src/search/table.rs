@@ -215,6 +215,18 @@ impl Table {
         self.words[at + 1].store(d, Relaxed);
     }
 
+    /// Every entry that reads whole, as (key, entry): what a checkpoint
+    /// saves. Safe while other threads write: a torn entry reads as a key
+    /// no position is likely to have (the module comment's odds).
+    pub fn for_each(&self, mut f: impl FnMut(u64, Entry)) {
+        for pair in self.words.chunks_exact(2) {
+            let d = pair[1].load(Relaxed);
+            if d != 0 {
+                f(pair[0].load(Relaxed) ^ d, Entry::unpack(d));
+            }
+        }
+    }
+
     /// The counts so far.
     pub fn stats(&self) -> TableStats {
         TableStats {

@@ -1,0 +1,614 @@
+//! Checkpoints of a long outcome search: the transposition table's proven
+//! entries and the root's state (which first players are already decided,
+//! with their winning moves), written now and then and when the search
+//! stops, so that a run stopped by a budget, a stop flag or a kill resumes
+//! without losing its solved subtrees ([`super::solve_resumable`]).
+//!
+//! The file is versioned and checksummed, and names what it is for:
+//!
+//! ```text
+//! magic "PZCHKPT\n" | format u32 | header | entries | count u64 | crc32 u32
+//! header:  engine, ruleset, board (length-prefixed UTF-8), convention u8,
+//!          value cells u32, symmetry u8, sessions u32, nodes before u64,
+//!          Left first, Right first (each: 0 open, 1 loses, 2 wins +
+//!          winning move + counts)
+//! entry:   key u64, win | (best + 1) << 1 | work << 10  as u32
+//! ```
+//!
+//! (little-endian throughout; the CRC-32 covers every byte before it). A
+//! file is believed only whole: the checksum is verified over the whole
+//! file before anything is read from it, and a checkpoint for another
+//! board, ruleset, convention or engine is refused
+//! ([`CheckpointError::Foreign`]). Writes go to `FILE.tmp` and are renamed
+//! over `FILE`, so a kill while writing leaves the previous checkpoint.
+//!
+//! The entries' keys are the engine's position hashes, so a change to the
+//! hashing must bump [`FORMAT`] (a golden test pins a key).
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use partizan_games::{Board, Player};
+use thiserror::Error;
+
+use super::table::{Entry, Table, Tally};
+use super::{FirstPlayer, SearchCounts};
+use crate::outcome::Convention;
+
+/// The format's version: bump it whenever the layout or the engine's
+/// position hashing changes.
+pub const FORMAT: u32 = 1;
+
+const MAGIC: &[u8; 8] = b"PZCHKPT\n";
+/// Bytes per entry in the file.
+const ENTRY_LEN: u64 = 12;
+/// Bytes after the entries: the count and the checksum.
+const TRAILER_LEN: u64 = 12;
+
+/// Why a checkpoint was not written or not believed.
+#[derive(Debug, Error)]
+pub enum CheckpointError {
+    /// The file could not be read or written.
+    #[error("checkpoint {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The file is damaged or not a checkpoint (never believed).
+    #[error("checkpoint {} is damaged or not a checkpoint: {why}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        why: String,
+    },
+    /// The file is a checkpoint of another search.
+    #[error("checkpoint {} is for {found}, not {expected}", path.display())]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// What it is for.
+        found: String,
+        /// What this search is.
+        expected: String,
+    },
+}
+
+/// What a checkpoint is for: it is refused for any other search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    /// The engine and its hashing ("general").
+    pub engine: String,
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// The board in the ruleset's notation.
+    pub board: String,
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// [`SearchConfig::value_cells`](super::SearchConfig::value_cells).
+    pub value_cells: u32,
+    /// [`SearchConfig::symmetry`](super::SearchConfig::symmetry).
+    pub symmetry: bool,
+}
+
+impl std::fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} ({}, {} engine, value cells {}, symmetry {})",
+            self.ruleset,
+            self.board,
+            match self.convention {
+                Convention::Normal => "normal play",
+                Convention::Misere => "misère play",
+            },
+            self.engine,
+            self.value_cells,
+            if self.symmetry { "on" } else { "off" }
+        )
+    }
+}
+
+/// A first player already decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decided {
+    /// Whether they win.
+    pub wins: bool,
+    /// A winning first move (the position after it), when they win.
+    pub winning_move: Option<Board>,
+    /// What the search that decided it did.
+    pub counts: SearchCounts,
+}
+
+impl Decided {
+    pub(crate) fn of(fp: &FirstPlayer) -> Decided {
+        Decided {
+            wins: fp.wins,
+            winning_move: fp.winning_move,
+            counts: fp.counts,
+        }
+    }
+}
+
+/// The root's state in a checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// What the checkpoint is for.
+    pub fingerprint: Fingerprint,
+    /// Runs that have written this checkpoint.
+    pub sessions: u32,
+    /// Nodes searched by all those runs together.
+    pub nodes: u64,
+    /// Left moving first, if decided.
+    pub left: Option<Decided>,
+    /// Right moving first, if decided.
+    pub right: Option<Decided>,
+}
+
+impl State {
+    /// The decided answer for `p`, if any.
+    pub fn decided(&self, p: Player) -> Option<&Decided> {
+        match p {
+            Player::Left => self.left.as_ref(),
+            Player::Right => self.right.as_ref(),
+        }
+    }
+}
+
+/// A writer that keeps the CRC-32 of what went through it.
+struct Crc<W> {
+    inner: W,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: Write> Crc<W> {
+    fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
+        self.crc.update(b);
+        self.inner.write_all(b)
+    }
+    fn str(&mut self, s: &str) -> std::io::Result<()> {
+        self.put(&(s.len() as u32).to_le_bytes())?;
+        self.put(s.as_bytes())
+    }
+}
+
+fn encode_entry(e: Entry) -> u32 {
+    u32::from(e.win)
+        | (u32::from(e.best.map_or(0, |b| u16::from(b) + 1)) << 1)
+        | (u32::from(e.work) << 10)
+}
+
+fn decode_entry(d: u32) -> Option<Entry> {
+    if d >> 18 != 0 {
+        return None;
+    }
+    let best = ((d >> 1) & 0x1ff) as u16;
+    Some(Entry {
+        win: d & 1 != 0,
+        best: if best == 0 {
+            None
+        } else {
+            Some(u8::try_from(best - 1).ok()?)
+        },
+        work: ((d >> 10) & 0xff) as u8,
+    })
+}
+
+fn tmp_path(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".tmp");
+    PathBuf::from(s)
+}
+
+/// Write `state` and every entry of `table` to `path` (through `PATH.tmp`,
+/// renamed when complete). Returns the number of entries written.
+pub fn write(path: &Path, state: &State, table: &Table) -> Result<u64, CheckpointError> {
+    let io = |source| CheckpointError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let tmp = tmp_path(path);
+    let file = File::create(&tmp).map_err(io)?;
+    let mut w = Crc {
+        inner: BufWriter::with_capacity(1 << 20, file),
+        crc: crc32fast::Hasher::new(),
+    };
+    let mut count = 0u64;
+    let result = (|| -> std::io::Result<()> {
+        w.put(MAGIC)?;
+        w.put(&FORMAT.to_le_bytes())?;
+        let f = &state.fingerprint;
+        w.str(&f.engine)?;
+        w.str(&f.ruleset)?;
+        w.str(&f.board)?;
+        w.put(&[u8::from(f.convention == Convention::Misere)])?;
+        w.put(&f.value_cells.to_le_bytes())?;
+        w.put(&[u8::from(f.symmetry)])?;
+        w.put(&state.sessions.to_le_bytes())?;
+        w.put(&state.nodes.to_le_bytes())?;
+        for d in [&state.left, &state.right] {
+            match d {
+                None => w.put(&[0])?,
+                Some(d) => {
+                    w.put(&[1 + u8::from(d.wins)])?;
+                    match &d.winning_move {
+                        None => w.put(&[0])?,
+                        Some(b) => {
+                            w.put(&[1, b.width() as u8, b.height() as u8])?;
+                            for k in 0..3 {
+                                w.put(&b.layer(k).to_le_bytes())?;
+                            }
+                        }
+                    }
+                    let c = &d.counts;
+                    for n in [
+                        c.nodes,
+                        c.table_hits,
+                        c.by_value,
+                        c.by_bounds,
+                        c.expanded,
+                        c.regions_valued,
+                    ] {
+                        w.put(&n.to_le_bytes())?;
+                    }
+                }
+            }
+        }
+        let mut err = None;
+        table.for_each(|key, e| {
+            if err.is_none() {
+                let mut b = [0u8; 12];
+                b[..8].copy_from_slice(&key.to_le_bytes());
+                b[8..].copy_from_slice(&encode_entry(e).to_le_bytes());
+                match w.put(&b) {
+                    Ok(()) => count += 1,
+                    Err(e) => err = Some(e),
+                }
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        w.put(&count.to_le_bytes())?;
+        let crc = w.crc.clone().finalize();
+        w.inner.write_all(&crc.to_le_bytes())?;
+        let file = w.inner.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    std::fs::rename(&tmp, path).map_err(io)?;
+    Ok(count)
+}
+
+/// A reader that fails with a "damaged" error at the end of the file.
+struct Input {
+    inner: BufReader<File>,
+}
+
+impl Input {
+    fn bytes<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let mut b = [0u8; N];
+        self.inner
+            .read_exact(&mut b)
+            .map_err(|e| format!("cut short ({e})"))?;
+        Ok(b)
+    }
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.bytes::<1>()?[0])
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.bytes()?))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.bytes()?))
+    }
+    fn str(&mut self, used: &mut u64) -> Result<String, String> {
+        let n = self.u32()?;
+        if n > 1 << 16 {
+            return Err(format!("a name of {n} bytes"));
+        }
+        let mut b = vec![0; n as usize];
+        self.inner
+            .read_exact(&mut b)
+            .map_err(|e| format!("cut short ({e})"))?;
+        *used += 4 + u64::from(n);
+        String::from_utf8(b).map_err(|_| "a name that is not UTF-8".to_string())
+    }
+}
+
+/// Read the checkpoint at `path` for the search `expected` and put its
+/// entries into `table`: its state and the number of entries, or `None`
+/// when there is no file. The whole file's checksum is verified before
+/// anything in it is used; a damaged file or one for another search is an
+/// error, never believed.
+pub fn read(
+    path: &Path,
+    expected: &Fingerprint,
+    table: &Table,
+) -> Result<Option<(State, u64)>, CheckpointError> {
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(CheckpointError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let corrupt = |why: String| CheckpointError::Corrupt {
+        path: path.to_path_buf(),
+        why,
+    };
+    let io = |source| CheckpointError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let len = file.metadata().map_err(io)?.len();
+    if len < MAGIC.len() as u64 + 4 + 4 {
+        return Err(corrupt(format!("{len} bytes")));
+    }
+    // Pass 1: the checksum over everything before the last four bytes.
+    let mut r = BufReader::with_capacity(1 << 20, file);
+    let mut crc = crc32fast::Hasher::new();
+    let mut left = len - 4;
+    let mut buf = vec![0u8; 1 << 20];
+    while left > 0 {
+        let n = left.min(buf.len() as u64) as usize;
+        r.read_exact(&mut buf[..n]).map_err(io)?;
+        crc.update(&buf[..n]);
+        left -= n as u64;
+    }
+    let mut tail = [0u8; 4];
+    r.read_exact(&mut tail).map_err(io)?;
+    if crc.finalize() != u32::from_le_bytes(tail) {
+        return Err(corrupt("checksum mismatch".to_string()));
+    }
+    // Pass 2: parse.
+    let file = File::open(path).map_err(io)?;
+    let mut input = Input {
+        inner: BufReader::with_capacity(1 << 20, file),
+    };
+    let state = read_header(&mut input, expected, path).map_err(|e| match e {
+        HeaderError::Bad(why) => corrupt(why),
+        HeaderError::Foreign(f) => f,
+    })?;
+    let (state, used) = state;
+    let body = len
+        .checked_sub(used + TRAILER_LEN)
+        .ok_or_else(|| corrupt("no room for entries".to_string()))?;
+    if body % ENTRY_LEN != 0 {
+        return Err(corrupt(format!("{body} bytes of entries")));
+    }
+    let count = body / ENTRY_LEN;
+    let mut tally = Tally::default();
+    for _ in 0..count {
+        let key = input.u64().map_err(corrupt)?;
+        let d = input.u32().map_err(corrupt)?;
+        let e = decode_entry(d).ok_or_else(|| corrupt(format!("entry data {d:#x}")))?;
+        table.store(key, e, &mut tally);
+    }
+    table.add(&mut tally);
+    if input.u64().map_err(corrupt)? != count {
+        return Err(corrupt("entry count mismatch".to_string()));
+    }
+    Ok(Some((state, count)))
+}
+
+enum HeaderError {
+    Bad(String),
+    Foreign(CheckpointError),
+}
+
+impl From<String> for HeaderError {
+    fn from(s: String) -> Self {
+        HeaderError::Bad(s)
+    }
+}
+
+/// The header, and how many bytes it took.
+fn read_header(
+    r: &mut Input,
+    expected: &Fingerprint,
+    path: &Path,
+) -> Result<(State, u64), HeaderError> {
+    let magic = r.bytes::<8>()?;
+    if &magic != MAGIC {
+        return Err(HeaderError::Bad("not a checkpoint file".to_string()));
+    }
+    let format = r.u32()?;
+    if format != FORMAT {
+        return Err(HeaderError::Bad(format!(
+            "format {format}, this build reads {FORMAT}"
+        )));
+    }
+    let mut used = 12u64;
+    let engine = r.str(&mut used)?;
+    let ruleset = r.str(&mut used)?;
+    let board = r.str(&mut used)?;
+    let convention = match r.u8()? {
+        0 => Convention::Normal,
+        1 => Convention::Misere,
+        c => return Err(HeaderError::Bad(format!("convention {c}"))),
+    };
+    let value_cells = r.u32()?;
+    let symmetry = match r.u8()? {
+        0 => false,
+        1 => true,
+        s => return Err(HeaderError::Bad(format!("symmetry flag {s}"))),
+    };
+    used += 1 + 4 + 1;
+    let fingerprint = Fingerprint {
+        engine,
+        ruleset,
+        board,
+        convention,
+        value_cells,
+        symmetry,
+    };
+    if &fingerprint != expected {
+        return Err(HeaderError::Foreign(CheckpointError::Foreign {
+            path: path.to_path_buf(),
+            found: fingerprint.to_string(),
+            expected: expected.to_string(),
+        }));
+    }
+    let sessions = r.u32()?;
+    let nodes = r.u64()?;
+    used += 12;
+    let mut decided = [None, None];
+    for d in &mut decided {
+        used += 1;
+        *d = match r.u8()? {
+            0 => None,
+            s @ (1 | 2) => {
+                used += 1;
+                let winning_move = match r.u8()? {
+                    0 => None,
+                    1 => {
+                        let (w, h) = (r.u8()?, r.u8()?);
+                        let mut layers = [0; 3];
+                        for l in &mut layers {
+                            *l = u128::from_le_bytes(r.bytes()?);
+                        }
+                        used += 2 + 48;
+                        Some(
+                            Board::new(usize::from(w), usize::from(h), layers)
+                                .map_err(|e| format!("a winning move that is no board: {e}"))?,
+                        )
+                    }
+                    m => return Err(HeaderError::Bad(format!("move flag {m}"))),
+                };
+                let mut c = [0u64; 6];
+                for n in &mut c {
+                    *n = r.u64()?;
+                }
+                used += 48;
+                let wins = s == 2;
+                if wins != winning_move.is_some() {
+                    return Err(HeaderError::Bad(
+                        "a win without a move or a move without a win".to_string(),
+                    ));
+                }
+                Some(Decided {
+                    wins,
+                    winning_move,
+                    counts: SearchCounts {
+                        nodes: c[0],
+                        table_hits: c[1],
+                        by_value: c[2],
+                        by_bounds: c[3],
+                        expanded: c[4],
+                        regions_valued: c[5],
+                    },
+                })
+            }
+            s => return Err(HeaderError::Bad(format!("first-player state {s}"))),
+        };
+    }
+    let [left, right] = decided;
+    Ok((
+        State {
+            fingerprint,
+            sessions,
+            nodes,
+            left,
+            right,
+        },
+        used,
+    ))
+}
+
+/// A running search's checkpoint: the state so far, written every
+/// `every` and when asked.
+pub(crate) struct Saver<'a> {
+    path: &'a Path,
+    every: Duration,
+    /// The state as of the start of this run (nodes: of earlier runs).
+    state: Mutex<State>,
+    last: Mutex<Instant>,
+}
+
+impl<'a> Saver<'a> {
+    pub(crate) fn new(path: &'a Path, every: Duration, state: State) -> Saver<'a> {
+        Saver {
+            path,
+            every,
+            state: Mutex::new(state),
+            last: Mutex::new(Instant::now()),
+        }
+    }
+
+    /// The state as of the start (with the first players decided since).
+    pub(crate) fn state(&self) -> State {
+        self.state
+            .lock()
+            .map(|s| s.clone())
+            .unwrap_or_else(|p| p.into_inner().clone())
+    }
+
+    /// Record a first player's answer.
+    pub(crate) fn decided(&self, fp: &FirstPlayer) {
+        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let d = Some(Decided::of(fp));
+        match fp.player {
+            Player::Left => s.left = d,
+            Player::Right => s.right = d,
+        }
+    }
+
+    /// Write the checkpoint now, with `nodes` searched by this run.
+    pub(crate) fn save(&self, table: &Table, nodes: u64) -> Result<u64, CheckpointError> {
+        let mut s = self.state();
+        s.nodes += nodes;
+        s.sessions += 1;
+        let n = write(self.path, &s, table)?;
+        if let Ok(mut t) = self.last.lock() {
+            *t = Instant::now();
+        }
+        Ok(n)
+    }
+
+    /// Write the checkpoint if `every` has passed since the last write and
+    /// no other thread is writing it.
+    pub(crate) fn save_if_due(&self, table: &Table, nodes: u64) -> Result<(), CheckpointError> {
+        let due = match self.last.try_lock() {
+            Ok(mut t) if t.elapsed() >= self.every => {
+                // Claim this write before it starts: the other thread goes on.
+                *t = Instant::now() + Duration::from_secs(3600);
+                true
+            }
+            _ => false,
+        };
+        if due {
+            self.save(table, nodes)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_encode_and_decode() {
+        for win in [false, true] {
+            for best in [None, Some(0), Some(7), Some(255)] {
+                for work in [0, 1, 64, 255] {
+                    let e = Entry { win, best, work };
+                    assert_eq!(decode_entry(encode_entry(e)), Some(e));
+                }
+            }
+        }
+        assert_eq!(decode_entry(1 << 18), None);
+    }
+}

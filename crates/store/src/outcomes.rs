@@ -1,0 +1,195 @@
+//! Solved outcomes of whole boards (`partizan outcome`): who wins each
+//! first player's game and with which first move, so that asking again is
+//! a look-up, not a search.
+//!
+//! They are kept beside the census results, sealed the same way (a CRC-64
+//! over the key and the JSON), under keys of their own,
+//!
+//! ```text
+//! outcome/v1/{ruleset}/{normal|misere}/{board}
+//! ```
+//!
+//! which no region value (the `regions` table, binary keys) and no census
+//! result (`census/...`) can ever share. A row is believed only whole: its
+//! checksum must hold, and the record must name the same ruleset, board and
+//! convention as its key and claim a move exactly for each first player it
+//! says wins; anything else is [`OutcomeRead::Damaged`] (recompute it),
+//! never an answer. The caller also checks that a stored move is a move of
+//! the board before it repeats it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Result, StoreError};
+use crate::Store;
+
+/// The version of the outcome key and record layout.
+pub const OUTCOME_VERSION: u32 = 1;
+
+/// One board's stored outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredOutcome {
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// The board in the ruleset's notation.
+    pub board: String,
+    /// `normal` or `misere`.
+    pub convention: String,
+    /// Left wins moving first.
+    pub left_first_wins: bool,
+    /// Right wins moving first.
+    pub right_first_wins: bool,
+    /// Left's winning first move (the board after it), when Left wins first.
+    pub left_move: Option<String>,
+    /// Right's winning first move (the board after it), when Right wins first.
+    pub right_move: Option<String>,
+    /// Nodes the search that found it took (both first players).
+    pub nodes: u64,
+    /// The partizan version that computed it.
+    pub partizan_version: String,
+    /// When, in unix seconds.
+    pub computed_at: u64,
+}
+
+/// What a look-up found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutcomeRead {
+    /// A whole, consistent record.
+    Hit(StoredOutcome),
+    /// Nothing stored.
+    Miss,
+    /// A row that fails its checksum or does not match its key: never
+    /// believed (the reason says which).
+    Damaged(String),
+}
+
+/// The key of a board's outcome.
+pub fn outcome_key(ruleset: &str, convention: &str, board: &str) -> String {
+    format!("outcome/v{OUTCOME_VERSION}/{ruleset}/{convention}/{board}")
+}
+
+impl StoredOutcome {
+    /// Why the record cannot be the answer for its key, if it cannot.
+    fn fault(&self, ruleset: &str, convention: &str, board: &str) -> Option<String> {
+        if self.ruleset != ruleset || self.convention != convention || self.board != board {
+            return Some(format!(
+                "the record is for {} {} ({}), not its key's",
+                self.ruleset, self.board, self.convention
+            ));
+        }
+        if self.left_first_wins != self.left_move.is_some()
+            || self.right_first_wins != self.right_move.is_some()
+        {
+            return Some("a win without a move or a move without a win".to_string());
+        }
+        None
+    }
+}
+
+impl Store {
+    /// Record a board's outcome (replacing what was stored for it).
+    pub fn put_outcome(&self, o: &StoredOutcome) -> Result<()> {
+        let key = outcome_key(&o.ruleset, &o.convention, &o.board);
+        let v = serde_json::to_value(o).map_err(StoreError::db)?;
+        self.put_census(&key, &v)
+    }
+
+    /// The stored outcome of `board`, checked (see the module comment).
+    pub fn get_outcome(&self, ruleset: &str, convention: &str, board: &str) -> Result<OutcomeRead> {
+        let key = outcome_key(ruleset, convention, board);
+        let v = match self.get_census(&key) {
+            Ok(Some(v)) => v,
+            Ok(None) => return Ok(OutcomeRead::Miss),
+            Err(e @ StoreError::Checksum { .. }) => return Ok(OutcomeRead::Damaged(e.to_string())),
+            Err(e) => return Err(e),
+        };
+        let o: StoredOutcome = match serde_json::from_value(v) {
+            Ok(o) => o,
+            Err(e) => return Ok(OutcomeRead::Damaged(format!("{key}: {e}"))),
+        };
+        Ok(match o.fault(ruleset, convention, board) {
+            Some(why) => OutcomeRead::Damaged(format!("{key}: {why}")),
+            None => OutcomeRead::Hit(o),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> StoredOutcome {
+        StoredOutcome {
+            ruleset: "domineering".into(),
+            board: "..|..".into(),
+            convention: "normal".into(),
+            left_first_wins: true,
+            right_first_wins: true,
+            left_move: Some("#.|#.".into()),
+            right_move: Some("##|..".into()),
+            nodes: 3,
+            partizan_version: "test".into(),
+            computed_at: 0,
+        }
+    }
+
+    #[test]
+    fn outcomes_round_trip_and_a_mismatched_record_is_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(&dir.path().join("s.redb")).unwrap();
+        assert_eq!(
+            s.get_outcome("domineering", "normal", "..|..").unwrap(),
+            OutcomeRead::Miss
+        );
+        let o = sample();
+        s.put_outcome(&o).unwrap();
+        assert_eq!(
+            s.get_outcome("domineering", "normal", "..|..").unwrap(),
+            OutcomeRead::Hit(o.clone())
+        );
+        // Misère is another key.
+        assert_eq!(
+            s.get_outcome("domineering", "misere", "..|..").unwrap(),
+            OutcomeRead::Miss
+        );
+        // A record filed under another board's key is not believed.
+        let key = outcome_key("domineering", "normal", "...|...");
+        s.put_census(&key, &serde_json::to_value(&o).unwrap())
+            .unwrap();
+        assert!(matches!(
+            s.get_outcome("domineering", "normal", "...|...").unwrap(),
+            OutcomeRead::Damaged(_)
+        ));
+        // A win without a move is not believed.
+        let mut bad = o;
+        bad.left_move = None;
+        s.put_census(
+            &outcome_key("domineering", "normal", "..|.."),
+            &serde_json::to_value(&bad).unwrap(),
+        )
+        .unwrap();
+        assert!(matches!(
+            s.get_outcome("domineering", "normal", "..|..").unwrap(),
+            OutcomeRead::Damaged(_)
+        ));
+        // A flipped byte in a stored row fails its checksum.
+        s.put_outcome(&sample()).unwrap();
+        let key = outcome_key("domineering", "normal", "..|..");
+        let c = rusqlite::Connection::open(dir.path().join("s.redb")).unwrap();
+        let mut v: Vec<u8> = c
+            .query_row("SELECT value FROM census WHERE key = ?1", [&key], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let i = v.iter().position(|&b| b == b't').unwrap(); // a byte of the JSON
+        v[i] = b'f';
+        c.execute(
+            "UPDATE census SET value = ?1 WHERE key = ?2",
+            rusqlite::params![v, key],
+        )
+        .unwrap();
+        assert!(matches!(
+            s.get_outcome("domineering", "normal", "..|..").unwrap(),
+            OutcomeRead::Damaged(_)
+        ));
+    }
+}

@@ -27,13 +27,17 @@
 //! Regions are the connected components of the live graph. Symmetries:
 //! the vertices numbered backwards (the anti-diagonal mirror of the
 //! matrix) keeps the value, and the tints `l` and `r` exchanged negates
-//! it. The graph's own automorphisms are not folded: a [`Symmetry`] is one
-//! of the rectangle's eight transforms, and a vertex relabelling other
-//! than the reversal is none of them.
+//! it. The graph's own automorphisms, which no [`Symmetry`] (one of the
+//! rectangle's eight transforms) describes, are folded by
+//! [`Ruleset::fold_isomorphic`](crate::Ruleset::fold_isomorphic): a
+//! canonical labelling of the live graph with its tints
+//! ([`relabel`](crate::relabel)), so isomorphic positions share one memo
+//! entry.
 
 use crate::board::{each_bit, Bits, Board, Player};
 use crate::edgelist;
 use crate::error::BoardError;
+use crate::relabel::{fold_with_swap, ColouredGraph};
 use crate::ruleset::{parse_grid, Glyph, GlyphSpec, RulesetInfo};
 use crate::tinted::{forbid, forbidden, Forbids};
 use crate::transform::{Symmetry, Transform};
@@ -174,6 +178,63 @@ fn footprints<F: FnMut(Bits)>(b: &Board, mut f: F) {
             }
         }
     }
+}
+
+/// The live graph of a board as a coloured graph (colour 0 open, 1
+/// Left's, 2 Right's; `swap` exchanges 1 and 2), its vertices the live
+/// ones in order.
+fn coloured(b: &Board, live: &[usize], swap: bool) -> Option<ColouredGraph> {
+    let cells = b.cells();
+    let colours = live
+        .iter()
+        .map(|&v| {
+            let k = (0..3).find(|&k| b.layer(k) & vertex_bit(b, v) != 0);
+            match (k, swap) {
+                (Some(1), false) | (Some(2), true) => 1,
+                (Some(2), false) | (Some(1), true) => 2,
+                _ => 0,
+            }
+        })
+        .collect();
+    let mut edges = Vec::new();
+    for (i, &u) in live.iter().enumerate() {
+        for (j, &v) in live.iter().enumerate().skip(i + 1) {
+            if cells & edge_bit(b, u, v) != 0 {
+                edges.push((i, j));
+            }
+        }
+    }
+    ColouredGraph::new(colours, &edges)
+}
+
+/// The board of a coloured graph: vertex `i` on the diagonal in the layer
+/// of its colour, its edges above.
+fn board_of(g: &ColouredGraph) -> Option<Board> {
+    let n = g.len();
+    let mut layers = [0; 3];
+    for i in 0..n {
+        layers[usize::from(g.colour(i))] |= 1u128 << (i * n + i);
+        for j in i + 1..n {
+            if g.neighbours(i) & (1 << j) != 0 {
+                layers[0] |= 1u128 << (i * n + j);
+            }
+        }
+    }
+    Board::new(n, n, layers).ok()
+}
+
+/// The fold by the live graph's automorphisms (and the tints exchanged,
+/// which negates): the canonical board of the position's class, its dead
+/// vertices dropped.
+pub(crate) fn fold(b: &Board) -> Option<(Board, bool)> {
+    let live: Vec<usize> = (0..order(b))
+        .filter(|&v| b.cells() & vertex_bit(b, v) != 0)
+        .collect();
+    if live.is_empty() {
+        return None;
+    }
+    let (g, negated) = fold_with_swap(&coloured(b, &live, false)?, &coloured(b, &live, true)?);
+    Some((board_of(&g)?, negated))
 }
 
 /// A vertex's state in an edge list.
@@ -410,6 +471,11 @@ macro_rules! graph_placement_ruleset {
             #[inline]
             fn apply(&self, b: &Board, s: Symmetry) -> Board {
                 s.apply_swapping(b, 1, 2)
+            }
+
+            /// The graph's automorphisms, by a canonical labelling.
+            fn fold_isomorphic(&self, b: &Board) -> Option<(Board, bool)> {
+                fold(b)
             }
 
             /// Vertices and edges only go.

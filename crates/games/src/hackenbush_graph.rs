@@ -27,12 +27,14 @@
 //! ground is shared: what stands on it in separate pieces is a sum).
 //! Symmetries: the edge order reversed (rows mirrored) keeps the value,
 //! and blue and red exchanged negates it. The graph's own automorphisms
-//! are not folded: a [`Symmetry`] is one of the rectangle's eight
-//! transforms, and a vertex relabelling is none of them.
+//! (fixing the ground), which no [`Symmetry`] describes, are folded by
+//! [`Ruleset::fold_isomorphic`]: a canonical labelling of the graph with
+//! one node per edge ([`relabel`](crate::relabel)).
 
 use crate::board::{Bits, Board, Player};
 use crate::edgelist::{self, row_mask};
 use crate::error::BoardError;
+use crate::relabel::{fold_with_swap, ColouredGraph};
 use crate::ruleset::{parse_glyphs, GlyphSpec, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, Transform};
 
@@ -235,6 +237,67 @@ pub fn edge_list(b: &Board) -> String {
     items.join(",")
 }
 
+/// The graph of a board as a coloured graph: node 0 the ground (colour
+/// 0), then each vertex column with an edge (colour 1), then one node per
+/// edge row (colour 2 blue, 3 red, 4 green; `swap` exchanges blue and red)
+/// joined to its ends. Loops and parallel edges stay apart this way.
+fn coloured(b: &Board, swap: bool) -> Option<ColouredGraph> {
+    let (w, h) = (b.width(), b.height());
+    let used = (0..h).fold(0, |m, r| m | row_cols(b, r));
+    let cols: Vec<usize> = (1..w).filter(|&c| used & (1 << c) != 0).collect();
+    let mut node = vec![usize::MAX; w];
+    node[0] = 0;
+    for (i, &c) in cols.iter().enumerate() {
+        node[c] = i + 1;
+    }
+    let mut colours = vec![0];
+    colours.extend(cols.iter().map(|_| 1));
+    let mut edges = Vec::new();
+    for r in 0..h {
+        let row = b.cells() & row_mask(w, r);
+        let Some(k) = row_layer(b, row) else {
+            continue;
+        };
+        let k = match (k, swap) {
+            (0, true) => 1,
+            (1, true) => 0,
+            _ => k,
+        };
+        let e = colours.len();
+        colours.push(2 + k as u8);
+        let mut ends = row_cols(b, r);
+        while ends != 0 {
+            edges.push((e, node[ends.trailing_zeros() as usize]));
+            ends &= ends - 1;
+        }
+    }
+    ColouredGraph::new(colours, &edges)
+}
+
+/// The board of a coloured graph [`coloured`] built (relabelled): the
+/// ground first, the other vertices and the edges in label order.
+fn board_of(g: &ColouredGraph) -> Option<Board> {
+    let ground = (0..g.len()).find(|&u| g.colour(u) == 0)?;
+    let mut col = vec![usize::MAX; g.len()];
+    col[ground] = 0;
+    let mut w = 1;
+    for u in (0..g.len()).filter(|&u| g.colour(u) == 1) {
+        col[u] = w;
+        w += 1;
+    }
+    let rows: Vec<usize> = (0..g.len()).filter(|&u| g.colour(u) >= 2).collect();
+    let mut layers = [0; 3];
+    for (r, &e) in rows.iter().enumerate() {
+        let k = usize::from(g.colour(e) - 2);
+        let mut ends = g.neighbours(e);
+        while ends != 0 {
+            layers[k] |= 1u128 << (r * w + col[ends.trailing_zeros() as usize]);
+            ends &= ends - 1;
+        }
+    }
+    Board::new(w, rows.len(), layers).ok()
+}
+
 impl Ruleset for HackenbushGraph {
     fn info(&self) -> &'static RulesetInfo {
         &INFO
@@ -304,6 +367,17 @@ impl Ruleset for HackenbushGraph {
     #[inline]
     fn apply(&self, b: &Board, s: Symmetry) -> Board {
         s.apply_swapping(b, 0, 1)
+    }
+
+    /// The graph's automorphisms fixing the ground (and blue and red
+    /// exchanged, which negates), by a canonical labelling; cut edges and
+    /// bare vertices dropped.
+    fn fold_isomorphic(&self, b: &Board) -> Option<(Board, bool)> {
+        if b.cells() == 0 {
+            return None;
+        }
+        let (g, negated) = fold_with_swap(&coloured(b, false)?, &coloured(b, true)?);
+        Some((board_of(&g)?, negated))
     }
 
     /// Edges only go.

@@ -128,6 +128,7 @@ pub mod hackenbush_graph;
 pub mod konane;
 pub mod nogo;
 pub mod registry;
+pub mod relabel;
 pub mod ruleset;
 mod runs;
 pub mod snort;

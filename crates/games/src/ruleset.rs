@@ -79,6 +79,15 @@ pub trait Ruleset: Send + Sync {
     /// swap the players by geometry alone).
     fn apply(&self, b: &Board, s: Symmetry) -> Board;
 
+    /// Fold a cropped board by a symmetry group the rectangle's transforms
+    /// cannot describe (a graph ruleset's vertex relabellings): the board
+    /// of this ruleset that every position isomorphic to `b` folds to, its
+    /// value `b`'s (negated when the flag is set). `None`, the default,
+    /// leaves folding to [`symmetries`](Self::symmetries) alone.
+    fn fold_isomorphic(&self, _b: &Board) -> Option<(Board, bool)> {
+        None
+    }
+
     /// Whether boards only ever fall apart: a partition into regions valid
     /// at a position stays valid at every position below it.
     fn only_falls_apart(&self) -> bool;

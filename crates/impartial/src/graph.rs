@@ -325,6 +325,18 @@ pub struct GraphValue {
     pub components: Vec<(Vec<usize>, u32)>,
     /// Distinct connected positions valued (memo entries).
     pub positions: usize,
+    /// Every move from the whole graph: the vertices it deletes and the
+    /// value of what is left (a move to value 0 wins).
+    pub options: Vec<GraphOption>,
+}
+
+/// One move of a graph game and the value it leads to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GraphOption {
+    /// The vertices the move deletes, in order.
+    pub removes: Vec<usize>,
+    /// The Grundy value of the position after it.
+    pub value: u32,
 }
 
 /// Grundy values of positions of one game on one graph, memoised by
@@ -430,11 +442,23 @@ impl<'g> GraphSolver<'g> {
             .map(|c| (bits(c).collect(), self.connected(c)))
             .collect::<Vec<(Vec<usize>, u32)>>();
         let value = components.iter().fold(0, |a, c| a ^ c.1);
+        // The options' components were all valued on the way to the
+        // root's value: these lookups add no position.
+        let mut after = Vec::new();
+        self.game.options(self.graph, all, |m| after.push(m));
+        let options = after
+            .into_iter()
+            .map(|m| GraphOption {
+                removes: bits(all & !m).collect(),
+                value: self.value(m),
+            })
+            .collect();
         GraphValue {
             game: self.game,
             value,
             components,
             positions: self.positions(),
+            options,
         }
     }
 }
@@ -543,5 +567,48 @@ mod tests {
         // or an edge (leaving a vertex, value 1): mex {1, 2} = 0.
         assert_eq!(GraphSolver::new(GraphGame::Kayles, &k3).solve().value, 0);
         assert_eq!(brute_value(GraphGame::Kayles, &k3), 0);
+    }
+
+    #[test]
+    fn the_options_are_listed_with_their_values() {
+        // Kayles on a path of three: take an end (an edge left, 2), the
+        // middle (two vertices, 1 ^ 1 = 0), an end edge (a vertex, 1).
+        let p3 = Graph::path(3).unwrap();
+        let v = GraphSolver::new(GraphGame::Kayles, &p3).solve();
+        let got: Vec<(Vec<usize>, u32)> = v
+            .options
+            .iter()
+            .map(|o| (o.removes.clone(), o.value))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (vec![0], 2),
+                (vec![0, 1], 1),
+                (vec![1], 0),
+                (vec![1, 2], 1),
+                (vec![2], 2)
+            ]
+        );
+        // The value is the mex of the options', and each option's value is
+        // the brute-force value of what it leaves.
+        let g = Graph::parse("6: 0-1 1-2 2-0 2-3 4-5").unwrap();
+        for game in [GraphGame::Kayles, GraphGame::NodeKayles] {
+            let v = GraphSolver::new(game, &g).solve();
+            let mut seen = SmallSet::default();
+            for o in &v.options {
+                seen.insert(o.value);
+                let keep: Vec<usize> = (0..6).filter(|x| !o.removes.contains(x)).collect();
+                let idx = |x: usize| keep.iter().position(|&k| k == x);
+                let edges: Vec<(usize, usize)> = g
+                    .edges()
+                    .into_iter()
+                    .filter_map(|(a, b)| Some((idx(a)?, idx(b)?)))
+                    .collect();
+                let rest = Graph::from_edges(keep.len(), &edges).unwrap();
+                assert_eq!(o.value, brute_value(game, &rest), "{game:?} {o:?}");
+            }
+            assert_eq!(seen.mex(), v.value);
+        }
     }
 }

@@ -28,7 +28,7 @@ pub mod subtraction;
 pub use allbut::AllBut;
 pub use code::OctalCode;
 pub use error::ImpartialError;
-pub use graph::{Graph, GraphGame};
+pub use graph::{Graph, GraphGame, GraphOption};
 pub use period::Periodicity;
 pub use sequence::{GrundyReport, GrundySequence, HeapGame, SearchOptions};
 pub use subtraction::SubtractionSet;

@@ -92,6 +92,11 @@ pub fn region_board(b: &Board, mask: Bits) -> Board {
 #[must_use]
 pub fn canonical_key<R: Ruleset>(r: &R, b: &Board) -> (Board, bool) {
     let c = b.crop();
+    // A ruleset that folds by relabelling (graph automorphisms) gives the
+    // representative of the whole class itself.
+    if let Some(k) = r.fold_isomorphic(&c) {
+        return k;
+    }
     // `Board` orders by width first, then height: an image whose width is
     // larger than the smallest width on offer cannot be the least, so it is
     // never built (half the images of any non-square board).
@@ -116,6 +121,9 @@ pub fn canonical_key<R: Ruleset>(r: &R, b: &Board) -> (Board, bool) {
 #[must_use]
 pub fn canonical_key_all<R: Ruleset>(r: &R, b: &Board) -> (Board, bool) {
     let c = b.crop();
+    if let Some(k) = r.fold_isomorphic(&c) {
+        return k;
+    }
     let mut best: Option<(Board, bool)> = None;
     for &s in r.symmetries() {
         let img = r.apply(&c, s);
@@ -274,9 +282,11 @@ pub mod small {
             let Ok(b) = Board::new(w, h, [l, 0, 0]) else {
                 return false;
             };
-            r.symmetries()
-                .iter()
-                .all(|&s| r.apply(&b, s) == b.transform(s.transform))
+            // A ruleset folding by relabelling is not folded by transforms.
+            r.fold_isomorphic(&b).is_none()
+                && r.symmetries()
+                    .iter()
+                    .all(|&s| r.apply(&b, s) == b.transform(s.transform))
         })
     }
 

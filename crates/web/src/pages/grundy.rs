@@ -1,8 +1,11 @@
 //! The impartial engine on the site (`partizan grundy`): a heap game by its
 //! code (`0.07`, `4.7`, `sub:1,2,5`, `allbut:1,2`, `kayles`, `nim`), its
 //! Grundy sequence up to a cap, the period and pre-period when the
-//! periodicity theorem proves them, a plot and a table of the values.
-//! `/api/grundy` answers the report `partizan grundy GAME --json` prints.
+//! periodicity theorem proves them, a plot and a table of the values; or
+//! Kayles and Node Kayles on a graph (`graph=5: 0-1 1-2`, `path:10`): the
+//! value, the components and every option with its value.
+//! `/api/grundy` answers the report `partizan grundy GAME [GRAPH] --json`
+//! prints.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -11,7 +14,10 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
-use partizan_impartial::{parse_heaps, GrundyReport, GrundySequence, HeapGame, SearchOptions};
+use partizan_impartial::graph::{GraphSolver, GraphValue};
+use partizan_impartial::{
+    parse_heaps, Graph, GraphGame, GrundyReport, GrundySequence, HeapGame, SearchOptions,
+};
 use serde_json::json;
 
 use super::{number_param, params, Params};
@@ -30,12 +36,19 @@ pub const MAX_WORK: u64 = 1_000_000_000;
 pub const SHOWN: usize = 240;
 /// The longest game code accepted.
 pub const MAX_CODE: usize = 200;
+/// The longest graph text accepted (64 vertices have at most 2,016 edges).
+pub const MAX_GRAPH_TEXT: usize = 20_000;
+/// Connected positions a graph request may value before it is refused
+/// (Kayles on a graph is exponential in the worst case).
+pub const MAX_GRAPH_POSITIONS: usize = 2_000_000;
 
 struct Ask {
     game: String,
     up_to: usize,
     search: usize,
     heaps: Option<Vec<usize>>,
+    /// Kayles or Node Kayles on this graph instead of a heap sequence.
+    graph: Option<String>,
 }
 
 fn ask(m: &HashMap<String, String>) -> Result<Ask, WebError> {
@@ -65,12 +78,68 @@ fn ask(m: &HashMap<String, String>) -> Result<Ask, WebError> {
             Some(h)
         }
     };
+    let graph = m
+        .get("graph")
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty());
+    if graph
+        .as_ref()
+        .is_some_and(|g| g.chars().count() > MAX_GRAPH_TEXT)
+    {
+        return Err(WebError::param(
+            "graph",
+            format!("over {MAX_GRAPH_TEXT} characters"),
+        ));
+    }
     Ok(Ask {
         game,
         up_to,
         search,
         heaps,
+        graph,
     })
+}
+
+/// The game and graph of a graph request, checked (a 400 before any work).
+fn graph_ask(a: &Ask, text: &str) -> Result<(GraphGame, Graph), WebError> {
+    let game = GraphGame::from_name(&a.game).ok_or_else(|| {
+        WebError::param(
+            "game",
+            format!(
+                "{:?} is not played on a graph (graph games: kayles, node-kayles)",
+                a.game
+            ),
+        )
+    })?;
+    let graph = Graph::parse(text).map_err(|e| WebError::param("graph", e.to_string()))?;
+    Ok((game, graph))
+}
+
+/// Kayles or Node Kayles on a graph, within the site's position budget.
+fn compute_graph(game: GraphGame, graph: &Graph) -> Result<GraphValue, WebError> {
+    GraphSolver::with_budget(game, graph, MAX_GRAPH_POSITIONS)
+        .solve_within()
+        .map_err(|_| WebError::GraphTooLarge(MAX_GRAPH_POSITIONS))
+}
+
+/// What `partizan grundy GAME G --json` prints (without the
+/// timing): the value, the components, the options, the positions valued.
+fn graph_json(graph: &Graph, v: &GraphValue) -> serde_json::Value {
+    let mut out = json!(v);
+    out["graph"] = json!(graph.to_string());
+    out["outcome"] = json!(outcome(v.value));
+    out
+}
+
+async fn run_graph(
+    state: &AppState,
+    a: &Ask,
+    text: &str,
+) -> Result<(GraphGame, Graph, GraphValue), WebError> {
+    let (game, graph) = graph_ask(a, text)?;
+    let g = graph.clone();
+    let v = state.heavy(move |_| compute_graph(game, &g)).await?;
+    Ok((game, graph, v))
 }
 
 /// The report and, when asked, the value of a sum of heaps.
@@ -120,6 +189,7 @@ async fn run(state: &AppState, m: &HashMap<String, String>) -> Result<(Ask, Comp
                 up_to,
                 search,
                 heaps,
+                graph: None,
             })
         })
         .await?;
@@ -135,9 +205,16 @@ fn outcome(v: u32) -> &'static str {
 }
 
 /// `GET /api/grundy?game=CODE[&up_to=N][&search=N][&heaps=3,5,7]`: what
-/// `partizan grundy CODE --up-to N --json` prints (without the timing).
+/// `partizan grundy CODE --up-to N --json` prints (without the timing);
+/// `GET /api/grundy?game=kayles|node-kayles&graph=G`: what `partizan grundy
+/// GAME G --json` prints.
 pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
     let m = params(p)?;
+    let a = ask(&m)?;
+    if let Some(text) = &a.graph {
+        let (_, graph, v) = run_graph(&state, &a, text).await?;
+        return Ok(Json(graph_json(&graph, &v)).into_response());
+    }
     let (_, c) = run(&state, &m).await?;
     let mut out = json!(c.report);
     if let Some((h, v)) = &c.sum {
@@ -242,6 +319,28 @@ fn form(a: Option<&Ask>) -> String {
                 .join(",")
         })
         .unwrap_or_default();
+    let graph = a.and_then(|a| a.graph.clone()).unwrap_or_default();
+    let mut gx = String::new();
+    for (g, text, what) in [
+        (
+            "node-kayles",
+            "path:10",
+            "Node Kayles on a path (Dawson's Chess)",
+        ),
+        ("node-kayles", "cycle:9", "on a cycle"),
+        (
+            "kayles",
+            "10: 0-1 1-2 2-3 3-4 4-0 0-5 1-6 2-7 3-8 4-9 5-7 7-9 9-6 6-8 8-5",
+            "Kayles on the Petersen graph",
+        ),
+    ] {
+        let _ = write!(
+            gx,
+            "<a href=\"/grundy?game={}&amp;graph={}\">{what}</a> · ",
+            url_encode(g),
+            url_encode(text)
+        );
+    }
     let mut ex = String::new();
     for (g, what) in [
         ("0.07", "Dawson's Kayles"),
@@ -263,10 +362,13 @@ fn form(a: Option<&Ask>) -> String {
 <label>Game <input type=\"text\" name=\"game\" value=\"{}\" spellcheck=\"false\"></label>\
 <label>Values up to <input type=\"text\" name=\"up_to\" value=\"{up_to}\" style=\"min-width:6rem\"></label>\
 <label>Heaps <input type=\"text\" name=\"heaps\" value=\"{}\" placeholder=\"3,5,7\" style=\"min-width:6rem\"></label>\
+<label>Graph <input type=\"text\" name=\"graph\" value=\"{}\" placeholder=\"5: 0-1 1-2 2-3\" spellcheck=\"false\"></label>\
 <button type=\"submit\">Compute</button></form>\
-<p class=\"muted\">Octal or hexadecimal codes, <code>sub:</code> subtraction sets, <code>allbut:</code> all-but games, names (nim, kayles, dawsons-kayles, dawsons-chess, treblecross). At most {MAX_UP_TO} values. Try {ex}</p>",
+<p class=\"muted\">Octal or hexadecimal codes, <code>sub:</code> subtraction sets, <code>allbut:</code> all-but games, names (nim, kayles, dawsons-kayles, dawsons-chess, treblecross). At most {MAX_UP_TO} values. Try {ex}</p>\
+<p class=\"muted\">On a graph (game <code>kayles</code>: delete a vertex or the two ends of an edge; <code>node-kayles</code>: delete a vertex and its neighbours): an edge list <code>n: a-b c-d</code> on vertices 0 to n−1 (at most 64), or <code>path:N</code>, <code>cycle:N</code>, <code>complete:N</code>, <code>star:N</code>, <code>grid:RxC</code>. Try {gx}</p>",
         escape(game),
-        escape(&heaps)
+        escape(&heaps),
+        escape(&graph)
     )
 }
 
@@ -380,6 +482,76 @@ fn render(a: &Ask, c: &Computed) -> String {
     s
 }
 
+/// The page of a graph game: the value, the components, every option
+/// with its value (the moves to 0 win), and the JSON twin.
+fn render_graph(a: &Ask, game: GraphGame, graph: &Graph, v: &GraphValue) -> String {
+    let text = a.graph.as_deref().unwrap_or_default();
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<div class=\"card\"><h3>{} on <code>{}</code></h3><dl class=\"kv\">\
+<dt>vertices</dt><dd>{}</dd><dt>edges</dt><dd>{}</dd>\
+<dt>Grundy value</dt><dd id=\"graph-value\">{}</dd><dt>outcome</dt><dd>{}</dd>",
+        escape(game.name()),
+        escape(&graph.to_string()),
+        graph.vertices(),
+        graph.edges().len(),
+        v.value,
+        if v.value == 0 {
+            "P: the second player wins"
+        } else {
+            "N: the first player wins"
+        }
+    );
+    if v.components.len() > 1 {
+        let parts: Vec<String> = v
+            .components
+            .iter()
+            .map(|(vs, g)| {
+                let vs: Vec<String> = vs.iter().map(ToString::to_string).collect();
+                format!("{{{}}}: {g}", vs.join(","))
+            })
+            .collect();
+        let _ = write!(
+            s,
+            "<dt>components</dt><dd>{} (values XORed)</dd>",
+            escape(&parts.join(" · "))
+        );
+    }
+    let _ = write!(
+        s,
+        "<dt>positions valued</dt><dd>{} connected positions</dd></dl></div>",
+        v.positions
+    );
+    let mut t = String::from(
+        "<h2>Options</h2><table id=\"graph-options\"><thead><tr><th>move: delete</th><th class=\"num\">value after</th><th></th></tr></thead><tbody>",
+    );
+    for o in &v.options {
+        let vs: Vec<String> = o.removes.iter().map(ToString::to_string).collect();
+        let _ = write!(
+            t,
+            "<tr><td>{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
+            vs.join(", "),
+            o.value,
+            if o.value == 0 { "wins" } else { "" }
+        );
+    }
+    if v.options.is_empty() {
+        t.push_str("<tr><td colspan=\"3\">no move: the player to move loses</td></tr>");
+    }
+    t.push_str("</tbody></table>");
+    s.push_str(&t);
+    let _ = write!(
+        s,
+        "<p class=\"muted\">JSON: <a href=\"/api/grundy?game={}&amp;graph={}\">this report</a>. The same as <code>partizan grundy {} '{}' --json</code>.</p>",
+        url_encode(&a.game),
+        url_encode(text),
+        escape(&a.game),
+        escape(text)
+    );
+    s
+}
+
 const ABOUT: &str = "<p class=\"muted\">The <b>Grundy value</b> (nim-value) G(n) of a heap of n \
 is the least number not among its options' values (the mex); a sum of heaps is won by the player \
 to move exactly when the values' nim-sum is not 0 (outcome N, else P). A sequence is \
@@ -393,6 +565,38 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Err(e) => return PageError(e).into_response(),
     };
     let title = "<h1>Grundy values</h1>";
+    let graph = match ask(&m) {
+        Ok(a) => match a.graph.clone() {
+            Some(text) => Some((run_graph(&state, &a, &text).await, a)),
+            None => None,
+        },
+        Err(_) => None,
+    };
+    if let Some((result, a)) = graph {
+        return match result {
+            Ok((game, graph, v)) => {
+                let body = format!(
+                    "{title}{}{}{ABOUT}",
+                    form(Some(&a)),
+                    render_graph(&a, game, &graph, &v)
+                );
+                Html(page("Grundy values", "grundy", &body)).into_response()
+            }
+            Err(err) if err.status() == StatusCode::BAD_REQUEST => {
+                let body = format!(
+                    "{title}{}<p class=\"error\" id=\"error\">{}</p>{ABOUT}",
+                    form(Some(&a)),
+                    escape(&err.to_string())
+                );
+                (
+                    StatusCode::BAD_REQUEST,
+                    Html(page("Grundy values", "grundy", &body)),
+                )
+                    .into_response()
+            }
+            Err(err) => PageError(err).into_response(),
+        };
+    }
     match run(&state, &m).await {
         Ok((a, c)) => {
             let body = format!("{title}{}{}{ABOUT}", form(Some(&a)), render(&a, &c));
@@ -425,6 +629,7 @@ mod tests {
             up_to,
             search: 10_000,
             heaps: Some(vec![3, 7, 12]),
+            graph: None,
         })
         .unwrap()
     }
@@ -446,6 +651,7 @@ mod tests {
                 up_to: 100,
                 search: 10_000,
                 heaps: None,
+                graph: None,
             },
             &c,
         );
@@ -464,6 +670,59 @@ mod tests {
         assert_eq!(v, Some(c.values[3] ^ c.values[7] ^ c.values[12]));
     }
 
+    fn graph_ask_of(game: &str, graph: &str) -> Result<(GraphGame, Graph), WebError> {
+        let mut m = HashMap::new();
+        m.insert("game".to_string(), game.to_string());
+        m.insert("graph".to_string(), graph.to_string());
+        let a = ask(&m)?;
+        graph_ask(&a, a.graph.as_deref().unwrap())
+    }
+
+    #[test]
+    fn node_kayles_on_a_path_is_dawsons_chess() {
+        // Node Kayles on a path of n is 0.137, whose values are Dawson's
+        // Kayles' shifted by one (the heap page's own sequence).
+        let heaps = get("0.07", 20);
+        for n in 1..=12 {
+            let (game, graph) = graph_ask_of("node-kayles", &format!("path:{n}")).unwrap();
+            let v = compute_graph(game, &graph).unwrap();
+            assert_eq!(v.value, heaps.values[n + 1], "path {n}");
+            // The value is the mex of the options listed.
+            let vals: Vec<u32> = v.options.iter().map(|o| o.value).collect();
+            let mex = (0..).find(|k| !vals.contains(k)).unwrap();
+            assert_eq!(mex, v.value, "path {n}");
+        }
+        let (game, graph) = graph_ask_of("kayles", "4: 0-1 1-2 2-3 3-0").unwrap();
+        let v = compute_graph(game, &graph).unwrap();
+        let a = Ask {
+            game: "kayles".into(),
+            up_to: 100,
+            search: 100,
+            heaps: None,
+            graph: Some("4: 0-1 1-2 2-3 3-0".into()),
+        };
+        let html = render_graph(&a, game, &graph, &v);
+        assert!(html.contains(&format!("id=\"graph-value\">{}<", v.value)));
+        assert!(html.contains("id=\"graph-options\""));
+        let json = graph_json(&graph, &v);
+        assert_eq!(json["value"], v.value);
+        assert_eq!(json["options"].as_array().unwrap().len(), 8);
+    }
+
+    #[test]
+    fn bad_graph_requests_name_the_parameter() {
+        for (game, graph, param) in [
+            ("0.07", "path:4", "game"),
+            ("kayles", "3: 0-3", "graph"),
+            ("node-kayles", "65", "graph"),
+        ] {
+            match graph_ask_of(game, graph) {
+                Err(WebError::BadParam { name, .. }) => assert_eq!(name, param),
+                other => panic!("{game} {graph}: {other:?}"),
+            }
+        }
+    }
+
     #[test]
     fn caps_and_bad_codes() {
         let mut m = HashMap::new();
@@ -473,7 +732,8 @@ mod tests {
             game: "0.9z".into(),
             up_to: 10,
             search: 10,
-            heaps: None
+            heaps: None,
+            graph: None,
         })
         .is_err());
     }

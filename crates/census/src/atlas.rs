@@ -391,6 +391,27 @@ pub trait AtlasStore {
     fn remove_parts(&mut self, _cells: usize, _count: usize) -> Result<(), AtlasError> {
         Ok(())
     }
+
+    /// The stored shard `index` of `count` of size `cells` whose values
+    /// start at `value_base`, or `None` (a store that keeps no shards).
+    fn load_shard(
+        &mut self,
+        _cells: usize,
+        _value_base: u32,
+        _index: usize,
+        _count: usize,
+    ) -> Result<Option<Level>, AtlasError> {
+        Ok(None)
+    }
+
+    /// Merge the `count` stored shards of size `cells` into its level (and
+    /// forget the shards); returns the classes and the new values. A store
+    /// that keeps no shards cannot.
+    fn merge_level(&mut self, cells: usize, count: usize) -> Result<(u64, u64), AtlasError> {
+        Err(AtlasError::Shards(format!(
+            "this store keeps no shards to merge ({cells} cells, {count} shards)"
+        )))
+    }
 }
 
 /// A store that keeps nothing (a build from scratch, held in memory).
@@ -612,10 +633,19 @@ pub struct AtlasConfig {
     pub max_cells: usize,
     /// Worker threads for the values (at least 1).
     pub threads: usize,
-    /// `Some((k, n))`: value only every `n`-th class of the top size
-    /// starting at `k` (a shard, saved with [`AtlasStore::save_shard`] and
-    /// combined by [`crate::DirStore::merge_shards`]).
+    /// `Some((k, n))`: value only shard `k` of `n` of the top size: the
+    /// classes grown from the `k`-th of `n` contiguous slices of the size
+    /// below (every class has one parent, so the shards are disjoint and
+    /// the top size is never grown whole), saved with
+    /// [`AtlasStore::save_shard`] and combined by
+    /// [`crate::DirStore::merge_shards`].
     pub shard: Option<(usize, usize)>,
+    /// `Some(n)`: value the top size as `n` such shards one after another,
+    /// each saved when done (those the store already holds are checked
+    /// against the catalogue and skipped, so a killed build resumes), then
+    /// merged into the level by [`AtlasStore::merge_level`] (a streaming
+    /// merge; the shards are removed). No step holds the top level.
+    pub shards: Option<usize>,
     /// A size of more classes than this is valued in contiguous parts of
     /// this many (catalogue order), each saved to the store when done, so a
     /// killed build loses at most one part. The level is the same whatever
@@ -639,6 +669,7 @@ impl AtlasConfig {
             max_cells,
             threads: rayon::current_num_threads(),
             shard: None,
+            shards: None,
             part_size: PART_SIZE,
             part_budget: None,
             keep_entries: true,
@@ -744,6 +775,15 @@ impl Builder {
         Ok(())
     }
 
+    /// Forget the values from index `base` on (a shard's, once saved: the
+    /// next shard interns from the same base).
+    fn forget_from(&mut self, base: u32) {
+        for v in &self.values[base as usize..] {
+            self.index.remove(&v.encoding);
+        }
+        self.values.truncate(base as usize);
+    }
+
     fn adopt_values(&mut self, values: Vec<StoredValue>) {
         for v in values {
             self.index
@@ -774,6 +814,127 @@ impl Builder {
             entries.push((*shape, *slot));
         }
         Ok(entries)
+    }
+}
+
+/// The classes of `cells` cells grown from slice `k` of `n` of `prev` (the
+/// classes of `cells - 1`, sorted): shard `k` of the size. The slices'
+/// children are disjoint (each class has one canonical parent) and together
+/// the whole size; the one cell is shard 0's.
+fn shard_shapes(prev: &[Shape], cells: usize, k: usize, n: usize) -> Vec<Shape> {
+    if cells == 1 {
+        return if k == 0 {
+            vec![Shape::from_cells([(0, 0)]).expect("one cell")]
+        } else {
+            Vec::new()
+        };
+    }
+    let (lo, hi) = (prev.len() * k / n, prev.len() * (k + 1) / n);
+    Catalogue::grow_from(&prev[lo..hi], Group::Square)
+}
+
+impl Builder {
+    /// The top size `cells` as `n` shards one after another
+    /// ([`AtlasConfig::shards`]): each grown from its slice of `prev`,
+    /// valued and saved (or, stored already, checked and skipped), then the
+    /// store merges them. Never holds the level (unless `keep`).
+    #[allow(clippy::too_many_arguments)]
+    fn top_in_shards<S: AtlasStore>(
+        &mut self,
+        workers: &mut [Worker],
+        store: &mut S,
+        prev: &[Shape],
+        (cells, n): (usize, usize),
+        keep: bool,
+        budget: Option<usize>,
+        parts_done: &mut usize,
+    ) -> Result<LevelStats, AtlasError> {
+        let base = self.values.len() as u32;
+        let corrupt = |what: String| AtlasError::Corrupt {
+            path: format!("level {cells}"),
+            detail: format!("{what} differs from the catalogue"),
+        };
+        // a level merged already: checked slice by slice
+        if let Some(level) = store.load_level(cells, base)? {
+            let mut total = 0;
+            for k in 0..n {
+                let slice = shard_shapes(prev, cells, k, n);
+                total += slice.len();
+                if slice
+                    .iter()
+                    .any(|s| level.entries.binary_search_by_key(s, |e| e.0).is_err())
+                {
+                    return Err(corrupt(format!("shard {k} of {n}")));
+                }
+            }
+            if total != level.entries.len() {
+                return Err(corrupt("the class count".into()));
+            }
+            let st = LevelStats {
+                cells,
+                classes: total as u64,
+                new_values: level.values.len() as u64,
+                loaded: true,
+                ..LevelStats::default()
+            };
+            self.adopt(level, false, keep)?;
+            return Ok(st);
+        }
+        let mut per_thread = vec![0u64; workers.len()];
+        let mut resets = 0u64;
+        for k in 0..n {
+            let slice = shard_shapes(prev, cells, k, n);
+            if let Some(sh) = store.load_shard(cells, base, k, n)? {
+                if sh.entries.len() != slice.len()
+                    || sh.entries.iter().zip(&slice).any(|(e, s)| e.0 != *s)
+                {
+                    return Err(corrupt(format!("stored shard {k} of {n}")));
+                }
+                continue;
+            }
+            if budget.is_some_and(|p| *parts_done >= p) {
+                return Err(AtlasError::Stopped { parts: *parts_done });
+            }
+            let entries = self.value_and_intern(workers, &slice)?;
+            for (v, w) in per_thread.iter_mut().zip(workers.iter()) {
+                *v += w.valued;
+                resets += w.resets;
+            }
+            store.save_shard(
+                &Level {
+                    cells,
+                    value_base: base,
+                    values: self.values[base as usize..].to_vec(),
+                    entries,
+                },
+                k,
+                n,
+            )?;
+            // the next shard interns from the same base, as in its own process
+            self.forget_from(base);
+            for w in workers.iter_mut() {
+                w.local.clear();
+            }
+            *parts_done += 1;
+        }
+        let (classes, new_values) = store.merge_level(cells, n)?;
+        if keep {
+            let level = store
+                .load_level(cells, base)?
+                .ok_or_else(|| AtlasError::Shards(format!("no level {cells} after the merge")))?;
+            self.adopt(level, false, true)?;
+        } else {
+            self.levels.push(Vec::new());
+        }
+        Ok(LevelStats {
+            cells,
+            classes,
+            new_values,
+            loaded: false,
+            seconds: 0.0,
+            per_thread,
+            arena_resets: resets,
+        })
     }
 }
 
@@ -859,9 +1020,12 @@ impl Atlas {
     pub fn build<S: AtlasStore>(config: &AtlasConfig, store: &mut S) -> Result<Atlas, AtlasError> {
         let max = check_atlas_cells(config.max_cells)?;
         if let Some((k, n)) = config.shard {
-            if n == 0 || k >= n {
+            if n == 0 || k >= n || config.shards.is_some() {
                 return Err(AtlasError::BadShard { index: k, count: n });
             }
+        }
+        if config.shards == Some(0) {
+            return Err(AtlasError::BadShard { index: 0, count: 0 });
         }
         let threads = config.threads.max(1);
         let part_size = config.part_size.max(1);
@@ -873,16 +1037,33 @@ impl Atlas {
         let mut prev: Vec<Shape> = Vec::new();
         for cells in 1..=max {
             let t0 = std::time::Instant::now();
-            // grow this size's classes from the previous size
-            let shapes: Vec<Shape> = if cells == 1 {
-                vec![Shape::from_cells([(0, 0)]).expect("one cell")]
-            } else {
-                Catalogue::grow_from(&prev, Group::Square)
+            if let (true, Some(n)) = (cells == max, config.shards) {
+                let st = b.top_in_shards(
+                    &mut workers,
+                    store,
+                    &prev,
+                    (cells, n),
+                    keep,
+                    config.part_budget,
+                    &mut parts_done,
+                )?;
+                stats.push(LevelStats {
+                    seconds: t0.elapsed().as_secs_f64(),
+                    ..st
+                });
+                break;
+            }
+            let top_shard = if cells == max { config.shard } else { None };
+            // grow this size's classes from the previous size (a shard:
+            // from its slice of it)
+            let shapes: Vec<Shape> = match top_shard {
+                Some((k, n)) => shard_shapes(&prev, cells, k, n),
+                None if cells == 1 => shard_shapes(&prev, cells, 0, 1),
+                None => Catalogue::grow_from(&prev, Group::Square),
             };
             drop(std::mem::take(&mut prev));
             // sizes up to max - 2 are looked up by larger ones
             let into_table = cells + 2 <= max;
-            let top_shard = if cells == max { config.shard } else { None };
             let base = b.values.len() as u32;
             if top_shard.is_none() {
                 if let Some(level) = store.load_level(cells, base)? {
@@ -909,14 +1090,7 @@ impl Atlas {
                     continue;
                 }
             }
-            let picked: Vec<Shape>;
-            let mine: &[Shape] = match top_shard {
-                Some((k, n)) => {
-                    picked = shapes.iter().skip(k).step_by(n).copied().collect();
-                    &picked
-                }
-                None => &shapes,
-            };
+            let mine: &[Shape] = &shapes;
             let mut valued = vec![0u64; threads];
             let mut resets = 0u64;
             let mut tally = |workers: &[Worker]| {

@@ -40,8 +40,8 @@ use std::path::{Path, PathBuf};
 use partizan_core::Dyadic;
 
 use crate::atlas::{
-    class_regions, matching_values, region_row, AtlasError, AtlasStore, Level, Query, QueryAnswer,
-    StoredValue, ValueFacts, ValueKind,
+    class_regions, matching_values, region_row, Atlas, AtlasError, AtlasStore, Level, Query,
+    QueryAnswer, StoredValue, ValueFacts, ValueKind,
 };
 use crate::shape::Shape;
 
@@ -53,14 +53,28 @@ pub const SUMMARY_LIST: usize = 16;
 /// The file format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// FNV-1a, 64 bits.
-fn checksum(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+/// FNV-1a, 64 bits, fed in pieces (a file streamed in or out is summed
+/// as it passes).
+#[derive(Clone, Copy, Debug)]
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
     }
-    h
+    fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// FNV-1a, 64 bits, of a whole buffer.
+fn checksum(bytes: &[u8]) -> u64 {
+    let mut h = Fnv::new();
+    h.update(bytes);
+    h.0
 }
 
 fn kind_code(k: ValueKind) -> (u8, u64, i64) {
@@ -117,20 +131,40 @@ fn put_dyadic(out: &mut Vec<u8>, d: Dyadic) {
     put_u32(out, d.exp());
 }
 
+/// Everything of a level file before its entries: magic, header, values
+/// and the entry count.
+fn level_head(
+    out: &mut Vec<u8>,
+    cells: usize,
+    shard: Option<(usize, usize)>,
+    value_base: u32,
+    values: &[StoredValue],
+    entries: u64,
+) {
+    out.extend_from_slice(MAGIC);
+    put_u32(out, FORMAT_VERSION);
+    out.push(u8::from(shard.is_some()));
+    put_u32(out, cells as u32);
+    let (k, n) = shard.unwrap_or((0, 1));
+    put_u32(out, k as u32);
+    put_u32(out, n as u32);
+    put_u32(out, value_base);
+    put_values(out, values);
+    put_u64(out, entries);
+}
+
 /// Encode a level (or a shard of one) as file bytes.
 #[must_use]
 pub fn encode_level(level: &Level, shard: Option<(usize, usize)>) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + level.entries.len() * 22);
-    out.extend_from_slice(MAGIC);
-    put_u32(&mut out, FORMAT_VERSION);
-    out.push(u8::from(shard.is_some()));
-    put_u32(&mut out, level.cells as u32);
-    let (k, n) = shard.unwrap_or((0, 1));
-    put_u32(&mut out, k as u32);
-    put_u32(&mut out, n as u32);
-    put_u32(&mut out, level.value_base);
-    put_values(&mut out, &level.values);
-    put_u64(&mut out, level.entries.len() as u64);
+    level_head(
+        &mut out,
+        level.cells,
+        shard,
+        level.value_base,
+        &level.values,
+        level.entries.len() as u64,
+    );
     for (s, v) in &level.entries {
         put_shape(&mut out, s);
         put_u32(&mut out, *v);
@@ -138,6 +172,90 @@ pub fn encode_level(level: &Level, shard: Option<(usize, usize)>) -> Vec<u8> {
     let sum = checksum(&out);
     put_u64(&mut out, sum);
     out
+}
+
+/// A level file written as it is produced (entries streamed in, never all
+/// in memory), to a temporary name renamed over the target by
+/// [`LevelWriter::finish`]: the same bytes [`encode_level`] gives.
+struct LevelWriter {
+    file: std::io::BufWriter<std::fs::File>,
+    buf: Vec<u8>,
+    sum: Fnv,
+    tmp: PathBuf,
+    path: PathBuf,
+    left: u64,
+}
+
+impl LevelWriter {
+    const FLUSH: usize = 1 << 20;
+
+    fn create(path: &Path, head: Vec<u8>, entries: u64) -> Result<LevelWriter, AtlasError> {
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| io_err(path, e))?;
+        }
+        let file = std::fs::File::create(&tmp).map_err(|e| io_err(&tmp, e))?;
+        let mut w = LevelWriter {
+            file: std::io::BufWriter::new(file),
+            buf: head,
+            sum: Fnv::new(),
+            tmp,
+            path: path.to_path_buf(),
+            left: entries,
+        };
+        w.flush_buf()?;
+        Ok(w)
+    }
+
+    fn flush_buf(&mut self) -> Result<(), AtlasError> {
+        use std::io::Write;
+        self.sum.update(&self.buf);
+        self.file
+            .write_all(&self.buf)
+            .map_err(|e| io_err(&self.tmp, e))?;
+        self.buf.clear();
+        Ok(())
+    }
+
+    fn entry(&mut self, s: &Shape, v: u32) -> Result<(), AtlasError> {
+        if self.left == 0 {
+            return Err(AtlasError::Shards("more entries than announced".into()));
+        }
+        self.left -= 1;
+        put_shape(&mut self.buf, s);
+        put_u32(&mut self.buf, v);
+        if self.buf.len() >= Self::FLUSH {
+            self.flush_buf()?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<(), AtlasError> {
+        use std::io::Write;
+        if self.left != 0 {
+            return Err(AtlasError::Shards(format!("{} entries short", self.left)));
+        }
+        self.flush_buf()?;
+        let sum = self.sum.0;
+        put_u64(&mut self.buf, sum);
+        self.file
+            .write_all(&self.buf)
+            .map_err(|e| io_err(&self.tmp, e))?;
+        let f = self
+            .file
+            .into_inner()
+            .map_err(|e| io_err(&self.tmp, e.into_error()))?;
+        f.sync_all().map_err(|e| io_err(&self.tmp, e))?;
+        drop(f);
+        std::fs::rename(&self.tmp, &self.path).map_err(|e| io_err(&self.path, e))
+    }
+}
+
+fn io_err(path: &Path, source: std::io::Error) -> AtlasError {
+    AtlasError::Io {
+        path: path.display().to_string(),
+        source,
+    }
 }
 
 fn put_shape(out: &mut Vec<u8>, s: &Shape) {
@@ -174,13 +292,19 @@ struct Group {
     first: Vec<Shape>,
 }
 
-/// A level's summary: its new values and its entries grouped by value.
-fn encode_summary(level: &Level, all_values: &[StoredValue]) -> Vec<u8> {
-    let mut groups: HashMap<u32, Group> = HashMap::new();
-    let mut order = Vec::new();
-    for &(s, v) in &level.entries {
-        let g = groups.entry(v).or_insert_with(|| {
-            order.push(v);
+/// A level's entries grouped by value, as they stream past in catalogue
+/// order (for its summary file).
+#[derive(Default)]
+struct SummaryBuilder {
+    groups: HashMap<u32, Group>,
+    order: Vec<u32>,
+}
+
+impl SummaryBuilder {
+    /// One entry; `neg` is the index of its value's negative.
+    fn add(&mut self, s: Shape, v: u32, neg: u32) {
+        let g = self.groups.entry(v).or_insert_with(|| {
+            self.order.push(v);
             Group {
                 value: v,
                 entries: 0,
@@ -189,7 +313,6 @@ fn encode_summary(level: &Level, all_values: &[StoredValue]) -> Vec<u8> {
             }
         });
         g.entries += 1;
-        let neg = all_values[v as usize].facts.neg;
         if class_regions(s, v, neg).1 == 2 {
             g.doubles += 1;
         }
@@ -197,49 +320,50 @@ fn encode_summary(level: &Level, all_values: &[StoredValue]) -> Vec<u8> {
             g.first.push(s);
         }
     }
-    let mut out = Vec::new();
-    out.extend_from_slice(SUM_MAGIC);
-    put_u32(&mut out, FORMAT_VERSION);
-    put_u32(&mut out, level.cells as u32);
-    put_u32(&mut out, level.value_base);
-    put_values(&mut out, &level.values);
-    put_u32(&mut out, order.len() as u32);
-    for v in order {
-        let g = &groups[&v];
-        put_u32(&mut out, g.value);
-        put_u64(&mut out, g.entries);
-        put_u64(&mut out, g.doubles);
-        out.push(g.first.len() as u8);
-        for s in &g.first {
-            put_shape(&mut out, s);
+
+    /// The summary file of a level of `cells` cells whose new values are
+    /// `values` (from `base`).
+    fn encode(&self, cells: usize, base: u32, values: &[StoredValue]) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(SUM_MAGIC);
+        put_u32(&mut out, FORMAT_VERSION);
+        put_u32(&mut out, cells as u32);
+        put_u32(&mut out, base);
+        put_values(&mut out, values);
+        put_u32(&mut out, self.order.len() as u32);
+        for v in &self.order {
+            let g = &self.groups[v];
+            put_u32(&mut out, g.value);
+            put_u64(&mut out, g.entries);
+            put_u64(&mut out, g.doubles);
+            out.push(g.first.len() as u8);
+            for s in &g.first {
+                put_shape(&mut out, s);
+            }
         }
+        let sum = checksum(&out);
+        put_u64(&mut out, sum);
+        out
     }
-    let sum = checksum(&out);
-    put_u64(&mut out, sum);
-    out
 }
 
-struct Reader<'a> {
-    b: &'a [u8],
-    at: usize,
-    path: &'a str,
+/// A level's summary: its new values and its entries grouped by value.
+fn encode_summary(level: &Level, all_values: &[StoredValue]) -> Vec<u8> {
+    let mut b = SummaryBuilder::default();
+    for &(s, v) in &level.entries {
+        b.add(s, v, all_values[v as usize].facts.neg);
+    }
+    b.encode(level.cells, level.value_base, &level.values)
 }
 
-impl Reader<'_> {
-    fn bad(&self, detail: impl Into<String>) -> AtlasError {
-        AtlasError::Corrupt {
-            path: self.path.into(),
-            detail: format!("{} (at byte {})", detail.into(), self.at),
-        }
-    }
-    fn take(&mut self, n: usize) -> Result<&[u8], AtlasError> {
-        if self.b.len() - self.at < n {
-            return Err(self.bad("truncated"));
-        }
-        let s = &self.b[self.at..self.at + n];
-        self.at += n;
-        Ok(s)
-    }
+/// Where decoding reads from: a buffer in memory ([`Reader`]) or a file
+/// streamed past ([`StreamSrc`]).
+trait Src {
+    /// The next `n` bytes.
+    fn take(&mut self, n: usize) -> Result<&[u8], AtlasError>;
+    /// A corruption error naming the file and the position.
+    fn bad(&self, detail: &str) -> AtlasError;
+
     fn u8(&mut self) -> Result<u8, AtlasError> {
         Ok(self.take(1)?[0])
     }
@@ -260,8 +384,191 @@ impl Reader<'_> {
     fn dyadic(&mut self) -> Result<Dyadic, AtlasError> {
         let num = self.u64()? as i64;
         let exp = self.u32()?;
-        Dyadic::new(num, exp).map_err(|e| self.bad(format!("dyadic: {e}")))
+        Dyadic::new(num, exp).map_err(|e| self.bad(&format!("dyadic: {e}")))
     }
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+    path: &'a str,
+}
+
+impl Src for Reader<'_> {
+    fn bad(&self, detail: &str) -> AtlasError {
+        AtlasError::Corrupt {
+            path: self.path.into(),
+            detail: format!("{detail} (at byte {})", self.at),
+        }
+    }
+    fn take(&mut self, n: usize) -> Result<&[u8], AtlasError> {
+        if self.b.len() - self.at < n {
+            return Err(self.bad("truncated"));
+        }
+        let s = &self.b[self.at..self.at + n];
+        self.at += n;
+        Ok(s)
+    }
+}
+
+/// A file read front to back through a buffer, summed as it passes.
+struct StreamSrc {
+    file: std::io::BufReader<std::fs::File>,
+    buf: Vec<u8>,
+    sum: Fnv,
+    at: u64,
+    len: u64,
+    path: String,
+}
+
+impl Src for StreamSrc {
+    fn bad(&self, detail: &str) -> AtlasError {
+        AtlasError::Corrupt {
+            path: self.path.clone(),
+            detail: format!("{detail} (at byte {})", self.at),
+        }
+    }
+    fn take(&mut self, n: usize) -> Result<&[u8], AtlasError> {
+        use std::io::Read;
+        // the checksum's 8 bytes are not data
+        if self.len.saturating_sub(8).saturating_sub(self.at) < n as u64 {
+            return Err(self.bad("truncated"));
+        }
+        self.buf.resize(n, 0);
+        if let Err(e) = self.file.read_exact(&mut self.buf) {
+            return Err(self.bad(&format!("read: {e}")));
+        }
+        self.sum.update(&self.buf);
+        self.at += n as u64;
+        Ok(&self.buf)
+    }
+}
+
+/// One shard file streamed entry by entry (a shard of 18 cells is too
+/// large to hold with its fellows): header and values read on opening,
+/// every check of [`decode_level`] made as it goes, the checksum at
+/// [`ShardStream::finish`].
+struct ShardStream {
+    src: StreamSrc,
+    cells: usize,
+    values: Vec<StoredValue>,
+    top: u64,
+    left: u64,
+    last: Option<Shape>,
+}
+
+impl ShardStream {
+    /// `None` when the file does not exist.
+    fn open(
+        path: &Path,
+        cells: usize,
+        shard: (usize, usize),
+        base: u32,
+    ) -> Result<Option<ShardStream>, AtlasError> {
+        let file = match std::fs::File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(io_err(path, e)),
+        };
+        let len = file.metadata().map_err(|e| io_err(path, e))?.len();
+        let mut src = StreamSrc {
+            file: std::io::BufReader::with_capacity(1 << 20, file),
+            buf: Vec::new(),
+            sum: Fnv::new(),
+            at: 0,
+            len,
+            path: path.display().to_string(),
+        };
+        if len < 16 || src.take(8)? != MAGIC {
+            return Err(src.bad("not an atlas file (magic)"));
+        }
+        let (values, ne) = read_head(&mut src, cells, Some(shard), base)?;
+        if ne > len / 22 + 1 {
+            return Err(src.bad("entry count larger than the file"));
+        }
+        let top = u64::from(base) + values.len() as u64;
+        Ok(Some(ShardStream {
+            src,
+            cells,
+            values,
+            top,
+            left: ne,
+            last: None,
+        }))
+    }
+
+    /// The next entry, checked (size, value index, order).
+    fn next(&mut self) -> Result<Option<(Shape, u32)>, AtlasError> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let s = read_shape(&mut self.src, self.cells)?;
+        let v = self.src.u32()?;
+        if u64::from(v) >= self.top {
+            return Err(self
+                .src
+                .bad(&format!("value index {v} beyond {}", self.top)));
+        }
+        if self.last.is_some_and(|l| l >= s) {
+            return Err(self.src.bad("entries not sorted"));
+        }
+        self.last = Some(s);
+        Ok(Some((s, v)))
+    }
+
+    /// After the last entry: the checksum and the end of the file.
+    fn finish(mut self) -> Result<(), AtlasError> {
+        use std::io::Read;
+        if self.left != 0 || self.src.at + 8 != self.src.len {
+            return Err(self.src.bad("trailing bytes"));
+        }
+        let mut t = [0u8; 8];
+        self.src
+            .file
+            .read_exact(&mut t)
+            .map_err(|e| self.src.bad(&format!("read: {e}")))?;
+        if self.src.sum.0 != u64::from_le_bytes(t) {
+            return Err(AtlasError::Corrupt {
+                path: self.src.path,
+                detail: "checksum mismatch".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The header and values of a level file, after its magic: checked against
+/// the expected size, shard and value base; returns the values and the
+/// entry count.
+fn read_head(
+    r: &mut impl Src,
+    cells: usize,
+    shard: Option<(usize, usize)>,
+    value_base: u32,
+) -> Result<(Vec<StoredValue>, u64), AtlasError> {
+    let version = r.u32()?;
+    if version != FORMAT_VERSION {
+        return Err(r.bad(&format!(
+            "format version {version}, this build reads {FORMAT_VERSION}"
+        )));
+    }
+    let is_shard = r.u8()? == 1;
+    let c = r.u32()? as usize;
+    let (k, n) = (r.u32()? as usize, r.u32()? as usize);
+    let got_shard = is_shard.then_some((k, n));
+    if c != cells || got_shard != shard {
+        return Err(r.bad(&format!(
+            "holds {c} cells shard {got_shard:?}, expected {cells} cells shard {shard:?}"
+        )));
+    }
+    let base = r.u32()?;
+    if base != value_base {
+        return Err(r.bad(&format!("values start at {base}, expected {value_base}")));
+    }
+    let values = read_values(r)?;
+    let ne = r.u64()?;
+    Ok((values, ne))
 }
 
 /// Decode file bytes into a level, checking everything; `want` is the
@@ -283,31 +590,8 @@ pub fn decode_level(
         at: 8,
         path,
     };
-    let version = r.u32()?;
-    if version != FORMAT_VERSION {
-        return Err(corrupt(format!(
-            "format version {version}, this build reads {FORMAT_VERSION}"
-        )));
-    }
-    let is_shard = r.u8()? == 1;
-    let c = r.u32()? as usize;
-    let (k, n) = (r.u32()? as usize, r.u32()? as usize);
-    let got_shard = is_shard.then_some((k, n));
-    if c != cells || got_shard != shard {
-        return Err(corrupt(format!(
-            "holds {c} cells shard {got_shard:?}, expected {cells} cells shard {shard:?}"
-        )));
-    }
-    let base = r.u32()?;
-    if base != value_base {
-        return Err(corrupt(format!(
-            "values start at {base}, expected {value_base}"
-        )));
-    }
-    let values = read_values(&mut r)?;
-    let nv = values.len();
-    let top = base as u64 + nv as u64;
-    let ne = r.u64()?;
+    let (values, ne) = read_head(&mut r, cells, shard, value_base)?;
+    let top = u64::from(value_base) + values.len() as u64;
     if ne > (body.len() as u64) / 22 + 1 {
         return Err(r.bad("entry count larger than the file"));
     }
@@ -316,7 +600,7 @@ pub fn decode_level(
         let s = read_shape(&mut r, cells)?;
         let v = r.u32()?;
         if u64::from(v) >= top {
-            return Err(r.bad(format!("value index {v} beyond {top}")));
+            return Err(r.bad(&format!("value index {v} beyond {top}")));
         }
         entries.push((s, v));
     }
@@ -334,12 +618,12 @@ pub fn decode_level(
     })
 }
 
-fn read_shape(r: &mut Reader<'_>, cells: usize) -> Result<Shape, AtlasError> {
+fn read_shape(r: &mut impl Src, cells: usize) -> Result<Shape, AtlasError> {
     let (w, h) = (r.u8()? as usize, r.u8()? as usize);
     let bits = (u128::from(r.u64()?) << 64) | u128::from(r.u64()?);
-    let s = Shape::new(w, h, bits).map_err(|e| r.bad(format!("shape: {e}")))?;
+    let s = Shape::new(w, h, bits).map_err(|e| r.bad(&format!("shape: {e}")))?;
     if s.len() != cells {
-        return Err(r.bad(format!("shape {s} has {} cells", s.len())));
+        return Err(r.bad(&format!("shape {s} has {} cells", s.len())));
     }
     Ok(s)
 }
@@ -414,7 +698,7 @@ fn decode_summary(
     Ok(Summary { values, groups })
 }
 
-fn read_values(r: &mut Reader<'_>) -> Result<Vec<StoredValue>, AtlasError> {
+fn read_values(r: &mut impl Src) -> Result<Vec<StoredValue>, AtlasError> {
     let nv = r.u32()? as usize;
     let mut values = Vec::with_capacity(nv.min(1 << 20));
     for _ in 0..nv {
@@ -637,6 +921,43 @@ impl DirStore {
         }))
     }
 
+    /// The atlas to `max_cells` (default: every size present) read from
+    /// the directory; [`AtlasError::NotBuilt`] if it holds less (or none).
+    pub fn load_atlas(&mut self, max_cells: Option<usize>) -> Result<Atlas, AtlasError> {
+        let have = self.levels_present();
+        let want = max_cells.unwrap_or(have);
+        if want == 0 || want > have {
+            return Err(AtlasError::NotBuilt {
+                have,
+                want: want.max(1),
+            });
+        }
+        Atlas::load(self, want)
+    }
+
+    /// Answer `q` over the sizes to `q.max_cells` (default: every size
+    /// present): from the summaries when they can, else from the loaded
+    /// levels. Returns the answer, the seconds spent reading (summaries or
+    /// levels) and the largest size searched. What both
+    /// `partizan atlas find` and the Python package call.
+    pub fn find(&self, q: &Query) -> Result<(QueryAnswer, f64, usize), AtlasError> {
+        let have = self.levels_present();
+        let want = q.max_cells.unwrap_or(have);
+        if want == 0 || want > have {
+            return Err(AtlasError::NotBuilt {
+                have,
+                want: want.max(1),
+            });
+        }
+        let t0 = std::time::Instant::now();
+        if let Some(ans) = self.query(q, want)? {
+            return Ok((ans, t0.elapsed().as_secs_f64(), want));
+        }
+        let atlas = Atlas::load(&mut self.clone(), want)?;
+        let load_s = t0.elapsed().as_secs_f64();
+        Ok((atlas.query(q)?, load_s, want))
+    }
+
     /// The largest size `n` such that every level `1..=n` has a file (not
     /// checked; loading checks).
     #[must_use]
@@ -652,7 +973,16 @@ impl DirStore {
     /// (the levels below must be present). The merged level is exactly what
     /// an unsharded build writes: entries in catalogue order, values
     /// interned in order of first appearance, each followed by its negative.
-    pub fn merge_shards(&mut self, cells: usize, count: usize) -> Result<Level, AtlasError> {
+    ///
+    /// Streamed, so no step holds the level: a k-way merge of the sorted
+    /// shard files, twice (the first pass interns the values and groups the
+    /// summary, the second writes the entries behind the values). Memory is
+    /// the values and the summary's groups, not the entries. The shard files
+    /// are kept.
+    pub fn merge_shards(&mut self, cells: usize, count: usize) -> Result<Merged, AtlasError> {
+        if count == 0 {
+            return Err(AtlasError::BadShard { index: 0, count });
+        }
         // the values below, from the summaries (not the entries: at 18
         // cells those would be 68 M of them)
         let below = self.values_below(cells)?;
@@ -662,58 +992,133 @@ impl DirStore {
             .enumerate()
             .map(|(i, v)| (v.encoding.clone(), i as u32))
             .collect();
-        let mut shards = Vec::with_capacity(count);
-        for k in 0..count {
-            match self.read(cells, Some((k, count)), base)? {
-                Some(l) => shards.push(l),
-                None => {
-                    return Err(AtlasError::Shards(format!(
-                        "{} is missing",
-                        self.path(cells, Some((k, count))).display()
-                    )))
-                }
-            }
-        }
-        let mut all: Vec<(Shape, usize, u32)> = Vec::new();
-        for (k, l) in shards.iter().enumerate() {
-            all.extend(l.entries.iter().map(|&(s, v)| (s, k, v)));
-        }
-        all.sort_unstable_by_key(|e| e.0);
-        if all.windows(2).any(|p| p[0].0 == p[1].0) {
-            return Err(AtlasError::Shards("a shape is in two shards".into()));
-        }
+        // pass 1: intern, count, group
+        let mut streams = self.open_shards(cells, count, base)?;
+        let shard_values: Vec<Vec<StoredValue>> = streams
+            .iter_mut()
+            .map(|s| std::mem::take(&mut s.values))
+            .collect();
+        let mut remap: Vec<Vec<u32>> = shard_values
+            .iter()
+            .map(|v| vec![u32::MAX; v.len()])
+            .collect();
         let mut values: Vec<StoredValue> = Vec::new();
-        let mut remap: Vec<HashMap<u32, u32>> = vec![HashMap::new(); count];
-        let mut entries = Vec::with_capacity(all.len());
-        for (s, k, v) in all {
+        let mut summary = SummaryBuilder::default();
+        let mut total = 0u64;
+        kway_merge(&mut streams, |k, s, v| {
             let g = if v < base {
                 v
             } else {
-                match remap[k].get(&v) {
-                    Some(&g) => g,
-                    None => {
-                        let g = intern_from(&shards[k], k, v, base, &mut index, &mut values)?;
-                        remap[k].insert(v, g);
-                        g
-                    }
+                let slot = &mut remap[k][(v - base) as usize];
+                if *slot == u32::MAX {
+                    *slot = intern_from(&shard_values[k], k, v, base, &mut index, &mut values)?;
                 }
+                *slot
             };
-            entries.push((s, g));
+            let neg = if g < base {
+                below[g as usize].facts.neg
+            } else {
+                values[(g - base) as usize].facts.neg
+            };
+            summary.add(s, g, neg);
+            total += 1;
+            Ok(())
+        })?;
+        for st in streams {
+            st.finish()?;
         }
-        let level = Level {
+        drop(index);
+        drop(shard_values);
+        // summary first (as save_level): a kill between the two leaves no
+        // level without its summary
+        self.write(
+            &self.summary_path(cells),
+            &summary.encode(cells, base, &values),
+        )?;
+        drop(summary);
+        // pass 2: the level file, streamed
+        let mut head = Vec::new();
+        level_head(&mut head, cells, None, base, &values, total);
+        let mut out = LevelWriter::create(&self.path(cells, None), head, total)?;
+        let mut streams = self.open_shards(cells, count, base)?;
+        kway_merge(&mut streams, |k, s, v| {
+            let g = if v < base {
+                v
+            } else {
+                remap[k][(v - base) as usize]
+            };
+            out.entry(&s, g)
+        })?;
+        for st in streams {
+            st.finish()?;
+        }
+        out.finish()?;
+        Ok(Merged {
             cells,
-            value_base: base,
-            values,
-            entries,
-        };
-        self.save_level(&level)?;
-        Ok(level)
+            classes: total,
+            new_values: values.len() as u64,
+        })
     }
+
+    /// Every shard file of a size, opened for streaming (a missing one is an
+    /// error).
+    fn open_shards(
+        &self,
+        cells: usize,
+        count: usize,
+        base: u32,
+    ) -> Result<Vec<ShardStream>, AtlasError> {
+        (0..count)
+            .map(|k| {
+                let path = self.path(cells, Some((k, count)));
+                ShardStream::open(&path, cells, (k, count), base)?
+                    .ok_or_else(|| AtlasError::Shards(format!("{} is missing", path.display())))
+            })
+            .collect()
+    }
+}
+
+/// What a merge made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Merged {
+    /// The size.
+    pub cells: usize,
+    /// Classes in the merged level.
+    pub classes: u64,
+    /// Values the level introduced.
+    pub new_values: u64,
+}
+
+/// Merge sorted shard streams in catalogue order, calling `f(shard, shape,
+/// value)` on every entry; a shape in two shards is an error.
+fn kway_merge(
+    streams: &mut [ShardStream],
+    mut f: impl FnMut(usize, Shape, u32) -> Result<(), AtlasError>,
+) -> Result<(), AtlasError> {
+    use std::cmp::Reverse;
+    let mut heap = std::collections::BinaryHeap::with_capacity(streams.len());
+    for (k, st) in streams.iter_mut().enumerate() {
+        if let Some((s, v)) = st.next()? {
+            heap.push(Reverse((s, k, v)));
+        }
+    }
+    let mut last: Option<Shape> = None;
+    while let Some(Reverse((s, k, v))) = heap.pop() {
+        if last == Some(s) {
+            return Err(AtlasError::Shards(format!("{s} is in two shards")));
+        }
+        last = Some(s);
+        f(k, s, v)?;
+        if let Some((s, v)) = streams[k].next()? {
+            heap.push(Reverse((s, k, v)));
+        }
+    }
+    Ok(())
 }
 
 /// Intern value `v` of shard `k` (and its negative) into the merged list.
 fn intern_from(
-    shard: &Level,
+    shard: &[StoredValue],
     k: usize,
     v: u32,
     base: u32,
@@ -722,7 +1127,6 @@ fn intern_from(
 ) -> Result<u32, AtlasError> {
     let get = |i: u32| -> Result<&StoredValue, AtlasError> {
         shard
-            .values
             .get((i - base) as usize)
             .ok_or_else(|| AtlasError::Shards(format!("shard {k}: value {i} missing")))
     };
@@ -808,9 +1212,36 @@ impl AtlasStore for DirStore {
         self.write(&path, &encode_level(part, Some((index, count))))
     }
 
+    fn load_shard(
+        &mut self,
+        cells: usize,
+        value_base: u32,
+        index: usize,
+        count: usize,
+    ) -> Result<Option<Level>, AtlasError> {
+        self.read(cells, Some((index, count)), value_base)
+    }
+
+    fn merge_level(&mut self, cells: usize, count: usize) -> Result<(u64, u64), AtlasError> {
+        let m = self.merge_shards(cells, count)?;
+        self.remove_files(|k| self.path(cells, Some((k, count))), count)?;
+        Ok((m.classes, m.new_values))
+    }
+
     fn remove_parts(&mut self, cells: usize, count: usize) -> Result<(), AtlasError> {
+        self.remove_files(|k| self.part_path(cells, k, count), count)
+    }
+}
+
+impl DirStore {
+    /// Remove files `name(0..count)`, those already gone ignored.
+    fn remove_files(
+        &self,
+        name: impl Fn(usize) -> PathBuf,
+        count: usize,
+    ) -> Result<(), AtlasError> {
         for k in 0..count {
-            let path = self.part_path(cells, k, count);
+            let path = name(k);
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

@@ -5,6 +5,7 @@
 //! partizan atlas build --max-cells 14                 # resumes from the levels and parts on disk
 //! partizan atlas build --max-cells 16 --shard 0/2     # one slice of the top size
 //! partizan atlas merge --cells 16 --shards 2          # the slices into the level
+//! partizan atlas build --max-cells 18 --shards 32     # all slices in turn, resumable, then merged
 //! partizan atlas report --max-cells 14 [--csv FILE]   # kinds by size, hottest, firsts
 //! partizan atlas find --value '*2' --max-cells 14     # or --min-temperature 3/2, --kind tiny
 //! ```
@@ -54,6 +55,50 @@ impl<S: AtlasStore> AtlasStore for CountedLevels<S> {
     ) -> Result<(), partizan_census::atlas::AtlasError> {
         self.inner.save_shard(level, index, count)
     }
+    // the rest forwarded too: a default here would silently drop the parts
+    // (no resume inside a level) or the shards
+    fn load_part(
+        &mut self,
+        cells: usize,
+        value_base: u32,
+        index: usize,
+        count: usize,
+    ) -> Result<Option<Level>, partizan_census::atlas::AtlasError> {
+        self.inner.load_part(cells, value_base, index, count)
+    }
+    fn save_part(
+        &mut self,
+        part: &Level,
+        index: usize,
+        count: usize,
+    ) -> Result<(), partizan_census::atlas::AtlasError> {
+        self.inner.save_part(part, index, count)
+    }
+    fn remove_parts(
+        &mut self,
+        cells: usize,
+        count: usize,
+    ) -> Result<(), partizan_census::atlas::AtlasError> {
+        self.inner.remove_parts(cells, count)
+    }
+    fn load_shard(
+        &mut self,
+        cells: usize,
+        value_base: u32,
+        index: usize,
+        count: usize,
+    ) -> Result<Option<Level>, partizan_census::atlas::AtlasError> {
+        self.inner.load_shard(cells, value_base, index, count)
+    }
+    fn merge_level(
+        &mut self,
+        cells: usize,
+        count: usize,
+    ) -> Result<(u64, u64), partizan_census::atlas::AtlasError> {
+        let r = self.inner.merge_level(cells, count)?;
+        self.counter.add(1);
+        Ok(r)
+    }
 }
 
 /// `partizan atlas` subcommands.
@@ -88,8 +133,13 @@ pub struct BuildArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// Only slice K of N of the top size, as "K/N" (merge them afterwards).
-    #[arg(long, value_name = "K/N")]
+    #[arg(long, value_name = "K/N", conflicts_with = "shards")]
     pub shard: Option<String>,
+    /// The top size in N shards one after another (each saved as it
+    /// finishes, a rerun skips those done), then merged by streaming: the
+    /// way to 18 cells, never holding the top level.
+    #[arg(long, value_name = "N")]
+    pub shards: Option<usize>,
     #[command(flatten)]
     pub dir: DirArg,
 }
@@ -198,6 +248,12 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
                 cfg.threads = t.max(1);
             }
             cfg.shard = shard;
+            if let Some(n) = a.shards {
+                if n == 0 {
+                    bail!("--shards 0: want at least one shard");
+                }
+                cfg.shards = Some(n);
+            }
             // the levels go to the store as they finish; keep only the stats
             cfg.keep_entries = false;
             let path = atlas_dir(&a.dir)?;
@@ -252,16 +308,13 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
             if json_out {
                 println!(
                     "{}",
-                    json!({ "cells": level.cells, "classes": level.entries.len(),
-                            "new_values": level.values.len() })
+                    json!({ "cells": level.cells, "classes": level.classes,
+                            "new_values": level.new_values })
                 );
             } else {
                 println!(
                     "merged {} shards: {} classes of {} cells, {} new values",
-                    a.shards,
-                    level.entries.len(),
-                    level.cells,
-                    level.values.len()
+                    a.shards, level.classes, level.cells, level.new_values
                 );
             }
         }
@@ -290,24 +343,9 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
             };
             // the summaries answer without reading the entries; else load
             let path = atlas_dir(&a.dir)?;
-            let store = DirStore::new(&path);
-            let have = store.levels_present();
-            let want = a.max_cells.unwrap_or(have);
-            if want == 0 || want > have {
-                bail!(
-                    "the atlas in {} holds {have} cells, {want} asked (run `partizan atlas build --max-cells {}`)",
-                    path.display(),
-                    want.max(1)
-                );
-            }
-            let t0 = Instant::now();
-            let (ans, load_s, max_cells) = match store.query(&q, want)? {
-                Some(ans) => (ans, t0.elapsed().as_secs_f64(), want),
-                None => {
-                    let (atlas, load_s) = load(&a.dir, Some(want))?;
-                    (atlas.query(&q)?, load_s, atlas.max_cells())
-                }
-            };
+            let (ans, load_s, max_cells) = DirStore::new(&path)
+                .find(&q)
+                .with_context(|| format!("atlas in {}", path.display()))?;
             if json_out {
                 println!(
                     "{}",
@@ -355,4 +393,47 @@ pub fn census_atlas_report(
     }
     let atlas = Atlas::build(&AtlasConfig::new(max_cells), &mut partizan_census::NoStore)?;
     Ok((atlas.report(hottest), "computed".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The progress wrapper forwards the parts: a build stopped inside a
+    /// level resumes from them through it.
+    #[test]
+    fn counted_levels_resume_inside_a_level() {
+        let dir = std::env::temp_dir().join(format!("pz-atlas-counted-{}", std::process::id()));
+        let watch =
+            crate::meter::Watch::start("test", "levels", None, crate::meter::Show::Auto, u64::MAX);
+        let counted = |d: &std::path::Path| CountedLevels {
+            inner: DirStore::new(d),
+            counter: watch.counter(),
+        };
+        let cfg = AtlasConfig {
+            part_size: 20,
+            part_budget: Some(4),
+            ..AtlasConfig::new(7)
+        };
+        let stopped = Atlas::build(&cfg, &mut counted(&dir));
+        assert!(stopped.is_err());
+        let parts = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .contains(".part-")
+            })
+            .count();
+        // level 6 in two parts (saved, then removed with the level), level
+        // 7's first two of six parts
+        assert_eq!(parts, 2, "the parts went through the wrapper");
+        // four more finish level 7 only if the stored two are loaded
+        // through the wrapper, not recomputed
+        let done = Atlas::build(&cfg, &mut counted(&dir)).unwrap();
+        assert_eq!(done.stats.len(), 7);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -171,6 +171,48 @@ fn shards_then_merge() {
         &["atlas", "merge", "--cells", "9", "--shards", "3"],
         "missing",
     );
+    // all shards in one run, merged by streaming: the same level
+    let turn = TempDir::new("shards-in-turn");
+    let t = turn.path();
+    let b = json(
+        t,
+        &[
+            "atlas",
+            "build",
+            "--max-cells",
+            "9",
+            "--shards",
+            "3",
+            "--json",
+        ],
+    );
+    assert_eq!(b["levels"][8]["classes"], 1285);
+    for f in ["level-09.pzal", "level-09.summary.pzal"] {
+        assert_eq!(
+            std::fs::read(d.join(f)).unwrap(),
+            std::fs::read(t.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    fails(
+        t,
+        &["atlas", "build", "--max-cells", "9", "--shards", "0"],
+        "shard",
+    );
+    fails(
+        t,
+        &[
+            "atlas",
+            "build",
+            "--max-cells",
+            "9",
+            "--shards",
+            "2",
+            "--shard",
+            "0/2",
+        ],
+        "--shard",
+    );
 }
 
 #[test]

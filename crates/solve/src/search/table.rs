@@ -15,6 +15,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use serde::Serialize;
+use zerocopy::FromZeros;
 
 /// Entries per bucket.
 const WAYS: usize = 4;
@@ -88,7 +89,7 @@ pub struct Tally {
 
 /// The shared, bounded transposition table (see the module comment).
 pub struct Table {
-    words: Vec<AtomicU64>,
+    words: Box<[AtomicU64]>,
     buckets_mask: usize,
     filled: AtomicU64,
     probes: AtomicU64,
@@ -106,7 +107,17 @@ impl Table {
         while n.saturating_mul(2).saturating_mul(bucket) <= bytes {
             n *= 2;
         }
-        let words = (0..n * WAYS * 2).map(|_| AtomicU64::new(0)).collect();
+        // Zeroed by the allocator (calloc: fresh pages read as zero and
+        // are only touched when first written), not entry by entry, so a
+        // large table costs nothing before the search starts.
+        let words = loop {
+            match <[AtomicU64]>::new_box_zeroed_with_elems(n * WAYS * 2) {
+                Ok(w) => break w,
+                // Halve until the allocator agrees (at least one bucket).
+                Err(_) if n > 1 => n /= 2,
+                Err(_) => break (0..WAYS * 2).map(|_| AtomicU64::new(0)).collect(),
+            }
+        };
         Table {
             words,
             buckets_mask: n - 1,

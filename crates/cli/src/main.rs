@@ -253,7 +253,7 @@ fn main() -> ExitCode {
             if let meter::Show::Lines(every) = long.show {
                 a.progress_lines = Some(every);
             }
-            outcome_cmd::run(a, cli.json)
+            outcome_cmd::run(a, &store, cli.json)
         }
         Command::Check(a) => outcome_cmd::check(a, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, &long, cli.json),

@@ -9,13 +9,15 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use partizan_games::{Board, Ruleset};
-use partizan_solve::outcome::Convention;
+use partizan_games::{Board, Player, Ruleset};
+use partizan_report::OutcomeReport;
+use partizan_solve::outcome::{Convention, Outcomes};
 use partizan_solve::search::certificate::{self, Certificate};
 use partizan_solve::search::{
-    changed_cells, solve, Control, FirstPlayer, MoveOrdering, Parallel, Progress, SearchConfig,
-    SearchError,
+    changed_cells, solve, solve_resumable, Control, FirstPlayer, MoveOrdering, Parallel, Progress,
+    SearchConfig, SearchCounts, SearchError, SearchReport, TableStats,
 };
+use partizan_store::{OutcomeRead, Store, StoreChoice, StoredOutcome};
 use serde_json::json;
 
 use crate::with_ruleset;
@@ -74,6 +76,18 @@ pub struct OutcomeArgs {
     /// FILE` replays (searches with one thread).
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<std::path::PathBuf>,
+    /// Keep a checkpoint in FILE: resume from it when it exists (refused
+    /// when damaged or for another search), write it every
+    /// --checkpoint-every seconds and when the search stops (a budget,
+    /// Ctrl-C, a kill). Uses the general engine.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Seconds between checkpoint writes.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub checkpoint_every: u64,
+    /// Give up after this many seconds (with --checkpoint: resumable).
+    #[arg(long, value_name = "SECS")]
+    pub max_seconds: Option<f64>,
 }
 
 /// Arguments of `partizan check`.
@@ -149,21 +163,6 @@ fn default_table_mb(cells: u32) -> u64 {
     by_board.min(by_machine)
 }
 
-/// A winning move as the cells it changed (1-based row, column) and the
-/// board after it.
-fn move_json<R: Ruleset>(r: &R, root: &Board, fp: &FirstPlayer) -> serde_json::Value {
-    match &fp.winning_move {
-        Some(after) => json!({
-            "cells": changed_cells(root, after)
-                .into_iter()
-                .map(|(row, col)| [row + 1, col + 1])
-                .collect::<Vec<_>>(),
-            "board": r.format(after),
-        }),
-        None => serde_json::Value::Null,
-    }
-}
-
 fn move_text(root: &Board, fp: &FirstPlayer) -> String {
     match &fp.winning_move {
         Some(after) => changed_cells(root, after)
@@ -175,8 +174,111 @@ fn move_text(root: &Board, fp: &FirstPlayer) -> String {
     }
 }
 
+/// The stored outcome of `board`, if the store holds a whole one whose
+/// moves are moves of the board; a damaged or implausible row is a
+/// warning and a miss (the board is searched again and the row replaced).
+fn from_store<R: Ruleset>(
+    r: &R,
+    board: &Board,
+    cfg: &SearchConfig,
+    store: &Store,
+) -> Option<SearchReport> {
+    let text = r.format(board);
+    let conv = convention_name(cfg.convention);
+    let o = match store.get_outcome(r.name(), conv, &text) {
+        Ok(OutcomeRead::Hit(o)) => o,
+        Ok(OutcomeRead::Miss) => return None,
+        Ok(OutcomeRead::Damaged(why)) => {
+            eprintln!("warning: store: {why}; searching again");
+            return None;
+        }
+        Err(e) => {
+            eprintln!("warning: store: {e}; searching without it");
+            return None;
+        }
+    };
+    let mut fps = Vec::new();
+    for (player, wins, mv) in [
+        (Player::Left, o.left_first_wins, &o.left_move),
+        (Player::Right, o.right_first_wins, &o.right_move),
+    ] {
+        let winning_move = match mv {
+            None => None,
+            Some(t) => {
+                let after = r.parse(t).ok();
+                let mut legal = false;
+                if let Some(a) = after {
+                    r.options(board, player, |x| legal |= x == a);
+                }
+                if !legal {
+                    eprintln!(
+                        "warning: store: the stored outcome of {text} names a move that is not one of the board's; searching again"
+                    );
+                    return None;
+                }
+                after
+            }
+        };
+        fps.push(FirstPlayer {
+            player,
+            wins,
+            winning_move,
+            counts: SearchCounts::default(),
+            elapsed: Duration::ZERO,
+        });
+    }
+    let right = fps.pop()?;
+    let left = fps.pop()?;
+    Some(SearchReport {
+        outcomes: Outcomes {
+            left_first: left.wins,
+            right_first: right.wins,
+        },
+        left,
+        right,
+        table: TableStats::default(),
+        config: *cfg,
+        elapsed: Duration::ZERO,
+    })
+}
+
+fn convention_name(c: Convention) -> &'static str {
+    match c {
+        Convention::Normal => "normal",
+        Convention::Misere => "misere",
+    }
+}
+
+/// Record a search's answer in the store (a failure is a warning: the
+/// answer printed is right either way).
+fn to_store<R: Ruleset>(r: &R, board: &Board, rep: &SearchReport, store: &Store) {
+    let o = StoredOutcome {
+        ruleset: r.name().to_string(),
+        board: r.format(board),
+        convention: convention_name(rep.config.convention).to_string(),
+        left_first_wins: rep.left.wins,
+        right_first_wins: rep.right.wins,
+        left_move: rep.left.winning_move.as_ref().map(|b| r.format(b)),
+        right_move: rep.right.winning_move.as_ref().map(|b| r.format(b)),
+        nodes: rep.total().nodes,
+        partizan_version: partizan_store::PARTIZAN_VERSION.to_string(),
+        computed_at: partizan_store::record::unix_now(),
+    };
+    if let Err(e) = store.put_outcome(&o) {
+        eprintln!("warning: store: the outcome was not recorded: {e}");
+    }
+}
+
+/// Why the caller stopped the search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum StopWhy {
+    Memory(u64),
+    Time,
+    Interrupt,
+}
+
 /// `partizan outcome RULESET BOARD [--misere] [--table-mb MB] ...`.
-pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
+pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
     with_ruleset!(args.ruleset, |r| {
         let board = r
             .parse(&args.board)
@@ -201,6 +303,17 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
         if cfg.threads == 0 || cfg.threads > 2 {
             bail!("--threads must be 1 or 2, not {}", cfg.threads);
         }
+        if args.checkpoint.is_some() && args.certificate.is_some() {
+            bail!("--checkpoint and --certificate cannot be combined (a certificate is written by one uninterrupted search)");
+        }
+        if args.checkpoint_every == 0 {
+            bail!("--checkpoint-every must be at least 1 second");
+        }
+        let max_time = match args.max_seconds {
+            None => None,
+            Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Some(Duration::from_secs_f64(s)),
+            Some(s) => bail!("--max-seconds must be a positive number of seconds, not {s}"),
+        };
         let table_mb = args
             .table_mb
             .unwrap_or_else(|| default_table_mb(r.cells(&board).count_ones()));
@@ -216,9 +329,41 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
         }
         cfg.table_bytes = usize::try_from(table_mb << 20).context("--table-mb is too large")?;
 
-        // Progress on a terminal; the memory watchdog either way.
+        // The store: a known board is answered from it (not when a
+        // certificate, which needs the search, is asked for).
+        let (st, busy) = store.open_unless_busy()?;
+        if let Some(e) = busy {
+            eprintln!("warning: {e}; running without the store");
+        }
+        if args.certificate.is_none() {
+            if let Some(rep) = st.as_ref().and_then(|s| from_store(r, &board, &cfg, s)) {
+                let mut out = OutcomeReport::of(r, &board, &rep);
+                out.from_store = true;
+                return print_report(&out, &board, &rep, json_out);
+            }
+        }
+
+        // Progress on a terminal; the memory and time watchdogs either way.
         let stop = AtomicBool::new(false);
-        let over = Mutex::new(None::<u64>);
+        let why = Mutex::new(None::<StopWhy>);
+        let halt = |w: StopWhy| {
+            if let Ok(mut o) = why.lock() {
+                o.get_or_insert(w);
+            }
+            stop.store(true, Ordering::Relaxed);
+        };
+        if args.checkpoint.is_some() {
+            // Ctrl-C and a kill (SIGTERM) stop the search, which then
+            // writes its checkpoint. Only one handler per process: a
+            // second `run` (none in the binary) keeps the first.
+            let flag = STOP_SIGNAL.get_or_init(|| {
+                let f = std::sync::Arc::new(AtomicBool::new(false));
+                let g = f.clone();
+                let _ = ctrlc::set_handler(move || g.store(true, Ordering::Relaxed));
+                f
+            });
+            flag.store(false, Ordering::Relaxed);
+        }
         let lines = args.progress_lines;
         let tty = std::io::stderr().is_terminal() && !json_out && lines.is_none();
         let max_bytes = args.max_memory.map(|m| m << 20);
@@ -227,11 +372,14 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
         let progress = |p: &Progress| {
             if let (Some(max), Some(rss)) = (max_bytes, rss_bytes()) {
                 if rss > max {
-                    if let Ok(mut o) = over.lock() {
-                        *o = Some(rss);
-                    }
-                    stop.store(true, Ordering::Relaxed);
+                    halt(StopWhy::Memory(rss));
                 }
+            }
+            if max_time.is_some_and(|t| started.elapsed() >= t) {
+                halt(StopWhy::Time);
+            }
+            if STOP_SIGNAL.get().is_some_and(|f| f.load(Ordering::Relaxed)) {
+                halt(StopWhy::Interrupt);
             }
             let due = lines.is_some_and(|every| {
                 last_line.lock().is_ok_and(|mut t| {
@@ -272,10 +420,23 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
                 Duration::from_millis(100)
             },
         };
-        let result = match &args.certificate {
-            None => solve(r, &board, &cfg, &control),
-            Some(path) => certificate::solve_with_certificate(r, &board, &cfg, &control).and_then(
-                |(rep, cert)| {
+        let mut resumed = None;
+        let result = match (&args.certificate, &args.checkpoint) {
+            (None, None) => solve(r, &board, &cfg, &control),
+            (None, Some(file)) => solve_resumable(
+                r,
+                &board,
+                &cfg,
+                &control,
+                file,
+                Duration::from_secs(args.checkpoint_every),
+            )
+            .map(|(rep, res)| {
+                resumed = Some(res);
+                rep
+            }),
+            (Some(path), _) => certificate::solve_with_certificate(r, &board, &cfg, &control)
+                .and_then(|(rep, cert)| {
                     std::fs::write(path, cert.to_text()).map_err(|e| {
                         SearchError::Inconsistent(format!(
                             "cannot write the certificate to {}: {e}",
@@ -283,8 +444,7 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
                         ))
                     })?;
                     Ok(rep)
-                },
-            ),
+                }),
         };
         if tty {
             eprint!("\r\x1b[K");
@@ -297,66 +457,93 @@ pub fn run(args: OutcomeArgs, json_out: bool) -> Result<()> {
                 started.elapsed().as_secs_f64()
             );
         }
+        let resume_note = match &args.checkpoint {
+            Some(f) => format!(
+                "; checkpoint written to {}: run the same command to resume",
+                f.display()
+            ),
+            None => String::new(),
+        };
         let rep = match result {
             Ok(rep) => rep,
             Err(SearchError::Stopped { nodes }) => {
-                let rss = over.lock().ok().and_then(|o| *o).unwrap_or(0);
-                bail!(
-                    "memory limit: the process grew to {} MB, over --max-memory {} MB, after {nodes} nodes (try a smaller --table-mb or --value-cells)",
-                    rss >> 20,
-                    args.max_memory.unwrap_or(0)
-                );
+                let w = why.lock().ok().and_then(|o| *o);
+                match w {
+                    Some(StopWhy::Time) => bail!(
+                        "time limit: stopped after --max-seconds {} s and {nodes} nodes{resume_note}",
+                        args.max_seconds.unwrap_or(0.0)
+                    ),
+                    Some(StopWhy::Interrupt) => {
+                        bail!("interrupted after {nodes} nodes{resume_note}")
+                    }
+                    None => bail!("search stopped after {nodes} nodes{resume_note}"),
+                    Some(StopWhy::Memory(rss)) => bail!(
+                        "memory limit: the process grew to {} MB, over --max-memory {} MB, after {nodes} nodes (try a smaller --table-mb or --value-cells){resume_note}",
+                        rss >> 20,
+                        args.max_memory.unwrap_or(0)
+                    ),
+                }
             }
+            Err(e @ SearchError::Budget(_)) => bail!("{e}{resume_note}"),
             Err(e) => return Err(e.into()),
         };
-        let out = json!({
-            "convention": convention,
-            "outcome": rep.outcomes.class(),
-            "left_first_wins": rep.outcomes.left_first,
-            "right_first_wins": rep.outcomes.right_first,
-            "first_players": {
-                "left": {
-                    "wins": rep.left.wins,
-                    "move": move_json(r, &board, &rep.left),
-                    "nodes": rep.left.counts.nodes,
-                    "counts": serde_json::to_value(rep.left.counts)?,
-                    "time_ms": rep.left.elapsed.as_secs_f64() * 1e3,
-                },
-                "right": {
-                    "wins": rep.right.wins,
-                    "move": move_json(r, &board, &rep.right),
-                    "nodes": rep.right.counts.nodes,
-                    "counts": serde_json::to_value(rep.right.counts)?,
-                    "time_ms": rep.right.elapsed.as_secs_f64() * 1e3,
-                },
-            },
-            "stats": serde_json::to_value(rep.total())?,
-            "table": serde_json::to_value(rep.table)?,
-            "config": serde_json::to_value(rep.config)?,
-            "time_ms": rep.elapsed.as_secs_f64() * 1e3,
-        });
-        if json_out {
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        } else {
-            println!("{}", rep.outcomes.class());
-            for (name, fp) in [("Left", &rep.left), ("Right", &rep.right)] {
-                println!(
-                    "{name} first: {}{}  ({} nodes, {:.2?})",
-                    if fp.wins { "wins" } else { "loses" },
-                    if fp.wins {
-                        format!(" with {}", move_text(&board, fp))
-                    } else {
-                        String::new()
-                    },
-                    fp.counts.nodes,
-                    fp.elapsed
-                );
-            }
-            println!(
-                "table: {} of {} entries, {} hits in {} probes; {:.2?}",
-                rep.table.filled, rep.table.capacity, rep.table.hits, rep.table.probes, rep.elapsed
-            );
+        if let Some(s) = &st {
+            to_store(r, &board, &rep, s);
         }
-        Ok(())
+        let mut out = OutcomeReport::of(r, &board, &rep);
+        out.resumed = resumed;
+        print_report(&out, &board, &rep, json_out)
     })
+}
+
+/// Raised by Ctrl-C or SIGTERM once a handler is installed (by a search
+/// with a checkpoint).
+static STOP_SIGNAL: std::sync::OnceLock<std::sync::Arc<AtomicBool>> = std::sync::OnceLock::new();
+
+fn print_report(
+    out: &OutcomeReport,
+    board: &Board,
+    rep: &SearchReport,
+    json_out: bool,
+) -> Result<()> {
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(out)?);
+        return Ok(());
+    }
+    println!("{}", rep.outcomes.class());
+    let note = if out.from_store { "from store" } else { "" };
+    for (name, fp) in [("Left", &rep.left), ("Right", &rep.right)] {
+        let how = if out.from_store {
+            note.to_string()
+        } else {
+            format!("{} nodes, {:.2?}", fp.counts.nodes, fp.elapsed)
+        };
+        println!(
+            "{name} first: {}{}  ({how})",
+            if fp.wins { "wins" } else { "loses" },
+            if fp.wins {
+                format!(" with {}", move_text(board, fp))
+            } else {
+                String::new()
+            },
+        );
+    }
+    if let Some(res) = &out.resumed {
+        println!(
+            "checkpoint {}: resumed after {} run(s) and {} nodes with {} entries; {} nodes this run; {} entries saved",
+            res.file,
+            res.sessions,
+            res.nodes_before,
+            res.entries_loaded,
+            res.nodes_now,
+            res.entries_saved
+        );
+    }
+    if !out.from_store {
+        println!(
+            "table: {} of {} entries, {} hits in {} probes; {:.2?}",
+            rep.table.filled, rep.table.capacity, rep.table.hits, rep.table.probes, rep.elapsed
+        );
+    }
+    Ok(())
 }

@@ -173,3 +173,149 @@ fn certificates_are_written_and_checked() {
     fails(&["check", bad.to_str().unwrap()], "line 1");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The binary with a store of its own at `store`.
+fn run_in(store: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_partizan"))
+        .args(args)
+        .arg("--store")
+        .arg(store)
+        .output()
+        .expect("binary runs")
+}
+
+fn json_in(store: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let out = run_in(store, args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+#[test]
+fn a_solved_board_is_answered_from_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    let b = "xoxo|oxox|xoxo";
+    let args = ["outcome", "clobber", b, "--json"];
+    let first = json_in(&store, &args);
+    assert_eq!(first["from_store"], false);
+    assert!(first["stats"]["nodes"].as_u64().unwrap() > 0);
+    let second = json_in(&store, &args);
+    assert_eq!(second["from_store"], true);
+    assert_eq!(second["stats"]["nodes"], 0);
+    for k in ["outcome", "left_first_wins", "right_first_wins"] {
+        assert_eq!(second[k], first[k], "{k}");
+    }
+    for p in ["left", "right"] {
+        assert_eq!(second["first_players"][p]["nodes"], 0);
+        assert_eq!(
+            second["first_players"][p]["wins"],
+            first["first_players"][p]["wins"]
+        );
+    }
+    let text = run_in(&store, &args[..3]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("from store"));
+    // Misère play is another question.
+    let m = json_in(&store, &["outcome", "clobber", b, "--misere", "--json"]);
+    assert_eq!(m["from_store"], false);
+}
+
+#[test]
+fn a_stored_outcome_that_cannot_be_right_is_searched_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("s.redb");
+    let b = "xoxo|oxox|xoxo";
+    let truth = json_in(&store, &["outcome", "clobber", b, "--json"]);
+    // A whole, checksummed row whose moves are no moves of the board.
+    {
+        let s = partizan_store::Store::open(&store).unwrap();
+        let bogus = partizan_store::StoredOutcome {
+            ruleset: "clobber".into(),
+            board: b.into(),
+            convention: "normal".into(),
+            left_first_wins: true,
+            right_first_wins: true,
+            left_move: Some("oooo|oooo|oooo".into()),
+            right_move: Some("xxxx|xxxx|xxxx".into()),
+            nodes: 1,
+            partizan_version: "test".into(),
+            computed_at: 0,
+        };
+        s.put_outcome(&bogus).unwrap();
+    }
+    let out = run_in(&store, &["outcome", "clobber", b, "--json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["from_store"], false, "searched again");
+    assert_eq!(v["outcome"], truth["outcome"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning"));
+    // ... and the row is replaced by the search's answer.
+    let again = json_in(&store, &["outcome", "clobber", b, "--json"]);
+    assert_eq!(again["from_store"], true);
+}
+
+#[test]
+fn a_stopped_run_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("run.ckpt");
+    let ck = ck.to_str().unwrap();
+    let b = "xoxox|oxoxo|xoxox|oxoxo";
+    let base = [
+        "outcome",
+        "clobber",
+        b,
+        "--threads",
+        "1",
+        "--checkpoint",
+        ck,
+    ];
+    let mut stopped: Vec<&str> = base.to_vec();
+    stopped.extend(["--max-nodes", "20000"]);
+    fails(&stopped, "resume");
+    let mut resumed: Vec<&str> = base.to_vec();
+    resumed.push("--json");
+    let v = json(&resumed);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["resumed"]["sessions"], 1);
+    assert!(v["resumed"]["entries_loaded"].as_u64().unwrap() > 0);
+    let whole = json(&["outcome", "clobber", b, "--threads", "1", "--json"]);
+    let total = v["resumed"]["nodes_before"].as_u64().unwrap()
+        + v["resumed"]["nodes_now"].as_u64().unwrap();
+    assert!(total < 2 * whole["stats"]["nodes"].as_u64().unwrap());
+    // The same checkpoint for another board is refused, in one line.
+    fails(
+        &[
+            "outcome",
+            "clobber",
+            "oxoxo|xoxox|oxoxo|xoxox",
+            "--checkpoint",
+            ck,
+        ],
+        "checkpoint",
+    );
+    // A damaged one too.
+    let mut bytes = std::fs::read(ck).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    std::fs::write(ck, bytes).unwrap();
+    fails(&base, "damaged");
+    fails(
+        &[
+            "outcome",
+            "clobber",
+            b,
+            "--checkpoint",
+            ck,
+            "--certificate",
+            "x",
+        ],
+        "cannot be combined",
+    );
+    fails(
+        &["outcome", "clobber", b, "--max-seconds", "0"],
+        "max-seconds",
+    );
+}

@@ -5,6 +5,7 @@
 
 use partizan_games::{Board, Ruleset};
 use partizan_solve::outcome::Convention;
+pub use partizan_solve::search::Resumed;
 use partizan_solve::search::{
     changed_cells, solve, Control, FirstPlayer, Knowledge, SearchConfig, SearchCounts, SearchError,
     SearchReport, TableStats,
@@ -71,6 +72,12 @@ pub struct OutcomeReport {
     pub config: SearchConfig,
     /// Wall time of the whole search, milliseconds.
     pub time_ms: f64,
+    /// Answered from the persistent store (no search: every count is 0).
+    pub from_store: bool,
+    /// What a resumed search took over from its checkpoint
+    /// (`partizan outcome --checkpoint FILE`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resumed: Option<Resumed>,
 }
 
 fn first_player<R: Ruleset>(r: &R, root: &Board, fp: &FirstPlayer) -> FirstPlayerReport {
@@ -107,6 +114,8 @@ impl OutcomeReport {
             table: rep.table,
             config: rep.config,
             time_ms: rep.elapsed.as_secs_f64() * 1e3,
+            from_store: false,
+            resumed: None,
         }
     }
 }

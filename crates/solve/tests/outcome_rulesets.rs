@@ -1,0 +1,137 @@
+//! Outcomes of whole rectangles of the other rulesets against independent
+//! sources: Cram against published nimbers (`data/cram_nimbers.txt`) and
+//! the symmetry strategy (an even side: P when both are even, N otherwise);
+//! Kōnane and Clobber against the outcome of the exact canonical value (the
+//! value solver, another algorithm). The small ones run always; the long
+//! ones (the README's table) are behind `#[ignore]`:
+//!
+//! ```text
+//! cargo test --release -p partizan-solve --test outcome_rulesets -- --ignored --nocapture
+//! ```
+
+use partizan_core::{Arena, Outcome};
+use partizan_games::{Clobber, Cram, Konane};
+use partizan_solve::outcome::Convention;
+use partizan_solve::search::{solve, Control, Knowledge, SearchConfig};
+use partizan_solve::{Savings, Solver};
+
+const CRAM: &str = include_str!("data/cram_nimbers.txt");
+
+/// The published Cram nimbers: (rows, columns, nimber).
+fn cram_table() -> Vec<(usize, usize, u32)> {
+    CRAM.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn empty(h: usize, w: usize) -> String {
+    vec![".".repeat(w); h].join("|")
+}
+
+fn checkerboard(h: usize, w: usize) -> String {
+    (0..h)
+        .map(|r| {
+            (0..w)
+                .map(|c| if (r + c) % 2 == 0 { 'x' } else { 'o' })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// The search's outcome class of `text`, with two threads and a 64 MB table.
+fn searched<R: Knowledge>(rules: &R, text: &str) -> &'static str {
+    let b = rules.parse(text).unwrap();
+    let mut cfg = SearchConfig::for_ruleset(rules, Convention::Normal);
+    cfg.threads = 2;
+    let rep = solve(rules, &b, &cfg, &Control::default()).unwrap();
+    let (nodes, secs) = (rep.total().nodes, rep.elapsed.as_secs_f64());
+    eprintln!(
+        "{} {text}: {} ({nodes} nodes, {secs:.2} s)",
+        rules.name(),
+        rep.outcomes.class()
+    );
+    rep.outcomes.class()
+}
+
+/// The outcome class of the exact canonical value of `text`.
+fn by_value<R: Knowledge>(rules: &R, text: &str) -> &'static str {
+    let b = rules.parse(text).unwrap();
+    let mut arena = Arena::new();
+    let g = Solver::new(rules, Savings::ALL)
+        .unwrap()
+        .value(&mut arena, &b)
+        .unwrap();
+    match arena.outcome(g) {
+        Outcome::L => "L",
+        Outcome::R => "R",
+        Outcome::N => "N",
+        Outcome::P => "P",
+    }
+}
+
+fn cram_published(max_cells: usize, min_cells: usize) -> usize {
+    let mut n = 0;
+    for (h, w, nimber) in cram_table() {
+        if h * w > max_cells || h * w < min_cells {
+            continue;
+        }
+        let want = if nimber == 0 { "P" } else { "N" };
+        assert_eq!(searched(&Cram, &empty(h, w)), want, "Cram {h} x {w}");
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn cram_rectangles_match_the_symmetry_strategy_and_published_nimbers() {
+    // An even side: the mirror strategy decides (P if both are even).
+    for h in 1..=4 {
+        for w in h..=6 {
+            if (h * w) % 2 == 1 || h * w > 20 {
+                continue;
+            }
+            let want = if h % 2 == 0 && w % 2 == 0 { "P" } else { "N" };
+            assert_eq!(searched(&Cram, &empty(h, w)), want, "Cram {h} x {w}");
+        }
+    }
+    assert_eq!(cram_published(25, 0), 4);
+}
+
+#[test]
+fn konane_and_clobber_rectangles_match_their_values() {
+    for (h, w) in [(2, 3), (3, 3), (3, 4), (4, 4)] {
+        let mut t = checkerboard(h, w);
+        // Kōnane opens with two adjacent stones taken from the middle.
+        let (r, c) = ((h - 1) / 2, (w - 1) / 2);
+        let mut rows: Vec<Vec<char>> = t.split('|').map(|s| s.chars().collect()).collect();
+        rows[r][c] = '.';
+        rows[r][c + 1] = '.';
+        let k: String = rows
+            .iter()
+            .map(|r| r.iter().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("|");
+        assert_eq!(searched(&Konane, &k), by_value(&Konane, &k), "Kōnane {k}");
+        if h * w <= 12 {
+            t = checkerboard(h, w);
+            assert_eq!(searched(&Clobber, &t), by_value(&Clobber, &t), "{t}");
+        }
+    }
+}
+
+/// The README's Cram rows: every published board up to 35 cells (5 x 7,
+/// 4 x 8, 6 x 6); minutes in a release build.
+#[test]
+#[ignore]
+fn cram_published_rectangles_to_35_cells() {
+    assert!(cram_published(35, 26) >= 4);
+}

@@ -67,12 +67,13 @@ fn rectangles_up_to_36_cells_match_the_published_table() {
 }
 
 /// Every rectangle with both sides up to 8. Measured through Domineering's
-/// fast path on the shared 2-core machine (one thread, 1 GB table whose
-/// zeroing is most of each small board's time, load average 16), all
-/// matching: 6x8 R 201 K + 17 K nodes, 7x7 N 27 K + 2, 7x8 R 1.00 M + 69 K,
-/// 8x7 L 72 K + 1.06 M, 8x8 N 2.69 M nodes Left first (Right first 2, by
-/// the transpose symmetry), 9.9 s wall; 52 s in all. (The general engine,
-/// `fast = false`, took 614 s and 298 M nodes on 8x8.)
+/// fast path on the shared 2-core machine (one thread, 1 GB table, zeroed
+/// lazily by the allocator, load average 10), all matching: 6x8 R 201 K +
+/// 17 K nodes, 7x7 N 27 K + 2, 7x8 R 1.00 M + 69 K, 8x7 L 72 K + 1.06 M,
+/// 8x8 N 2.69 M nodes Left first (Right first 2, by the transpose
+/// symmetry), 6.5 s wall; 15 s in all, 8.8 s CPU (52 s in all while the
+/// table was written entry by entry). (The general engine, `fast = false`,
+/// took 614 s and 298 M nodes on 8x8.)
 #[test]
 #[ignore]
 fn rectangles_up_to_8x8_match_the_published_table() {

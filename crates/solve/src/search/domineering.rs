@@ -126,13 +126,49 @@ fn pack_greedy(starts: u32) -> u32 {
     n
 }
 
+/// The bits [`pack`] counts, for two lines at once: `starts` holds one
+/// line's starts in its low 32 bits and another's in its high 32 (a line's
+/// starts never reach bit 31, so no carry crosses the halves).
+#[inline]
+fn pack_bits2(starts: u64) -> u64 {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    let x = starts;
+    let first = x & !(x << 1);
+    let even_runs = x & !(x + (first & EVEN));
+    let odd_runs = x & !even_runs;
+    (even_runs & EVEN) | (odd_runs & !EVEN)
+}
+
+/// The bits set in each half of `x` (low, high). With a popcount
+/// instruction, two of them; without (the x86-64 baseline), one software
+/// count serves both halves: the bytes' counts summed once give the low
+/// half's total in byte 3 and the whole's in byte 7.
+#[inline]
+fn count_halves(x: u64) -> (u32, u32) {
+    #[cfg(any(target_feature = "popcnt", not(target_arch = "x86_64")))]
+    {
+        ((x as u32).count_ones(), ((x >> 32) as u32).count_ones())
+    }
+    #[cfg(all(not(target_feature = "popcnt"), target_arch = "x86_64"))]
+    {
+        let x = x - ((x >> 1) & 0x5555_5555_5555_5555);
+        let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
+        let x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+        let s = x.wrapping_mul(0x0101_0101_0101_0101);
+        let low = ((s >> 24) & 0xff) as u32;
+        (low, (s >> 56) as u32 - low)
+    }
+}
+
 /// (real, safe) placements of a line `line` between lines `above` and
 /// `below`.
 #[inline]
 fn line_counts(above: u32, line: u32, below: u32) -> (u8, u8) {
     let st = !(line | (line >> 1));
     let g = above & below;
-    (pack(st) as u8, pack(st & g & (g >> 1)) as u8)
+    let safe = st & g & (g >> 1);
+    let (r, s) = count_halves(pack_bits2(u64::from(st) | (u64::from(safe) << 32)));
+    (r as u8, s as u8)
 }
 
 /// Placements (lower cells) on line `l` of view `b`.
@@ -621,18 +657,26 @@ impl Pos {
     /// opponent (having just moved, so to speak: moving second) is sure of
     /// as many moves as the mover can make.
     fn fine_cut(&self, v: usize) -> Option<bool> {
-        let o = 1 - v;
-        if let Some(e) = self.eval(v, true) {
-            if e.moves > e.opp_moves {
-                return Some(true);
-            }
+        if self.fine_win(v) {
+            Some(true)
+        } else if self.fine_loss(v) {
+            Some(false)
+        } else {
+            None
         }
-        if let Some(e) = self.eval(o, false) {
-            if e.moves >= e.opp_moves {
-                return Some(false);
-            }
-        }
-        None
+    }
+
+    /// The first half of [`Pos::fine_cut`]: `v`, to move, is sure to win.
+    #[inline]
+    fn fine_win(&self, v: usize) -> bool {
+        self.eval(v, true).is_some_and(|e| e.moves > e.opp_moves)
+    }
+
+    /// The second half of [`Pos::fine_cut`]: `v`, to move, is sure to lose.
+    #[inline]
+    fn fine_loss(&self, v: usize) -> bool {
+        self.eval(1 - v, false)
+            .is_some_and(|e| e.moves >= e.opp_moves)
     }
 }
 
@@ -885,11 +929,13 @@ impl<'s> Engine<'s> {
                 return Ok(w);
             }
         }
-        if !root && rules.fine_bound {
-            if let Some(w) = p.fine_cut(v) {
-                self.counts.by_bounds += 1;
-                return Ok(w);
-            }
+        // The mover's half of the finer bound decides most of the nodes it
+        // decides at all (1.70 M of 1.85 M on 8 x 8); the table answers
+        // most of the rest (0.40 M of 0.98 M), so it comes before the
+        // opponent's half.
+        if !root && rules.fine_bound && p.fine_win(v) {
+            self.counts.by_bounds += 1;
+            return Ok(true);
         }
         let key = self.sh.keys.key(p, v);
         if !root {
@@ -897,6 +943,10 @@ impl<'s> Engine<'s> {
                 self.counts.table_hits += 1;
                 return Ok(e.win);
             }
+        }
+        if !root && rules.fine_bound && p.fine_loss(v) {
+            self.counts.by_bounds += 1;
+            return Ok(false);
         }
         self.counts.expanded += 1;
         let before = self.counts.nodes;
@@ -1116,6 +1166,8 @@ fn split(
 mod tests {
     use super::*;
 
+    /// Also: two lines packed at once ([`pack_bits2`], [`count_halves`])
+    /// match one at a time.
     #[test]
     fn branch_free_packing_matches_the_greedy_twin() {
         let mut x = 0x9E37_79B9u32;
@@ -1126,6 +1178,9 @@ mod tests {
             let starts = x & (x >> 3) & 0x7FFF_FFFF;
             assert_eq!(pack(starts), pack_greedy(starts), "{starts:#b}");
             assert_eq!(pack(x & 0x7FFF_FFFF), pack_greedy(x & 0x7FFF_FFFF));
+            let (a, b) = (x & 0x7FFF_FFFF, starts);
+            let bits = pack_bits2(u64::from(a) | (u64::from(b) << 32));
+            assert_eq!(count_halves(bits), (pack(a), pack(b)), "{a:#b} {b:#b}");
         }
     }
 

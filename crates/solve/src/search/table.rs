@@ -104,7 +104,10 @@ impl Table {
     pub fn with_bytes(bytes: usize) -> Table {
         let bucket = WAYS * ENTRY_BYTES;
         let mut n = 1usize;
-        while n.saturating_mul(2).saturating_mul(bucket) <= bytes {
+        while n
+            .checked_mul(2 * bucket)
+            .is_some_and(|b| b <= bytes && b <= isize::MAX as usize)
+        {
             n *= 2;
         }
         // Zeroed by the allocator (calloc: fresh pages read as zero and
@@ -255,6 +258,16 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_larger_than_the_machine_is_cut_to_what_the_allocator_gives() {
+        // Zeroed lazily: nothing is touched, whatever the size granted.
+        for bytes in [usize::MAX, 1 << 50] {
+            let t = Table::with_bytes(bytes);
+            assert!(t.capacity() >= WAYS && t.bytes() <= bytes);
+            assert_eq!(t.probe(12345), None);
+        }
+    }
 
     #[test]
     fn entries_round_trip_and_the_table_stays_bounded() {

@@ -84,9 +84,21 @@ pub struct GraphView {
     pub grounded: bool,
 }
 
+/// Whether `rules` is a graph ruleset (its positions have a [`GraphView`]).
+#[must_use]
+pub fn is_graph(rules: Rules) -> bool {
+    matches!(
+        rules,
+        Rules::SnortGraph | Rules::ColGraph | Rules::HackenbushGraph
+    )
+}
+
 /// The graph of a board of a graph ruleset (`None` for the grid rulesets).
 #[must_use]
 pub fn graph_view(rules: Rules, b: &Board) -> Option<GraphView> {
+    if !is_graph(rules) {
+        return None;
+    }
     match rules {
         Rules::SnortGraph => Some(crate::SnortGraph.view(b)),
         Rules::ColGraph => Some(crate::ColGraph.view(b)),

@@ -702,8 +702,14 @@ fn play_bar(e: &Explored, view: View) -> String {
             mode_name(m)
         );
     }
+    let graph = rules::rules(e.ruleset).is_ok_and(partizan_games::graph_view::is_graph);
     let hint = match view.mode {
+        None if graph => {
+            "Click a vertex to change its state (. l r gone), an edge to change or remove it."
+                .to_string()
+        }
         None => "Click a cell to change it.".to_string(),
+        Some(_) if graph => "Click a vertex to colour it (Snort, Col) or an edge to cut it (Hackenbush); or click an option below.".to_string(),
         Some(_) => format!(
             "Click the cells of a move ({}); or click an option below.",
             escape(move_hint(e.ruleset))
@@ -1209,6 +1215,7 @@ mod tests {
         let html = render(&e, View::default());
         assert!(html.contains("class=\"board graph\""), "{html}");
         assert_eq!(html.matches("class=\"graph-vertex\"").count(), 3);
+        assert!(html.contains("Click a vertex to change its state"));
         // The clicks carry the options' boards.
         let mut left = Vec::new();
         r.options(&b, Player::Left, |o| left.push(r.format(&o)));

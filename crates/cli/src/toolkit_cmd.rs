@@ -174,7 +174,9 @@ pub fn value_thermograph(value: &str, format: Option<&str>, json_out: bool) -> R
     after_help = "Pictures go to stdout, as SVG (the default) or TikZ:\n  \
 partizan draw domineering '...|...' > board.svg\n  \
 partizan draw clobber 'xox|ox.' --format tikz > board.tex\n  \
-partizan draw amazons 'L...|...R' --thermograph --format svg > thermograph.svg\n\
+partizan draw amazons 'L...|...R' --thermograph --format svg > thermograph.svg\n  \
+partizan draw snort-graph '1-2,2-3,3-1,3:l' > graph.svg\n\
+Graph rulesets (snort-graph, col-graph, hackenbush-graph) are drawn as graphs.\n\
 The site draws boards and thermographs with the same code."
 )]
 pub struct DrawArgs {
@@ -202,8 +204,8 @@ pub fn draw(args: DrawArgs) -> Result<()> {
         print!("{}", thermograph_picture(&mut a, g, &title, &args.format)?);
         return Ok(());
     }
-    let d = picture::board_drawing(rules, &args.board)?;
-    print!("{}", picture::pick(d.render_both("board"), format));
+    let p = picture::position_picture(rules, &args.board, "board")?;
+    print!("{}", picture::pick(p, format));
     Ok(())
 }
 

@@ -37,6 +37,7 @@
 use crate::board::{each_bit, Bits, Board, Player};
 use crate::edgelist;
 use crate::error::BoardError;
+use crate::graph_view::{EdgeColour, GraphView, Moves, VertexState, ViewEdge, ViewVertex};
 use crate::relabel::{fold_with_swap, ColouredGraph};
 use crate::ruleset::{parse_grid, Glyph, GlyphSpec, RulesetInfo};
 use crate::tinted::{forbid, forbidden, Forbids};
@@ -114,11 +115,6 @@ fn edge_bit(b: &Board, i: usize, j: usize) -> Bits {
     b.bit(i.min(j), i.max(j))
 }
 
-/// Every diagonal cell.
-fn diagonal(b: &Board) -> Bits {
-    (0..order(b)).fold(0, |m, i| m | vertex_bit(b, i))
-}
-
 /// The diagonal cells of the live neighbours of vertex `v`.
 fn neighbours(b: &Board, v: usize) -> Bits {
     let cells = b.cells();
@@ -146,20 +142,88 @@ fn drop_dead_edges(b: &Board) -> Board {
 /// Stream the boards after each colouring by `p` under `rule`.
 #[inline]
 fn options<F: FnMut(Board)>(rule: Forbids, b: &Board, p: Player, mut f: F) {
+    for v in 0..order(b) {
+        if let Some(o) = colour(rule, b, v, p) {
+            f(o);
+        }
+    }
+}
+
+/// The board after `p` colours vertex `v` under `rule`, if `p` may.
+#[inline]
+fn colour(rule: Forbids, b: &Board, v: usize, p: Player) -> Option<Board> {
     let own = match p {
         Player::Left => b.layer(1),
         Player::Right => b.layer(2),
     };
-    let who = forbidden(rule, p);
-    let movable = (b.layer(0) | own) & diagonal(b);
-    for v in 0..order(b) {
+    let c = vertex_bit(b, v);
+    if (b.layer(0) | own) & c == 0 {
+        return None;
+    }
+    let near = neighbours(b, v);
+    let layers = forbid(b.layers().map(|l| l & !c), near, forbidden(rule, p));
+    Some(drop_dead_edges(&b.with_layers(layers)))
+}
+
+/// The position as a graph to draw, with what a click on each vertex or
+/// edge does: colour the vertex (Left's or Right's move); in editing, cycle
+/// a vertex `.` `l` `r` gone, and delete an edge.
+pub(crate) fn view(rule: Forbids, b: &Board) -> GraphView {
+    let n = order(b);
+    let cells = b.cells();
+    let mut vertices = Vec::new();
+    let mut index = vec![usize::MAX; n];
+    for (v, slot) in index.iter_mut().enumerate() {
         let c = vertex_bit(b, v);
-        if movable & c == 0 {
+        let Some(k) = (0..3).find(|&k| b.layer(k) & c != 0) else {
             continue;
+        };
+        let state = [
+            VertexState::Open,
+            VertexState::LeftOnly,
+            VertexState::RightOnly,
+        ][k];
+        // Editing cycles . -> l -> r -> gone.
+        let edit = if k == 2 {
+            drop_dead_edges(&b.restrict(!c))
+        } else {
+            let mut layers = b.layers().map(|l| l & !c);
+            layers[k + 1] |= c;
+            b.with_layers(layers)
+        };
+        *slot = vertices.len();
+        vertices.push(ViewVertex {
+            label: (v + 1).to_string(),
+            state,
+            slot: (v, n),
+            moves: Moves {
+                left: colour(rule, b, v, Player::Left),
+                right: colour(rule, b, v, Player::Right),
+                edit: Some(edit),
+            },
+        });
+    }
+    let mut edges = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let e = edge_bit(b, i, j);
+            if cells & e != 0 && index[i] != usize::MAX && index[j] != usize::MAX {
+                edges.push(ViewEdge {
+                    ends: (index[i], index[j]),
+                    colour: EdgeColour::Plain,
+                    moves: Moves {
+                        left: None,
+                        right: None,
+                        edit: Some(b.restrict(!e)),
+                    },
+                });
+            }
         }
-        let near = neighbours(b, v);
-        let layers = forbid(b.layers().map(|l| l & !c), near, who);
-        f(drop_dead_edges(&b.with_layers(layers)));
+    }
+    GraphView {
+        vertices,
+        edges,
+        grounded: false,
     }
 }
 
@@ -497,6 +561,22 @@ macro_rules! graph_placement_ruleset {
 
 graph_placement_ruleset!(SnortGraph, Forbids::Opponent, SNORT_INFO);
 graph_placement_ruleset!(ColGraph, Forbids::Own, COL_INFO);
+
+impl SnortGraph {
+    /// The position as a graph to draw (see [`GraphView`]).
+    #[must_use]
+    pub fn view(&self, b: &Board) -> GraphView {
+        view(Forbids::Opponent, b)
+    }
+}
+
+impl ColGraph {
+    /// The position as a graph to draw (see [`GraphView`]).
+    #[must_use]
+    pub fn view(&self, b: &Board) -> GraphView {
+        view(Forbids::Own, b)
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -34,6 +34,7 @@
 use crate::board::{Bits, Board, Player};
 use crate::edgelist::{self, row_mask};
 use crate::error::BoardError;
+use crate::graph_view::{EdgeColour, GraphView, Moves, VertexState, ViewEdge, ViewVertex};
 use crate::relabel::{fold_with_swap, ColouredGraph};
 use crate::ruleset::{parse_glyphs, GlyphSpec, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, Transform};
@@ -298,6 +299,80 @@ fn board_of(g: &ColouredGraph) -> Option<Board> {
     Board::new(w, rows.len(), layers).ok()
 }
 
+/// The board after `p` cuts edge row `r`, if `p` may (the edge is theirs
+/// or green): the edges no longer grounded fall.
+fn cut(b: &Board, r: usize, p: Option<Player>) -> Option<Board> {
+    let row = b.cells() & row_mask(b.width(), r);
+    let k = row_layer(b, row)?;
+    let may = match p {
+        Some(Player::Left) => k == 0 || k == 2,
+        Some(Player::Right) => k == 1 || k == 2,
+        None => true,
+    };
+    if !may {
+        return None;
+    }
+    let rest = b.restrict(!row);
+    Some(rest.restrict(grounded(&rest)))
+}
+
+impl HackenbushGraph {
+    /// The position as a graph to draw (see [`GraphView`]): the ground,
+    /// each vertex with an edge, each edge with the cuts a click makes; in
+    /// editing, a click recolours an edge blue -> red -> green -> cut.
+    #[must_use]
+    pub fn view(&self, b: &Board) -> GraphView {
+        let (w, h) = (b.width(), b.height());
+        let used = (0..h).fold(0, |m, r| m | row_cols(b, r));
+        let mut index = vec![usize::MAX; w];
+        let mut vertices = Vec::new();
+        for c in (0..w).filter(|&c| c == 0 || used & (1 << c) != 0) {
+            index[c] = vertices.len();
+            vertices.push(ViewVertex {
+                label: if c == 0 { "g".into() } else { c.to_string() },
+                state: if c == 0 {
+                    VertexState::Ground
+                } else {
+                    VertexState::Plain
+                },
+                slot: (c, w),
+                moves: Moves::default(),
+            });
+        }
+        let mut edges = Vec::new();
+        for r in 0..h {
+            let row = b.cells() & row_mask(w, r);
+            let Some(k) = row_layer(b, row) else {
+                continue;
+            };
+            let cols = row_cols(b, r);
+            let u = cols.trailing_zeros() as usize;
+            let v = 127 - cols.leading_zeros() as usize;
+            let edit = if k == 2 {
+                cut(b, r, None)
+            } else {
+                let mut layers = b.layers().map(|l| l & !row);
+                layers[k + 1] |= row;
+                Some(b.with_layers(layers))
+            };
+            edges.push(ViewEdge {
+                ends: (index[u], index[v]),
+                colour: [EdgeColour::Blue, EdgeColour::Red, EdgeColour::Green][k],
+                moves: Moves {
+                    left: cut(b, r, Some(Player::Left)),
+                    right: cut(b, r, Some(Player::Right)),
+                    edit,
+                },
+            });
+        }
+        GraphView {
+            vertices,
+            edges,
+            grounded: true,
+        }
+    }
+}
+
 impl Ruleset for HackenbushGraph {
     fn info(&self) -> &'static RulesetInfo {
         &INFO
@@ -315,16 +390,9 @@ impl Ruleset for HackenbushGraph {
     }
 
     fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, mut f: F) {
-        let own = match p {
-            Player::Left => 0,
-            Player::Right => 1,
-        };
-        let w = b.width();
         for r in 0..b.height() {
-            let row = b.cells() & row_mask(w, r);
-            if matches!(row_layer(b, row), Some(k) if k == own || k == 2) {
-                let cut = b.restrict(!row);
-                f(cut.restrict(grounded(&cut)));
+            if let Some(o) = cut(b, r, Some(p)) {
+                f(o);
             }
         }
     }

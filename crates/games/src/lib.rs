@@ -123,6 +123,7 @@ pub mod elephants;
 pub mod error;
 pub mod fission;
 pub mod graph_placement;
+pub mod graph_view;
 pub mod hackenbush;
 pub mod hackenbush_graph;
 pub mod konane;

@@ -24,6 +24,7 @@ use std::fmt::Write as _;
 
 use partizan_core::thermo::{Thermograph, Trajectory};
 use partizan_core::Dyadic;
+use partizan_games::graph_view::GraphView;
 use partizan_games::{with_rules, Rules};
 use serde::Serialize;
 
@@ -1000,5 +1001,263 @@ mod tests {
         assert_eq!("svg".parse::<Format>(), Ok(Format::Svg));
         assert_eq!("TikZ".parse::<Format>(), Ok(Format::Tikz));
         assert!("png".parse::<Format>().is_err());
+    }
+}
+
+/// The picture of a position of a graph ruleset (`None` for a grid
+/// ruleset): its graph drawn, not the matrix it is stored as. Vertices
+/// sit on a circle by their number (Snort, Col), or above Hackenbush's
+/// ground by their distance from it; each vertex and edge carries the
+/// boards a click leads to (`data-left`, `data-right`: the moves there;
+/// `data-edit`: the next state), which the site's explorer plays.
+pub fn graph_picture(
+    rules: Rules,
+    text: &str,
+    id: &str,
+) -> Result<Option<(String, String)>, ReportError> {
+    with_rules!(rules, |r| {
+        let board = r.parse(text).map_err(|source| ReportError::Board {
+            ruleset: r.name(),
+            source,
+        })?;
+        Ok(partizan_games::graph_view::graph_view(rules, &board)
+            .map(|view| draw_graph(&view, id, |b| r.format(b))))
+    })
+}
+
+/// The picture of a board: its graph for a graph ruleset, else the board
+/// ([`board_drawing`]); what `partizan draw` prints.
+pub fn position_picture(
+    rules: Rules,
+    text: &str,
+    id: &str,
+) -> Result<(String, String), ReportError> {
+    match graph_picture(rules, text, id)? {
+        Some(p) => Ok(p),
+        None => Ok(board_drawing(rules, text)?.render_both(id)),
+    }
+}
+
+/// Where each vertex of a graph view is drawn, in a `w` x `h` picture.
+fn graph_layout(view: &GraphView) -> (Vec<(f64, f64)>, f64, f64) {
+    use std::f64::consts::PI;
+    let n = view.vertices.len();
+    if !view.grounded {
+        let slots = view.vertices.first().map_or(1, |v| v.slot.1).max(1);
+        let radius = (24.0 * slots as f64 / PI).max(40.0);
+        let side = 2.0 * radius + 60.0;
+        let c = side / 2.0;
+        let pos = view
+            .vertices
+            .iter()
+            .map(|v| {
+                let a = -PI / 2.0 + 2.0 * PI * v.slot.0 as f64 / slots as f64;
+                (c + radius * a.cos(), c + radius * a.sin())
+            })
+            .collect();
+        return (pos, side, side);
+    }
+    // Hackenbush: levels by distance from the ground (vertex 0).
+    let mut level = vec![usize::MAX; n];
+    if n > 0 {
+        level[0] = 0;
+    }
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for e in &view.edges {
+            let (a, b) = e.ends;
+            for (x, y) in [(a, b), (b, a)] {
+                if level[x] != usize::MAX && level[x] + 1 < level[y] {
+                    level[y] = level[x] + 1;
+                    grew = true;
+                }
+            }
+        }
+    }
+    let top = level
+        .iter()
+        .copied()
+        .filter(|&l| l != usize::MAX)
+        .max()
+        .unwrap_or(0);
+    let widest = (1..=top.max(1))
+        .map(|l| level.iter().filter(|&&x| x == l).count())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let (w, step) = ((widest as f64 * 70.0).max(160.0) + 40.0, 64.0);
+    let h = (top as f64 + 1.0) * step + 40.0;
+    let ground_y = h - 24.0;
+    let mut pos = vec![(w / 2.0, ground_y); n];
+    for l in 1..=top {
+        let at: Vec<usize> = (0..n).filter(|&i| level[i] == l).collect();
+        for (k, &i) in at.iter().enumerate() {
+            let x = 20.0 + (w - 40.0) * (k as f64 + 0.5) / at.len() as f64;
+            pos[i] = (x, ground_y - l as f64 * step);
+        }
+    }
+    (pos, w, h)
+}
+
+/// The data attributes of a click target: the boards it leads to.
+fn click_attrs(
+    m: &partizan_games::graph_view::Moves,
+    format: &dyn Fn(&partizan_games::Board) -> String,
+) -> String {
+    let mut s = String::new();
+    for (name, b) in [("left", &m.left), ("right", &m.right), ("edit", &m.edit)] {
+        if let Some(b) = b {
+            let _ = write!(s, " data-{name}=\"{}\"", escape(&format(b)));
+        }
+    }
+    if !s.is_empty() {
+        s.push_str(" style=\"cursor:pointer\"");
+    }
+    s
+}
+
+/// Draw a graph view (see [`graph_picture`]).
+fn draw_graph(
+    view: &GraphView,
+    id: &str,
+    format: impl Fn(&partizan_games::Board) -> String,
+) -> (String, String) {
+    use partizan_games::graph_view::{EdgeColour, VertexState};
+    let (pos, w, h) = graph_layout(view);
+    let mut svg = Svg::new(w, h).attr(&format!(
+        "id=\"{}\" class=\"board graph\" data-vertices=\"{}\" data-edges=\"{}\"",
+        escape(id),
+        view.vertices.len(),
+        view.edges.len()
+    ));
+    let format: &dyn Fn(&partizan_games::Board) -> String = &format;
+    if view.grounded {
+        svg.line(
+            (8.0, h - 24.0),
+            (w - 8.0, h - 24.0),
+            "#5c4033",
+            4.0,
+            "class=\"ground\"",
+        );
+    }
+    // Parallel edges bend apart; ground edges stand under their other end.
+    let mut seen: Vec<((usize, usize), usize)> = Vec::new();
+    for (k, e) in view.edges.iter().enumerate() {
+        let stroke = match e.colour {
+            EdgeColour::Plain => "#5c6675",
+            EdgeColour::Blue => "#2563eb",
+            EdgeColour::Red => "#dc2626",
+            EdgeColour::Green => "#16a34a",
+        };
+        let key = (e.ends.0.min(e.ends.1), e.ends.0.max(e.ends.1));
+        let nth = match seen.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, c)) => {
+                *c += 1;
+                *c
+            }
+            None => {
+                seen.push((key, 0));
+                0
+            }
+        };
+        let extra = format!(
+            "class=\"graph-edge\" data-edge=\"{k}\" stroke-linecap=\"round\"{}",
+            click_attrs(&e.moves, format)
+        );
+        let (a, b) = (pos[e.ends.0], pos[e.ends.1]);
+        if e.ends.0 == e.ends.1 {
+            let r = 12.0 + 6.0 * nth as f64;
+            let extra = format!("stroke=\"{stroke}\" stroke-width=\"4\" {extra}");
+            svg.circle(a.0, a.1 - r, r, "none", &extra);
+            continue;
+        }
+        let (a, b) = if view.grounded && (e.ends.0 == 0 || e.ends.1 == 0) {
+            let top = if e.ends.0 == 0 { b } else { a };
+            let shift = 14.0 * nth as f64;
+            ((top.0 + shift, h - 24.0), top)
+        } else {
+            (a, b)
+        };
+        if nth == 0 || (view.grounded && (e.ends.0 == 0 || e.ends.1 == 0)) {
+            svg.line(a, b, stroke, 4.0, &extra);
+        } else {
+            // Bend the k-th parallel edge sideways at its middle.
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+            let len = (dx * dx + dy * dy).sqrt().max(1.0);
+            let off = 12.0 * nth.div_ceil(2) as f64 * if nth % 2 == 1 { 1.0 } else { -1.0 };
+            let mid = (
+                (a.0 + b.0) / 2.0 - dy / len * off,
+                (a.1 + b.1) / 2.0 + dx / len * off,
+            );
+            svg.polyline(&[a, mid, b], stroke, 4.0, &extra);
+        }
+    }
+    for (i, v) in view.vertices.iter().enumerate() {
+        let (x, y) = pos[i];
+        let (fill, ink) = match v.state {
+            VertexState::Open => ("#ffffff", "#1d2430"),
+            VertexState::LeftOnly => ("#2563eb", "#ffffff"),
+            VertexState::RightOnly => ("#dc2626", "#ffffff"),
+            VertexState::Plain => ("#1d2430", "#ffffff"),
+            VertexState::Ground => continue,
+        };
+        let r = if v.state == VertexState::Plain {
+            5.0
+        } else {
+            14.0
+        };
+        let extra = format!(
+            "stroke=\"#1d2430\" stroke-width=\"2\" class=\"graph-vertex\" data-vertex=\"{}\"{}",
+            escape(&v.label),
+            click_attrs(&v.moves, format)
+        );
+        svg.circle(x, y, r, fill, &extra);
+        if v.state != VertexState::Plain {
+            svg.text(
+                x,
+                y + 5.0,
+                &v.label,
+                13.0,
+                "middle",
+                &format!("fill=\"{ink}\" pointer-events=\"none\""),
+            );
+        }
+    }
+    svg.finish_both()
+}
+
+#[cfg(test)]
+mod graph_tests {
+    use super::*;
+
+    #[test]
+    fn graph_rulesets_draw_their_graphs() {
+        let snort: Rules = "snort-graph".parse().unwrap();
+        let (svg, tikz) = graph_picture(snort, "1-2,2-3,3-1,3:l", "g")
+            .unwrap()
+            .unwrap();
+        assert_eq!(svg.matches("class=\"graph-vertex\"").count(), 3);
+        assert_eq!(svg.matches("class=\"graph-edge\"").count(), 3);
+        // Vertex 3 is Left's only: a Left move there, no Right move.
+        let v3 = svg.split("data-vertex=\"3\"").nth(1).unwrap();
+        let v3 = &v3[..v3.find("/>").unwrap()];
+        assert!(
+            v3.contains("data-left=") && !v3.contains("data-right="),
+            "{v3}"
+        );
+        assert!(tikz.contains("circle[radius="));
+        let hb: Rules = "hackenbush-graph".parse().unwrap();
+        let (svg, _) = graph_picture(hb, "g-1:b,1-2:r,2-g:g,1-1:r", "h")
+            .unwrap()
+            .unwrap();
+        assert!(svg.contains("class=\"ground\""));
+        assert_eq!(svg.matches("class=\"graph-edge\"").count(), 4);
+        // Grid rulesets are drawn as boards.
+        let dom: Rules = "domineering".parse().unwrap();
+        assert!(graph_picture(dom, "..|..", "d").unwrap().is_none());
+        let (svg, _) = position_picture(dom, "..|..", "d").unwrap();
+        assert!(svg.contains("data-cell=\"3\""));
+        assert!(graph_picture(snort, "1-x", "g").is_err());
     }
 }

@@ -169,6 +169,21 @@
     }
     if (status) status.textContent = c.length + ' moves of ' + who + ' use the picked cells; pick another.';
   }
+  // A graph drawing: each vertex and edge names the boards its click
+  // leads to (data-left, data-right: the moves there; data-edit: the next
+  // state of the vertex or edge).
+  board.querySelectorAll('[data-left],[data-right],[data-edit]').forEach(function (el) {
+    el.addEventListener('click', function () {
+      var m = mode();
+      if (m === 'left' || m === 'right') {
+        var child = el.dataset[m];
+        if (child) { play(child, m === 'left' ? 'right' : 'left'); return; }
+        if (status) status.textContent = 'No move of ' + m + ' there.';
+        return;
+      }
+      if (el.dataset.edit) go(el.dataset.edit, 'edit');
+    });
+  });
   board.querySelectorAll('rect[data-cell]').forEach(function (el) {
     el.addEventListener('click', function () {
       var i = +el.dataset.cell, m = mode();

@@ -415,6 +415,12 @@ impl Explored {
     /// packing runs drawn only when `runs` (asked with `overlay=runs`).
     /// Returns the SVG and its TikZ twin.
     fn drawing(&self, runs: bool) -> (String, String) {
+        // A graph ruleset draws its graph: click a vertex or an edge.
+        if let Ok(Some(p)) = rules::rules(self.ruleset).map_err(|_| ()).and_then(|r| {
+            partizan_report::picture::graph_picture(r, &self.board, "board").map_err(|_| ())
+        }) {
+            return p;
+        }
         let cells: Vec<Cell> = self.glyphs.iter().map(|&c| Cell::from_char(c)).collect();
         let mut d = BoardDrawing::new(self.width, self.height, cells);
         d.clickable = true;
@@ -696,8 +702,14 @@ fn play_bar(e: &Explored, view: View) -> String {
             mode_name(m)
         );
     }
+    let graph = rules::rules(e.ruleset).is_ok_and(partizan_games::graph_view::is_graph);
     let hint = match view.mode {
+        None if graph => {
+            "Click a vertex to change its state (. l r gone), an edge to change or remove it."
+                .to_string()
+        }
         None => "Click a cell to change it.".to_string(),
+        Some(_) if graph => "Click a vertex to colour it (Snort, Col) or an edge to cut it (Hackenbush); or click an option below.".to_string(),
         Some(_) => format!(
             "Click the cells of a move ({}); or click an option below.",
             escape(move_hint(e.ruleset))
@@ -1193,6 +1205,24 @@ mod tests {
         let html = render(&e, View::default());
         assert!(html.contains("id=\"board\""));
         assert!(html.contains(svg::region_colour(1)));
+    }
+
+    #[test]
+    fn graph_rulesets_are_drawn_as_graphs() {
+        let r = partizan_games::SnortGraph;
+        let b = r.parse("1-2,2-3,3-1,3:l").unwrap();
+        let e = explore(&r, &b, None, &Budget::unlimited(), Extras::default()).unwrap();
+        let html = render(&e, View::default());
+        assert!(html.contains("class=\"board graph\""), "{html}");
+        assert_eq!(html.matches("class=\"graph-vertex\"").count(), 3);
+        assert!(html.contains("Click a vertex to change its state"));
+        // The clicks carry the options' boards.
+        let mut left = Vec::new();
+        r.options(&b, Player::Left, |o| left.push(r.format(&o)));
+        assert_eq!(left.len(), 3);
+        for o in &left {
+            assert!(html.contains(&format!("data-left=\"{o}\"")), "{o}: {html}");
+        }
     }
 
     #[test]

@@ -224,17 +224,15 @@ fn parse_shard(s: &str) -> Result<(usize, usize)> {
 /// Load the atlas of `max_cells` (default: all levels present).
 fn load(dir: &DirArg, max_cells: Option<usize>) -> Result<(Atlas, f64)> {
     let path = atlas_dir(dir)?;
-    let mut store = DirStore::new(&path);
-    let have = store.levels_present();
-    let want = max_cells.unwrap_or(have);
-    if want == 0 {
-        bail!(
-            "no atlas in {} (run `partizan atlas build --max-cells N`)",
-            path.display()
-        );
-    }
     let t0 = Instant::now();
-    let atlas = Atlas::load(&mut store, want)?;
+    let atlas = DirStore::new(&path)
+        .load_atlas(max_cells)
+        .with_context(|| {
+            format!(
+                "atlas in {} (run `partizan atlas build --max-cells N`)",
+                path.display()
+            )
+        })?;
     Ok((atlas, t0.elapsed().as_secs_f64()))
 }
 

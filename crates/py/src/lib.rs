@@ -28,6 +28,7 @@
 //! The pure-Python half (`python/partizan`) adds the `Ruleset` base class,
 //! dataclasses for tables, `to_pandas()` and the notebook drawings.
 
+pub mod atlas;
 pub mod board;
 pub mod engine;
 pub mod interrupt;
@@ -39,6 +40,7 @@ use pyo3::prelude::*;
 /// The compiled half of the partizan package; import `partizan` instead.
 #[pymodule]
 fn _partizan(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    atlas::register(m)?;
     m.add_class::<value::Value>()?;
     m.add_class::<board::Board>()?;
     m.add_class::<engine::Engine>()?;

@@ -24,6 +24,7 @@ Clearing is safe at any time: each value carries its own stable encoding
 and re-enters the new arena on its next use (which costs one decode).
 """
 
+from ._partizan import atlas_build, atlas_find, atlas_summary  # the value atlas
 from ._partizan import (
     Board,
     NotAtomicError,
@@ -65,6 +66,9 @@ down = game("v")
 """The game ``v = {*|0}``."""
 
 __all__ = [
+    "atlas_build",
+    "atlas_find",
+    "atlas_summary",
     "Board",
     "CramCensus",
     "CramShape",

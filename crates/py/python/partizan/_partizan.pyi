@@ -198,3 +198,33 @@ def cram_census(max_cells: int) -> str: ...
 def sylver_census(max_gaps: int, order: str = "increasing") -> str: ...
 def sylver_play(generators: List[int]) -> str: ...
 def semigroup_counts(max_genus: int) -> List[int]: ...
+
+# the value atlas (crates/py/src/atlas.rs); dir defaults to $PARTIZAN_ATLAS,
+# else the data directory, as `partizan atlas`
+def atlas_build(
+    max_cells: int,
+    dir: Optional[Union[str, PathLike]] = None,
+    *,
+    threads: Optional[int] = None,
+    shards: Optional[int] = None,
+) -> Dict[str, Any]:
+    """Value every region to max_cells cells into dir (resumes); shards=n: the top size in n slices."""
+
+def atlas_find(
+    value: Optional[str] = None,
+    *,
+    kind: Optional[str] = None,
+    min_temperature: Optional[str] = None,
+    max_cells: Optional[int] = None,
+    limit: int = 10,
+    dir: Optional[Union[str, PathLike]] = None,
+) -> Dict[str, Any]:
+    """Regions with a value, kind or temperature at least t: {total, regions, max_cells, seconds}."""
+
+def atlas_summary(
+    max_cells: Optional[int] = None,
+    *,
+    hottest: int = 10,
+    dir: Optional[Union[str, PathLike]] = None,
+) -> Dict[str, Any]:
+    """The atlas's tables, as `partizan atlas report --json`."""

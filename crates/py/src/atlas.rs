@@ -1,0 +1,137 @@
+//! The Domineering value atlas from Python: build it into a directory,
+//! ask it for regions, read its tables. The same library calls as
+//! `partizan atlas build / find / report` ([`DirStore::find`],
+//! [`DirStore::load_atlas`], [`partizan_census::AtlasReport`]), answers as
+//! dicts (the library's JSON, parsed).
+
+use std::path::PathBuf;
+
+use partizan_census::atlas::{Atlas, AtlasConfig, AtlasError, Query};
+use partizan_census::DirStore;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use serde_json::json;
+
+/// The atlas directory: `dir`, else `$PARTIZAN_ATLAS`, else the data
+/// directory's (as the command line).
+fn atlas_dir(dir: Option<PathBuf>) -> PyResult<PathBuf> {
+    dir.or_else(DirStore::default_dir)
+        .ok_or_else(|| PyValueError::new_err("no atlas directory: give dir= or set PARTIZAN_ATLAS"))
+}
+
+/// Bad requests are `ValueError`, a broken or unreadable store `RuntimeError`.
+fn atlas_error(e: AtlasError) -> PyErr {
+    match e {
+        AtlasError::Io { .. } | AtlasError::Corrupt { .. } | AtlasError::Json(_) => {
+            PyRuntimeError::new_err(format!("atlas: {e}"))
+        }
+        _ => PyValueError::new_err(format!("atlas: {e}")),
+    }
+}
+
+fn to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// Value every region up to `max_cells` cells (1 to 18) into `dir`,
+/// resuming from what is there; `shards=n` values the top size in n
+/// slices one after another and merges them (the way to 18 cells). Returns
+/// `{"dir", "levels": [{"cells", "classes", "new_values", "loaded",
+/// "seconds", ...}]}`. The GIL is released.
+#[pyfunction]
+#[pyo3(signature = (max_cells, dir=None, *, threads=None, shards=None))]
+pub fn atlas_build<'py>(
+    py: Python<'py>,
+    max_cells: usize,
+    dir: Option<PathBuf>,
+    threads: Option<usize>,
+    shards: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let path = atlas_dir(dir)?;
+    let mut cfg = AtlasConfig::new(max_cells);
+    if let Some(t) = threads {
+        cfg.threads = t.max(1);
+    }
+    cfg.shards = shards;
+    cfg.keep_entries = false;
+    let p = path.clone();
+    let atlas = py
+        .detach(move || Atlas::build(&cfg, &mut DirStore::new(&p)))
+        .map_err(atlas_error)?;
+    to_py(
+        py,
+        &json!({ "dir": path.display().to_string(), "levels": atlas.stats }).to_string(),
+    )
+}
+
+/// Regions of the atlas in `dir` with a given `value` (CGSuite notation,
+/// e.g. `"*2"`), `kind` (`"tiny"`, `"hot"`, ...) or temperature at least
+/// `min_temperature` (`"3/2"`), up to `max_cells` cells (default: every
+/// size built). Returns `{"total", "regions": [{"cells", "board", "value",
+/// "kind", "temperature"}], "max_cells", "seconds"}`, at most `limit`
+/// regions listed, smallest first; as `partizan atlas find`.
+#[pyfunction]
+#[pyo3(signature = (value=None, *, kind=None, min_temperature=None, max_cells=None, limit=10, dir=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn atlas_find<'py>(
+    py: Python<'py>,
+    value: Option<String>,
+    kind: Option<String>,
+    min_temperature: Option<String>,
+    max_cells: Option<usize>,
+    limit: usize,
+    dir: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if value.is_none() && kind.is_none() && min_temperature.is_none() {
+        return Err(PyValueError::new_err(
+            "give value=, kind= or min_temperature=",
+        ));
+    }
+    let path = atlas_dir(dir)?;
+    let q = Query {
+        value,
+        min_temperature,
+        kind,
+        max_cells,
+        limit,
+    };
+    let (ans, read_s, max) = py
+        .detach(|| DirStore::new(&path).find(&q))
+        .map_err(atlas_error)?;
+    to_py(
+        py,
+        &json!({ "total": ans.total, "regions": ans.regions, "max_cells": max,
+                 "seconds": read_s + ans.seconds })
+        .to_string(),
+    )
+}
+
+/// The atlas's tables (as `partizan atlas report --json`): value kinds by
+/// size, the `hottest` regions, the largest nimber, first occurrences and,
+/// per size, whether any region is hotter than 2.
+#[pyfunction]
+#[pyo3(signature = (max_cells=None, *, hottest=10, dir=None))]
+pub fn atlas_summary<'py>(
+    py: Python<'py>,
+    max_cells: Option<usize>,
+    hottest: usize,
+    dir: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let path = atlas_dir(dir)?;
+    let report = py
+        .detach(|| {
+            DirStore::new(&path)
+                .load_atlas(max_cells)
+                .map(|a| a.report(hottest))
+        })
+        .map_err(atlas_error)?;
+    to_py(py, &report.to_json().map_err(atlas_error)?)
+}
+
+/// Add the atlas functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(atlas_build, m)?)?;
+    m.add_function(wrap_pyfunction!(atlas_find, m)?)?;
+    m.add_function(wrap_pyfunction!(atlas_summary, m)?)?;
+    Ok(())
+}

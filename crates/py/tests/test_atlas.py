@@ -1,0 +1,77 @@
+"""The value atlas from Python: built into a directory, queried and
+summarised through the same library calls as ``partizan atlas``.
+
+Oracles: the class counts are the free-polyomino counts (A000105); the
+regions to eight cells are the census's 1,042; the regions found by value
+add up to the report's per-size kind counts; the sharded build gives the
+same tables as the plain one.
+"""
+
+import pytest
+
+import partizan
+
+A000105 = [1, 1, 2, 5, 12, 35, 108, 369, 1285]
+
+
+@pytest.fixture(scope="module")
+def atlas_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("atlas")
+    built = partizan.atlas_build(9, str(d), threads=2)
+    assert [lv["classes"] for lv in built["levels"]] == A000105
+    assert not any(lv["loaded"] for lv in built["levels"])
+    return d
+
+
+def test_build_resumes_from_the_directory(atlas_dir):
+    again = partizan.atlas_build(9, str(atlas_dir))
+    assert all(lv["loaded"] for lv in again["levels"])
+
+
+def test_summary_tables(atlas_dir):
+    s = partizan.atlas_summary(dir=str(atlas_dir))
+    assert s["max_cells"] == 9
+    regions = sum(s["by_size"][str(n)]["regions"] for n in range(1, 9))
+    assert regions == 1042, "the census's regions to eight cells"
+    # no region to nine cells is hotter than 2
+    assert s["hotter_than_two"] == {str(n): False for n in range(1, 10)}
+    assert len(partizan.atlas_summary(5, hottest=3, dir=str(atlas_dir))["hottest"]) <= 3
+
+
+def test_find_agrees_with_the_summary(atlas_dir):
+    s = partizan.atlas_summary(dir=str(atlas_dir))
+    star = partizan.atlas_find("*", max_cells=7, limit=5, dir=str(atlas_dir))
+    want = sum(
+        s["by_size"][str(n)]["nimbers"].get("1", 0) for n in range(1, 8)
+    )
+    assert star["total"] == want > 0
+    assert star["max_cells"] == 7
+    assert 0 < len(star["regions"]) <= 5
+    assert all(r["value"] == "*" for r in star["regions"])
+    cells = [r["cells"] for r in star["regions"]]
+    assert cells == sorted(cells), "smallest sizes first"
+    tiny = partizan.atlas_find(kind="tiny", dir=str(atlas_dir))
+    assert tiny["regions"][0]["board"] == "..|..|..|.."
+    hot = partizan.atlas_find(min_temperature="3/2", limit=0, dir=str(atlas_dir))
+    assert hot["total"] > 0 and hot["regions"] == []
+
+
+def test_shards_give_the_same_tables(atlas_dir, tmp_path):
+    built = partizan.atlas_build(9, str(tmp_path), shards=3)
+    assert built["levels"][-1]["classes"] == 1285
+    assert partizan.atlas_summary(dir=str(tmp_path)) == partizan.atlas_summary(
+        dir=str(atlas_dir)
+    )
+
+
+def test_bad_requests(atlas_dir, tmp_path):
+    with pytest.raises(ValueError, match="value"):
+        partizan.atlas_find(dir=str(atlas_dir))
+    with pytest.raises(ValueError, match="kind"):
+        partizan.atlas_find(kind="warm", dir=str(atlas_dir))
+    with pytest.raises(ValueError, match="asked"):
+        partizan.atlas_find("*", max_cells=12, dir=str(atlas_dir))
+    with pytest.raises(ValueError, match="18"):
+        partizan.atlas_build(19, str(tmp_path))
+    with pytest.raises(ValueError):
+        partizan.atlas_summary(dir=str(tmp_path / "empty"))

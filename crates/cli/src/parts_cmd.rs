@@ -4,8 +4,8 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use partizan_solve::parts::{self, PartsRow};
-use serde_json::json;
+use partizan_report::{parts_table, PartsAsk};
+use partizan_solve::parts;
 
 use crate::with_ruleset;
 
@@ -84,28 +84,14 @@ pub fn run(args: PartsArgs, json_out: bool) -> Result<()> {
             }
             return Ok(());
         }
-        let mut texts: Vec<String> = if args.wall_positions {
-            parts::wall_positions(&args.boards[0])
-        } else {
-            args.boards.clone()
+        let ask = PartsAsk {
+            boards: args.boards.clone(),
+            one_row_down: args.one_row_down,
+            wall_positions: args.wall_positions,
         };
-        if args.one_row_down {
-            let down: Vec<String> = texts
-                .iter()
-                .filter_map(|t| parts::one_row_down(t))
-                .collect();
-            texts.extend(down);
-        }
-        let mut rows: Vec<PartsRow> = Vec::with_capacity(texts.len());
-        for t in &texts {
-            let b = parse(t)?;
-            rows.push(parts::parts_row(r, &b)?);
-        }
+        let table = parts_table(r, &ask.boards(r)?, None)?;
         if json_out {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&json!({"ruleset": r.name(), "rows": rows}))?
-            );
+            println!("{}", serde_json::to_string_pretty(&table)?);
         } else {
             println!(
                 "{:<28} {:>7} {:>5} {:>7} {:>9} {:>7} {:>9} {:>9} {:>9}",
@@ -119,7 +105,7 @@ pub fn run(args: PartsArgs, json_out: bool) -> Result<()> {
                 "saved",
                 "per square"
             );
-            for x in &rows {
+            for x in &table.rows {
                 println!(
                     "{:<28} {:>7} {:>5} {:>7} {:>9} {:>7} {:>9} {:>9} {:>9.1}",
                     x.board,

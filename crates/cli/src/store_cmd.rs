@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use clap::{Subcommand, ValueEnum};
 use partizan_store::{
-    export_jsonl, import_jsonl, promote_verified, verify_with_progress, warm, Store, StoreError,
-    StoreOptions, StoreStats, VerifyOptions,
+    export_jsonl, human_bytes, import_jsonl, promote_verified, verify_with_progress, warm, Store,
+    StoreError, StoreOptions, StoreStats, VerifyOptions,
 };
 use serde_json::json;
 
@@ -92,8 +92,10 @@ pub enum StoreCmd {
     },
     /// Print the path of the store in use.
     Path,
-    /// Show or set the store's size limit (e.g. 4G, 500M, or "none"): past
-    /// it, commands keep reading the store but add no more values, and warn.
+    /// Show or set the store's size limit (e.g. 4G, 500M, or "none"; binary
+    /// units, K = 1024, and printed in the same units, so `2 GiB` can be
+    /// typed back): past it, commands keep reading the store but add no more
+    /// values, and warn.
     Limit {
         /// The new limit; without it, print the current one.
         size: Option<String>,
@@ -456,22 +458,7 @@ fn export_to_file(s: &Store, path: &Path) -> Result<partizan_store::ExportReport
     result
 }
 
-fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
-    let mut x = n as f64;
-    let mut u = 0;
-    while x >= 1000.0 && u + 1 < UNITS.len() {
-        x /= 1000.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{n} B")
-    } else {
-        format!("{x:.1} {}", UNITS[u])
-    }
-}
-
-/// "12.0 MB of a 2.0 GB limit", or "... (no limit)".
+/// "12.0 MiB of a 2 GiB limit", or "... (no limit)".
 fn limit_line(limit: Option<u64>, bytes: u64) -> String {
     match limit {
         Some(l) if bytes >= l => format!(
@@ -521,6 +508,39 @@ fn print_stats(s: &StoreStats) {
             r.lookups,
             r.hits,
             r.added
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::meter::parse_size;
+
+    #[test]
+    fn printed_sizes_parse_back() {
+        // Typed sizes print in the same binary units and parse back exactly.
+        for typed in ["1K", "512M", "2G", "1.5G", "100B", "3T", "64K", "2048"] {
+            let n = parse_size(typed).unwrap();
+            let shown = human_bytes(n);
+            assert_eq!(parse_size(&shown), Ok(n), "{typed} -> {shown}");
+        }
+        assert_eq!(human_bytes(2 << 30), "2 GiB");
+        assert_eq!(human_bytes(1536 << 20), "1.5 GiB");
+        assert_eq!(human_bytes(1000), "1000 B");
+        assert_eq!(human_bytes(1024), "1 KiB");
+        // Any size prints within a twentieth of its unit (so 5%) of itself.
+        let mut n = 1u64;
+        while n < 1 << 50 {
+            let back = parse_size(&human_bytes(n)).unwrap();
+            let err = back.abs_diff(n) as f64 / n as f64;
+            assert!(err <= 0.05, "{n} -> {} -> {back}", human_bytes(n));
+            n = n * 3 + 7;
+        }
+        // The limit line says the same.
+        assert_eq!(
+            limit_line(Some(2 << 30), 12 << 20),
+            "12 MiB of a 2 GiB limit"
         );
     }
 }

@@ -266,7 +266,7 @@ fn value_stops_growing_a_store_at_its_size_limit_and_warns() {
         "1",
     ]);
     let (out, _) = stderr_of(&["store", "--store", &store, "limit"]);
-    assert!(out.contains("of a 2.1 GB limit"), "{out}");
+    assert!(out.contains("of a 2 GiB limit"), "{out}");
     let (out, _) = stderr_of(&["store", "--store", &store, "stats", "--json"]);
     assert!(
         out.contains(&format!("\"size_limit\": {}", 2u64 << 30)),
@@ -276,7 +276,7 @@ fn value_stops_growing_a_store_at_its_size_limit_and_warns() {
     stderr_of(&["store", "--store", &store, "limit", "1K"]);
     let (out, err) = stderr_of(&["value", "domineering", board, "--store", &store]);
     assert_eq!(out, plain);
-    assert!(err.contains("reached its size limit of 0 MB"), "{err}");
+    assert!(err.contains("reached its size limit of 1 KiB"), "{err}");
     assert!(err.contains("partizan store limit"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_eq!(regions(&store), 1, "only the warm's one region");

@@ -20,10 +20,12 @@
 #![warn(missing_docs)]
 
 pub mod outcome;
+pub mod parts;
 pub mod picture;
 pub mod value;
 
 pub use outcome::{board_outcome, OutcomeReport};
+pub use parts::{parts_table, PartsAsk, PartsTable};
 pub use value::{
     board_options, board_options_in, board_value, board_value_in, game_value, player_options,
     term_value, BoardOption, BoardValue, GameValue, Options, OptionsReport, ReportError, Size,

@@ -22,6 +22,19 @@ pub enum ReportError {
         /// What is wrong with the text.
         source: BoardError,
     },
+    /// One of a table's boards does not parse for the ruleset.
+    #[error("bad {ruleset} board '{text}': {source}")]
+    TableBoard {
+        /// The ruleset's name.
+        ruleset: &'static str,
+        /// The board's text (at most 200 characters of it).
+        text: String,
+        /// What is wrong with it.
+        source: BoardError,
+    },
+    /// A position-graph count failed its identity.
+    #[error(transparent)]
+    Graph(#[from] partizan_solve::graph::GraphError),
     /// Value notation that does not parse, in the `index`-th argument.
     #[error("bad value notation in argument {index} '{text}': {message}")]
     Notation {
@@ -144,8 +157,12 @@ impl ValueSummary {
 pub struct StoreUse {
     /// Regions answered from the table.
     pub hits: u64,
-    /// Regions the run added to it.
+    /// Region values the run saved in it (new to the file): what the
+    /// solver handed over, less what the store already held and what did
+    /// not fit under its size limit.
     pub added: u64,
+    /// Region values not saved because the store is at its size limit.
+    pub not_saved: u64,
     /// Rows found damaged (checksum or encoding) and treated as misses:
     /// recomputed, never believed.
     pub checksum_failures: u64,
@@ -189,7 +206,11 @@ impl BoardValue {
                 t.nodes, t.distinct, t.hits, t.passes, t.splits, t.regions
             );
             if let Some(u) = &self.store {
-                let _ = writeln!(s, "store hits {}  added {}", u.hits, u.added);
+                let _ = write!(s, "store hits {}  added {}", u.hits, u.added);
+                if u.not_saved > 0 {
+                    let _ = write!(s, "  not saved {} (size limit)", u.not_saved);
+                }
+                s.push('\n');
             }
         }
         s
@@ -261,7 +282,8 @@ pub fn board_value_in<R: Ruleset>(
             let done = s.finish().map_err(|e| ReportError::Store(e.to_string()))?;
             Some(StoreUse {
                 hits: stats.store_hits,
-                added: stats.store_added,
+                added: done.written,
+                not_saved: done.not_saved,
                 checksum_failures: done.checksum_failures,
                 unverified: done.unverified,
                 read_errors: done.read_errors,
@@ -379,6 +401,12 @@ pub struct BoardOption {
     pub best: bool,
     /// Its incentive is at least every other option's of the same player.
     pub dominant: bool,
+    /// Orthodox at the position's own temperature `t` (Berlekamp's
+    /// orthodox play): its wall, taxed at `t`, reaches the position's
+    /// scaffold there (`RW(GL)(t) - t` largest for Left, `LW(GR)(t) + t`
+    /// smallest for Right), so the move gives nothing away when the
+    /// ambient temperature is `t`. Never set when the position is a number.
+    pub orthodox: bool,
 }
 
 /// The options of a board for both players, valued.
@@ -520,6 +548,7 @@ pub fn player_options<R: Ruleset>(
         ids.push(v);
         incs.push(inc);
     }
+    let orthodox = orthodox_flags(arena, g, &ids, player)?;
     let width = board.width().max(1);
     let mut list = Vec::with_capacity(children.len());
     for (i, (child, moves)) in children.iter().enumerate() {
@@ -554,9 +583,40 @@ pub fn player_options<R: Ruleset>(
             reversible,
             best,
             dominant,
+            orthodox: orthodox[i],
         });
     }
     Ok(list)
+}
+
+/// Which of `ids`, one player's option values of `g` (canonical or not),
+/// are orthodox at `g`'s temperature: the criterion of
+/// [`Arena::orthodox`], applied to every option a board offers rather than
+/// only the canonical form's.
+fn orthodox_flags(
+    arena: &mut Arena,
+    g: GameId,
+    ids: &[GameId],
+    player: Player,
+) -> Result<Vec<bool>, ReportError> {
+    if arena.is_number(g) || ids.is_empty() {
+        return Ok(vec![false; ids.len()]);
+    }
+    let t = arena.try_temperature(g)?;
+    let mut taxed = Vec::with_capacity(ids.len());
+    for &x in ids {
+        let th = arena.thermograph(x)?;
+        taxed.push(match player {
+            Player::Left => th.right.value_at(t)?.checked_sub(t)?,
+            Player::Right => th.left.value_at(t)?.checked_add(t)?,
+        });
+    }
+    let best = match player {
+        Player::Left => taxed.iter().max(),
+        Player::Right => taxed.iter().min(),
+    }
+    .copied();
+    Ok(taxed.iter().map(|&v| Some(v) == best).collect())
 }
 
 #[cfg(test)]
@@ -683,5 +743,46 @@ mod tests {
         assert!(e
             .to_string()
             .starts_with("bad value notation in argument 2 '{1|'"));
+    }
+
+    #[test]
+    fn orthodox_options_agree_with_the_engine() {
+        let boards = [
+            (Rules::Domineering, "...|..."),
+            (Rules::Domineering, "....|.#..|...."),
+            (Rules::Domineering, "..|.."),
+            (Rules::Clobber, "xoxo|oxx."),
+            (Rules::Amazons, "L...|R..."),
+            (Rules::Konane, "xo.x|.ox."),
+        ];
+        let mut hot = 0;
+        for (rules, text) in boards {
+            let rep = board_options(rules, text, &Options::default()).unwrap();
+            let mut a = Arena::new();
+            let g = a.parse(&rep.value.value).unwrap();
+            if a.is_number(g) {
+                assert!(rep.left.iter().chain(&rep.right).all(|o| !o.orthodox));
+                continue;
+            }
+            hot += usize::from(a.temperature(g) > Dyadic::ZERO);
+            let t = a.temperature(g);
+            let o = a.orthodox(g, t).unwrap();
+            for (list, want) in [(&rep.left, &o.left), (&rep.right, &o.right)] {
+                // someone always has an orthodox move where there is a move
+                assert_eq!(list.is_empty(), !list.iter().any(|x| x.orthodox), "{text}");
+                for x in list.iter().filter(|x| x.canonical) {
+                    let v = a.parse(&x.value).unwrap();
+                    assert_eq!(x.orthodox, want.contains(&v), "{text}: {}", x.board);
+                }
+                // a dominated option is never orthodox alone: what dominates it is too
+                for x in list.iter().filter(|x| x.orthodox && x.dominated) {
+                    let v = a.parse(&x.value).unwrap();
+                    assert!(list
+                        .iter()
+                        .any(|y| y.orthodox && !y.dominated && a.parse(&y.value).unwrap() != v));
+                }
+            }
+        }
+        assert!(hot >= 3, "only {hot} hot boards");
     }
 }

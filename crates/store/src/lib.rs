@@ -110,6 +110,28 @@ pub use session::{Session, SessionStats, DEFAULT_BATCH};
 pub use verify::{promote_verified, verify, verify_with_progress, VerifyOptions, VerifyReport};
 pub use warm::{warm, WarmReport};
 
+/// A size in the binary units `partizan store limit SIZE` parses (a K is
+/// 1024 bytes, an M 1024 K), so a printed limit can be typed back: `2 GiB`,
+/// `1.5 MiB`, `512 B`. Whole numbers of a unit print without a fraction,
+/// others with one decimal (within 5% of the size).
+#[must_use]
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = n as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < UNITS.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else if x.fract() == 0.0 {
+        format!("{x:.0} {}", UNITS[u])
+    } else {
+        format!("{x:.1} {}", UNITS[u])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     fn send_sync<T: Send + Sync>() {}

@@ -175,10 +175,10 @@ impl Session {
         }
         self.full = true;
         let what = format!(
-            "store {} reached its size limit of {} MB ({} MB on disk); new values of this run are not saved (raise the limit with `partizan store limit SIZE`, or `partizan store limit none`)",
+            "store {} reached its size limit of {} ({} on disk); new values of this run are not saved (raise the limit with `partizan store limit SIZE`, or `partizan store limit none`)",
             self.store.path().display(),
-            limit >> 20,
-            size >> 20
+            crate::human_bytes(limit),
+            crate::human_bytes(size)
         );
         // The limit is the news a user must see, even after another warning.
         self.warning = Some(match self.warning.take() {

@@ -107,6 +107,7 @@ ul.opts li{break-inside:avoid;margin:.1rem 0}
 .tag.best{background:#d8f3dc;color:#1b6b2f}
 .tag.dom{background:#fde2e1;color:#a4161a}
 .tag.rev{background:#fff3c4;color:#7a4d00}
+.tag.orth{background:#dbeafe;color:#1e3a8a}
 details.tree{margin-left:1rem}
 details.tree summary{cursor:pointer}
 .terms dt{font-weight:600}

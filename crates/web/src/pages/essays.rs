@@ -17,7 +17,7 @@ use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use partizan_semigroup::{trace, Order, TraceReport};
-use partizan_solve::parts::{self, PartsRow};
+use partizan_solve::parts::PartsRow;
 use serde_json::json;
 
 use super::{params, Params};
@@ -97,34 +97,27 @@ fn parts_ask(m: &HashMap<String, String>) -> Result<PartsAsk, WebError> {
 }
 
 fn parts_rows(a: &PartsAsk, budget: &crate::limits::Budget) -> Result<Vec<PartsRow>, WebError> {
-    let mut texts: Vec<String> = if a.wall_positions {
-        parts::wall_positions(&a.boards[0])
-    } else {
-        a.boards.clone()
+    let ask = partizan_report::PartsAsk {
+        boards: a.boards.clone(),
+        one_row_down: a.one_row_down,
+        wall_positions: a.wall_positions,
     };
-    if a.one_row_down {
-        let down: Vec<String> = texts
-            .iter()
-            .filter_map(|t| parts::one_row_down(t))
-            .collect();
-        texts.extend(down);
-    }
-    if texts.len() > PARTS_ROWS {
+    let rows = ask.texts().len();
+    if rows > PARTS_ROWS {
         return Err(WebError::param(
             "boards",
-            format!(
-                "{} rows; this site makes tables of at most {PARTS_ROWS}",
-                texts.len()
-            ),
+            format!("{rows} rows; this site makes tables of at most {PARTS_ROWS}"),
         ));
     }
     crate::with_ruleset!(a.ruleset, |r| {
-        let mut boards = Vec::with_capacity(texts.len());
-        for t in &texts {
-            let b = r.parse(t).map_err(|e| WebError::BadBoard {
+        let boards = ask.boards(r).map_err(|e| match e {
+            partizan_report::ReportError::TableBoard { text, source, .. } => WebError::BadBoard {
                 ruleset: r.name().to_string(),
-                message: format!("'{}': {e}", crate::html::shorten(t, 40)),
-            })?;
+                message: format!("'{}': {source}", crate::html::shorten(&text, 40)),
+            },
+            other => crate::report::report_error(other, budget),
+        })?;
+        for b in &boards {
             let cells = b.width() * b.height();
             if cells > PARTS_CELLS {
                 return Err(WebError::TooLarge {
@@ -133,14 +126,11 @@ fn parts_rows(a: &PartsAsk, budget: &crate::limits::Budget) -> Result<Vec<PartsR
                     cap: PARTS_CELLS,
                 });
             }
-            boards.push(b);
         }
-        let mut rows = Vec::with_capacity(boards.len());
-        for b in &boards {
-            budget.check()?;
-            rows.push(parts::parts_row(r, b).map_err(|e| WebError::Internal(e.to_string()))?);
-        }
-        Ok(rows)
+        let stop = || budget.expired();
+        partizan_report::parts_table(r, &boards, Some(&stop))
+            .map(|t| t.rows)
+            .map_err(|e| crate::report::report_error(e, budget))
     })
 }
 

@@ -14,6 +14,7 @@ use partizan_census::{readings, Reading, Shape};
 use std::sync::Arc;
 
 use partizan_core::thermo::Thermograph;
+use partizan_core::toolkit::INCENTIVE_LIMIT;
 use partizan_core::{Arena, GameId};
 use partizan_games::{Bits, Board, Player, Ruleset};
 use partizan_report::ValueSummary;
@@ -111,6 +112,10 @@ pub(crate) struct Explored {
     /// Thermographs of the whole board and of each region (same order as
     /// `regions`), when they could be computed.
     pub thermographs: Option<(Arc<Thermograph>, Vec<Arc<Thermograph>>)>,
+    /// An orthodox form of the whole board's value (the same thermograph,
+    /// each player keeping only moves some temperature calls for), when
+    /// the value has at most [`INCENTIVE_LIMIT`] subpositions.
+    pub orthodox_form: Option<String>,
 }
 
 /// What the explorer is asked to show besides the board and its value.
@@ -260,6 +265,11 @@ fn explore_with<'a, R: Ruleset>(
         let parts: Option<Vec<_>> = ids.iter().map(|&g| arena.thermograph(g).ok()).collect();
         parts.map(|p| (w, p))
     });
+    let orthodox_form = if whole.size.subpositions <= INCENTIVE_LIMIT {
+        arena.orthodox_form(whole_id).ok().map(|o| arena.display(o))
+    } else {
+        None
+    };
     let text = r.format(board);
     let glyphs: Vec<char> = text.chars().filter(|&c| c != '|').collect();
     let width = board.width();
@@ -301,6 +311,7 @@ fn explore_with<'a, R: Ruleset>(
         options: None,
         tree: None,
         thermographs,
+        orthodox_form,
     })
 }
 
@@ -388,6 +399,7 @@ impl Explored {
             "width": self.width,
             "height": self.height,
             "value": self.whole,
+            "orthodox_form": self.orthodox_form,
             "value_is_sum_of_regions": self.sum_matches,
             "regions": self.regions.iter().map(|r| json!({
                 "cells": r.size,
@@ -588,6 +600,9 @@ fn option_list(e: &Explored, view: View, p: &[partizan_report::BoardOption], who
         if o.reversible {
             tags.push_str("<span class=\"tag rev\" title=\"the opponent has a reply at least as good for them as the position itself\">reversible</span>");
         }
+        if o.orthodox {
+            tags.push_str("<span class=\"tag orth\" title=\"orthodox at the position's temperature: taxed there, this move gives nothing away\">orthodox</span>");
+        }
         let cells: Vec<String> = o.cells.iter().map(|c| c.to_string()).collect();
         let _ = write!(
             s,
@@ -636,6 +651,38 @@ fn best_line(width: usize, p: &[partizan_report::BoardOption], who: &str) -> Str
     )
 }
 
+/// The player's orthodox moves at the position's temperature (Berlekamp's
+/// orthodox play), or why there are none.
+fn orthodox_line(
+    width: usize,
+    p: &[partizan_report::BoardOption],
+    who: &str,
+    v: &ValueSummary,
+) -> String {
+    let id = format!("orthodox-{}", who.to_lowercase());
+    if v.is_number {
+        return format!("<p class=\"muted\" id=\"{id}\">Orthodox play: none — the position is a number, no move is worth making.</p>");
+    }
+    let names: Vec<String> = p
+        .iter()
+        .filter(|o| o.orthodox)
+        .map(|o| {
+            format!(
+                "<span class=\"mono\">{}</span>",
+                escape(&notation(width, &o.cells))
+            )
+        })
+        .collect();
+    if names.is_empty() {
+        return format!("<p class=\"muted\" id=\"{id}\">Orthodox play: {who} has no move.</p>");
+    }
+    format!(
+        "<p id=\"{id}\"><b>Orthodox for {who}</b> at temperature <span class=\"mono\">{}</span>: {} — taxed there, no move does better.</p>",
+        escape(&v.temperature),
+        names.join(", ")
+    )
+}
+
 fn tree_html(e: &Explored, view: View, n: &crate::play::TreeNode, depth: usize) -> String {
     let mut s = String::new();
     let label = format!(
@@ -680,6 +727,7 @@ const TERMS: &str = "<dl class=\"terms\">\
 <dt>stops</dt><dd>Where play ends on a number when Left (left stop) or Right (right stop) moves first and both play well.</dd>\
 <dt>temperature and mean</dt><dd>How much a move is worth and where the game settles: read off the thermograph, where the walls meet the mast.</dd>\
 <dt>incentive</dt><dd>What a move gains: GL − G for a Left option, G − GR for a Right one; the best move has an incentive no other beats.</dd>\
+<dt>orthodox</dt><dd>Berlekamp's orthodox play: at temperature t every move is taxed t, and a move is orthodox if no other does better taxed; the orthodox form keeps only moves some temperature calls for, with the same thermograph.</dd>\
 <dt>dominated, reversible</dt><dd>Options the canonical form drops (a better option exists) or bypasses (the opponent's reply undoes it).</dd>\
 <dt>region</dt><dd>A part of the board no move connects to the rest: the board's value is the sum of its regions' values.</dd>\
 <dt>packing reading (Domineering)</dt><dd>From the essays: the count of odd runs and the interval between pessimistic and optimistic domino packings, a guess at a region's value.</dd>\
@@ -747,12 +795,14 @@ fn extras_html(e: &Explored, view: View) -> String {
         Some(o) => {
             let _ = write!(
                 s,
-                "<h2>Options</h2><div class=\"row\" id=\"options\"><div class=\"card\" style=\"flex:1 1 320px\"><h3>Left's options</h3>{}{}</div>\
-<div class=\"card\" style=\"flex:1 1 320px\"><h3>Right's options</h3>{}{}</div></div>\
+                "<h2>Options</h2><div class=\"row\" id=\"options\"><div class=\"card\" style=\"flex:1 1 320px\"><h3>Left's options</h3>{}{}{}</div>\
+<div class=\"card\" style=\"flex:1 1 320px\"><h3>Right's options</h3>{}{}{}</div></div>\
 <p class=\"muted\">Each option is the position after one move, with its value and its incentive; click one to play it.</p>",
                 best_line(e.width, &o.left, "Left"),
+                orthodox_line(e.width, &o.left, "Left", &o.value),
                 option_list(e, view, &o.left, "left"),
                 best_line(e.width, &o.right, "Right"),
+                orthodox_line(e.width, &o.right, "Right", &o.value),
                 option_list(e, view, &o.right, "right"),
             );
         }
@@ -872,6 +922,7 @@ fn render(e: &Explored, view: View) -> String {
 <dt>value</dt><dd class=\"mono val\" id=\"whole-value\">{}</dd>\
 <dt>outcome</dt><dd id=\"whole-outcome\">{}</dd>\
 <dt>stops</dt><dd>{} / {}</dd><dt>mean</dt><dd>{}</dd><dt>temperature</dt><dd>{}</dd>\
+<dt>orthodox form</dt><dd class=\"mono val\" id=\"orthodox-form\">{}</dd>\
 <dt>regions</dt><dd id=\"region-count\">{}</dd>",
         escape(&v.value),
         escape(&v.outcome),
@@ -879,6 +930,12 @@ fn render(e: &Explored, view: View) -> String {
         escape(&v.right_stop),
         escape(&v.mean),
         escape(&v.temperature),
+        match &e.orthodox_form {
+            Some(o) => escape(o),
+            None => format!(
+                "<span class=\"muted\">not computed: the value has over {INCENTIVE_LIMIT} subpositions (<span class=\"mono\">partizan analyse ... --orthodox</span> computes it)</span>"
+            ),
+        },
         e.regions.len()
     );
     if let Some(rd) = e.reading {
@@ -1186,17 +1243,22 @@ mod tests {
     use super::*;
     use partizan_games::Domineering;
 
-    #[test]
-    fn explores_a_split_board() {
-        let b = Domineering.parse("..#..|..#..").unwrap();
-        let e = explore(
+    /// The explorer's report of a Domineering board, unhurried.
+    fn explored(text: &str) -> Explored {
+        let b = Domineering.parse(text).unwrap();
+        explore(
             &Domineering,
             &b,
             None,
             &Budget::unlimited(),
             Extras::default(),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn explores_a_split_board() {
+        let e = explored("..#..|..#..");
         assert_eq!(e.regions.len(), 2);
         assert!(e.sum_matches);
         assert!(matches!(&e.graph, GraphStatus::Checked(c) if c.identity.holds()));
@@ -1223,6 +1285,38 @@ mod tests {
         for o in &left {
             assert!(html.contains(&format!("data-left=\"{o}\"")), "{o}: {html}");
         }
+    }
+
+    #[test]
+    fn shows_orthodox_play() {
+        // A small hot Domineering board ({0|-2}): its orthodox form keeps the
+        // thermograph, and each player's orthodox moves are named and tagged.
+        let e = explored("...|..#|...");
+        let o = e
+            .orthodox_form
+            .clone()
+            .expect("small value: orthodox form computed");
+        let mut a = Arena::new();
+        let (g, og) = (a.parse(&e.whole.value).unwrap(), a.parse(&o).unwrap());
+        assert_eq!(a.thermograph(g).unwrap(), a.thermograph(og).unwrap());
+        assert_eq!(e.to_json()["orthodox_form"], o.as_str());
+        let opts = e.options.as_ref().expect("options valued");
+        assert!(a.temperature(g) > partizan_core::Dyadic::ZERO);
+        for list in [&opts.left, &opts.right] {
+            assert!(list.iter().any(|x| x.orthodox));
+        }
+        let html = render(&e, View::default());
+        assert!(html.contains("id=\"orthodox-form\""));
+        assert!(html.contains(&escape(&o)));
+        assert!(html.contains("<b>Orthodox for Left</b>"));
+        assert!(html.contains("<b>Orthodox for Right</b>"));
+        assert!(html.contains("class=\"tag orth\""));
+        // a number (1): no orthodox move, said so
+        let e = explored(".|.|.");
+        assert!(e.whole.is_number);
+        let html = render(&e, View::default());
+        assert!(html.contains("the position is a number"));
+        assert!(!html.contains("class=\"tag orth\""));
     }
 
     #[test]

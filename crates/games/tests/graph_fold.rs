@@ -11,6 +11,9 @@ use partizan_solve::regions::canonical_key;
 use partizan_solve::{Decompose, Savings, Solver, Stats};
 use proptest::prelude::*;
 
+mod common;
+use common::Rectangle;
+
 fn solve<R: Ruleset>(r: &R, arena: &mut Arena, b: &Board, savings: Savings) -> (GameId, Stats) {
     let mut s = Solver::new(r, savings).expect("solver");
     let v = s.value(arena, b).expect("value");
@@ -237,40 +240,6 @@ pub fn families() -> Vec<(&'static str, String)> {
         ("complete K7", complete(7)),
         ("Petersen", petersen.join(",")),
     ]
-}
-
-/// A ruleset folded by its rectangle symmetries only (the fold before
-/// `fold_isomorphic`): every method but that one delegated.
-struct Rectangle<R>(R);
-
-impl<R: Ruleset> Ruleset for Rectangle<R> {
-    fn info(&self) -> &'static partizan_games::RulesetInfo {
-        self.0.info()
-    }
-    fn options<F: FnMut(Board)>(&self, b: &Board, p: partizan_games::Player, f: F) {
-        self.0.options(b, p, f);
-    }
-    fn footprints<F: FnMut(u128)>(&self, b: &Board, f: F) {
-        self.0.footprints(b, f);
-    }
-    fn cells(&self, b: &Board) -> u128 {
-        self.0.cells(b)
-    }
-    fn symmetries(&self) -> &'static [partizan_games::Symmetry] {
-        self.0.symmetries()
-    }
-    fn apply(&self, b: &Board, s: partizan_games::Symmetry) -> Board {
-        self.0.apply(b, s)
-    }
-    fn only_falls_apart(&self) -> bool {
-        self.0.only_falls_apart()
-    }
-    fn impartial(&self) -> bool {
-        self.0.impartial()
-    }
-    fn may_split(&self, before: &Board, after: &Board) -> bool {
-        self.0.may_split(before, after)
-    }
 }
 
 /// Distinct regions valued with no fold, the rectangle fold and the

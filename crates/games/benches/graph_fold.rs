@@ -11,7 +11,7 @@ use partizan_solve::{Decompose, Savings, Solver};
 
 #[path = "../tests/common/mod.rs"]
 mod common;
-use common::Rectangle;
+use common::rectangle;
 
 const UNFOLDED: Savings = Savings {
     memo: true,
@@ -37,7 +37,7 @@ fn three<R: Ruleset + Copy>(c: &mut Criterion, r: R, name: &str, text: &str) {
         x.iter(|| assert_eq!(value(&r, &b, UNFOLDED), want))
     });
     g.bench_function("rectangle fold", |x| {
-        x.iter(|| assert_eq!(value(&Rectangle(r), &b, Savings::ALL), want))
+        x.iter(|| assert_eq!(value(&rectangle(r), &b, Savings::ALL), want))
     });
     g.bench_function("automorphism fold", |x| {
         x.iter(|| assert_eq!(value(&r, &b, Savings::ALL), want))

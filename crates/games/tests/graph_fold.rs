@@ -12,7 +12,7 @@ use partizan_solve::{Decompose, Savings, Solver, Stats};
 use proptest::prelude::*;
 
 mod common;
-use common::Rectangle;
+use common::rectangle;
 
 fn solve<R: Ruleset>(r: &R, arena: &mut Arena, b: &Board, savings: Savings) -> (GameId, Stats) {
     let mut s = Solver::new(r, savings).expect("solver");
@@ -246,10 +246,10 @@ pub fn families() -> Vec<(&'static str, String)> {
 /// automorphism fold; the three values must agree.
 fn savings<R: Ruleset>(r: R, b: &Board, arena: &mut Arena) -> (GameId, [u64; 3]) {
     let (v0, s0) = solve(&r, arena, b, UNFOLDED);
-    let rect = Rectangle(r);
+    let rect = rectangle(r);
     let (v1, s1) = solve(&rect, arena, b, Savings::ALL);
-    let (v2, s2) = solve(&rect.0, arena, b, Savings::ALL);
-    assert_eq!((v0, v0), (v1, v2), "{}", rect.0.format(b));
+    let (v2, s2) = solve(&rect.inner, arena, b, Savings::ALL);
+    assert_eq!((v0, v0), (v1, v2), "{}", rect.inner.format(b));
     (v0, [s0.distinct, s1.distinct, s2.distinct])
 }
 

@@ -212,19 +212,10 @@ fn graph_game(game: GraphGame, text: &str, max_positions: usize, json_out: bool)
         return Ok(());
     }
     println!("{} on {graph}", game.name());
-    println!(
-        "G = {} ({})",
-        v.value,
-        if v.value == 0 {
-            "P: the second player wins"
-        } else {
-            "N: the first player wins"
-        }
-    );
+    println!("G = {} ({})", v.value, v.outcome_words());
     if v.components.len() > 1 {
-        for (vs, g) in &v.components {
-            let vs: Vec<String> = vs.iter().map(|x| x.to_string()).collect();
-            println!("component {{{}}}: {g}", vs.join(","));
+        for line in v.component_lines() {
+            println!("component {line}");
         }
     }
     println!("positions valued {} ({elapsed_ms:.1} ms)", v.positions);

@@ -6,41 +6,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use partizan_core::Arena;
-use partizan_games::{Board, ColGraph, Player, Ruleset, SnortGraph, Symmetry};
+use partizan_games::{Board, ColGraph, Ruleset, SnortGraph};
 use partizan_solve::{Decompose, Savings, Solver};
 
-/// A ruleset folded by its rectangle symmetries only.
-struct Rectangle<R>(R);
-
-impl<R: Ruleset> Ruleset for Rectangle<R> {
-    fn info(&self) -> &'static partizan_games::RulesetInfo {
-        self.0.info()
-    }
-    fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, f: F) {
-        self.0.options(b, p, f);
-    }
-    fn footprints<F: FnMut(u128)>(&self, b: &Board, f: F) {
-        self.0.footprints(b, f);
-    }
-    fn cells(&self, b: &Board) -> u128 {
-        self.0.cells(b)
-    }
-    fn symmetries(&self) -> &'static [Symmetry] {
-        self.0.symmetries()
-    }
-    fn apply(&self, b: &Board, s: Symmetry) -> Board {
-        self.0.apply(b, s)
-    }
-    fn only_falls_apart(&self) -> bool {
-        self.0.only_falls_apart()
-    }
-    fn impartial(&self) -> bool {
-        self.0.impartial()
-    }
-    fn may_split(&self, before: &Board, after: &Board) -> bool {
-        self.0.may_split(before, after)
-    }
-}
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::rectangle;
 
 const UNFOLDED: Savings = Savings {
     memo: true,
@@ -66,7 +37,7 @@ fn three<R: Ruleset + Copy>(c: &mut Criterion, r: R, name: &str, text: &str) {
         x.iter(|| assert_eq!(value(&r, &b, UNFOLDED), want))
     });
     g.bench_function("rectangle fold", |x| {
-        x.iter(|| assert_eq!(value(&Rectangle(r), &b, Savings::ALL), want))
+        x.iter(|| assert_eq!(value(&rectangle(r), &b, Savings::ALL), want))
     });
     g.bench_function("automorphism fold", |x| {
         x.iter(|| assert_eq!(value(&r, &b, Savings::ALL), want))

@@ -11,6 +11,9 @@ use partizan_solve::regions::canonical_key;
 use partizan_solve::{Decompose, Savings, Solver, Stats};
 use proptest::prelude::*;
 
+mod common;
+use common::rectangle;
+
 fn solve<R: Ruleset>(r: &R, arena: &mut Arena, b: &Board, savings: Savings) -> (GameId, Stats) {
     let mut s = Solver::new(r, savings).expect("solver");
     let v = s.value(arena, b).expect("value");
@@ -239,48 +242,14 @@ pub fn families() -> Vec<(&'static str, String)> {
     ]
 }
 
-/// A ruleset folded by its rectangle symmetries only (the fold before
-/// `fold_isomorphic`): every method but that one delegated.
-struct Rectangle<R>(R);
-
-impl<R: Ruleset> Ruleset for Rectangle<R> {
-    fn info(&self) -> &'static partizan_games::RulesetInfo {
-        self.0.info()
-    }
-    fn options<F: FnMut(Board)>(&self, b: &Board, p: partizan_games::Player, f: F) {
-        self.0.options(b, p, f);
-    }
-    fn footprints<F: FnMut(u128)>(&self, b: &Board, f: F) {
-        self.0.footprints(b, f);
-    }
-    fn cells(&self, b: &Board) -> u128 {
-        self.0.cells(b)
-    }
-    fn symmetries(&self) -> &'static [partizan_games::Symmetry] {
-        self.0.symmetries()
-    }
-    fn apply(&self, b: &Board, s: partizan_games::Symmetry) -> Board {
-        self.0.apply(b, s)
-    }
-    fn only_falls_apart(&self) -> bool {
-        self.0.only_falls_apart()
-    }
-    fn impartial(&self) -> bool {
-        self.0.impartial()
-    }
-    fn may_split(&self, before: &Board, after: &Board) -> bool {
-        self.0.may_split(before, after)
-    }
-}
-
 /// Distinct regions valued with no fold, the rectangle fold and the
 /// automorphism fold; the three values must agree.
 fn savings<R: Ruleset>(r: R, b: &Board, arena: &mut Arena) -> (GameId, [u64; 3]) {
     let (v0, s0) = solve(&r, arena, b, UNFOLDED);
-    let rect = Rectangle(r);
+    let rect = rectangle(r);
     let (v1, s1) = solve(&rect, arena, b, Savings::ALL);
-    let (v2, s2) = solve(&rect.0, arena, b, Savings::ALL);
-    assert_eq!((v0, v0), (v1, v2), "{}", rect.0.format(b));
+    let (v2, s2) = solve(&rect.inner, arena, b, Savings::ALL);
+    assert_eq!((v0, v0), (v1, v2), "{}", rect.inner.format(b));
     (v0, [s0.distinct, s1.distinct, s2.distinct])
 }
 

@@ -15,6 +15,9 @@ use partizan_solve::regions::regions;
 use partizan_solve::{soundness, Decompose, Savings, SolveError, Solver};
 use proptest::prelude::*;
 
+mod common;
+use common::may_merge;
+
 /// Memo on, decomposition and symmetry off: the reference the other
 /// savings are held to (no region or symmetry claim is trusted).
 const PLAIN: Savings = Savings {
@@ -363,40 +366,6 @@ fn option_counts_by_hand() {
 // ---------------------------------------------------------------------------
 // Root-only decomposition (issue 18).
 
-/// A ruleset that declares, conservatively, that its boards may grow
-/// together: the same game as `R` otherwise.
-struct MayMerge<R>(R);
-
-impl<R: Ruleset> Ruleset for MayMerge<R> {
-    fn info(&self) -> &'static partizan_games::RulesetInfo {
-        self.0.info()
-    }
-    fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, f: F) {
-        self.0.options(b, p, f);
-    }
-    fn footprints<F: FnMut(u128)>(&self, b: &Board, f: F) {
-        self.0.footprints(b, f);
-    }
-    fn cells(&self, b: &Board) -> u128 {
-        self.0.cells(b)
-    }
-    fn symmetries(&self) -> &'static [partizan_games::Symmetry] {
-        self.0.symmetries()
-    }
-    fn apply(&self, b: &Board, s: partizan_games::Symmetry) -> Board {
-        self.0.apply(b, s)
-    }
-    fn only_falls_apart(&self) -> bool {
-        false
-    }
-    fn impartial(&self) -> bool {
-        self.0.impartial()
-    }
-    fn may_split(&self, before: &Board, after: &Board) -> bool {
-        self.0.may_split(before, after)
-    }
-}
-
 #[test]
 fn root_only_is_refused_where_boards_may_merge() {
     let root_only = Savings {
@@ -417,7 +386,7 @@ fn root_only_is_refused_where_boards_may_merge() {
             }
         });
     }
-    let merge = MayMerge(ToadsAndFrogs);
+    let merge = may_merge(ToadsAndFrogs);
     assert!(matches!(
         Solver::new(&merge, root_only),
         Err(SolveError::RootOnlyUnsound("toads-and-frogs"))

@@ -330,6 +330,31 @@ pub struct GraphValue {
     pub options: Vec<GraphOption>,
 }
 
+impl GraphValue {
+    /// Who wins, in words: `P: the second player wins` (value 0) or `N:
+    /// the first player wins`.
+    #[must_use]
+    pub fn outcome_words(&self) -> &'static str {
+        if self.value == 0 {
+            "P: the second player wins"
+        } else {
+            "N: the first player wins"
+        }
+    }
+
+    /// Each component as `{0,1,2}: value`.
+    #[must_use]
+    pub fn component_lines(&self) -> Vec<String> {
+        self.components
+            .iter()
+            .map(|(vs, g)| {
+                let vs: Vec<String> = vs.iter().map(ToString::to_string).collect();
+                format!("{{{}}}: {g}", vs.join(","))
+            })
+            .collect()
+    }
+}
+
 /// One move of a graph game and the value it leads to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GraphOption {

@@ -497,21 +497,10 @@ fn render_graph(a: &Ask, game: GraphGame, graph: &Graph, v: &GraphValue) -> Stri
         graph.vertices(),
         graph.edges().len(),
         v.value,
-        if v.value == 0 {
-            "P: the second player wins"
-        } else {
-            "N: the first player wins"
-        }
+        v.outcome_words()
     );
     if v.components.len() > 1 {
-        let parts: Vec<String> = v
-            .components
-            .iter()
-            .map(|(vs, g)| {
-                let vs: Vec<String> = vs.iter().map(ToString::to_string).collect();
-                format!("{{{}}}: {g}", vs.join(","))
-            })
-            .collect();
+        let parts = v.component_lines();
         let _ = write!(
             s,
             "<dt>components</dt><dd>{} (values XORed)</dd>",

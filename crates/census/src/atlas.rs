@@ -776,12 +776,17 @@ impl Builder {
     }
 
     /// Forget the values from index `base` on (a shard's, once saved: the
-    /// next shard interns from the same base).
+    /// next shard interns from the same base), and the forms they left in
+    /// the master arena (interning decodes from encodings, so a fresh arena
+    /// loses nothing; kept, it grows with every shard's values, the likely
+    /// cause of an 18-cell run's RSS rising from 5.3 GB after one shard to
+    /// 8.0 GB after eight).
     fn forget_from(&mut self, base: u32) {
         for v in &self.values[base as usize..] {
             self.index.remove(&v.encoding);
         }
         self.values.truncate(base as usize);
+        self.master = Arena::new();
     }
 
     fn adopt_values(&mut self, values: Vec<StoredValue>) {

@@ -43,7 +43,7 @@ use super::{
     Control, FirstPlayer, Parallel, SearchConfig, SearchCounts, SearchError, SearchReport,
     CHECK_EVERY, LINE_PLIES,
 };
-use crate::outcome::{Convention, Outcomes};
+use crate::outcome::Convention;
 
 /// Longest side the bit views hold (a line and its two sentinels in 32
 /// bits).
@@ -1135,16 +1135,8 @@ pub fn solve_with(
             Ok((l, r))
         }
     };
-    Some(run().map(|(left, right)| SearchReport {
-        outcomes: Outcomes {
-            left_first: left.wins,
-            right_first: right.wins,
-        },
-        left,
-        right,
-        table: table.stats(),
-        config: *config,
-        elapsed: start.elapsed(),
+    Some(run().map(|(left, right)| {
+        SearchReport::new(left, right, table.stats(), *config, start.elapsed())
     }))
 }
 

@@ -301,6 +301,27 @@ pub struct SearchReport {
 }
 
 impl SearchReport {
+    /// The report of both first players' searches over one table.
+    pub fn new(
+        left: FirstPlayer,
+        right: FirstPlayer,
+        table: TableStats,
+        config: SearchConfig,
+        elapsed: Duration,
+    ) -> SearchReport {
+        SearchReport {
+            outcomes: Outcomes {
+                left_first: left.wins,
+                right_first: right.wins,
+            },
+            left,
+            right,
+            table,
+            config,
+            elapsed,
+        }
+    }
+
     /// Counts of both first players together.
     pub fn total(&self) -> SearchCounts {
         let mut t = self.left.counts;
@@ -531,17 +552,7 @@ fn general<R: Knowledge>(
     }
     let (left, right) = result?;
     Ok((
-        SearchReport {
-            outcomes: Outcomes {
-                left_first: left.wins,
-                right_first: right.wins,
-            },
-            left,
-            right,
-            table: table.stats(),
-            config: *config,
-            elapsed: start.elapsed(),
-        },
+        SearchReport::new(left, right, table.stats(), *config, start.elapsed()),
         resumed,
     ))
 }

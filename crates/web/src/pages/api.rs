@@ -339,7 +339,7 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
     (
         "GET /api/grundy",
         "game",
-        "What <code>partizan grundy GAME --up-to N --json</code> prints: the Grundy sequence of a heap game (octal or hexadecimal code, <code>sub:1,2,5</code>, <code>allbut:1,2</code>, a name), the period and pre-period when proved, the first values. Optional <code>up_to</code> (at most 100,000), <code>search</code>, <code>heaps</code> (a sum's value).",
+        "What <code>partizan grundy GAME --up-to N --json</code> prints: the Grundy sequence of a heap game (octal or hexadecimal code, <code>sub:1,2,5</code>, <code>allbut:1,2</code>, a name), the period and pre-period when proved, the first values. Optional <code>up_to</code> (at most 100,000), <code>search</code>, <code>heaps</code> (a sum's value). With <code>game=kayles</code> or <code>game=node-kayles</code> and <code>graph=</code> (an edge list or a family such as <code>path:10</code>), what <code>partizan grundy node-kayles path:10 --json</code> prints: the graph's value, its components and every option with its value.",
         "/api/grundy?game=0.07&up_to=200",
     ),
     (

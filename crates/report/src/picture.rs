@@ -450,41 +450,36 @@ impl Run {
 pub fn runs(width: usize, height: usize, cells: &[bool]) -> Vec<Run> {
     let mut out = Vec::new();
     let at = |r: usize, c: usize| cells.get(r * width + c).copied().unwrap_or(false);
-    for r in 0..height {
-        let mut c = 0;
-        while c < width {
-            if at(r, c) {
-                let start = c;
-                while c < width && at(r, c) {
-                    c += 1;
+    // Rows first, then columns: a line's cells are (line, i) or (i, line).
+    for horizontal in [true, false] {
+        let (lines, length) = if horizontal {
+            (height, width)
+        } else {
+            (width, height)
+        };
+        let cell = |line: usize, i: usize| if horizontal { (line, i) } else { (i, line) };
+        let filled = |line: usize, i: usize| {
+            let (r, c) = cell(line, i);
+            at(r, c)
+        };
+        for line in 0..lines {
+            let mut i = 0;
+            while i < length {
+                let start = i;
+                while i < length && filled(line, i) {
+                    i += 1;
                 }
-                out.push(Run {
-                    horizontal: true,
-                    row: r,
-                    col: start,
-                    len: c - start,
-                });
-            } else {
-                c += 1;
-            }
-        }
-    }
-    for c in 0..width {
-        let mut r = 0;
-        while r < height {
-            if at(r, c) {
-                let start = r;
-                while r < height && at(r, c) {
-                    r += 1;
+                if i > start {
+                    let (row, col) = cell(line, start);
+                    out.push(Run {
+                        horizontal,
+                        row,
+                        col,
+                        len: i - start,
+                    });
+                } else {
+                    i += 1;
                 }
-                out.push(Run {
-                    horizontal: false,
-                    row: start,
-                    col: c,
-                    len: r - start,
-                });
-            } else {
-                r += 1;
             }
         }
     }
@@ -937,6 +932,14 @@ mod tests {
         let v: Vec<usize> = rs.iter().filter(|r| !r.horizontal).map(|r| r.len).collect();
         assert_eq!(h, vec![3, 1]);
         assert_eq!(v, vec![2, 1, 1]);
+        let at = |horizontal: bool| -> Vec<(usize, usize)> {
+            rs.iter()
+                .filter(|r| r.horizontal == horizontal)
+                .map(|r| (r.row, r.col))
+                .collect()
+        };
+        assert_eq!(at(true), vec![(0, 0), (1, 0)]);
+        assert_eq!(at(false), vec![(0, 0), (0, 1), (0, 2)]);
         assert_eq!(rs.iter().filter(|r| r.odd()).count(), 4);
     }
 

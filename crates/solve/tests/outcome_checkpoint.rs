@@ -5,10 +5,13 @@
 use std::path::Path;
 use std::time::Duration;
 
+use partizan_games::Board;
 use partizan_games::{Clobber, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::checkpoint::CheckpointError;
-use partizan_solve::search::{solve, solve_resumable, Control, SearchConfig, SearchError};
+use partizan_solve::search::{
+    solve, solve_resumable, Control, Resumed, SearchConfig, SearchError, SearchReport,
+};
 
 /// The 4 x 5 Clobber checkerboard: about 80,000 nodes, both players win
 /// moving first.
@@ -22,16 +25,22 @@ fn config(max_nodes: Option<u64>, threads: usize) -> SearchConfig {
     c
 }
 
-fn resume(board: &str, cfg: &SearchConfig, file: &Path) -> Result<u64, SearchError> {
-    let b = Clobber.parse(board).unwrap();
-    let (rep, r) = solve_resumable(
+/// A Clobber search kept in `file`, checkpointed every hour (so only when
+/// it stops or finishes).
+fn run(b: &Board, cfg: &SearchConfig, file: &Path) -> Result<(SearchReport, Resumed), SearchError> {
+    solve_resumable(
         &Clobber,
-        &b,
+        b,
         cfg,
         &Control::default(),
         file,
         Duration::from_secs(3600),
-    )?;
+    )
+}
+
+fn resume(board: &str, cfg: &SearchConfig, file: &Path) -> Result<u64, SearchError> {
+    let b = Clobber.parse(board).unwrap();
+    let (rep, r) = run(&b, cfg, file)?;
     assert_eq!(rep.outcomes.class(), "N");
     Ok(r.nodes_now)
 }
@@ -45,28 +54,13 @@ fn stopped_and_resumed(budget: u64, threads: usize) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("run.ckpt");
     let cfg = config(Some(budget), threads);
-    let first = solve_resumable(
-        &Clobber,
-        &b,
-        &cfg,
-        &Control::default(),
-        &file,
-        Duration::from_secs(3600),
-    );
+    let first = run(&b, &cfg, &file);
     assert!(
         matches!(first, Err(SearchError::Budget(n)) if n == budget),
         "{first:?}"
     );
     assert!(file.exists(), "a stopped run writes its checkpoint");
-    let (rep, r) = solve_resumable(
-        &Clobber,
-        &b,
-        &config(None, threads),
-        &Control::default(),
-        &file,
-        Duration::from_secs(3600),
-    )
-    .unwrap();
+    let (rep, r) = run(&b, &config(None, threads), &file).unwrap();
     assert_eq!(rep.outcomes, whole.outcomes);
     assert_eq!(rep.left.wins, whole.left.wins);
     assert_eq!(rep.right.wins, whole.right.wins);
@@ -93,15 +87,7 @@ fn stopped_and_resumed(budget: u64, threads: usize) {
         assert!(r.nodes_now < whole_nodes, "{r:?} vs {whole_nodes}");
     }
     // A third run answers from the checkpoint alone.
-    let (again, r3) = solve_resumable(
-        &Clobber,
-        &b,
-        &config(None, threads),
-        &Control::default(),
-        &file,
-        Duration::from_secs(3600),
-    )
-    .unwrap();
+    let (again, r3) = run(&b, &config(None, threads), &file).unwrap();
     assert_eq!(again.outcomes, whole.outcomes);
     assert_eq!(r3.decided_before, [true, true]);
     assert_eq!(r3.nodes_now, 0);
@@ -127,14 +113,7 @@ fn stopped_and_resumed_on_two_threads() {
 fn stopped_checkpoint(dir: &Path) -> std::path::PathBuf {
     let b = Clobber.parse(BOARD).unwrap();
     let file = dir.join("run.ckpt");
-    let r = solve_resumable(
-        &Clobber,
-        &b,
-        &config(Some(20_000), 1),
-        &Control::default(),
-        &file,
-        Duration::from_secs(3600),
-    );
+    let r = run(&b, &config(Some(20_000), 1), &file);
     assert!(matches!(r, Err(SearchError::Budget(_))));
     file
 }
@@ -196,15 +175,7 @@ fn a_checkpoint_for_another_search_is_refused() {
     cfg.convention = Convention::Misere;
     cfg.value_cells = 0;
     let b = Clobber.parse(BOARD).unwrap();
-    let e = solve_resumable(
-        &Clobber,
-        &b,
-        &cfg,
-        &Control::default(),
-        &file,
-        Duration::from_secs(3600),
-    )
-    .unwrap_err();
+    let e = run(&b, &cfg, &file).unwrap_err();
     assert!(matches!(
         e,
         SearchError::Checkpoint(CheckpointError::Foreign { .. })

@@ -13,7 +13,7 @@
 //! ```
 
 use crate::board::{each_bit, flood, Bits, Board, Player};
-use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
+use crate::ruleset::{GlyphSpec, MoveBounds, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, GEOMETRIC_AND_COLOUR_SWAP};
 
 /// Amazons. Eight geometric symmetries keep the value; the same eight with
@@ -141,5 +141,19 @@ impl Ruleset for Amazons {
     fn may_split(&self, before: &Board, after: &Board) -> bool {
         let burnt = before.cells() & !after.cells();
         after.may_disconnect(burnt, after.cells(), true)
+    }
+
+    /// Valuing 12-cell Amazons regions stalls the 5 x 5 search.
+    fn default_value_cells(&self) -> u32 {
+        6
+    }
+
+    /// Every move burns one empty cell, so no player can make more moves
+    /// than there are empty cells.
+    fn move_bounds(&self, b: &Board, _p: Player) -> Option<MoveBounds> {
+        Some(MoveBounds {
+            safe: 0,
+            max: b.layer(2).count_ones(),
+        })
     }
 }

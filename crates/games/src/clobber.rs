@@ -12,7 +12,7 @@
 
 use crate::board::{each_bit, Bits, Board, Player};
 use crate::dominoes;
-use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
+use crate::ruleset::{GlyphSpec, MoveBounds, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, GEOMETRIC_AND_COLOUR_SWAP};
 
 /// Clobber. Eight geometric symmetries keep the value; the same eight
@@ -123,5 +123,32 @@ impl Ruleset for Clobber {
         }
         let vacated = self.cells(before) & !self.cells(after);
         after.may_disconnect(vacated, self.cells(after), false)
+    }
+
+    /// The options counted without making them: a stone of `p`'s per
+    /// opponent's stone beside it, in each of the four directions (the
+    /// move generator's own loop).
+    #[inline]
+    fn mobility(&self, b: &Board, p: Player) -> u32 {
+        let (m, t) = match p {
+            Player::Left => (b.layer(0), b.layer(1)),
+            Player::Right => (b.layer(1), b.layer(0)),
+        };
+        let dirs = b.directions();
+        [0usize, 1, 4, 5]
+            .iter()
+            .map(|&k| (m & dirs[(k + 4) % 8].apply(t)).count_ones())
+            .sum()
+    }
+
+    /// 4 x 5 checkerboard: 12 cells 18 s, 8 cells 0.86 s (load average 20).
+    fn default_value_cells(&self) -> u32 {
+        8
+    }
+
+    /// Every move removes one of the opponent's stones, so `p` can make at
+    /// most as many moves as the opponent has stones. No safe moves.
+    fn move_bounds(&self, b: &Board, p: Player) -> Option<MoveBounds> {
+        Some(crate::ruleset::capture_bounds(b, p))
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::board::{Bits, Board, Player};
 use crate::dominoes;
-use crate::ruleset::{Ruleset, RulesetInfo};
+use crate::ruleset::{MoveBounds, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, GEOMETRIC};
 
 /// Cram. All eight symmetries keep the value.
@@ -75,5 +75,15 @@ impl Ruleset for Cram {
 
     fn may_split(&self, before: &Board, after: &Board) -> bool {
         dominoes::may_split(before, after)
+    }
+
+    /// Both players place dominoes either way, so no safe moves are
+    /// claimed; every domino covers two empty cells, so at most half of
+    /// them.
+    fn move_bounds(&self, b: &Board, _p: Player) -> Option<MoveBounds> {
+        Some(MoveBounds {
+            safe: 0,
+            max: b.layer(0).count_ones() / 2,
+        })
     }
 }

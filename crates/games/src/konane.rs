@@ -16,7 +16,7 @@
 //! regions, which is why a flood fill over emptiness is wrong here.
 
 use crate::board::{each_bit, Bits, Board, Player};
-use crate::ruleset::{GlyphSpec, Ruleset, RulesetInfo};
+use crate::ruleset::{GlyphSpec, MoveBounds, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, GEOMETRIC_AND_COLOUR_SWAP};
 
 /// Konane. Eight geometric symmetries keep the value; the same eight with
@@ -163,5 +163,15 @@ impl Ruleset for Konane {
     fn may_split(&self, before: &Board, after: &Board) -> bool {
         let alive = |b: &Board| b.layer(0) != 0 && b.layer(1) != 0;
         alive(before) && !alive(after)
+    }
+
+    /// As Clobber: a capturing game whose small regions are costly to value.
+    fn default_value_cells(&self) -> u32 {
+        8
+    }
+
+    /// Every move captures at least one of the opponent's stones.
+    fn move_bounds(&self, b: &Board, p: Player) -> Option<MoveBounds> {
+        Some(crate::ruleset::capture_bounds(b, p))
     }
 }

@@ -99,6 +99,72 @@ pub trait Ruleset: Send + Sync {
     /// a region? `false` promises the regions of `after` are those of
     /// `before` restricted to `after`'s cells.
     fn may_split(&self, before: &Board, after: &Board) -> bool;
+
+    // What an outcome search may use (the solver's `search` module): each
+    // method has a conservative default, so a ruleset without special
+    // knowledge searches correctly, only slower.
+
+    /// The number of options `p` has in `b` (an outcome search orders its
+    /// moves by it). The default counts [`options`](Self::options).
+    fn mobility(&self, b: &Board, p: Player) -> u32 {
+        let mut n = 0;
+        self.options(b, p, |_| n += 1);
+        n
+    }
+
+    /// Bounds on the moves `p` can make in `b` (see [`MoveBounds`]), or
+    /// `None` when the ruleset knows none. Used under normal play only;
+    /// an outcome search cuts off lines by them, so they must be true.
+    fn move_bounds(&self, _b: &Board, _p: Player) -> Option<MoveBounds> {
+        None
+    }
+
+    /// How many cells a region may have for an outcome search to value it
+    /// exactly rather than search it (measured per ruleset: large enough
+    /// to cut the search, small enough that valuing costs less than
+    /// searching).
+    fn default_value_cells(&self) -> u32 {
+        12
+    }
+
+    /// How good `b` (just reached by a move of `mover`) looks for `mover`,
+    /// for an outcome search's "safety" move ordering: fewer opponent's
+    /// moves, more own safe moves and fewer of the opponent's. Only the
+    /// order of moves depends on it, never an answer.
+    fn safety_score(&self, b: &Board, mover: Player) -> i32 {
+        let other = mover.opponent();
+        let mut score = -(self.mobility(b, other) as i32);
+        if let (Some(x), Some(y)) = (self.move_bounds(b, mover), self.move_bounds(b, other)) {
+            score += x.safe as i32 - y.safe as i32;
+        }
+        score
+    }
+}
+
+/// Bounds on the number of moves one player can make in a position
+/// ([`Ruleset::move_bounds`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MoveBounds {
+    /// Moves the player can make whatever both players do, if the player
+    /// plays only these moves: pairwise disjoint and out of the opponent's
+    /// reach ("safe" moves).
+    pub safe: u32,
+    /// At most this many moves can the player make under any play.
+    pub max: u32,
+}
+
+/// The move bounds of a capturing game whose stones are layer 0 (Left's)
+/// and layer 1 (Right's): every move takes at least one of the opponent's
+/// stones, so `p` makes at most as many moves as the opponent has stones.
+pub(crate) fn capture_bounds(b: &Board, p: Player) -> MoveBounds {
+    let theirs = match p {
+        Player::Left => b.layer(1),
+        Player::Right => b.layer(0),
+    };
+    MoveBounds {
+        safe: 0,
+        max: theirs.count_ones(),
+    }
 }
 
 /// The related set derived from [`Ruleset::footprints`]: the union of every

@@ -6,6 +6,8 @@
 //! symmetry, every saving against the brute-force solver) run on every
 //! entry of `Rules::ALL`.
 
+use std::collections::HashMap;
+
 use partizan_core::{Arena, GameId};
 use partizan_games::{
     derived_related, flood, with_rules, Board, Col, Fission, HackenbushStrings, Player, Rules,
@@ -239,11 +241,27 @@ impl Visit for Checks<'_> {
         if let Err(v) = soundness::check(r, &b, &parts, 2_000) {
             panic!("{name} {}: {v}", self.text);
         }
-        // Values: symmetry images are equal or negated, and every saving
-        // agrees with the plain solver.
+        // Search knowledge: mobility is the number of options, and the move
+        // bounds hold against every line of play (either player moving, in
+        // any order) on small boards.
+        for p in Player::BOTH {
+            let mut n = 0;
+            r.options(&b, p, |_| n += 1);
+            assert_eq!(r.mobility(&b, p), n, "{name} {} {p:?}", self.text);
+        }
         if b.width() * b.height() > self.max_cells {
             return;
         }
+        for p in Player::BOTH {
+            if let Some(mb) = r.move_bounds(&b, p) {
+                let most = most_moves(r, &b, p, &mut HashMap::new());
+                assert!(mb.safe <= mb.max, "{name} {}", self.text);
+                assert!(most <= mb.max, "{name} {} {p:?}: {most} moves", self.text);
+                assert!(mb.safe <= most, "{name} {} {p:?}: {most} moves", self.text);
+            }
+        }
+        // Values: symmetry images are equal or negated, and every saving
+        // agrees with the plain solver.
         let mut arena = Arena::new();
         let base = value(r, &mut arena, &b, PLAIN);
         let neg = arena.neg(base);
@@ -272,6 +290,25 @@ impl Visit for Checks<'_> {
             }
         }
     }
+}
+
+/// The most moves `p` can make from `b` over any sequence of moves by
+/// either player (the brute-force twin of a [`Ruleset::move_bounds`]
+/// maximum).
+fn most_moves<R: Ruleset>(r: &R, b: &Board, p: Player, memo: &mut HashMap<Board, u32>) -> u32 {
+    if let Some(&m) = memo.get(b) {
+        return m;
+    }
+    let mut kids = Vec::new();
+    r.options(b, p, |o| kids.push((o, 1)));
+    r.options(b, p.opponent(), |o| kids.push((o, 0)));
+    let m = kids
+        .into_iter()
+        .map(|(o, k)| k + most_moves(r, &o, p, memo))
+        .max()
+        .unwrap_or(0);
+    memo.insert(*b, m);
+    m
 }
 
 /// A random board over all of a ruleset's glyphs (and a wrong letter now and

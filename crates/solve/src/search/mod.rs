@@ -10,7 +10,7 @@
 //!   [`Solver`] underneath). A position with no big region left is answered
 //!   by the tail's outcome. Under misère play values do not add, so nothing
 //!   is ever summed.
-//! * **Knowledge cutoffs** ([`Knowledge::move_bounds`]): when the mover's
+//! * **Knowledge cutoffs** ([`Ruleset::move_bounds`](partizan_games::Ruleset::move_bounds)): when the mover's
 //!   safe moves (plus the tail's integer part) outnumber every move the
 //!   opponent could ever make, the mover wins; when the opponent's safe
 //!   moves match every move the mover could make, the mover loses.
@@ -147,7 +147,7 @@ impl SearchConfig {
     }
 
     /// The defaults for `convention` with the ruleset's own value-cells
-    /// threshold ([`Knowledge::default_value_cells`]).
+    /// threshold ([`Ruleset::default_value_cells`](partizan_games::Ruleset::default_value_cells)).
     pub fn for_ruleset<R: Knowledge>(rules: &R, convention: Convention) -> SearchConfig {
         let mut c = SearchConfig::new(convention);
         if convention == Convention::Normal {

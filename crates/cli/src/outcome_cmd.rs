@@ -25,7 +25,8 @@ use crate::with_ruleset;
 /// Arguments of `partizan outcome`.
 #[derive(Args, Debug)]
 pub struct OutcomeArgs {
-    /// Ruleset: domineering, cram, clobber, konane, amazons.
+    /// Ruleset (every registered one: see `ruleset_help`).
+    #[arg(help = ruleset_help())]
     pub ruleset: String,
     /// Board text: rows separated by '|' or newlines.
     pub board: String,
@@ -52,11 +53,12 @@ pub struct OutcomeArgs {
     #[arg(long, default_value = "root-split")]
     pub parallel: String,
     /// Regions of at most this many cells are answered by exact values
-    /// (normal play; 0 turns it off; default: the ruleset's own, 12 for
-    /// Domineering and Cram, 8 for Clobber and Konane, 6 for Amazons).
-    #[arg(long)]
+    /// (normal play; 0 turns it off; default: the ruleset's own, listed
+    /// by `value_cells_help`).
+    #[arg(long, help = value_cells_help())]
     pub value_cells: Option<u32>,
-    /// Move ordering: natural, mobility or safety.
+    /// Move ordering: natural, mobility, safety or history (refuting
+    /// moves first, then safety).
     #[arg(long, default_value = "safety")]
     pub ordering: String,
     /// Do not cut off lines by the ruleset's move bounds.
@@ -88,6 +90,29 @@ pub struct OutcomeArgs {
     /// Give up after this many seconds (with --checkpoint: resumable).
     #[arg(long, value_name = "SECS")]
     pub max_seconds: Option<f64>,
+}
+
+/// The help of `outcome`'s RULESET: every registered ruleset, from the
+/// registry (a new ruleset appears here with no edit).
+fn ruleset_help() -> String {
+    let names: Vec<&str> = partizan_games::Rules::names().collect();
+    format!("Ruleset: {}", names.join(", "))
+}
+
+/// The help of `--value-cells`, with each ruleset's own default.
+fn value_cells_help() -> String {
+    let defaults: Vec<String> = partizan_games::Rules::ALL
+        .iter()
+        .map(|&r| {
+            let n = partizan_games::with_rules!(r, |rs| rs.default_value_cells());
+            format!("{r} {n}")
+        })
+        .collect();
+    format!(
+        "Regions of at most this many cells are answered by exact values (normal play; \
+         0 turns it off; default: the ruleset's own: {})",
+        defaults.join(", ")
+    )
 }
 
 /// Arguments of `partizan check`.

@@ -319,3 +319,29 @@ fn a_stopped_run_resumes_from_its_checkpoint() {
         "max-seconds",
     );
 }
+
+/// Every registered ruleset (as `partizan rulesets` lists them) is named in
+/// `outcome --help` and searched on its example board, by its default path
+/// and by the general engine, both agreeing with the outcome of its exact
+/// value (normal play) — so a new ruleset is searched with no edit outside
+/// its own file and the registry line.
+#[test]
+fn outcome_runs_on_every_registered_rulesets_example() {
+    let list = json(&["rulesets", "--json"]);
+    let list = list.as_array().expect("a list");
+    assert!(list.len() >= 16, "{} rulesets", list.len());
+    let help = run(&["outcome", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    for r in list {
+        let name = r["name"].as_str().unwrap();
+        let example = r["example"].as_str().unwrap();
+        assert!(help.contains(name), "outcome --help omits {name}");
+        let value = json(&["value", name, example, "--json"]);
+        for extra in [&[][..], &["--general"][..]] {
+            let mut args = vec!["outcome", name, example, "--json", "--threads", "1"];
+            args.extend_from_slice(extra);
+            let v = json(&args);
+            assert_eq!(v["outcome"], value["outcome"], "{name} {example} {extra:?}");
+        }
+    }
+}

@@ -10,9 +10,9 @@
 //! ```
 
 use partizan_core::{Arena, Outcome};
-use partizan_games::{Clobber, Cram, Konane};
+use partizan_games::{Clobber, Cram, Konane, Ruleset};
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::{solve, Control, Knowledge, SearchConfig};
+use partizan_solve::search::{solve, Control, Knowledge, MoveOrdering, SearchConfig};
 use partizan_solve::{Savings, Solver};
 
 const CRAM: &str = include_str!("data/cram_nimbers.txt");
@@ -134,4 +134,27 @@ fn konane_and_clobber_rectangles_match_their_values() {
 #[ignore]
 fn cram_published_rectangles_to_35_cells() {
     assert!(cram_published(35, 26) >= 4);
+}
+
+/// The Clobber 5 x 5 checkerboard is P (README: 15.1 M nodes on one thread
+/// with the default safety ordering). No published outcome was found to
+/// check it against, so two searches that order their moves differently
+/// (safety; history) must agree. About a minute of CPU in a test build:
+///
+/// ```text
+/// cargo test --release -p partizan-solve --test outcome_rulesets clobber_five -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore]
+fn clobber_five_by_five_checkerboard_is_a_second_player_win() {
+    let t = checkerboard(5, 5);
+    let b = Clobber.parse(&t).unwrap();
+    for ordering in [MoveOrdering::Safety, MoveOrdering::History] {
+        let mut cfg = SearchConfig::for_ruleset(&Clobber, Convention::Normal);
+        cfg.ordering = ordering;
+        cfg.table_bytes = 256 << 20;
+        let rep = solve(&Clobber, &b, &cfg, &Control::default()).unwrap();
+        eprintln!("{t} {ordering:?}: {} nodes", rep.total().nodes);
+        assert_eq!(rep.outcomes.class(), "P", "{ordering:?}");
+    }
 }

@@ -52,6 +52,7 @@ fn configs(convention: Convention) -> Vec<SearchConfig> {
             MoveOrdering::Natural,
             MoveOrdering::Mobility,
             MoveOrdering::Safety,
+            MoveOrdering::History,
         ] {
             for bounds in [false, true] {
                 let mut c = SearchConfig::new(convention);

@@ -60,6 +60,10 @@ pub enum MoveOrdering {
     /// opponent's safe moves, first (the best of the three measured on
     /// Domineering: see the bench `outcome`).
     Safety,
+    /// Moves that refuted other positions first (a history count per
+    /// mover and changed cells, weighted by the stones or cells left),
+    /// ties broken as [`Safety`](MoveOrdering::Safety).
+    History,
 }
 
 impl std::str::FromStr for MoveOrdering {
@@ -69,6 +73,7 @@ impl std::str::FromStr for MoveOrdering {
             "natural" => Ok(MoveOrdering::Natural),
             "mobility" => Ok(MoveOrdering::Mobility),
             "safety" => Ok(MoveOrdering::Safety),
+            "history" => Ok(MoveOrdering::History),
             other => Err(SearchError::UnknownOrdering(other.to_string())),
         }
     }
@@ -183,7 +188,7 @@ pub enum SearchError {
     #[error("unknown parallel mode '{0}' (expected first-players or root-split)")]
     UnknownParallel(String),
     /// An unknown move-ordering name.
-    #[error("unknown move ordering '{0}' (expected natural, mobility or safety)")]
+    #[error("unknown move ordering '{0}' (expected natural, mobility, safety or history)")]
     UnknownOrdering(String),
     /// The search contradicted itself (a bug; reported, never hidden).
     #[error("inconsistent search: {0}")]
@@ -783,6 +788,29 @@ struct Engine<'s, 'r, R: Knowledge> {
     /// Root splitting: (this thread's share, number of shares, the flag a
     /// thread raises when it has found a winning first move).
     split: Option<(usize, usize, &'s AtomicBool)>,
+    /// History counts ([`MoveOrdering::History`]): per mover, per hashed
+    /// set of changed cells.
+    history: Vec<u32>,
+}
+
+/// Slots per mover of the history counts.
+const HISTORY_SLOTS: usize = 1 << 12;
+
+/// The history slot of the move `a -> b` for `mover`: a hash of the cells
+/// each layer changed (the same move on another board shares it).
+#[inline]
+fn history_slot(a: &Board, b: &Board, mover: Player) -> usize {
+    let mut x = 0u64;
+    for k in 0..3 {
+        let d = a.layer(k) ^ b.layer(k);
+        x = (x ^ (d as u64) ^ ((d >> 64) as u64).rotate_left(29))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    let slot = (x >> 52) as usize;
+    match mover {
+        Player::Left => slot,
+        Player::Right => HISTORY_SLOTS + slot,
+    }
 }
 
 impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
@@ -802,6 +830,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             tally: table::Tally::default(),
             root_best: None,
             split: None,
+            history: vec![0; 2 * HISTORY_SLOTS],
         })
     }
 
@@ -1086,6 +1115,14 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             }
             opts.sort_by_key(|&(_, s, _)| std::cmp::Reverse(s));
         }
+        if ordering == MoveOrdering::History {
+            let hist = &self.history;
+            for (o, score, _) in opts.iter_mut() {
+                let h = hist[history_slot(&node.board, o, mover)].min(1 << 20) as i32;
+                *score = h * 1024 + rules.safety_score(o, mover).clamp(-511, 511);
+            }
+            opts.sort_by_key(|&(_, s, _)| std::cmp::Reverse(s));
+        }
         if ordering == MoveOrdering::Mobility {
             for (o, score, _) in opts.iter_mut() {
                 *score = rules.mobility(o, mover) as i32 - rules.mobility(o, other) as i32;
@@ -1128,6 +1165,11 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                 if !w? {
                     win = true;
                     best = Some(idx);
+                    if ordering == MoveOrdering::History {
+                        let left = rules.cells(&node.board).count_ones();
+                        let h = &mut self.history[history_slot(&node.board, &o, mover)];
+                        *h = h.saturating_add(left * left);
+                    }
                     if root {
                         self.root_best = Some(o);
                         if let Some((_, _, found)) = self.split {

@@ -944,7 +944,7 @@ impl Builder {
 }
 
 /// The facts of `g` (its `neg` filled in by the caller).
-fn facts_of(arena: &mut Arena, g: GameId, index: u32) -> Result<ValueFacts, AtlasError> {
+pub(crate) fn facts_of(arena: &mut Arena, g: GameId, index: u32) -> Result<ValueFacts, AtlasError> {
     Ok(ValueFacts {
         display: arena.display(g),
         kind: classify(arena, g),

@@ -1242,6 +1242,17 @@ impl DirStore {
     /// levels) and the largest size searched. What both
     /// `partizan atlas find` and the Python package call.
     pub fn find(&self, q: &Query) -> Result<(QueryAnswer, f64, usize), AtlasError> {
+        self.find_in(q, None)
+    }
+
+    /// [`DirStore::find`], falling back on `loaded` (an atlas already read
+    /// from this directory, to at least the sizes asked) instead of reading
+    /// the levels again: what the site calls, with the atlas it keeps.
+    pub fn find_in(
+        &self,
+        q: &Query,
+        loaded: Option<&Atlas>,
+    ) -> Result<(QueryAnswer, f64, usize), AtlasError> {
         let have = self.levels_present();
         let want = q.max_cells.unwrap_or(have);
         if want == 0 || want > have {
@@ -1253,6 +1264,13 @@ impl DirStore {
         let t0 = std::time::Instant::now();
         if let Some(ans) = self.query(q, want)? {
             return Ok((ans, t0.elapsed().as_secs_f64(), want));
+        }
+        if let Some(atlas) = loaded.filter(|a| a.max_cells() >= want) {
+            let q = Query {
+                max_cells: Some(want),
+                ..q.clone()
+            };
+            return Ok((atlas.query(&q)?, t0.elapsed().as_secs_f64(), want));
         }
         let atlas = Atlas::load(&mut self.clone(), want)?;
         let load_s = t0.elapsed().as_secs_f64();

@@ -295,7 +295,7 @@ fn level_files(dir: &std::path::Path, cells: usize) -> (Vec<u8>, Vec<u8>) {
 /// The top size in `k` shards one after another (grown from slices of the
 /// size below, merged by streaming) against the unsharded build, byte for
 /// byte, level and summary.
-fn shards_in_turn_match(cells: usize, k: usize) {
+fn shards_in_turn_match(cells: usize, k: usize, part_size: usize) {
     let whole = tempfile::tempdir().unwrap();
     let mut ws = DirStore::new(whole.path());
     let plain = Atlas::build(&AtlasConfig::new(cells), &mut ws).unwrap();
@@ -303,13 +303,14 @@ fn shards_in_turn_match(cells: usize, k: usize) {
     let mut ss = DirStore::new(sharded.path());
     let cfg = AtlasConfig {
         shards: Some(k),
+        part_size,
         ..AtlasConfig::new(cells)
     };
     let built = Atlas::build(&cfg, &mut ss).unwrap();
     assert_eq!(
         level_files(whole.path(), cells),
         level_files(sharded.path(), cells),
-        "{cells} cells in {k} shards = unsharded, byte for byte"
+        "{cells} cells in {k} shards (parts of {part_size}) = unsharded, byte for byte"
     );
     assert_eq!(built.values(), plain.values());
     assert_eq!(built.entries(cells), plain.entries(cells));
@@ -326,10 +327,13 @@ fn shards_in_turn_match(cells: usize, k: usize) {
 
 #[test]
 fn shards_in_turn_equal_the_unsharded_level() {
-    shards_in_turn_match(10, 3);
+    let whole = partizan_census::atlas::PART_SIZE;
+    shards_in_turn_match(10, 3, whole);
+    // each shard valued in five parts
+    shards_in_turn_match(10, 3, 320);
     // more shards than parents: some slices empty
-    shards_in_turn_match(3, 4);
-    shards_in_turn_match(1, 2);
+    shards_in_turn_match(3, 4, whole);
+    shards_in_turn_match(1, 2, whole);
 }
 
 /// 11 and 12 cells in 3 shards: `cargo test -p partizan-census --test atlas
@@ -337,8 +341,8 @@ fn shards_in_turn_equal_the_unsharded_level() {
 #[test]
 #[ignore]
 fn shards_in_turn_at_12_cells() {
-    shards_in_turn_match(11, 3);
-    shards_in_turn_match(12, 3);
+    shards_in_turn_match(11, 3, partizan_census::atlas::PART_SIZE);
+    shards_in_turn_match(12, 3, partizan_census::atlas::PART_SIZE);
 }
 
 /// Sizes of the `n` shard files of `cells` cells (built one by one, kept)

@@ -412,6 +412,38 @@ pub trait AtlasStore {
             "this store keeps no shards to merge ({cells} cells, {count} shards)"
         )))
     }
+
+    /// The build is about to value `step` (called for computed work only,
+    /// not for what the store already holds). Nothing by default.
+    fn progress(&mut self, _step: BuildStep) {}
+}
+
+/// Where a build is: the piece of work about to be valued, handed to
+/// [`AtlasStore::progress`] (the one channel a caller has into a build, so
+/// a progress line can say "shard 7 of 40, part 2 of 9").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildStep {
+    /// The size being valued.
+    pub cells: usize,
+    /// `Some((k, n))`: shard `k` (from 0) of `n` of that size.
+    pub shard: Option<(usize, usize)>,
+    /// Part `j` (from 0) of `m` of the shard or the level.
+    pub part: (usize, usize),
+}
+
+impl std::fmt::Display for BuildStep {
+    /// `level 18, shard 7 of 40, part 2 of 9` (counted from 1; no part
+    /// when there is one).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "level {}", self.cells)?;
+        if let Some((k, n)) = self.shard {
+            write!(f, ", shard {} of {n}", k + 1)?;
+        }
+        if self.part.1 > 1 {
+            write!(f, ", part {} of {}", self.part.0 + 1, self.part.1)?;
+        }
+        Ok(())
+    }
 }
 
 /// A store that keeps nothing (a build from scratch, held in memory).
@@ -851,7 +883,7 @@ impl Builder {
         prev: &[Shape],
         (cells, n): (usize, usize),
         keep: bool,
-        budget: Option<usize>,
+        (budget, part_size): (Option<usize>, usize),
         parts_done: &mut usize,
     ) -> Result<LevelStats, AtlasError> {
         let base = self.values.len() as u32;
@@ -900,10 +932,23 @@ impl Builder {
             if budget.is_some_and(|p| *parts_done >= p) {
                 return Err(AtlasError::Stopped { parts: *parts_done });
             }
-            let entries = self.value_and_intern(workers, &slice)?;
-            for (v, w) in per_thread.iter_mut().zip(workers.iter()) {
-                *v += w.valued;
-                resets += w.resets;
+            // valued in parts (interned in shape order all the same, so
+            // the shard does not depend on the part size), for the progress
+            let m = slice.len().div_ceil(part_size).max(1);
+            let mut entries = Vec::with_capacity(slice.len());
+            for j in 0..m {
+                store.progress(BuildStep {
+                    cells,
+                    shard: Some((k, n)),
+                    part: (j, m),
+                });
+                let piece = &slice
+                    [(j * part_size).min(slice.len())..((j + 1) * part_size).min(slice.len())];
+                entries.extend(self.value_and_intern(workers, piece)?);
+                for (v, w) in per_thread.iter_mut().zip(workers.iter()) {
+                    *v += w.valued;
+                    resets += w.resets;
+                }
             }
             store.save_shard(
                 &Level {
@@ -944,7 +989,7 @@ impl Builder {
 }
 
 /// The facts of `g` (its `neg` filled in by the caller).
-fn facts_of(arena: &mut Arena, g: GameId, index: u32) -> Result<ValueFacts, AtlasError> {
+pub(crate) fn facts_of(arena: &mut Arena, g: GameId, index: u32) -> Result<ValueFacts, AtlasError> {
     Ok(ValueFacts {
         display: arena.display(g),
         kind: classify(arena, g),
@@ -1049,7 +1094,7 @@ impl Atlas {
                     &prev,
                     (cells, n),
                     keep,
-                    config.part_budget,
+                    (config.part_budget, part_size),
                     &mut parts_done,
                 )?;
                 stats.push(LevelStats {
@@ -1138,6 +1183,11 @@ impl Atlas {
                         return Err(AtlasError::Stopped { parts: parts_done });
                     }
                 }
+                store.progress(BuildStep {
+                    cells,
+                    shard: top_shard,
+                    part: (k, count),
+                });
                 let got = b.value_and_intern(&mut workers, piece)?;
                 tally(&workers);
                 if count > 1 {

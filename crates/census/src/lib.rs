@@ -42,8 +42,8 @@ pub mod values;
 
 pub use analyses::{CramAnalyses, DomineeringAnalyses};
 pub use atlas::{
-    classify, Atlas, AtlasConfig, AtlasError, AtlasReport, AtlasStore, Level, NoStore, Query,
-    QueryAnswer, ValueKind,
+    classify, Atlas, AtlasConfig, AtlasError, AtlasReport, AtlasStore, BuildStep, Level, NoStore,
+    Query, QueryAnswer, ValueKind,
 };
 pub use atlas_store::DirStore;
 pub use boards::{board_census, BoardConfig, BoardReport, BoardTally};

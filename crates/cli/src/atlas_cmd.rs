@@ -95,9 +95,14 @@ impl<S: AtlasStore> AtlasStore for CountedLevels<S> {
         cells: usize,
         count: usize,
     ) -> Result<(u64, u64), partizan_census::atlas::AtlasError> {
+        self.counter
+            .note(format!("level {cells}, merging {count} shards"));
         let r = self.inner.merge_level(cells, count)?;
         self.counter.add(1);
         Ok(r)
+    }
+    fn progress(&mut self, step: partizan_census::BuildStep) {
+        self.counter.note(step.to_string());
     }
 }
 

@@ -107,6 +107,8 @@ struct Display {
     bar: Option<ProgressBar>,
     every: Option<Duration>,
     last_line: Instant,
+    /// Where the work is (a [`WatchCounter::note`]), shown before the count.
+    note: String,
 }
 
 impl Display {
@@ -131,13 +133,19 @@ impl Display {
                 Show::Auto => None,
             },
             last_line: Instant::now(),
+            note: String::new(),
         }
     }
 
     fn message(&self, n: u64, total: Option<u64>, rss: u64) -> String {
+        let note = if self.note.is_empty() {
+            String::new()
+        } else {
+            format!("{}  ", self.note)
+        };
         if self.unit.is_empty() {
             // Work that cannot be counted from outside: the memory only.
-            return format!("{} MB", rss >> 20);
+            return format!("{note}{} MB", rss >> 20);
         }
         let secs = self.start.elapsed().as_secs_f64().max(1e-9);
         let done = match total {
@@ -148,7 +156,7 @@ impl Display {
             ),
             _ => format!("{n} {}", self.unit),
         };
-        format!("{done}  {:.0}/s  {} MB", n as f64 / secs, rss >> 20)
+        format!("{note}{done}  {:.0}/s  {} MB", n as f64 / secs, rss >> 20)
     }
 
     /// Show `n` units done (of `total`), `rss` bytes resident.
@@ -285,6 +293,8 @@ struct Shared {
     /// The total, when known (0: unknown).
     total: AtomicU64,
     done: AtomicBool,
+    /// Where the work is, in words (empty: nothing said).
+    note: std::sync::Mutex<String>,
 }
 
 /// Watches work that takes no stop check, from a thread: shows the counter
@@ -315,6 +325,7 @@ impl Watch {
             count: AtomicU64::new(0),
             total: AtomicU64::new(total.unwrap_or(0)),
             done: AtomicBool::new(false),
+            note: std::sync::Mutex::new(String::new()),
         });
         let tick = match show {
             Show::Lines(every) => every.clamp(Duration::from_millis(10), WATCH_TICK),
@@ -333,9 +344,11 @@ impl Watch {
                 let t = s.total.load(Ordering::Relaxed);
                 (s.count.load(Ordering::Relaxed), (t > 0).then_some(t))
             };
+            let note = |s: &Shared| s.note.lock().map(|n| n.clone()).unwrap_or_default();
             while !s.done.load(Ordering::Acquire) {
                 let rss = resident_bytes();
                 let (n, total) = read(&s);
+                display.note = note(&s);
                 if rss > max_memory && !s.done.load(Ordering::Acquire) {
                     display.give_up(max_memory, rss, n, total);
                 }
@@ -343,6 +356,7 @@ impl Watch {
                 std::thread::sleep(tick);
             }
             let (n, total) = read(&s);
+            display.note = note(&s);
             display.finish(n, total);
         });
         Watch {
@@ -376,6 +390,14 @@ impl WatchCounter {
     /// Count `n` more units.
     pub fn add(&self, n: u64) {
         self.0.count.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Say where the work is (e.g. "level 18, shard 7 of 40"), shown before
+    /// the count from the next line on.
+    pub fn note(&self, text: String) {
+        if let Ok(mut n) = self.0.note.lock() {
+            *n = text;
+        }
     }
 }
 

@@ -273,3 +273,37 @@ fn census_prints_the_atlas_report_beside_the_readings() {
     );
     assert!(text.contains("first occurrences:"), "{text}");
 }
+
+/// A sharded build's progress lines say which shard it is on, and the last
+/// one says the shards were merged.
+#[test]
+fn sharded_build_progress_names_the_shard() {
+    let dir = TempDir::new("shard-progress");
+    let d = dir.path();
+    let out = run(
+        d,
+        &[
+            "--progress=0.01",
+            "atlas",
+            "build",
+            "--max-cells",
+            "11",
+            "--shards",
+            "3",
+            "--threads",
+            "1",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let on_shard: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("level 11, shard ") && l.contains(" of 3"))
+        .collect();
+    assert!(!on_shard.is_empty(), "no line names a shard: {err}");
+    let last = err.lines().last().unwrap_or_default();
+    assert!(
+        last.contains(": done, level 11, merging 3 shards  11/11 levels"),
+        "{last}"
+    );
+}

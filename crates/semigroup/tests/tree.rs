@@ -31,7 +31,7 @@ fn visiting_walk_counts() {
 #[test]
 #[ignore]
 fn counts_to_genus_forty() {
-    assert_eq!(count_by_genus(40, true).unwrap(), A007323);
+    assert_eq!(count_by_genus(40, true).unwrap(), A007323[..=40]);
 }
 
 #[test]
@@ -50,7 +50,7 @@ fn shared_walk_on_two_threads_counts_to_thirty() {
 #[ignore]
 fn balance_on_two_threads_at_genus_forty() {
     let t = partizan_semigroup::count_by_genus_on(40, 2).unwrap();
-    assert_eq!(t.counts, A007323);
+    assert_eq!(t.counts, A007323[..=40]);
     let cpu: Vec<f64> = t.threads.iter().filter_map(|w| w.cpu_seconds).collect();
     assert_eq!(cpu.len(), 2, "per-thread CPU readable on Linux");
     let total: f64 = cpu.iter().sum();

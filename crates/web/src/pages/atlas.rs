@@ -34,8 +34,10 @@ pub const DRAWN: usize = 6;
 /// Most regions a find lists.
 pub const MAX_LIMIT: usize = 50;
 
-/// A loaded atlas and its report.
+/// A loaded atlas, its report, and the directory it came from (a find asks
+/// the directory's summaries first, as `partizan atlas find` does).
 pub(crate) struct AtlasData {
+    store: DirStore,
     atlas: Atlas,
     report: AtlasReport,
 }
@@ -55,10 +57,16 @@ async fn load(state: &AppState, dir: PathBuf, cells: usize) -> Result<Arc<AtlasD
         .atlas
         .get_or_compute((dir.clone(), cells), async move {
             st.heavy(move |_| {
-                let atlas = Atlas::load(&mut DirStore::new(&dir), cells)
+                let mut store = DirStore::new(&dir);
+                let atlas = store
+                    .load_atlas(Some(cells))
                     .map_err(|e| WebError::Unavailable(format!("the atlas cannot be read: {e}")))?;
                 let report = atlas.report(HOTTEST);
-                Ok(Arc::new(AtlasData { atlas, report }))
+                Ok(Arc::new(AtlasData {
+                    store,
+                    atlas,
+                    report,
+                }))
             })
             .await
         })
@@ -84,18 +92,35 @@ fn query(m: &HashMap<String, String>, cells: usize) -> Result<Option<Query>, Web
             return Err(WebError::param(k, "over 200 characters"));
         }
     }
+    let max_cells = number_param(m, "max_cells", cells, cells)?;
+    if max_cells == 0 {
+        return Err(WebError::param("max_cells", "0: sizes start at 1"));
+    }
     Ok(Some(Query {
         value,
         min_temperature,
         kind,
-        max_cells: Some(number_param(m, "max_cells", cells, cells)?),
+        max_cells: Some(max_cells),
         limit: number_param(m, "limit", 10, MAX_LIMIT)?,
     }))
 }
 
-/// Run a find on the loaded atlas; a malformed value or unknown kind is a 400.
+/// Run a find through the one find path ([`DirStore::find_in`]: the
+/// summaries when they can answer, else the loaded atlas); a malformed
+/// value or unknown kind is a 400.
 fn find(data: &AtlasData, q: &Query) -> Result<partizan_census::QueryAnswer, WebError> {
-    data.atlas.query(q).map_err(|e| {
+    let found = data
+        .store
+        .find_in(q, Some(&data.atlas))
+        .map(|(ans, ..)| ans);
+    found.map_err(|e| {
+        use partizan_census::AtlasError as E;
+        if matches!(
+            e,
+            E::Io { .. } | E::Corrupt { .. } | E::NotBuilt { .. } | E::Decode { .. } | E::Shards(_)
+        ) {
+            return WebError::Unavailable(format!("the atlas cannot be read: {e}"));
+        }
         let name = if q.kind.is_some() && e.to_string().contains("kind") {
             "kind"
         } else {
@@ -302,7 +327,11 @@ mod tests {
         Atlas::build(&cfg, &mut store).unwrap();
         let atlas = Atlas::load(&mut store, 6).unwrap();
         let report = atlas.report(HOTTEST);
-        let data = AtlasData { atlas, report };
+        let data = AtlasData {
+            store: store.clone(),
+            atlas,
+            report,
+        };
         // The 1x2 vertical domino region is 1: some region up to 6 cells is 1.
         let q = Query {
             value: Some("1".into()),
@@ -314,6 +343,23 @@ mod tests {
         let ans = find(&data, &q).unwrap();
         assert!(ans.total > 0);
         assert!(ans.regions.iter().all(|r| r.value == "1"));
+        // the one find path answers as the loaded atlas does, from the
+        // summaries (a few listed) or from the atlas (more than they keep)
+        for limit in [3, MAX_LIMIT] {
+            for value in ["0", "1", "*", "{1|-1}"] {
+                let q = Query {
+                    value: Some(value.into()),
+                    limit,
+                    ..q.clone()
+                };
+                let (a, b) = (find(&data, &q).unwrap(), data.atlas.query(&q).unwrap());
+                assert_eq!(
+                    (a.total, a.regions),
+                    (b.total, b.regions),
+                    "{value}, {limit}"
+                );
+            }
+        }
         // One region of one cell: the value 0.
         assert_eq!(data.report.by_size[&1].regions, 1);
         assert_eq!(data.report.by_size[&1].zeros, 1);

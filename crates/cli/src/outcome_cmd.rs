@@ -33,8 +33,9 @@ pub struct OutcomeArgs {
     /// Misère play: the player who cannot move wins.
     #[arg(long)]
     pub misere: bool,
-    /// Transposition table size in MB (default: sized to the board and
-    /// the machine's available memory).
+    /// Transposition table size in MB, the most it may grow to (it starts
+    /// at 1 MB and doubles as it fills; default: 16 MB up to 30 cells, else
+    /// a quarter of the available memory within --max-memory).
     #[arg(long, value_name = "MB")]
     pub table_mb: Option<u64>,
     /// Stop with an error if the process grows past this many MB: the
@@ -176,16 +177,16 @@ fn available_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// The default table: small boards need little; big ones get an eighth of
-/// the available memory, at most 1 GB.
-fn default_table_mb(cells: u32) -> u64 {
-    let by_board = match cells {
-        0..=30 => 16,
-        31..=48 => 64,
-        _ => 1024,
-    };
-    let by_machine = available_bytes().map_or(256, |b| (b >> 20) / 8).max(8);
-    by_board.min(by_machine)
+/// The default table: small boards need little (16 MB up to 30 cells);
+/// bigger ones may grow to a quarter of the available memory, within
+/// `--max-memory` (less 64 MB for the rest). The table starts at 1 MB and
+/// doubles as it fills, so a large default costs nothing a search does not
+/// use: Domineering 8 x 8 ends in 16 MB, 9 x 9 wants gigabytes.
+fn default_table_mb(cells: u32, max_memory: Option<u64>) -> u64 {
+    let by_machine = available_bytes().map_or(1024, |b| (b >> 20) / 4);
+    let by_limit = max_memory.map_or(u64::MAX, |m| m.saturating_sub(64));
+    let by_board = if cells <= 30 { 16 } else { u64::MAX };
+    by_board.min(by_machine).min(by_limit).max(8)
 }
 
 fn move_text(root: &Board, fp: &FirstPlayer) -> String {
@@ -341,7 +342,7 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         };
         let table_mb = args
             .table_mb
-            .unwrap_or_else(|| default_table_mb(r.cells(&board).count_ones()));
+            .unwrap_or_else(|| default_table_mb(r.cells(&board).count_ones(), args.max_memory));
         if table_mb == 0 {
             bail!("--table-mb must be at least 1");
         }

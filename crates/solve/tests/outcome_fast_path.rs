@@ -58,6 +58,13 @@ fn rule_sets() -> Vec<(&'static str, Rules)> {
         ("ordering", one(|r| r.ordering = true)),
         ("symmetry", one(|r| r.symmetry = true)),
         ("all", Rules::ALL),
+        (
+            "all, portable copy",
+            Rules {
+                hardware: false,
+                ..Rules::ALL
+            },
+        ),
     ]
 }
 
@@ -206,4 +213,34 @@ fn small_rectangles_match_the_published_table() {
         seen += 1;
     }
     assert!(seen >= 30);
+}
+
+/// The copy of the search compiled for popcount and BMI (taken where the
+/// processor has them) and the portable copy visit the same nodes and
+/// answer the same, on boards where the bounds and ordering do real work.
+#[test]
+fn the_hardware_copy_searches_node_for_node_like_the_portable_one() {
+    let mut cfg = SearchConfig::new(Convention::Normal);
+    cfg.table_bytes = 1 << 22;
+    eprintln!(
+        "hardware copy available: {}",
+        partizan_solve::search::domineering::hardware_search()
+    );
+    for text in [
+        "......|......|......|......|......",
+        ".......|.......|.......|.......|.......",
+    ] {
+        let b = Domineering.parse(text).expect("board");
+        let run = |hardware| {
+            let rules = Rules {
+                hardware,
+                ..Rules::ALL
+            };
+            let r = solve_with(&b, &cfg, &Control::default(), rules)
+                .expect("fast path")
+                .expect("search");
+            (r.outcomes.class(), r.left.counts, r.right.counts)
+        };
+        assert_eq!(run(true), run(false), "{text}");
+    }
 }

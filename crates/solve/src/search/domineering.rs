@@ -77,6 +77,10 @@ pub struct Rules {
     pub ordering: bool,
     /// Share table entries between symmetric positions.
     pub symmetry: bool,
+    /// Run the copy of the search compiled for the processor's popcount
+    /// and bit-manipulation instructions when it has them (checked at run
+    /// time; the same search, node for node, as the portable copy).
+    pub hardware: bool,
 }
 
 impl Rules {
@@ -87,6 +91,7 @@ impl Rules {
         skip_safe: true,
         ordering: true,
         symmetry: true,
+        hardware: true,
     };
     /// Nothing but the table: the plain search.
     pub const NONE: Rules = Rules {
@@ -95,6 +100,7 @@ impl Rules {
         skip_safe: false,
         ordering: false,
         symmetry: false,
+        hardware: false,
     };
 }
 
@@ -140,17 +146,16 @@ fn pack_bits2(starts: u64) -> u64 {
 }
 
 /// The bits set in each half of `x` (low, high). With a popcount
-/// instruction, two of them; without (the x86-64 baseline), one software
-/// count serves both halves: the bytes' counts summed once give the low
-/// half's total in byte 3 and the whole's in byte 7.
-#[inline]
-fn count_halves(x: u64) -> (u32, u32) {
-    #[cfg(any(target_feature = "popcnt", not(target_arch = "x86_64")))]
-    {
+/// instruction (`HW`: the search's copy compiled for it, see
+/// [`Engine::wins`]; or a build for a machine that has one), two of them;
+/// without (the x86-64 baseline), one software count serves both halves:
+/// the bytes' counts summed once give the low half's total in byte 3 and
+/// the whole's in byte 7.
+#[inline(always)]
+fn count_halves<const HW: bool>(x: u64) -> (u32, u32) {
+    if HW || cfg!(any(target_feature = "popcnt", not(target_arch = "x86_64"))) {
         ((x as u32).count_ones(), ((x >> 32) as u32).count_ones())
-    }
-    #[cfg(all(not(target_feature = "popcnt"), target_arch = "x86_64"))]
-    {
+    } else {
         let x = x - ((x >> 1) & 0x5555_5555_5555_5555);
         let x = (x & 0x3333_3333_3333_3333) + ((x >> 2) & 0x3333_3333_3333_3333);
         let x = (x + (x >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
@@ -162,12 +167,12 @@ fn count_halves(x: u64) -> (u32, u32) {
 
 /// (real, safe) placements of a line `line` between lines `above` and
 /// `below`.
-#[inline]
-fn line_counts(above: u32, line: u32, below: u32) -> (u8, u8) {
+#[inline(always)]
+fn line_counts<const HW: bool>(above: u32, line: u32, below: u32) -> (u8, u8) {
     let st = !(line | (line >> 1));
     let g = above & below;
     let safe = st & g & (g >> 1);
-    let (r, s) = count_halves(pack_bits2(u64::from(st) | (u64::from(safe) << 32)));
+    let (r, s) = count_halves::<HW>(pack_bits2(u64::from(st) | (u64::from(safe) << 32)));
     (r as u8, s as u8)
 }
 
@@ -232,19 +237,19 @@ impl Pos {
         };
         for v in 0..2 {
             for l in 1..=p.n[v] {
-                p.refresh(v, l);
+                p.refresh::<false>(v, l);
             }
         }
         Some(p)
     }
 
-    #[inline]
-    fn refresh(&mut self, v: usize, l: usize) {
+    #[inline(always)]
+    fn refresh<const HW: bool>(&mut self, v: usize, l: usize) {
         if l == 0 || l > self.n[v] {
             return;
         }
         let b = &self.b[v];
-        let (r, s) = line_counts(b[l - 1], b[l], b[l + 1]);
+        let (r, s) = line_counts::<HW>(b[l - 1], b[l], b[l + 1]);
         self.real_t[v] += i32::from(r) - i32::from(self.real[v][l]);
         self.safe_t[v] += i32::from(s) - i32::from(self.safe[v][l]);
         self.real[v][l] = r;
@@ -252,56 +257,56 @@ impl Pos {
     }
 
     /// Place (or lift) view `v`'s domino on line `l`, bits `j` and `j+1`.
-    #[inline]
-    fn toggle(&mut self, v: usize, l: usize, j: usize) {
+    #[inline(always)]
+    fn toggle<const HW: bool>(&mut self, v: usize, l: usize, j: usize) {
         let o = 1 - v;
         self.b[v][l] ^= 3 << j;
         self.b[o][j] ^= 1 << l;
         self.b[o][j + 1] ^= 1 << l;
         self.empty += if self.b[v][l] & (1 << j) != 0 { -2 } else { 2 };
-        self.refresh(v, l - 1);
-        self.refresh(v, l);
-        self.refresh(v, l + 1);
-        self.refresh(o, j - 1);
-        self.refresh(o, j);
-        self.refresh(o, j + 1);
-        self.refresh(o, j + 2);
+        self.refresh::<HW>(v, l - 1);
+        self.refresh::<HW>(v, l);
+        self.refresh::<HW>(v, l + 1);
+        self.refresh::<HW>(o, j - 1);
+        self.refresh::<HW>(o, j);
+        self.refresh::<HW>(o, j + 1);
+        self.refresh::<HW>(o, j + 2);
     }
 
     /// How view `v`'s domino on line `l`, bits `j`, `j+1` changes (the
     /// mover's real moves + twice their safe moves) - (the opponent's real
     /// + safe moves), computed on copies of the lines it touches.
-    #[inline]
-    fn score(&self, v: usize, l: usize, j: usize) -> i32 {
+    #[inline(always)]
+    fn score<const HW: bool>(&self, v: usize, l: usize, j: usize) -> i32 {
         let o = 1 - v;
         let (b, c) = (&self.b[v], &self.b[o]);
         let (n, m) = (self.n[v], self.n[o]);
         let nl = b[l] | (3 << j);
-        let (r, s) = line_counts(b[l - 1], nl, b[l + 1]);
+        let (r, s) = line_counts::<HW>(b[l - 1], nl, b[l + 1]);
         let mut mine = i32::from(r) - i32::from(self.real[v][l]);
         let mut safe = i32::from(s) - i32::from(self.safe[v][l]);
         if l > 1 {
-            let (_, s) = line_counts(b[l - 2], b[l - 1], nl);
+            let (_, s) = line_counts::<HW>(b[l - 2], b[l - 1], nl);
             safe += i32::from(s) - i32::from(self.safe[v][l - 1]);
         }
         if l < n {
-            let (_, s) = line_counts(nl, b[l + 1], b[l + 2]);
+            let (_, s) = line_counts::<HW>(nl, b[l + 1], b[l + 2]);
             safe += i32::from(s) - i32::from(self.safe[v][l + 1]);
         }
         mine += 2 * safe;
         let bit = 1 << l;
         let (nj, nk) = (c[j] | bit, c[j + 1] | bit);
-        let (r0, _) = line_counts(c[j - 1], nj, nk);
-        let (r1, _) = line_counts(nj, nk, c[j + 2]);
+        let (r0, _) = line_counts::<HW>(c[j - 1], nj, nk);
+        let (r1, _) = line_counts::<HW>(nj, nk, c[j + 2]);
         let mut theirs = i32::from(r0) + i32::from(r1)
             - i32::from(self.real[o][j])
             - i32::from(self.real[o][j + 1]);
         if j > 1 {
-            let (_, s) = line_counts(c[j - 2], c[j - 1], nj);
+            let (_, s) = line_counts::<HW>(c[j - 2], c[j - 1], nj);
             theirs += i32::from(s) - i32::from(self.safe[o][j - 1]);
         }
         if j + 2 <= m {
-            let (_, s) = line_counts(nk, c[j + 2], c[j + 3]);
+            let (_, s) = line_counts::<HW>(nk, c[j + 2], c[j + 3]);
             theirs += i32::from(s) - i32::from(self.safe[o][j + 2]);
         }
         mine - theirs
@@ -319,7 +324,7 @@ impl Pos {
     }
 
     /// Is `v`'s fate with `v` to move decided by safe against real moves?
-    #[inline]
+    #[inline(always)]
     fn simple_cut(&self, v: usize) -> Option<bool> {
         let o = 1 - v;
         if self.safe_t[v] > self.real_t[o] {
@@ -381,6 +386,7 @@ struct Areas {
 /// whose two cells across on one side (line `l-1` or line `l+2`) are
 /// filled, away from areas already placed (a domino on the far line leaves
 /// the walled line a safe move).
+#[inline(always)]
 fn pack_prot(b: &[u32; LINES], n: usize, used: &mut [u32; LINES]) -> i32 {
     let mut p = 0;
     for l in 1..n {
@@ -401,6 +407,7 @@ fn pack_prot(b: &[u32; LINES], n: usize, used: &mut [u32; LINES]) -> i32 {
 
 /// Greedy packing of vulnerable placements (and the unused cells) on the
 /// cells the protective areas left, line by line, left to right.
+#[inline(always)]
 fn pack_vuln(b: &[u32; LINES], n: usize, used: &mut [u32; LINES], a: &mut Areas) {
     let (mut v2, mut v2p, mut v1, mut v1p, mut u) = (0, 0, 0, 0, 0);
     for l in 1..=n {
@@ -516,6 +523,7 @@ fn pack_vuln(b: &[u32; LINES], n: usize, used: &mut [u32; LINES], a: &mut Areas)
 /// Safe placements with a spare guarded cell beside them (the player may
 /// use it or not; the opponent never), by how many ways (0, 1 or 2) the
 /// spare cell's line neighbours across could still be reached.
+#[inline(always)]
 fn pack_opt(b: &[u32; LINES], n: usize, used: &mut [u32; LINES], a: &mut Areas) {
     let mut s = [0i32; 3];
     for l in 1..=n {
@@ -548,6 +556,7 @@ fn pack_opt(b: &[u32; LINES], n: usize, used: &mut [u32; LINES], a: &mut Areas) 
 }
 
 impl Pos {
+    #[inline(always)]
     fn areas(&self, v: usize) -> Areas {
         let b = &self.b[v];
         let n = self.n[v];
@@ -562,6 +571,7 @@ impl Pos {
     }
 
     /// The finer bound for view `v`'s player (see [`Eval`]).
+    #[inline(always)]
     fn eval(&self, v: usize, to_move: bool) -> Option<Eval> {
         let mut a = self.areas(v);
         let mut safe = self.safe_t[v];
@@ -667,13 +677,13 @@ impl Pos {
     }
 
     /// The first half of [`Pos::fine_cut`]: `v`, to move, is sure to win.
-    #[inline]
+    #[inline(always)]
     fn fine_win(&self, v: usize) -> bool {
         self.eval(v, true).is_some_and(|e| e.moves > e.opp_moves)
     }
 
     /// The second half of [`Pos::fine_cut`]: `v`, to move, is sure to lose.
-    #[inline]
+    #[inline(always)]
     fn fine_loss(&self, v: usize) -> bool {
         self.eval(1 - v, false)
             .is_some_and(|e| e.moves >= e.opp_moves)
@@ -790,6 +800,8 @@ fn place_values(n: usize, m: usize) -> [[u8; LINES]; LINES] {
 /// What the threads share.
 struct Shared<'a> {
     place: [[[u8; LINES]; LINES]; 2],
+    /// Run the copy of the search compiled for popcount and BMI.
+    hw: bool,
     table: &'a Table,
     keys: &'a Keys,
     rules: Rules,
@@ -862,10 +874,10 @@ impl<'s> Engine<'s> {
         })
     }
 
-    #[inline]
-    fn play(&self, p: &mut Pos, v: usize, m: Mv) {
+    #[inline(always)]
+    fn play<const HW: bool>(&self, p: &mut Pos, v: usize, m: Mv) {
         let (l, j) = (usize::from(m.l), usize::from(m.j));
-        p.toggle(v, l, j);
+        p.toggle::<HW>(v, l, j);
         let keys = self.sh.keys;
         let mut h = p.hash;
         if v == HZ {
@@ -879,6 +891,7 @@ impl<'s> Engine<'s> {
     }
 
     /// The moves of view `v` into `out`, safe ones only if nothing else.
+    #[inline(always)]
     fn moves(&self, p: &Pos, v: usize, out: &mut Vec<Mv>) {
         out.clear();
         let skip = self.sh.rules.skip_safe;
@@ -913,8 +926,57 @@ impl<'s> Engine<'s> {
         }
     }
 
-    /// Does view `v` win `p`, moving next?
+    /// Does view `v` win `p`, moving next? The search runs in one of two
+    /// copies of [`Engine::wins_body`]: one compiled for popcount and the
+    /// BMI instructions (x86-64 processors that have them, detected at run
+    /// time: the baseline build has neither, and a software popcount costs
+    /// about ten instructions a line), the other portable.
     fn wins(&mut self, p: &mut Pos, v: usize) -> Result<bool, SearchError> {
+        if self.sh.hw {
+            self.child::<true>(p, v)
+        } else {
+            self.child::<false>(p, v)
+        }
+    }
+
+    /// The `HW` copy of the search at `p`.
+    #[inline(always)]
+    fn child<const HW: bool>(&mut self, p: &mut Pos, v: usize) -> Result<bool, SearchError> {
+        #[cfg(target_arch = "x86_64")]
+        if HW {
+            return self.wins_hw_dispatch(p, v);
+        }
+        self.wins_portable(p, v)
+    }
+
+    /// The portable copy.
+    #[inline(never)]
+    fn wins_portable(&mut self, p: &mut Pos, v: usize) -> Result<bool, SearchError> {
+        self.wins_body::<false>(p, v)
+    }
+
+    /// The call into the copy compiled for popcount and BMI.
+    #[cfg(target_arch = "x86_64")]
+    #[allow(unsafe_code)]
+    #[inline(always)]
+    fn wins_hw_dispatch(&mut self, p: &mut Pos, v: usize) -> Result<bool, SearchError> {
+        // SAFETY: `Shared::hw` is true only where `hardware_search()` found
+        // every feature `wins_hw` is compiled for (this is the only path to
+        // it: `child::<true>` is reached from `wins` when `hw` is set, and
+        // from `wins_hw` itself).
+        unsafe { self.wins_hw(p, v) }
+    }
+
+    /// The copy compiled for popcount and BMI.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+    fn wins_hw(&mut self, p: &mut Pos, v: usize) -> Result<bool, SearchError> {
+        self.wins_body::<true>(p, v)
+    }
+
+    /// The search at one node (see [`Engine::wins`]).
+    #[inline(always)]
+    fn wins_body<const HW: bool>(&mut self, p: &mut Pos, v: usize) -> Result<bool, SearchError> {
         self.counts.nodes += 1;
         self.unflushed += 1;
         if self.unflushed >= CHECK_EVERY {
@@ -957,7 +1019,7 @@ impl<'s> Engine<'s> {
         self.moves(p, v, &mut ms);
         if rules.ordering {
             for m in ms.iter_mut() {
-                let s = p.score(v, usize::from(m.l), usize::from(m.j));
+                let s = p.score::<HW>(v, usize::from(m.l), usize::from(m.j));
                 let hist = self.history[v][usize::from(m.l)][usize::from(m.j)];
                 // Moves with a cell the opponent cannot reach come last
                 // (they waste a cell only the mover could use).
@@ -985,9 +1047,9 @@ impl<'s> Engine<'s> {
                 self.line[self.depth] = (rank as u16 + 1, n);
             }
             let mut c = p.clone();
-            self.play(&mut c, v, m);
+            self.play::<HW>(&mut c, v, m);
             self.depth += 1;
-            let w = self.wins(&mut c, o);
+            let w = self.child::<HW>(&mut c, o);
             self.depth -= 1;
             match w {
                 Err(e) => {
@@ -1051,7 +1113,7 @@ impl<'s> Engine<'s> {
         let winning_move = match (wins, self.root_best) {
             (true, Some((l, j))) => {
                 let mut q = pos.clone();
-                q.toggle(v, usize::from(l), usize::from(j));
+                q.toggle::<false>(v, usize::from(l), usize::from(j));
                 Some(q.board(board))
             }
             _ => None,
@@ -1102,6 +1164,7 @@ pub fn solve_with(
     let keys = Keys::new(board.width(), board.height(), rules.symmetry);
     pos.hash = keys.of(&pos);
     let sh = Shared {
+        hw: rules.hardware && hardware_search(),
         place: [
             place_values(pos.n[HZ], pos.n[VT]),
             place_values(pos.n[VT], pos.n[HZ]),
@@ -1140,6 +1203,22 @@ pub fn solve_with(
     }))
 }
 
+/// Whether this processor has what the hardware copy of the search is
+/// compiled for (see [`Engine::wins`]).
+pub fn hardware_search() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("lzcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// One first player with the root's moves shared between two threads.
 fn split(
     sh: &Shared<'_>,
@@ -1172,7 +1251,16 @@ mod tests {
             assert_eq!(pack(x & 0x7FFF_FFFF), pack_greedy(x & 0x7FFF_FFFF));
             let (a, b) = (x & 0x7FFF_FFFF, starts);
             let bits = pack_bits2(u64::from(a) | (u64::from(b) << 32));
-            assert_eq!(count_halves(bits), (pack(a), pack(b)), "{a:#b} {b:#b}");
+            assert_eq!(
+                count_halves::<false>(bits),
+                (pack(a), pack(b)),
+                "{a:#b} {b:#b}"
+            );
+            assert_eq!(
+                count_halves::<true>(bits),
+                (pack(a), pack(b)),
+                "{a:#b} {b:#b}"
+            );
         }
     }
 

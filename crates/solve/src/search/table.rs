@@ -11,8 +11,22 @@
 //! an empty entry is taken; otherwise the entry whose subtree took the
 //! least work (log2 of its node count) gives way, so expensive results
 //! survive and cheap ones are recomputed.
+//!
+//! Growth: the table's whole size is reserved at creation (zeroed lazily
+//! by the allocator, so untouched pages cost nothing), but only a prefix
+//! of [`START_BYTES`] is used at first. When more than half the entries in
+//! use are filled, the prefix doubles and each bucket's entries whose key
+//! now picks the new twin bucket move there (a split, as in linear hashing:
+//! bucket `b` becomes `b` and `b + n`). A search that needs 16 MB then
+//! touches 16 MB, not a scattering over 1 GB (page faults and cache and TLB
+//! misses: Domineering 8 x 8 took 2.8 s in a 1 GB table, 1.3 s in 16 MB).
+//! A split runs while other threads read and write: a move writes the new
+//! place before it clears the old, readers check key and data as always, so
+//! what a concurrent reader can see is a miss, never a wrong entry; an
+//! entry written into an old bucket during its split may be stranded there
+//! (unreachable, later replaced), which costs work, not answers.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use serde::Serialize;
 use zerocopy::FromZeros;
@@ -21,6 +35,8 @@ use zerocopy::FromZeros;
 const WAYS: usize = 4;
 /// Bytes per entry (two words).
 pub const ENTRY_BYTES: usize = 16;
+/// Bytes of the prefix a table uses at first (see the module comment).
+pub const START_BYTES: usize = 1 << 20;
 
 /// What the table knows about one (position, mover).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -58,10 +74,12 @@ impl Entry {
 /// Counts of a table's use.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct TableStats {
-    /// Bytes the table holds (fixed at creation).
+    /// Bytes the table may grow to (fixed at creation).
     pub bytes: u64,
-    /// Entries it can hold.
+    /// Entries it can hold at most.
     pub capacity: u64,
+    /// Bytes of the prefix in use (it grows; see the module comment).
+    pub bytes_in_use: u64,
     /// Entries in use.
     pub filled: u64,
     /// Look-ups.
@@ -90,7 +108,12 @@ pub struct Tally {
 /// The shared, bounded transposition table (see the module comment).
 pub struct Table {
     words: Box<[AtomicU64]>,
-    buckets_mask: usize,
+    /// Buckets in use, less one (a power of two less one).
+    buckets_mask: AtomicUsize,
+    /// Buckets reserved, less one.
+    max_mask: usize,
+    /// Set while one thread splits buckets.
+    growing: AtomicBool,
     filled: AtomicU64,
     probes: AtomicU64,
     hits: AtomicU64,
@@ -121,9 +144,13 @@ impl Table {
                 Err(_) => break (0..WAYS * 2).map(|_| AtomicU64::new(0)).collect(),
             }
         };
+        let n = words.len() / (WAYS * 2);
+        let start = (START_BYTES / (WAYS * ENTRY_BYTES)).clamp(1, n);
         Table {
             words,
-            buckets_mask: n - 1,
+            buckets_mask: AtomicUsize::new(start - 1),
+            max_mask: n - 1,
+            growing: AtomicBool::new(false),
             filled: AtomicU64::new(0),
             probes: AtomicU64::new(0),
             hits: AtomicU64::new(0),
@@ -137,16 +164,65 @@ impl Table {
         self.words.len() * 8
     }
 
-    /// Entries the table can hold.
+    /// Entries the table can hold (at most: it grows to that).
     pub fn capacity(&self) -> usize {
         self.words.len() / 2
     }
 
+    /// Bytes of the prefix in use.
+    pub fn bytes_in_use(&self) -> usize {
+        (self.buckets_mask.load(Relaxed) + 1) * WAYS * ENTRY_BYTES
+    }
+
+    /// The bucket of `key` among `mask + 1` (from the high bits mixed with
+    /// the low: the low ones pick nothing else).
+    #[inline]
+    fn bucket(key: u64, mask: usize) -> usize {
+        ((key >> 32) as usize ^ key as usize) & mask
+    }
+
     #[inline]
     fn base(&self, key: u64) -> usize {
-        // The bucket from the high bits (the low ones pick nothing else).
-        let b = ((key >> 32) as usize ^ key as usize) & self.buckets_mask;
-        b * WAYS * 2
+        Self::bucket(key, self.buckets_mask.load(Relaxed)) * WAYS * 2
+    }
+
+    /// Double the buckets in use (if nobody else is, and there is room):
+    /// split each old bucket `b` into `b` and `b + n`.
+    #[cold]
+    fn grow(&self) {
+        if self
+            .growing
+            .compare_exchange(false, true, Relaxed, Relaxed)
+            .is_err()
+        {
+            return;
+        }
+        let mask = self.buckets_mask.load(Relaxed);
+        if mask < self.max_mask {
+            let n = mask + 1;
+            let new_mask = 2 * n - 1;
+            for b in 0..n {
+                let mut next = 0;
+                for i in 0..WAYS {
+                    let at = (b * WAYS + i) * 2;
+                    let x = self.words[at].load(Relaxed);
+                    let d = self.words[at + 1].load(Relaxed);
+                    if d == 0 || Self::bucket(x ^ d, new_mask) == b {
+                        continue;
+                    }
+                    // The twin bucket is new: nobody else writes there yet,
+                    // and it takes at most the WAYS entries of this one.
+                    let to = ((b + n) * WAYS + next) * 2;
+                    next += 1;
+                    self.words[to].store(x, Relaxed);
+                    self.words[to + 1].store(d, Relaxed);
+                    self.words[at + 1].store(0, Relaxed);
+                    self.words[at].store(0, Relaxed);
+                }
+            }
+            self.buckets_mask.store(new_mask, Relaxed);
+        }
+        self.growing.store(false, Relaxed);
     }
 
     /// The entry of `key`, if present. Uncounted: a searcher counts its
@@ -213,8 +289,13 @@ impl Table {
             }
         }
         if let Some(i) = empty {
-            self.filled.fetch_add(1, Relaxed);
+            let filled = self.filled.fetch_add(1, Relaxed) + 1;
             self.write(base + 2 * i, key, d);
+            let mask = self.buckets_mask.load(Relaxed);
+            // More than half the entries in use filled: double them.
+            if mask < self.max_mask && filled as usize > (mask + 1) * WAYS / 2 {
+                self.grow();
+            }
         } else if victim_work <= e.work {
             t.replaced += 1;
             self.write(base + 2 * victim, key, d);
@@ -233,7 +314,8 @@ impl Table {
     /// saves. Safe while other threads write: a torn entry reads as a key
     /// no position is likely to have (the module comment's odds).
     pub fn for_each(&self, mut f: impl FnMut(u64, Entry)) {
-        for pair in self.words.chunks_exact(2) {
+        let used = (self.buckets_mask.load(Relaxed) + 1) * WAYS * 2;
+        for pair in self.words[..used].chunks_exact(2) {
             let d = pair[1].load(Relaxed);
             if d != 0 {
                 f(pair[0].load(Relaxed) ^ d, Entry::unpack(d));
@@ -246,6 +328,7 @@ impl Table {
         TableStats {
             bytes: self.bytes() as u64,
             capacity: self.capacity() as u64,
+            bytes_in_use: self.bytes_in_use() as u64,
             filled: self.filled.load(Relaxed),
             probes: self.probes.load(Relaxed),
             hits: self.hits.load(Relaxed),
@@ -321,5 +404,42 @@ mod tests {
                 assert_eq!(e.win, k % 2 == 0);
             }
         }
+    }
+
+    #[test]
+    fn a_table_grows_from_a_small_prefix_and_keeps_what_it_moves() {
+        let t = Table::with_bytes(64 << 20);
+        assert_eq!(t.bytes(), 64 << 20);
+        assert_eq!(t.bytes_in_use(), START_BYTES);
+        let mut tally = Tally::default();
+        let n = 1_000_000u64;
+        let key = |k: u64| k.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5555;
+        for k in 0..n {
+            let e = Entry {
+                win: k % 3 == 0,
+                best: None,
+                work: 5,
+            };
+            t.store(key(k), e, &mut tally);
+        }
+        // A million entries want more than half of 2^21: 32 MB in use.
+        assert_eq!(t.bytes_in_use(), 32 << 20);
+        let mut found = 0;
+        for k in 0..n {
+            if let Some(e) = t.probe(key(k)) {
+                assert_eq!(e.win, k % 3 == 0);
+                found += 1;
+            }
+        }
+        // At most half full before each split, few buckets overflowed (a
+        // Poisson load of mean 2 in 4 ways pushes out under 4% of the
+        // entries, at each of the six doublings; 92% found when written).
+        assert!(found > n * 90 / 100, "{found} of {n} found");
+        let mut seen = 0;
+        t.for_each(|k, e| {
+            assert_eq!(e.work, 5);
+            seen += u64::from(k != 0);
+        });
+        assert_eq!(seen, found);
     }
 }

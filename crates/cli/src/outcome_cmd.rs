@@ -9,16 +9,16 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use partizan_games::{Board, Player, Ruleset};
-use partizan_report::OutcomeReport;
-use partizan_solve::outcome::{Convention, Outcomes};
-use partizan_solve::search::certificate::{self, Certificate};
+use partizan_games::Board;
+use partizan_report::outcome::{default_table_mb, outcome_through_store, OutcomeStore, Resumed};
+use partizan_report::{check_certificate, OutcomeReport};
+use partizan_solve::outcome::Convention;
+use partizan_solve::search::certificate;
 use partizan_solve::search::{
-    changed_cells, solve, solve_resumable, Control, FirstPlayer, MoveOrdering, Parallel, Progress,
-    SearchConfig, SearchCounts, SearchError, SearchReport, TableStats,
+    solve, solve_resumable, Control, Knowledge, MoveOrdering, Parallel, Progress, SearchConfig,
+    SearchError, SearchReport,
 };
-use partizan_store::{OutcomeRead, Store, StoreChoice, StoredOutcome};
-use serde_json::json;
+use partizan_store::StoreChoice;
 
 use crate::with_ruleset;
 
@@ -130,36 +130,13 @@ pub struct CheckArgs {
 pub fn check(args: CheckArgs, json_out: bool) -> Result<()> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let cert = Certificate::parse(&text)?;
-    let name = cert.ruleset.clone();
-    with_ruleset!(name, |r| {
-        let start = std::time::Instant::now();
-        let rep = certificate::check(r, &cert, args.max_positions)?;
-        if json_out {
-            let out = json!({
-                "valid": true,
-                "ruleset": cert.ruleset,
-                "board": cert.board,
-                "outcome": cert.claims.class(),
-                "left_first_wins": cert.claims.left_first,
-                "right_first_wins": cert.claims.right_first,
-                "check": serde_json::to_value(rep)?,
-                "time_ms": start.elapsed().as_secs_f64() * 1e3,
-            });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        } else {
-            println!(
-                "valid: {} {} is {} ({} positions replayed, {} decided by values, {} records)",
-                cert.ruleset,
-                cert.board,
-                cert.claims.class(),
-                rep.positions,
-                rep.by_value,
-                rep.records
-            );
-        }
-        Ok(())
-    })
+    let rep = check_certificate(&text, args.max_positions)?;
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&rep)?);
+    } else {
+        print!("{}", rep.render_text());
+    }
+    Ok(())
 }
 
 /// Resident set size of this process in bytes (Linux), if known.
@@ -167,132 +144,6 @@ fn rss_bytes() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096)
-}
-
-/// Available memory in bytes (Linux), if known.
-fn available_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
-/// The default table: small boards need little (16 MB up to 30 cells);
-/// bigger ones may grow to a quarter of the available memory, within
-/// `--max-memory` (less 64 MB for the rest). The table starts at 1 MB and
-/// doubles as it fills, so a large default costs nothing a search does not
-/// use: Domineering 8 x 8 ends in 16 MB, 9 x 9 wants gigabytes.
-fn default_table_mb(cells: u32, max_memory: Option<u64>) -> u64 {
-    let by_machine = available_bytes().map_or(1024, |b| (b >> 20) / 4);
-    let by_limit = max_memory.map_or(u64::MAX, |m| m.saturating_sub(64));
-    let by_board = if cells <= 30 { 16 } else { u64::MAX };
-    by_board.min(by_machine).min(by_limit).max(8)
-}
-
-fn move_text(root: &Board, fp: &FirstPlayer) -> String {
-    match &fp.winning_move {
-        Some(after) => changed_cells(root, after)
-            .into_iter()
-            .map(|(r, c)| format!("r{}c{}", r + 1, c + 1))
-            .collect::<Vec<_>>()
-            .join("-"),
-        None => "(no move needed)".to_string(),
-    }
-}
-
-/// The stored outcome of `board`, if the store holds a whole one whose
-/// moves are moves of the board; a damaged or implausible row is a
-/// warning and a miss (the board is searched again and the row replaced).
-fn from_store<R: Ruleset>(
-    r: &R,
-    board: &Board,
-    cfg: &SearchConfig,
-    store: &Store,
-) -> Option<SearchReport> {
-    let text = r.format(board);
-    let conv = convention_name(cfg.convention);
-    let o = match store.get_outcome(r.name(), conv, &text) {
-        Ok(OutcomeRead::Hit(o)) => o,
-        Ok(OutcomeRead::Miss) => return None,
-        Ok(OutcomeRead::Damaged(why)) => {
-            eprintln!("warning: store: {why}; searching again");
-            return None;
-        }
-        Err(e) => {
-            eprintln!("warning: store: {e}; searching without it");
-            return None;
-        }
-    };
-    let mut fps = Vec::new();
-    for (player, wins, mv) in [
-        (Player::Left, o.left_first_wins, &o.left_move),
-        (Player::Right, o.right_first_wins, &o.right_move),
-    ] {
-        let winning_move = match mv {
-            None => None,
-            Some(t) => {
-                let after = r.parse(t).ok();
-                let mut legal = false;
-                if let Some(a) = after {
-                    r.options(board, player, |x| legal |= x == a);
-                }
-                if !legal {
-                    eprintln!(
-                        "warning: store: the stored outcome of {text} names a move that is not one of the board's; searching again"
-                    );
-                    return None;
-                }
-                after
-            }
-        };
-        fps.push(FirstPlayer {
-            player,
-            wins,
-            winning_move,
-            counts: SearchCounts::default(),
-            elapsed: Duration::ZERO,
-        });
-    }
-    let right = fps.pop()?;
-    let left = fps.pop()?;
-    Some(SearchReport {
-        outcomes: Outcomes {
-            left_first: left.wins,
-            right_first: right.wins,
-        },
-        left,
-        right,
-        table: TableStats::default(),
-        config: *cfg,
-        elapsed: Duration::ZERO,
-    })
-}
-
-fn convention_name(c: Convention) -> &'static str {
-    match c {
-        Convention::Normal => "normal",
-        Convention::Misere => "misere",
-    }
-}
-
-/// Record a search's answer in the store (a failure is a warning: the
-/// answer printed is right either way).
-fn to_store<R: Ruleset>(r: &R, board: &Board, rep: &SearchReport, store: &Store) {
-    let o = StoredOutcome {
-        ruleset: r.name().to_string(),
-        board: r.format(board),
-        convention: convention_name(rep.config.convention).to_string(),
-        left_first_wins: rep.left.wins,
-        right_first_wins: rep.right.wins,
-        left_move: rep.left.winning_move.as_ref().map(|b| r.format(b)),
-        right_move: rep.right.winning_move.as_ref().map(|b| r.format(b)),
-        nodes: rep.total().nodes,
-        partizan_version: partizan_store::PARTIZAN_VERSION.to_string(),
-        computed_at: partizan_store::record::unix_now(),
-    };
-    if let Err(e) = store.put_outcome(&o) {
-        eprintln!("warning: store: the outcome was not recorded: {e}");
-    }
 }
 
 /// Why the caller stopped the search.
@@ -356,220 +207,201 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         cfg.table_bytes = usize::try_from(table_mb << 20).context("--table-mb is too large")?;
 
         // The store: a known board is answered from it (not when a
-        // certificate, which needs the search, is asked for).
+        // certificate, which needs the search, is asked for); a searched
+        // one is saved in it.
         let (st, busy) = store.open_unless_busy()?;
         if let Some(e) = busy {
             eprintln!("warning: {e}; running without the store");
         }
-        if args.certificate.is_none() {
-            if let Some(rep) = st.as_ref().and_then(|s| from_store(r, &board, &cfg, s)) {
-                let mut out = OutcomeReport::of(r, &board, &rep);
-                out.from_store = true;
-                return print_report(&out, &board, &rep, json_out);
-            }
-        }
-
-        // Progress on a terminal; the memory and time watchdogs either way.
-        let stop = AtomicBool::new(false);
-        let why = Mutex::new(None::<StopWhy>);
-        let halt = |w: StopWhy| {
-            if let Ok(mut o) = why.lock() {
-                o.get_or_insert(w);
-            }
-            stop.store(true, Ordering::Relaxed);
-        };
-        if args.checkpoint.is_some() {
-            // Ctrl-C and a kill (SIGTERM) stop the search, which then
-            // writes its checkpoint. Only one handler per process: a
-            // second `run` (none in the binary) keeps the first.
-            let flag = STOP_SIGNAL.get_or_init(|| {
-                let f = std::sync::Arc::new(AtomicBool::new(false));
-                let g = f.clone();
-                let _ = ctrlc::set_handler(move || g.store(true, Ordering::Relaxed));
-                f
-            });
-            flag.store(false, Ordering::Relaxed);
-        }
-        let lines = args.progress_lines;
-        let tty = std::io::stderr().is_terminal() && !json_out && lines.is_none();
-        let max_bytes = args.max_memory.map(|m| m << 20);
-        let started = std::time::Instant::now();
-        let last_line = Mutex::new(started);
-        let progress = |p: &Progress| {
-            if let (Some(max), Some(rss)) = (max_bytes, rss_bytes()) {
-                if rss > max {
-                    halt(StopWhy::Memory(rss));
-                }
-            }
-            if max_time.is_some_and(|t| started.elapsed() >= t) {
-                halt(StopWhy::Time);
-            }
-            if STOP_SIGNAL.get().is_some_and(|f| f.load(Ordering::Relaxed)) {
-                halt(StopWhy::Interrupt);
-            }
-            let due = lines.is_some_and(|every| {
-                last_line.lock().is_ok_and(|mut t| {
-                    let due = t.elapsed() >= every;
-                    if due {
-                        *t = std::time::Instant::now();
-                    }
-                    due
-                })
-            });
-            if tty || due {
-                let line: Vec<String> = p.line.iter().map(|(k, n)| format!("{k}/{n}")).collect();
-                let msg = format!(
-                    "{} first: {} nodes, {:.0}/s, table {:.1}% full, line {}",
-                    if p.left_first { "Left" } else { "Right" },
-                    p.nodes,
-                    p.nodes_per_sec,
-                    100.0 * p.table_filled as f64 / p.table_capacity.max(1) as f64,
-                    line.join(" ")
-                );
-                if tty {
-                    eprint!("\r{msg}\x1b[K");
-                } else {
-                    eprintln!(
-                        "outcome {}: {msg}  {:.1} s",
-                        r.name(),
-                        started.elapsed().as_secs_f64()
-                    );
-                }
-            }
-        };
-        let control = Control {
-            stop: Some(&stop),
-            progress: Some(&progress),
-            interval: if tty {
-                Duration::from_millis(250)
-            } else {
-                Duration::from_millis(100)
+        let through = match &st {
+            Some(s) => OutcomeStore {
+                read: args.certificate.is_none(),
+                ..OutcomeStore::of(s)
             },
+            None => OutcomeStore::none(),
         };
         let mut resumed = None;
-        let result = match (&args.certificate, &args.checkpoint) {
-            (None, None) => solve(r, &board, &cfg, &control),
-            (None, Some(file)) => solve_resumable(
-                r,
-                &board,
-                &cfg,
-                &control,
-                file,
-                Duration::from_secs(args.checkpoint_every),
-            )
-            .map(|(rep, res)| {
-                resumed = Some(res);
-                rep
-            }),
-            (Some(path), _) => certificate::solve_with_certificate(r, &board, &cfg, &control)
-                .and_then(|(rep, cert)| {
-                    std::fs::write(path, cert.to_text()).map_err(|e| {
-                        SearchError::Inconsistent(format!(
-                            "cannot write the certificate to {}: {e}",
-                            path.display()
-                        ))
-                    })?;
-                    Ok(rep)
-                }),
-        };
-        if tty {
-            eprint!("\r\x1b[K");
+        let mut out = outcome_through_store(r, &board, &cfg, through, || {
+            let (rep, res) = search_board(r, &board, &cfg, &args, json_out, max_time)?;
+            resumed = res;
+            Ok::<_, anyhow::Error>(rep)
+        })?;
+        for w in &out.warnings {
+            eprintln!("warning: {w}");
         }
-        if lines.is_some() && result.is_ok() {
-            eprintln!(
-                "outcome {}: done, {} MB  {:.1} s",
-                r.name(),
-                crate::meter::resident_bytes() >> 20,
-                started.elapsed().as_secs_f64()
-            );
-        }
-        let resume_note = match &args.checkpoint {
-            Some(f) => format!(
-                "; checkpoint written to {}: run the same command to resume",
-                f.display()
-            ),
-            None => String::new(),
-        };
-        let rep = match result {
-            Ok(rep) => rep,
-            Err(SearchError::Stopped { nodes }) => {
-                let w = why.lock().ok().and_then(|o| *o);
-                match w {
-                    Some(StopWhy::Time) => bail!(
-                        "time limit: stopped after --max-seconds {} s and {nodes} nodes{resume_note}",
-                        args.max_seconds.unwrap_or(0.0)
-                    ),
-                    Some(StopWhy::Interrupt) => {
-                        bail!("interrupted after {nodes} nodes{resume_note}")
-                    }
-                    None => bail!("search stopped after {nodes} nodes{resume_note}"),
-                    Some(StopWhy::Memory(rss)) => bail!(
-                        "memory limit: the process grew to {} MB, over --max-memory {} MB, after {nodes} nodes (try a smaller --table-mb or --value-cells){resume_note}",
-                        rss >> 20,
-                        args.max_memory.unwrap_or(0)
-                    ),
-                }
-            }
-            Err(e @ SearchError::Budget(_)) => bail!("{e}{resume_note}"),
-            Err(e) => return Err(e.into()),
-        };
-        if let Some(s) = &st {
-            to_store(r, &board, &rep, s);
-        }
-        let mut out = OutcomeReport::of(r, &board, &rep);
         out.resumed = resumed;
-        print_report(&out, &board, &rep, json_out)
+        print_report(&out, json_out)
     })
+}
+
+/// Search `board` as `args` ask (progress, watchdogs, a checkpoint or a
+/// certificate): the report and what a checkpoint resumed, or a one-line
+/// error saying which limit stopped it.
+fn search_board<R: Knowledge>(
+    r: &R,
+    board: &Board,
+    cfg: &SearchConfig,
+    args: &OutcomeArgs,
+    json_out: bool,
+    max_time: Option<Duration>,
+) -> Result<(SearchReport, Option<Resumed>)> {
+    // Progress on a terminal; the memory and time watchdogs either way.
+    let stop = AtomicBool::new(false);
+    let why = Mutex::new(None::<StopWhy>);
+    let halt = |w: StopWhy| {
+        if let Ok(mut o) = why.lock() {
+            o.get_or_insert(w);
+        }
+        stop.store(true, Ordering::Relaxed);
+    };
+    if args.checkpoint.is_some() {
+        // Ctrl-C and a kill (SIGTERM) stop the search, which then
+        // writes its checkpoint. Only one handler per process: a
+        // second `run` (none in the binary) keeps the first.
+        let flag = STOP_SIGNAL.get_or_init(|| {
+            let f = std::sync::Arc::new(AtomicBool::new(false));
+            let g = f.clone();
+            let _ = ctrlc::set_handler(move || g.store(true, Ordering::Relaxed));
+            f
+        });
+        flag.store(false, Ordering::Relaxed);
+    }
+    let lines = args.progress_lines;
+    let tty = std::io::stderr().is_terminal() && !json_out && lines.is_none();
+    let max_bytes = args.max_memory.map(|m| m << 20);
+    let started = std::time::Instant::now();
+    let last_line = Mutex::new(started);
+    let progress = |p: &Progress| {
+        if let (Some(max), Some(rss)) = (max_bytes, rss_bytes()) {
+            if rss > max {
+                halt(StopWhy::Memory(rss));
+            }
+        }
+        if max_time.is_some_and(|t| started.elapsed() >= t) {
+            halt(StopWhy::Time);
+        }
+        if STOP_SIGNAL.get().is_some_and(|f| f.load(Ordering::Relaxed)) {
+            halt(StopWhy::Interrupt);
+        }
+        let due = lines.is_some_and(|every| {
+            last_line.lock().is_ok_and(|mut t| {
+                let due = t.elapsed() >= every;
+                if due {
+                    *t = std::time::Instant::now();
+                }
+                due
+            })
+        });
+        if tty || due {
+            let line: Vec<String> = p.line.iter().map(|(k, n)| format!("{k}/{n}")).collect();
+            let msg = format!(
+                "{} first: {} nodes, {:.0}/s, table {:.1}% full, line {}",
+                if p.left_first { "Left" } else { "Right" },
+                p.nodes,
+                p.nodes_per_sec,
+                100.0 * p.table_filled as f64 / p.table_capacity.max(1) as f64,
+                line.join(" ")
+            );
+            if tty {
+                eprint!("\r{msg}\x1b[K");
+            } else {
+                eprintln!(
+                    "outcome {}: {msg}  {:.1} s",
+                    r.name(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+    };
+    let control = Control {
+        stop: Some(&stop),
+        progress: Some(&progress),
+        interval: if tty {
+            Duration::from_millis(250)
+        } else {
+            Duration::from_millis(100)
+        },
+    };
+    let mut resumed = None;
+    let result = match (&args.certificate, &args.checkpoint) {
+        (None, None) => solve(r, board, cfg, &control),
+        (None, Some(file)) => solve_resumable(
+            r,
+            board,
+            cfg,
+            &control,
+            file,
+            Duration::from_secs(args.checkpoint_every),
+        )
+        .map(|(rep, res)| {
+            resumed = Some(res);
+            rep
+        }),
+        (Some(path), _) => {
+            certificate::solve_with_certificate(r, board, cfg, &control).and_then(|(rep, cert)| {
+                std::fs::write(path, cert.to_text()).map_err(|e| {
+                    SearchError::Inconsistent(format!(
+                        "cannot write the certificate to {}: {e}",
+                        path.display()
+                    ))
+                })?;
+                Ok(rep)
+            })
+        }
+    };
+    if tty {
+        eprint!("\r\x1b[K");
+    }
+    if lines.is_some() && result.is_ok() {
+        eprintln!(
+            "outcome {}: done, {} MB  {:.1} s",
+            r.name(),
+            crate::meter::resident_bytes() >> 20,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let resume_note = match &args.checkpoint {
+        Some(f) => format!(
+            "; checkpoint written to {}: run the same command to resume",
+            f.display()
+        ),
+        None => String::new(),
+    };
+    let rep = match result {
+        Ok(rep) => rep,
+        Err(SearchError::Stopped { nodes }) => {
+            let w = why.lock().ok().and_then(|o| *o);
+            match w {
+                Some(StopWhy::Time) => bail!(
+                    "time limit: stopped after --max-seconds {} s and {nodes} nodes{resume_note}",
+                    args.max_seconds.unwrap_or(0.0)
+                ),
+                Some(StopWhy::Interrupt) => {
+                    bail!("interrupted after {nodes} nodes{resume_note}")
+                }
+                None => bail!("search stopped after {nodes} nodes{resume_note}"),
+                Some(StopWhy::Memory(rss)) => bail!(
+                    "memory limit: the process grew to {} MB, over --max-memory {} MB, after {nodes} nodes (try a smaller --table-mb or --value-cells){resume_note}",
+                    rss >> 20,
+                    args.max_memory.unwrap_or(0)
+                ),
+            }
+        }
+        Err(e @ SearchError::Budget(_)) => bail!("{e}{resume_note}"),
+        Err(e) => return Err(e.into()),
+    };
+    Ok((rep, resumed))
 }
 
 /// Raised by Ctrl-C or SIGTERM once a handler is installed (by a search
 /// with a checkpoint).
 static STOP_SIGNAL: std::sync::OnceLock<std::sync::Arc<AtomicBool>> = std::sync::OnceLock::new();
 
-fn print_report(
-    out: &OutcomeReport,
-    board: &Board,
-    rep: &SearchReport,
-    json_out: bool,
-) -> Result<()> {
+fn print_report(out: &OutcomeReport, json_out: bool) -> Result<()> {
     if json_out {
         println!("{}", serde_json::to_string_pretty(out)?);
-        return Ok(());
-    }
-    println!("{}", rep.outcomes.class());
-    let note = if out.from_store { "from store" } else { "" };
-    for (name, fp) in [("Left", &rep.left), ("Right", &rep.right)] {
-        let how = if out.from_store {
-            note.to_string()
-        } else {
-            format!("{} nodes, {:.2?}", fp.counts.nodes, fp.elapsed)
-        };
-        println!(
-            "{name} first: {}{}  ({how})",
-            if fp.wins { "wins" } else { "loses" },
-            if fp.wins {
-                format!(" with {}", move_text(board, fp))
-            } else {
-                String::new()
-            },
-        );
-    }
-    if let Some(res) = &out.resumed {
-        println!(
-            "checkpoint {}: resumed after {} run(s) and {} nodes with {} entries; {} nodes this run; {} entries saved",
-            res.file,
-            res.sessions,
-            res.nodes_before,
-            res.entries_loaded,
-            res.nodes_now,
-            res.entries_saved
-        );
-    }
-    if !out.from_store {
-        println!(
-            "table: {} of {} entries, {} hits in {} probes; {:.2?}",
-            rep.table.filled, rep.table.capacity, rep.table.hits, rep.table.probes, rep.elapsed
-        );
+    } else {
+        print!("{}", out.render_text());
     }
     Ok(())
 }

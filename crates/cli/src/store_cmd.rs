@@ -491,6 +491,7 @@ fn print_stats(s: &StoreStats) {
         );
     }
     say!("census   {}", s.census_entries);
+    say!("outcomes {}", s.outcome_entries);
     let lookups: u64 = s.recent_runs.iter().map(|r| r.lookups).sum();
     let hits: u64 = s.recent_runs.iter().map(|r| r.hits).sum();
     match s.recent_hit_rate {

@@ -157,6 +157,27 @@ fn certificates_are_written_and_checked() {
     ]);
     assert_eq!(v["outcome"], "L");
     let c = json(&["check", f, "--json"]);
+    // The shape of `report::CheckReport`.
+    let mut keys: Vec<&str> = c.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "board",
+            "check",
+            "convention",
+            "left_first_wins",
+            "outcome",
+            "right_first_wins",
+            "ruleset",
+            "time_ms",
+            "valid"
+        ]
+    );
+    assert_eq!(c["board"], ".....|.....|.....|.....");
+    assert_eq!(c["right_first_wins"], false);
+    let text = run(&["check", f]);
+    assert!(String::from_utf8_lossy(&text.stdout).starts_with("valid: domineering"));
     assert_eq!(c["valid"], true);
     assert_eq!(c["outcome"], "L");
     assert!(c["check"]["positions"].as_u64().unwrap() > 10);
@@ -221,6 +242,15 @@ fn a_solved_board_is_answered_from_the_store() {
     // Misère play is another question.
     let m = json_in(&store, &["outcome", "clobber", b, "--misere", "--json"]);
     assert_eq!(m["from_store"], false);
+    // `store stats` counts the two stored outcomes on their own, not as
+    // census results.
+    let stats = json_in(&store, &["store", "stats", "--json"]);
+    assert_eq!(stats["outcome_entries"], 2, "{stats}");
+    assert_eq!(stats["census_entries"], 0, "{stats}");
+    let text = run_in(&store, &["store", "stats"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("\noutcomes 2\n"), "{text}");
+    assert!(text.contains("\ncensus   0\n"), "{text}");
 }
 
 #[test]

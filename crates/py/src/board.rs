@@ -3,15 +3,13 @@
 use partizan_core::Arena;
 use partizan_games::{with_rules, Board as GridBoard, Player, Rules};
 use partizan_solve::graph::counts_with;
-use partizan_solve::outcome::Convention;
 use partizan_solve::regions::{region_board, regions};
-use partizan_solve::search::{solve as search, Control, SearchConfig, SearchError};
 use partizan_solve::{Decompose, RegionTable, Savings, Solver, Stats};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use crate::interrupt::{run_watched, solve_error, Interrupt};
+use crate::interrupt::Interrupt;
 use crate::tables::Store;
 use crate::value::{adopt, py_str_repr, Value};
 
@@ -112,9 +110,13 @@ impl Board {
             Ok((arena, res))
         });
         let (mut arena, (out, finished)) = run?;
-        let (g, stats) = out.map_err(|e| intr.error(e))?;
-        if let Some(Err(e)) = finished {
-            return Err(PyRuntimeError::new_err(format!("store: {e}")));
+        let (g, mut stats) = out.map_err(|e| intr.error(e))?;
+        match finished {
+            Some(Err(e)) => return Err(PyRuntimeError::new_err(format!("store: {e}"))),
+            // What was saved: the solver's new values less those already
+            // in the file or over its size limit.
+            Some(Ok(done)) => stats.store_added = done.written,
+            None => {}
         }
         Ok((adopt(py, &mut arena, g)?, stats))
     }
@@ -240,54 +242,56 @@ impl Board {
 
     /// The outcome class (`"L"`, `"R"`, `"N"`, `"P"`) by the outcome search
     /// (the command line's `partizan outcome`), which reaches boards too
-    /// large to value; `misere=True` for misère play, `table_mb` the
-    /// transposition table's size, `max_nodes` a budget (`RuntimeError`
-    /// when it runs out). Runs with the GIL released; Ctrl-C stops it.
-    #[pyo3(signature = (*, misere=false, table_mb=None, max_nodes=None))]
+    /// large to value; `store` answers a board solved before from the
+    /// persistent store and saves a searched one there; `misere=True` for
+    /// misère play, `table_mb` the transposition table's size, `max_nodes`
+    /// a budget (`RuntimeError` when it runs out). Runs with the GIL
+    /// released; Ctrl-C stops it.
+    #[pyo3(signature = (store=None, *, misere=false, table_mb=None, max_nodes=None))]
     fn outcome(
         &self,
         py: Python<'_>,
+        store: Option<PyRef<'_, Store>>,
         misere: bool,
         table_mb: Option<usize>,
         max_nodes: Option<u64>,
     ) -> PyResult<&'static str> {
-        let conv = if misere {
-            Convention::Misere
-        } else {
-            Convention::Normal
-        };
-        let cells = with_rules!(self.rules, |r| r.cells(&self.board).count_ones());
-        // The command line's defaults for small and middling boards.
-        let table_mb = table_mb.unwrap_or(if cells <= 30 { 16 } else { 64 });
-        if !(1..=4096).contains(&table_mb) {
-            return Err(PyValueError::new_err(format!(
-                "table_mb must be 1 to 4096, not {table_mb}"
-            )));
-        }
-        let (rules, board) = (self.rules, self.board);
-        let (res, signal) = run_watched(py, |stop| {
-            with_rules!(rules, |r| {
-                let mut config = SearchConfig::for_ruleset(r, conv);
-                config.table_bytes = table_mb << 20;
-                config.max_nodes = max_nodes;
-                let control = Control {
-                    stop: Some(stop.as_ref()),
-                    ..Control::default()
-                };
-                search(r, &board, &config, &control)
-            })
-        });
-        if let Some(e) = signal {
-            return Err(e);
-        }
-        match res {
-            Ok(rep) => Ok(rep.outcomes.class()),
-            Err(SearchError::Solve(e)) => Err(solve_error(e)),
-            Err(e @ SearchError::Value(_)) => {
-                Err(pyo3::exceptions::PyOverflowError::new_err(e.to_string()))
-            }
-            Err(e) => Err(PyRuntimeError::new_err(e.to_string())),
-        }
+        let rep = crate::outcome::outcome_report(
+            py,
+            self.rules,
+            self.board,
+            store.as_deref(),
+            misere,
+            table_mb,
+            max_nodes,
+        )?;
+        Ok(rep.outcome)
+    }
+
+    /// The outcome search's whole report as a dict, the fields of
+    /// `partizan outcome --json`: `outcome`, `left_first_wins`,
+    /// `right_first_wins`, `first_players` (`left`/`right`: `wins`, `move`,
+    /// `nodes`, `counts`, `time_ms`), `stats`, `table`, `config`,
+    /// `time_ms`, `from_store`, `saved_to_store`. Arguments as `outcome`.
+    #[pyo3(signature = (store=None, *, misere=false, table_mb=None, max_nodes=None))]
+    fn outcome_report<'py>(
+        &self,
+        py: Python<'py>,
+        store: Option<PyRef<'_, Store>>,
+        misere: bool,
+        table_mb: Option<usize>,
+        max_nodes: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let rep = crate::outcome::outcome_report(
+            py,
+            self.rules,
+            self.board,
+            store.as_deref(),
+            misere,
+            table_mb,
+            max_nodes,
+        )?;
+        crate::outcome::report_dict(py, &rep)
     }
 
     /// The position graph: `positions` (distinct positions reachable),

@@ -32,6 +32,7 @@ pub mod atlas;
 pub mod board;
 pub mod engine;
 pub mod interrupt;
+pub mod outcome;
 pub mod tables;
 pub mod value;
 

@@ -19,12 +19,17 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod outcome;
 pub mod parts;
 pub mod picture;
 pub mod value;
 
-pub use outcome::{board_outcome, OutcomeReport};
+pub use check::{check_certificate, CheckError, CheckReport};
+pub use outcome::{
+    board_outcome, default_table_mb, outcome_through_store, save_outcome, stored_outcome,
+    OutcomeReport, OutcomeStore, StoredAnswer,
+};
 pub use parts::{parts_table, PartsAsk, PartsTable};
 pub use value::{
     board_options, board_options_in, board_value, board_value_in, game_value, player_options,

@@ -2,14 +2,25 @@
 //! each first player, with a winning first move, counts and table figures.
 //! The field names are those `partizan outcome --json` prints, so the site's
 //! `/api/outcome` and the command line read alike.
+//!
+//! [`outcome_through_store`] is the one way every front end asks the
+//! persistent store: a whole board solved before is answered from its
+//! stored outcome (0 nodes, `from_store`), once the row has passed the
+//! store's checksum and this module's checks against the rules (every
+//! stored move is a move of the board; a win without a move only where the
+//! rules allow one); anything else is searched and saved.
 
-use partizan_games::{Board, Ruleset};
-use partizan_solve::outcome::Convention;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use partizan_games::{Board, Player, Ruleset};
+use partizan_solve::outcome::{Convention, Outcomes};
 pub use partizan_solve::search::Resumed;
 use partizan_solve::search::{
     changed_cells, solve, Control, FirstPlayer, Knowledge, SearchConfig, SearchCounts, SearchError,
     SearchReport, TableStats,
 };
+use partizan_store::{OutcomeRead, Store, StoredOutcome};
 use serde::Serialize;
 
 /// A winning first move: the cells it changes (1-based row, column) and
@@ -74,6 +85,12 @@ pub struct OutcomeReport {
     pub time_ms: f64,
     /// Answered from the persistent store (no search: every count is 0).
     pub from_store: bool,
+    /// The search's answer was written to the persistent store.
+    pub saved_to_store: bool,
+    /// What the store did that the reader should know: a stored row found
+    /// damaged or implausible (and searched again), a failed write.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// What a resumed search took over from its checkpoint
     /// (`partizan outcome --checkpoint FILE`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -115,9 +132,305 @@ impl OutcomeReport {
             config: rep.config,
             time_ms: rep.elapsed.as_secs_f64() * 1e3,
             from_store: false,
+            saved_to_store: false,
+            warnings: Vec::new(),
             resumed: None,
         }
     }
+
+    /// The text form (`partizan outcome`): the class, each first player's
+    /// answer with its winning move, and the table's figures.
+    pub fn render_text(&self) -> String {
+        let mut s = format!("{}\n", self.outcome);
+        for (name, fp) in [
+            ("Left", &self.first_players.left),
+            ("Right", &self.first_players.right),
+        ] {
+            let how = if self.from_store {
+                "from store".to_string()
+            } else {
+                format!(
+                    "{} nodes, {:.2?}",
+                    fp.nodes,
+                    Duration::from_secs_f64(fp.time_ms / 1e3)
+                )
+            };
+            let mv = match (fp.wins, &fp.winning_move) {
+                (false, _) => String::new(),
+                (true, Some(m)) => format!(" with {}", m.cells_text()),
+                (true, None) => " with (no move needed)".to_string(),
+            };
+            let _ = writeln!(
+                s,
+                "{name} first: {}{mv}  ({how})",
+                if fp.wins { "wins" } else { "loses" }
+            );
+        }
+        if let Some(res) = &self.resumed {
+            let _ = writeln!(
+                s,
+                "checkpoint {}: resumed after {} run(s) and {} nodes with {} entries; {} nodes this run; {} entries saved",
+                res.file,
+                res.sessions,
+                res.nodes_before,
+                res.entries_loaded,
+                res.nodes_now,
+                res.entries_saved
+            );
+        }
+        if !self.from_store {
+            let t = &self.table;
+            let _ = writeln!(
+                s,
+                "table: {} of {} entries, {} hits in {} probes; {:.2?}",
+                t.filled,
+                t.capacity,
+                t.hits,
+                t.probes,
+                Duration::from_secs_f64(self.time_ms / 1e3)
+            );
+        }
+        s
+    }
+}
+
+impl WinningMove {
+    /// The cells the move changes as `r1c2-r2c2` (1-based).
+    pub fn cells_text(&self) -> String {
+        self.cells
+            .iter()
+            .map(|[r, c]| format!("r{r}c{c}"))
+            .collect::<Vec<_>>()
+            .join("-")
+    }
+}
+
+/// The default transposition table of an outcome search of a board of
+/// `cells` cells, MB: small boards need little (16 MB up to 30 cells);
+/// bigger ones may grow to a quarter of the available memory, within
+/// `max_memory` (the command's budget in MB, less 64 MB for the rest). The
+/// table starts at 1 MB and doubles as it fills, so a large default costs
+/// nothing a search does not use: Domineering 8 x 8 ends in 16 MB, 9 x 9
+/// wants gigabytes. The command line, the site's callers and Python all
+/// take it from here.
+pub fn default_table_mb(cells: u32, max_memory: Option<u64>) -> u64 {
+    let by_machine = available_bytes().map_or(1024, |b| (b >> 20) / 4);
+    let by_limit = max_memory.map_or(u64::MAX, |m| m.saturating_sub(64));
+    let by_board = if cells <= 30 { 16 } else { u64::MAX };
+    by_board.min(by_machine).min(by_limit).max(8)
+}
+
+/// Available memory in bytes (Linux), if known.
+fn available_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// How a front end uses the persistent store for outcomes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OutcomeStore<'a> {
+    /// The store, if any.
+    pub store: Option<&'a Store>,
+    /// Answer from a valid stored outcome (off when the caller needs the
+    /// search itself, e.g. for a certificate).
+    pub read: bool,
+    /// Save a searched answer (off for a read-only store).
+    pub write: bool,
+}
+
+impl<'a> OutcomeStore<'a> {
+    /// No store: always search, save nothing.
+    pub fn none() -> OutcomeStore<'static> {
+        OutcomeStore::default()
+    }
+
+    /// Read `store`, and add to it unless it was opened read-only.
+    pub fn of(store: &'a Store) -> OutcomeStore<'a> {
+        OutcomeStore {
+            store: Some(store),
+            read: true,
+            write: !store.is_read_only(),
+        }
+    }
+}
+
+/// What a look-up of a board's stored outcome found.
+#[derive(Clone, Debug)]
+pub enum StoredAnswer {
+    /// A whole, plausible stored outcome, as a search's report with every
+    /// count 0.
+    Hit(Box<SearchReport>),
+    /// Nothing stored.
+    Miss,
+    /// A row that is damaged, implausible or unreadable: never believed
+    /// (the reason, for a warning).
+    Rejected(String),
+}
+
+fn convention_name(c: Convention) -> &'static str {
+    match c {
+        Convention::Normal => "normal",
+        Convention::Misere => "misere",
+    }
+}
+
+/// The stored outcome of `board` under `config`'s convention, checked: the
+/// store's checksum and key, then the rules — each stored move must be a
+/// move of the board for its player; a first player stored as winning
+/// with no move must have none to make in misère play, and one with no
+/// move must be stored as winning exactly in misère play; and where the
+/// store also holds the board after a stored winning move, the opponent
+/// moving first there must be stored as losing.
+pub fn stored_outcome<R: Ruleset>(
+    r: &R,
+    board: &Board,
+    config: &SearchConfig,
+    store: &Store,
+) -> StoredAnswer {
+    let text = r.format(board);
+    let conv = convention_name(config.convention);
+    let o = match store.get_outcome(r.name(), conv, &text) {
+        Ok(OutcomeRead::Hit(o)) => o,
+        Ok(OutcomeRead::Miss) => return StoredAnswer::Miss,
+        Ok(OutcomeRead::Damaged(why)) => return StoredAnswer::Rejected(format!("store: {why}")),
+        Err(e) => return StoredAnswer::Rejected(format!("store: cannot read: {e}")),
+    };
+    let implausible = |why: String| {
+        StoredAnswer::Rejected(format!(
+            "store: the stored outcome of {} {text} ({conv}) {why}",
+            r.name()
+        ))
+    };
+    let mut fps = Vec::with_capacity(2);
+    for (player, wins, mv) in [
+        (Player::Left, o.left_first_wins, &o.left_move),
+        (Player::Right, o.right_first_wins, &o.right_move),
+    ] {
+        let mut moves = 0u32;
+        r.options(board, player, |_| moves += 1);
+        let winning_move = match mv {
+            None if wins && (moves > 0 || config.convention == Convention::Normal) => {
+                return implausible(format!("says {player:?} wins moving first with no move"));
+            }
+            None => None,
+            Some(t) => {
+                let after = r.parse(t).ok();
+                let mut legal = false;
+                if let Some(a) = after {
+                    r.options(board, player, |x| legal |= x == a);
+                }
+                match after {
+                    Some(a) if legal => Some(a),
+                    _ => {
+                        return implausible(format!(
+                            "names a move for {player:?} that is not one of the board's"
+                        ))
+                    }
+                }
+            }
+        };
+        if moves == 0 && wins != (config.convention == Convention::Misere) {
+            return implausible(format!(
+                "says {player:?}, who has no move, {} moving first",
+                if wins { "wins" } else { "loses" }
+            ));
+        }
+        if let (Some(_), Some(t)) = (&winning_move, mv) {
+            if let Ok(OutcomeRead::Hit(next)) = store.get_outcome(r.name(), conv, t) {
+                let reply_wins = match player {
+                    Player::Left => next.right_first_wins,
+                    Player::Right => next.left_first_wins,
+                };
+                if reply_wins {
+                    return implausible(format!(
+                        "names a winning move for {player:?} after which the store says the opponent wins moving first"
+                    ));
+                }
+            }
+        }
+        fps.push(FirstPlayer {
+            player,
+            wins,
+            winning_move,
+            counts: SearchCounts::default(),
+            elapsed: Duration::ZERO,
+        });
+    }
+    let (Some(right), Some(left)) = (fps.pop(), fps.pop()) else {
+        return StoredAnswer::Miss;
+    };
+    StoredAnswer::Hit(Box::new(SearchReport {
+        outcomes: Outcomes {
+            left_first: left.wins,
+            right_first: right.wins,
+        },
+        left,
+        right,
+        table: TableStats::default(),
+        config: *config,
+        elapsed: Duration::ZERO,
+    }))
+}
+
+/// Record a finished search's answer for `board` in `store` (replacing
+/// what was stored for it).
+pub fn save_outcome<R: Ruleset>(
+    r: &R,
+    board: &Board,
+    rep: &SearchReport,
+    store: &Store,
+) -> Result<(), partizan_store::StoreError> {
+    store.put_outcome(&StoredOutcome {
+        ruleset: r.name().to_string(),
+        board: r.format(board),
+        convention: convention_name(rep.config.convention).to_string(),
+        left_first_wins: rep.left.wins,
+        right_first_wins: rep.right.wins,
+        left_move: rep.left.winning_move.as_ref().map(|b| r.format(b)),
+        right_move: rep.right.winning_move.as_ref().map(|b| r.format(b)),
+        nodes: rep.total().nodes,
+        partizan_version: partizan_store::PARTIZAN_VERSION.to_string(),
+        computed_at: partizan_store::record::unix_now(),
+    })
+}
+
+/// Who wins `board`: from the store when it holds a valid outcome for it
+/// (see [`stored_outcome`]; the report says `from_store`, every count 0),
+/// else by `search` (which the caller runs as it likes: budgets, progress,
+/// checkpoints), whose answer is then saved when `store.write` is set. A
+/// rejected row or a failed write is a warning in the report, never an
+/// answer; the search's error is returned as it is.
+pub fn outcome_through_store<R: Ruleset, E>(
+    r: &R,
+    board: &Board,
+    config: &SearchConfig,
+    store: OutcomeStore<'_>,
+    search: impl FnOnce() -> Result<SearchReport, E>,
+) -> Result<OutcomeReport, E> {
+    let mut warnings = Vec::new();
+    if let (Some(st), true) = (store.store, store.read) {
+        match stored_outcome(r, board, config, st) {
+            StoredAnswer::Hit(rep) => {
+                let mut out = OutcomeReport::of(r, board, &rep);
+                out.from_store = true;
+                return Ok(out);
+            }
+            StoredAnswer::Miss => {}
+            StoredAnswer::Rejected(why) => warnings.push(format!("{why}; searched again")),
+        }
+    }
+    let rep = search()?;
+    let mut out = OutcomeReport::of(r, board, &rep);
+    if let (Some(st), true) = (store.store, store.write) {
+        match save_outcome(r, board, &rep, st) {
+            Ok(()) => out.saved_to_store = true,
+            Err(e) => warnings.push(format!("store: the outcome was not recorded: {e}")),
+        }
+    }
+    out.warnings = warnings;
+    Ok(out)
 }
 
 /// Search who wins `board` under `config` and `control` (a stop flag, a
@@ -163,6 +476,211 @@ mod tests {
         assert_eq!(left["wins"], true);
         assert_eq!(left["move"]["cells"].as_array().unwrap().len(), 2);
         assert!(left["nodes"].as_u64().is_some());
+    }
+
+    fn temp_store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(&dir.path().join("s.sqlite")).unwrap();
+        (dir, s)
+    }
+
+    fn through<R: Knowledge>(
+        r: &R,
+        board: &Board,
+        conv: Convention,
+        store: &Store,
+    ) -> (OutcomeReport, bool) {
+        let cfg = SearchConfig::for_ruleset(r, conv);
+        let mut searched = false;
+        let out = outcome_through_store(r, board, &cfg, OutcomeStore::of(store), || {
+            searched = true;
+            solve(r, board, &cfg, &Control::default())
+        })
+        .unwrap();
+        (out, searched)
+    }
+
+    #[test]
+    fn a_second_ask_is_answered_from_the_store_without_a_search() {
+        let (_d, st) = temp_store();
+        let b = Domineering.parse("....|....|....").unwrap();
+        let (first, searched) = through(&Domineering, &b, Convention::Normal, &st);
+        assert!(searched && first.saved_to_store && !first.from_store);
+        assert!(first.stats.nodes > 0);
+        let (second, searched) = through(&Domineering, &b, Convention::Normal, &st);
+        assert!(!searched, "the search ran again");
+        assert!(second.from_store && second.warnings.is_empty());
+        assert_eq!(second.stats.nodes, 0);
+        assert_eq!(second.outcome, first.outcome);
+        assert_eq!(
+            second.first_players.left.winning_move,
+            first.first_players.left.winning_move
+        );
+        assert!(second.render_text().contains("(from store)"));
+        // A caller that must search (a certificate) does not read.
+        let cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
+        let no_read = OutcomeStore {
+            read: false,
+            ..OutcomeStore::of(&st)
+        };
+        let out = outcome_through_store(&Domineering, &b, &cfg, no_read, || {
+            solve(&Domineering, &b, &cfg, &Control::default())
+        })
+        .unwrap();
+        assert!(!out.from_store && out.stats.nodes > 0);
+    }
+
+    #[test]
+    fn every_searched_answer_is_read_back_as_it_was_saved() {
+        // The twin of the plausibility checks: on every small board of two
+        // rulesets, in both conventions, what the search saved is believed
+        // and says the same (no check rejects a true answer).
+        let (_d, st) = temp_store();
+        let mut boards = Vec::new();
+        for (h, w) in [(1, 1), (1, 2), (1, 3), (2, 2), (2, 3), (3, 3), (2, 4)] {
+            let cells = h * w;
+            for mask in 0u32..(1 << cells) {
+                if mask.count_ones() > 2 || (cells > 6 && mask != 0) {
+                    continue;
+                }
+                let rows: Vec<String> = (0..h)
+                    .map(|r| {
+                        (0..w)
+                            .map(|c| {
+                                if mask >> (r * w + c) & 1 == 1 {
+                                    '#'
+                                } else {
+                                    '.'
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect();
+                boards.push(rows.join("|"));
+            }
+        }
+        let mut checked = 0;
+        for text in &boards {
+            let Ok(b) = Domineering.parse(text) else {
+                continue;
+            };
+            for conv in [Convention::Normal, Convention::Misere] {
+                let (first, _) = through(&Domineering, &b, conv, &st);
+                let (again, searched) = through(&Domineering, &b, conv, &st);
+                assert!(
+                    !searched && again.from_store,
+                    "{text} {conv:?}: {:?}",
+                    again.warnings
+                );
+                assert_eq!(again.outcome, first.outcome, "{text}");
+                checked += 1;
+            }
+        }
+        for text in ["xo", "x.o", "xox", "xo|ox", "xox|oxo", "xoxo|oxox"] {
+            let b = partizan_games::Clobber.parse(text).unwrap();
+            for conv in [Convention::Normal, Convention::Misere] {
+                let (first, _) = through(&partizan_games::Clobber, &b, conv, &st);
+                let (again, searched) = through(&partizan_games::Clobber, &b, conv, &st);
+                assert!(
+                    !searched && again.from_store,
+                    "{text} {conv:?}: {:?}",
+                    again.warnings
+                );
+                assert_eq!(again.outcome, first.outcome, "{text}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 60, "{checked}");
+    }
+
+    #[test]
+    fn a_misere_win_with_no_move_is_plausible_only_without_moves() {
+        let (_d, st) = temp_store();
+        // One cell: nobody moves; in misère play both first players win.
+        let b = Domineering.parse(".").unwrap();
+        let (first, _) = through(&Domineering, &b, Convention::Misere, &st);
+        assert_eq!(first.outcome, "N");
+        assert!(first.render_text().contains("wins with (no move needed)"));
+        let (again, searched) = through(&Domineering, &b, Convention::Misere, &st);
+        assert!(!searched && again.from_store);
+        // The same claim for a board with moves is not believed.
+        let two = Domineering.parse("..").unwrap();
+        let cfg = SearchConfig::for_ruleset(&Domineering, Convention::Misere);
+        st.put_outcome(&StoredOutcome {
+            ruleset: "domineering".into(),
+            board: "..".into(),
+            convention: "misere".into(),
+            left_first_wins: true,
+            right_first_wins: true,
+            left_move: None,
+            right_move: None,
+            nodes: 0,
+            partizan_version: "test".into(),
+            computed_at: 0,
+        })
+        .unwrap();
+        match stored_outcome(&Domineering, &two, &cfg, &st) {
+            StoredAnswer::Rejected(why) => assert!(why.contains("no move"), "{why}"),
+            other => panic!("believed: {other:?}"),
+        }
+        // A player without a move stored as losing in misère play: no.
+        st.put_outcome(&StoredOutcome {
+            ruleset: "domineering".into(),
+            board: ".".into(),
+            convention: "misere".into(),
+            left_first_wins: false,
+            right_first_wins: true,
+            left_move: None,
+            right_move: None,
+            nodes: 0,
+            partizan_version: "test".into(),
+            computed_at: 0,
+        })
+        .unwrap();
+        let (fixed, searched) = through(&Domineering, &b, Convention::Misere, &st);
+        assert!(searched && !fixed.from_store);
+        assert_eq!(fixed.outcome, "N");
+        assert!(
+            fixed.warnings[0].contains("has no move"),
+            "{:?}",
+            fixed.warnings
+        );
+    }
+
+    #[test]
+    fn a_winning_move_the_store_itself_contradicts_is_not_believed() {
+        let (_d, st) = temp_store();
+        // 1x3 Domineering: Right (horizontal) wins moving first, to "##."
+        // or ".##"; Left has no move.
+        let b = Domineering.parse("...").unwrap();
+        let (first, _) = through(&Domineering, &b, Convention::Normal, &st);
+        assert_eq!(first.outcome, "R");
+        let after = first
+            .first_players
+            .right
+            .winning_move
+            .clone()
+            .unwrap()
+            .board;
+        // Claim that Left, moving first after Right's move, wins there.
+        st.put_outcome(&StoredOutcome {
+            ruleset: "domineering".into(),
+            board: after.clone(),
+            convention: "normal".into(),
+            left_first_wins: true,
+            right_first_wins: false,
+            left_move: Some(after.clone()),
+            right_move: None,
+            nodes: 0,
+            partizan_version: "test".into(),
+            computed_at: 0,
+        })
+        .unwrap();
+        let cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
+        match stored_outcome(&Domineering, &b, &cfg, &st) {
+            StoredAnswer::Rejected(why) => assert!(why.contains("opponent wins"), "{why}"),
+            other => panic!("believed: {other:?}"),
+        }
     }
 
     #[test]

@@ -165,8 +165,11 @@ pub struct StoreStats {
     /// Imported values not yet recomputed (never answered from; run
     /// `partizan store verify`).
     pub unverified: u64,
-    /// Stored census results.
+    /// Stored census results (not counting stored outcomes).
     pub census_entries: u64,
+    /// Stored outcomes of whole boards (`partizan outcome`), kept beside
+    /// the census results under `outcome/...` keys.
+    pub outcome_entries: u64,
     /// The most recent runs, oldest first.
     pub recent_runs: Vec<RunRecord>,
     /// Hits over lookups across the recent runs, if they made any lookups.
@@ -959,6 +962,10 @@ impl Store {
             .iter()
             .filter(|(k, s)| unseal("census", k.as_bytes(), s).is_none())
             .count() as u64;
+        let outcomes = census
+            .iter()
+            .filter(|(k, _)| crate::outcomes::is_outcome_key(k))
+            .count() as u64;
         let recent_runs = self.recent_runs()?;
         let lookups: u64 = recent_runs.iter().map(|r| r.lookups).sum();
         let hits: u64 = recent_runs.iter().map(|r| r.hits).sum();
@@ -971,7 +978,8 @@ impl Store {
             regions,
             checksum_failures,
             unverified,
-            census_entries: census.len() as u64,
+            census_entries: census.len() as u64 - outcomes,
+            outcome_entries: outcomes,
             recent_hit_rate: (lookups > 0).then(|| hits as f64 / lookups as f64),
             recent_runs,
         })

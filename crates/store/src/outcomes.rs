@@ -12,10 +12,11 @@
 //! which no region value (the `regions` table, binary keys) and no census
 //! result (`census/...`) can ever share. A row is believed only whole: its
 //! checksum must hold, and the record must name the same ruleset, board and
-//! convention as its key and claim a move exactly for each first player it
-//! says wins; anything else is [`OutcomeRead::Damaged`] (recompute it),
-//! never an answer. The caller also checks that a stored move is a move of
-//! the board before it repeats it.
+//! convention as its key and claim no move for a first player it says
+//! loses; anything else is [`OutcomeRead::Damaged`] (recompute it), never
+//! an answer. The caller checks the rest against the rules
+//! (`partizan_report::stored_outcome`): that a stored move is a move of the
+//! board, and that a win with no move is a misère win with none to make.
 
 use serde::{Deserialize, Serialize};
 
@@ -67,6 +68,12 @@ pub fn outcome_key(ruleset: &str, convention: &str, board: &str) -> String {
     format!("outcome/v{OUTCOME_VERSION}/{ruleset}/{convention}/{board}")
 }
 
+/// Whether a key of the census table holds a stored outcome (of any
+/// version) rather than a census result.
+pub fn is_outcome_key(key: &str) -> bool {
+    key.starts_with("outcome/")
+}
+
 impl StoredOutcome {
     /// Why the record cannot be the answer for its key, if it cannot.
     fn fault(&self, ruleset: &str, convention: &str, board: &str) -> Option<String> {
@@ -76,10 +83,10 @@ impl StoredOutcome {
                 self.ruleset, self.board, self.convention
             ));
         }
-        if self.left_first_wins != self.left_move.is_some()
-            || self.right_first_wins != self.right_move.is_some()
+        if (!self.left_first_wins && self.left_move.is_some())
+            || (!self.right_first_wins && self.right_move.is_some())
         {
-            return Some("a win without a move or a move without a win".to_string());
+            return Some("a move without a win".to_string());
         }
         None
     }
@@ -133,6 +140,26 @@ mod tests {
     }
 
     #[test]
+    fn stats_count_stored_outcomes_apart_from_census_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(&dir.path().join("s.redb")).unwrap();
+        s.put_census(
+            "census/domineering/max_cells=3",
+            &serde_json::json!({"n": 1}),
+        )
+        .unwrap();
+        s.put_outcome(&sample()).unwrap();
+        let mut misere = sample();
+        misere.convention = "misere".into();
+        s.put_outcome(&misere).unwrap();
+        let st = s.stats().unwrap();
+        assert_eq!((st.census_entries, st.outcome_entries), (1, 2));
+        let v = serde_json::to_value(&st).unwrap();
+        assert_eq!(v["outcome_entries"], 2);
+        assert_eq!(v["census_entries"], 1);
+    }
+
+    #[test]
     fn outcomes_round_trip_and_a_mismatched_record_is_damaged() {
         let dir = tempfile::tempdir().unwrap();
         let s = Store::open(&dir.path().join("s.redb")).unwrap();
@@ -159,9 +186,9 @@ mod tests {
             s.get_outcome("domineering", "normal", "...|...").unwrap(),
             OutcomeRead::Damaged(_)
         ));
-        // A win without a move is not believed.
+        // A move without a win is not believed.
         let mut bad = o;
-        bad.left_move = None;
+        bad.left_first_wins = false;
         s.put_census(
             &outcome_key("domineering", "normal", "..|.."),
             &serde_json::to_value(&bad).unwrap(),

@@ -128,12 +128,23 @@ class Board:
     ) -> Tuple[Value, Dict[str, int]]: ...
     def outcome(
         self,
+        store: Optional[Store] = None,
         *,
         misere: bool = False,
         table_mb: Optional[int] = None,
         max_nodes: Optional[int] = None,
     ) -> str:
-        """The outcome class by the outcome search (Ctrl-C stops it)."""
+        """The outcome class by the outcome search (Ctrl-C stops it); `store`
+        answers a board solved before and saves a searched one."""
+    def outcome_report(
+        self,
+        store: Optional[Store] = None,
+        *,
+        misere: bool = False,
+        table_mb: Optional[int] = None,
+        max_nodes: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """The outcome search's whole report (the fields of `partizan outcome --json`)."""
     def graph(self) -> Dict[str, Any]: ...
     def rows(self) -> List[str]: ...
     def _repr_svg_(self) -> str: ...

@@ -6,6 +6,13 @@
 //! `/outcome` is the page, `/api/outcome` the JSON: the report layer's
 //! [`partizan_report::OutcomeReport`] (the field names of `partizan outcome
 //! --json`) with `"decided": true`, or `"decided": false` with the reason.
+//!
+//! On a site with a store (`partizan serve` on the embedded store) a board
+//! solved before is answered from its stored outcome without a heavy-work
+//! slot (`"from_store": true`, 0 nodes), and a decided search is saved
+//! there unless the store is read-only; both go through the report layer's
+//! [`partizan_report::outcome_through_store`], which never believes a
+//! damaged or implausible row (it is searched again, with a warning).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -17,9 +24,12 @@ use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use partizan_games::Board;
-use partizan_report::OutcomeReport;
+use partizan_report::{
+    outcome_through_store, stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer,
+};
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::{Control, Progress, SearchConfig, SearchError};
+use partizan_solve::search::{solve, Control, Progress, SearchConfig, SearchError};
+use partizan_store::Store;
 use serde::Serialize;
 
 use super::{number_param, params, Params};
@@ -130,18 +140,56 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
     })
 }
 
-/// Search `board` under the budget: decided, or unknown with the reason.
+/// The search configuration of a request (one thread: the site shares
+/// the machine).
+fn config<R: partizan_solve::search::Knowledge>(
+    r: &R,
+    convention: Convention,
+    limits: SearchBudget,
+) -> SearchConfig {
+    let mut cfg = SearchConfig::for_ruleset(r, convention);
+    cfg.threads = 1;
+    cfg.max_nodes = Some(limits.max_nodes);
+    cfg.table_bytes = limits.table_mb << 20;
+    cfg
+}
+
+/// The stored outcome of `board`, if the store holds a valid one (a
+/// rejected row is left to the heavy path, which searches it again).
+fn from_store<R: partizan_solve::search::Knowledge>(
+    r: &R,
+    board: &Board,
+    convention: Convention,
+    limits: SearchBudget,
+    store: &Store,
+) -> Option<Answer> {
+    let cfg = config(r, convention, limits);
+    match stored_outcome(r, board, &cfg, store) {
+        StoredAnswer::Hit(rep) => {
+            let mut out = OutcomeReport::of(r, board, &rep);
+            out.from_store = true;
+            Some(Answer::Decided {
+                decided: true,
+                report: Box::new(out),
+                budget: limits,
+            })
+        }
+        StoredAnswer::Miss | StoredAnswer::Rejected(_) => None,
+    }
+}
+
+/// Search `board` under the budget (through `store`: answered from it when
+/// it holds the board, saved in it when decided): decided, or unknown with
+/// the reason.
 pub(crate) fn search<R: partizan_solve::search::Knowledge>(
     r: &R,
     board: &Board,
     convention: Convention,
     limits: SearchBudget,
     budget: &Budget,
+    store: OutcomeStore<'_>,
 ) -> Result<Answer, WebError> {
-    let mut cfg = SearchConfig::for_ruleset(r, convention);
-    cfg.threads = 1;
-    cfg.max_nodes = Some(limits.max_nodes);
-    cfg.table_bytes = limits.table_mb << 20;
+    let cfg = config(r, convention, limits);
     let stop = AtomicBool::new(false);
     // Leave the handler time to answer before its own deadline.
     let deadline = budget.reserve(Duration::from_millis(200));
@@ -165,7 +213,7 @@ pub(crate) fn search<R: partizan_solve::search::Knowledge>(
         nodes,
         budget: limits,
     };
-    match partizan_report::board_outcome(r, board, &cfg, &control) {
+    match outcome_through_store(r, board, &cfg, store, || solve(r, board, &cfg, &control)) {
         Ok(rep) => Ok(Answer::Decided {
             decided: true,
             report: Box::new(rep),
@@ -203,9 +251,26 @@ async fn compute(state: &AppState, req: Request) -> Result<Answer, WebError> {
         }
     }))?;
     let (ruleset, convention, limits) = (req.ruleset, req.convention, req.budget);
+    // A board solved before needs no heavy-work slot.
+    if let Some(a) = state
+        .store_only(move |st| {
+            let found: Result<_, WebError> =
+                crate::with_ruleset!(ruleset, |r| Ok(from_store(r, &b, convention, limits, st)));
+            found.ok().flatten()
+        })
+        .await
+    {
+        return Ok(a);
+    }
+    let store = state.store_handle();
     state
         .heavy(move |budget| {
-            crate::with_ruleset!(ruleset, |r| search(r, &b, convention, limits, budget))
+            let through = store
+                .as_ref()
+                .map_or(OutcomeStore::none(), OutcomeStore::of);
+            crate::with_ruleset!(ruleset, |r| search(
+                r, &b, convention, limits, budget, through
+            ))
         })
         .await
 }
@@ -243,6 +308,15 @@ fn render(a: &Answer) -> String {
                 if report.left_first_wins { "wins" } else { "loses" },
                 if report.right_first_wins { "wins" } else { "loses" },
             );
+            if report.from_store {
+                s.push_str("<p id=\"from-store\">From store: this board was solved before, so no search ran (0 nodes).</p>");
+            }
+            if report.saved_to_store {
+                s.push_str("<p class=\"muted\" id=\"saved\">Saved in the store: the next ask is answered from it.</p>");
+            }
+            for w in &report.warnings {
+                let _ = write!(s, "<p class=\"refused warning\">Warning: {}</p>", escape(w));
+            }
             for (who, fp) in [
                 ("Left first", &report.first_players.left),
                 ("Right first", &report.first_players.right),
@@ -250,30 +324,40 @@ fn render(a: &Answer) -> String {
                 let mv = match &fp.winning_move {
                     Some(m) => format!(
                         "wins with <span class=\"mono\">{}</span> → <a class=\"mono\" href=\"/outcome?ruleset={}&amp;board={}\">{}</a>",
-                        m.cells
-                            .iter()
-                            .map(|[r, c]| format!("r{r}c{c}"))
-                            .collect::<Vec<_>>()
-                            .join("-"),
+                        m.cells_text(),
                         report.ruleset,
                         crate::html::url_encode(&m.board),
                         escape(&m.board)
                     ),
+                    None if fp.wins => "wins (no move needed)".to_string(),
                     None => "loses".to_string(),
+                };
+                let how = if report.from_store {
+                    "from store".to_string()
+                } else {
+                    format!(
+                        "{} nodes, {:.0} ms",
+                        thousands(u128::from(fp.nodes)),
+                        fp.time_ms
+                    )
                 };
                 let _ = write!(
                     s,
-                    "<dt>{who}</dt><dd>{mv} <span class=\"muted\">({} nodes, {:.0} ms)</span></dd>",
-                    thousands(u128::from(fp.nodes)),
-                    fp.time_ms
+                    "<dt>{who}</dt><dd>{mv} <span class=\"muted\">({how})</span></dd>"
+                );
+            }
+            if !report.from_store {
+                let _ = write!(
+                    s,
+                    "<dt>table</dt><dd>{} of {} entries, {} hits</dd>",
+                    thousands(u128::from(report.table.filled)),
+                    thousands(u128::from(report.table.capacity)),
+                    thousands(u128::from(report.table.hits)),
                 );
             }
             let _ = write!(
                 s,
-                "<dt>table</dt><dd>{} of {} entries, {} hits</dd><dt>budget</dt><dd>{} ms, {} nodes, {} MB table</dd></dl></div>",
-                thousands(u128::from(report.table.filled)),
-                thousands(u128::from(report.table.capacity)),
-                thousands(u128::from(report.table.hits)),
+                "<dt>budget</dt><dd>{} ms, {} nodes, {} MB table</dd></dl></div>",
                 budget.time_ms,
                 thousands(u128::from(budget.max_nodes)),
                 budget.table_mb
@@ -386,6 +470,7 @@ mod tests {
             Convention::Normal,
             limits(1_000_000),
             &Budget::unlimited(),
+            OutcomeStore::none(),
         )
         .unwrap();
         let v = serde_json::to_value(&a).unwrap();
@@ -408,6 +493,7 @@ mod tests {
             Convention::Normal,
             limits(100),
             &Budget::unlimited(),
+            OutcomeStore::none(),
         )
         .unwrap();
         let v = serde_json::to_value(&a).unwrap();
@@ -424,6 +510,7 @@ mod tests {
             Convention::Normal,
             limits(MAX_NODES),
             &Budget::new(Duration::from_millis(300)),
+            OutcomeStore::none(),
         )
         .unwrap();
         let v = serde_json::to_value(&a).unwrap();

@@ -1,0 +1,103 @@
+//! The outcome search for Python (`Board.outcome`, `Board.outcome_report`):
+//! the report layer's [`partizan_report::outcome_through_store`], so a board
+//! solved before (by Python, the command line or the site) is answered from
+//! the store, and a searched one is saved there.
+
+use partizan_games::{with_rules, Board, Rules};
+use partizan_report::{default_table_mb, outcome_through_store, OutcomeReport, OutcomeStore};
+use partizan_solve::outcome::Convention;
+use partizan_solve::search::{solve, Control, SearchConfig, SearchError};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyRuntimeWarning, PyValueError};
+use pyo3::prelude::*;
+
+use crate::interrupt::{run_watched, solve_error};
+use crate::tables::Store;
+
+/// Who wins `board` of `rules`: with the GIL released, Ctrl-C answered,
+/// through `store` when given; each warning of the store (a damaged or
+/// implausible row, searched again) is raised as a `RuntimeWarning`.
+pub fn outcome_report(
+    py: Python<'_>,
+    rules: Rules,
+    board: Board,
+    store: Option<&Store>,
+    misere: bool,
+    table_mb: Option<usize>,
+    max_nodes: Option<u64>,
+) -> PyResult<OutcomeReport> {
+    let conv = if misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    let table_mb = match table_mb {
+        Some(mb) if !(1..=4096).contains(&mb) => {
+            return Err(PyValueError::new_err(format!(
+                "table_mb must be 1 to 4096, not {mb}"
+            )))
+        }
+        Some(mb) => mb,
+        // The command line's default, from the one definition.
+        None => {
+            let cells = with_rules!(rules, |r| r.cells(&board).count_ones());
+            usize::try_from(default_table_mb(cells, None)).unwrap_or(16)
+        }
+    };
+    let (res, signal) = run_watched(py, |stop| {
+        let handle = match store.map(Store::handle).transpose() {
+            Ok(h) => h,
+            Err(e) => return Err(Failure::Py(e)),
+        };
+        let through = handle
+            .as_ref()
+            .map_or(OutcomeStore::none(), OutcomeStore::of);
+        with_rules!(rules, |r| {
+            let mut config = SearchConfig::for_ruleset(r, conv);
+            config.table_bytes = table_mb << 20;
+            config.max_nodes = max_nodes;
+            let control = Control {
+                stop: Some(stop.as_ref()),
+                ..Control::default()
+            };
+            outcome_through_store(r, &board, &config, through, || {
+                solve(r, &board, &config, &control)
+            })
+            .map_err(Failure::Search)
+        })
+    });
+    if let Some(e) = signal {
+        return Err(e);
+    }
+    let rep = match res {
+        Ok(rep) => rep,
+        Err(Failure::Py(e)) => return Err(e),
+        Err(Failure::Search(SearchError::Solve(e))) => return Err(solve_error(e)),
+        Err(Failure::Search(e @ SearchError::Value(_))) => {
+            return Err(PyOverflowError::new_err(e.to_string()))
+        }
+        Err(Failure::Search(e)) => return Err(PyRuntimeError::new_err(e.to_string())),
+    };
+    for w in &rep.warnings {
+        PyErr::warn(
+            py,
+            &py.get_type::<PyRuntimeWarning>(),
+            &std::ffi::CString::new(w.replace('\0', " ")).unwrap_or_default(),
+            1,
+        )?;
+    }
+    Ok(rep)
+}
+
+/// Why a search gave no report.
+enum Failure {
+    /// Opening the store failed.
+    Py(PyErr),
+    /// The search failed (stopped, over budget, ...).
+    Search(SearchError),
+}
+
+/// The report as a dict: the fields of `partizan outcome --json`.
+pub fn report_dict<'py>(py: Python<'py>, rep: &OutcomeReport) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(rep).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
+}

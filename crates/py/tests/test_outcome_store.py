@@ -1,0 +1,130 @@
+"""The outcome search through the persistent store from Python: a board
+solved once is answered from the store with 0 nodes, a damaged row is
+never believed (searched again, with a warning), the report has the
+command line's `--json` fields, and `store_added` counts what was saved."""
+
+import sqlite3
+import warnings
+
+import pytest
+
+import partizan
+
+# 3 rows x 4 columns of Clobber, checkerboard: searched in well under a second.
+CLOBBER = "xoxo|oxox|xoxo"
+
+# The fields of `partizan outcome --json` (crates/report/src/outcome.rs).
+FIELDS = {
+    "ruleset", "board", "convention", "outcome", "left_first_wins", "right_first_wins",
+    "first_players", "stats", "table", "config", "time_ms", "from_store", "saved_to_store",
+}
+
+
+def test_a_second_ask_is_answered_from_the_store(tmp_path):
+    b = partizan.Board("clobber", CLOBBER)
+    with partizan.Store(tmp_path / "s.sqlite") as store:
+        first = b.outcome_report(store=store)
+        assert set(first) == FIELDS
+        assert first["from_store"] is False and first["saved_to_store"] is True
+        assert first["stats"]["nodes"] > 0
+        second = b.outcome_report(store)
+        assert second["from_store"] is True
+        assert second["stats"]["nodes"] == 0
+        for k in ["outcome", "left_first_wins", "right_first_wins"]:
+            assert second[k] == first[k], k
+        for p in ["left", "right"]:
+            assert second["first_players"][p]["nodes"] == 0
+            assert second["first_players"][p]["wins"] == first["first_players"][p]["wins"]
+            assert second["first_players"][p]["move"] == first["first_players"][p]["move"]
+        # The class-only method reads the same row and answers alike.
+        assert b.outcome(store=store) == first["outcome"]
+        assert store.stats()["outcome_entries"] == 1
+        # Misère play is another question.
+        assert b.outcome_report(store, misere=True)["from_store"] is False
+        assert store.stats()["outcome_entries"] == 2
+        # Without the store nothing is read.
+        assert b.outcome_report()["from_store"] is False
+
+
+def test_the_report_agrees_with_the_value_and_names_winning_moves():
+    # Oracle: the value of 2x3 Domineering is {2|-1/2}, a first-player win.
+    b = partizan.Board("domineering", "...|...")
+    rep = b.outcome_report()
+    assert rep["outcome"] == b.value().outcome == "N" == b.outcome()
+    for p in ["left", "right"]:
+        fp = rep["first_players"][p]
+        assert fp["wins"] is True
+        after = fp["move"]["board"]
+        assert after in ["|".join(o.rows()) for o in b.options(p)]
+        assert len(fp["move"]["cells"]) == 2
+    assert rep["table"]["capacity"] > 0
+
+
+def test_a_misere_win_with_no_move_to_make_is_stored_and_read_back(tmp_path):
+    # One cell of Domineering: nobody can move, so in misère play whoever
+    # is to move wins without a move (class N); in normal play they lose (P).
+    b = partizan.Board("domineering", ".")
+    with partizan.Store(tmp_path / "s.sqlite") as store:
+        assert b.outcome(store, misere=True) == "N"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            again = b.outcome_report(store, misere=True)
+        assert again["from_store"] is True and again["outcome"] == "N"
+        assert again["first_players"]["left"]["move"] is None
+        assert b.outcome(store) == "P"
+
+
+def test_a_damaged_row_is_searched_again_with_a_warning(tmp_path):
+    path = tmp_path / "s.sqlite"
+    b = partizan.Board("clobber", CLOBBER)
+    with partizan.Store(path) as store:
+        truth = b.outcome_report(store)
+    key = f"outcome/v1/clobber/normal/{CLOBBER}"
+    con = sqlite3.connect(path)
+    (blob,) = con.execute("SELECT value FROM census WHERE key = ?", (key,)).fetchone()
+    blob = bytearray(blob)
+    i = blob.index(b"true")
+    blob[i:i + 4] = b"fals"  # still the right length; the checksum must catch it
+    con.execute("UPDATE census SET value = ? WHERE key = ?", (bytes(blob), key))
+    con.commit()
+    con.close()
+    with partizan.Store(path) as store:
+        with pytest.warns(RuntimeWarning, match="store"):
+            again = b.outcome_report(store)
+        assert again["from_store"] is False
+        assert again["outcome"] == truth["outcome"]
+        assert again["stats"]["nodes"] > 0
+        # ... and the row was replaced by the search's answer.
+        assert b.outcome_report(store)["from_store"] is True
+
+
+def test_bad_arguments_are_value_errors():
+    b = partizan.Board("clobber", CLOBBER)
+    with pytest.raises(ValueError, match="table_mb"):
+        b.outcome(table_mb=0)
+    with pytest.raises(ValueError, match="table_mb"):
+        b.outcome_report(table_mb=100_000)
+
+
+def test_store_added_counts_what_was_saved(tmp_path):
+    path = tmp_path / "s.sqlite"
+    b = partizan.Board("domineering", "....|....|...#")
+    with partizan.Store(path) as store:
+        before = store.stats()["total_regions"]
+        _, stats = b.solve_with_stats(store)
+        saved = store.stats()["total_regions"] - before
+        assert saved > 0
+        assert stats["store_added"] == saved
+        _, stats = b.solve_with_stats(store)
+        assert stats["store_added"] == 0
+    # A store at its size limit saves nothing, and says so by the count.
+    full = tmp_path / "full.sqlite"
+    partizan.Store(full).close()
+    con = sqlite3.connect(full)
+    con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('max_bytes', 1)")
+    con.commit()
+    con.close()
+    with partizan.Store(full) as store:
+        _, stats = b.solve_with_stats(store)
+        assert stats["store_added"] == 0
+        assert store.stats()["total_regions"] == 0

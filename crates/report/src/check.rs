@@ -1,0 +1,155 @@
+//! The answer of replaying a certificate ([`CheckReport`], `partizan check
+//! FILE [--json]`): which board, which outcome it proves and what the
+//! independent checker (`partizan_solve::search::certificate::check`) did.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use partizan_games::{with_rules, Rules};
+use partizan_solve::outcome::Convention;
+use partizan_solve::search::certificate::{self, CertError, Certificate};
+use serde::Serialize;
+use thiserror::Error;
+
+/// Why a certificate was not accepted.
+#[derive(Debug, Error)]
+pub enum CheckError {
+    /// The certificate does not parse, names a bad board, or its proof
+    /// fails (the reason says which).
+    #[error(transparent)]
+    Certificate(#[from] CertError),
+    /// The certificate names no known ruleset.
+    #[error("certificate: {0}")]
+    Ruleset(String),
+}
+
+/// A certificate that replayed: every line of play it claims holds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckReport {
+    /// Always true: a proof that fails is a [`CheckError`], never a report.
+    pub valid: bool,
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// The root board.
+    pub board: String,
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// The outcome class the certificate proves: L, R, N or P.
+    pub outcome: &'static str,
+    /// Left wins moving first.
+    pub left_first_wins: bool,
+    /// Right wins moving first.
+    pub right_first_wins: bool,
+    /// What the checker replayed.
+    pub check: certificate::CheckReport,
+    /// Wall time of the check, milliseconds.
+    pub time_ms: f64,
+}
+
+impl CheckReport {
+    /// The text form: one line.
+    pub fn render_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "valid: {} {} is {} ({} positions replayed, {} decided by values, {} records)",
+            self.ruleset,
+            self.board,
+            self.outcome,
+            self.check.positions,
+            self.check.by_value,
+            self.check.records
+        );
+        s
+    }
+}
+
+/// Parse a certificate's `text` and replay it, visiting at most
+/// `max_positions` positions.
+pub fn check_certificate(text: &str, max_positions: u64) -> Result<CheckReport, CheckError> {
+    let cert = Certificate::parse(text)?;
+    let rules = Rules::from_name(&cert.ruleset).map_err(|e| CheckError::Ruleset(e.to_string()))?;
+    let start = Instant::now();
+    let check = with_rules!(rules, |r| certificate::check(r, &cert, max_positions))?;
+    Ok(CheckReport {
+        valid: true,
+        outcome: cert.claims.class(),
+        left_first_wins: cert.claims.left_first,
+        right_first_wins: cert.claims.right_first,
+        convention: cert.convention,
+        ruleset: cert.ruleset,
+        board: cert.board,
+        check,
+        time_ms: start.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use partizan_games::{Domineering, Ruleset};
+    use partizan_solve::search::{certificate::solve_with_certificate, Control, SearchConfig};
+
+    fn certificate_of(board: &str) -> String {
+        let b = Domineering.parse(board).unwrap();
+        let cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
+        let (_, cert) =
+            solve_with_certificate(&Domineering, &b, &cfg, &Control::default()).unwrap();
+        cert.to_text()
+    }
+
+    #[test]
+    fn the_json_has_the_command_lines_shape() {
+        // Oracle: 4 rows x 5 columns of Domineering is a Left win (Lachmann,
+        // Moore and Rapaport's table; the CLI test pins it too).
+        let rep = check_certificate(&certificate_of(".....|.....|.....|....."), 1_000_000).unwrap();
+        let v = serde_json::to_value(&rep).unwrap();
+        let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            [
+                "board",
+                "check",
+                "convention",
+                "left_first_wins",
+                "outcome",
+                "right_first_wins",
+                "ruleset",
+                "time_ms",
+                "valid"
+            ]
+        );
+        let mut counts: Vec<&str> = v["check"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        counts.sort_unstable();
+        assert_eq!(counts, ["by_value", "positions", "records", "terminal"]);
+        assert_eq!(v["valid"], true);
+        assert_eq!(v["ruleset"], "domineering");
+        assert_eq!(v["convention"], "normal");
+        assert_eq!(v["outcome"], "L");
+        assert_eq!(v["left_first_wins"], true);
+        assert_eq!(v["right_first_wins"], false);
+        assert!(v["check"]["positions"].as_u64().unwrap() > 10);
+        assert!(rep
+            .render_text()
+            .starts_with("valid: domineering .....|.....|.....|..... is L ("));
+    }
+
+    #[test]
+    fn a_false_claim_or_an_unknown_ruleset_is_an_error() {
+        let text = certificate_of("...|...");
+        // {2|-1/2}: both first players win; claim Right loses instead.
+        let bad = text.replace("claim right wins", "claim right loses");
+        assert_ne!(bad, text);
+        let e = check_certificate(&bad, 1_000_000).unwrap_err();
+        assert!(e.to_string().contains("proof fails"), "{e}");
+        let other = text.replace("ruleset domineering", "ruleset chess");
+        let e = check_certificate(&other, 1_000_000).unwrap_err();
+        assert!(matches!(e, CheckError::Ruleset(_)), "{e}");
+    }
+}

@@ -1,0 +1,164 @@
+//! The site's outcome search through a store: a board solved once is
+//! answered "from store" with 0 nodes (JSON and page), even with every
+//! heavy-work slot taken; a row that is damaged or cannot be right is
+//! searched again with a warning and replaced; a read-only store is read
+//! but never written.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use partizan_store::{outcomes::outcome_key, Store, StoreOptions, StoredOutcome};
+use partizan_web::{router, AppState, Limits};
+use serde_json::Value;
+use tower::ServiceExt;
+
+async fn get(app: &Router, uri: &str) -> (StatusCode, String) {
+    let resp = app
+        .clone()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+async fn api(app: &Router, board: &str) -> Value {
+    let (status, body) = get(
+        app,
+        &format!(
+            "/api/outcome?ruleset=clobber&board={}",
+            board.replace('|', "%7C")
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+fn limits() -> Limits {
+    Limits {
+        max_heavy: 1,
+        queue_wait: Duration::from_millis(50),
+        ..Limits::default()
+    }
+}
+
+/// 3x4 Clobber, checkerboard: a search of tens of thousands of nodes.
+const BOARD: &str = "xoxo|oxox|xoxo";
+
+#[tokio::test]
+async fn a_second_request_is_answered_from_the_store_with_0_nodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = AppState::with_store(limits(), &dir.path().join("s.sqlite")).unwrap();
+    let app = router(state.clone());
+    let first = api(&app, BOARD).await;
+    assert_eq!(first["decided"], true);
+    assert_eq!(first["from_store"], false);
+    assert_eq!(first["saved_to_store"], true);
+    assert!(first["stats"]["nodes"].as_u64().unwrap() > 0);
+    // Every heavy-work slot taken: the stored board still answers.
+    let held = state.hold_permit().unwrap();
+    let second = api(&app, BOARD).await;
+    assert_eq!(second["from_store"], true, "{second}");
+    assert_eq!(second["stats"]["nodes"], 0);
+    for k in ["outcome", "left_first_wins", "right_first_wins"] {
+        assert_eq!(second[k], first[k], "{k}");
+    }
+    for p in ["left", "right"] {
+        assert_eq!(second["first_players"][p]["nodes"], 0);
+        assert_eq!(
+            second["first_players"][p]["move"],
+            first["first_players"][p]["move"]
+        );
+    }
+    let (status, page) = get(&app, "/outcome?ruleset=clobber&board=xoxo%7Coxox%7Cxoxo").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("id=\"from-store\""), "{page}");
+    assert!(page.contains("(from store)"), "{page}");
+    drop(held);
+    // Misère play is another question.
+    let (_, body) = get(
+        &app,
+        "/api/outcome?ruleset=clobber&board=xoxo%7Coxox%7Cxoxo&play=misere",
+    )
+    .await;
+    let m: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(m["from_store"], false);
+}
+
+#[tokio::test]
+async fn a_row_that_cannot_be_right_is_searched_again_and_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sqlite");
+    let truth = {
+        let state = AppState::with_store(limits(), &path).unwrap();
+        api(&router(state), BOARD).await
+    };
+    let store = Store::open(&path).unwrap();
+    let bogus = StoredOutcome {
+        ruleset: "clobber".into(),
+        board: BOARD.into(),
+        convention: "normal".into(),
+        left_first_wins: true,
+        right_first_wins: true,
+        left_move: Some("oooo|oooo|oooo".into()),
+        right_move: Some("xxxx|xxxx|xxxx".into()),
+        nodes: 1,
+        partizan_version: "test".into(),
+        computed_at: 0,
+    };
+    // 1. Whole and checksummed, but its moves are no moves of the board.
+    store.put_outcome(&bogus).unwrap();
+    let app = router(AppState::build(limits(), Some(store.clone())));
+    let v = api(&app, BOARD).await;
+    assert_eq!(v["from_store"], false, "searched again: {v}");
+    assert_eq!(v["outcome"], truth["outcome"]);
+    assert!(v["stats"]["nodes"].as_u64().unwrap() > 0);
+    let w = v["warnings"][0].as_str().unwrap();
+    assert!(w.contains("not one of the board's"), "{w}");
+    let again = api(&app, BOARD).await;
+    assert_eq!(again["from_store"], true, "replaced: {again}");
+    // 2. A record filed under another board's key (damaged): the page
+    // searches again and shows the warning.
+    let mut other = bogus.clone();
+    other.board = "xoxo|oxox".into();
+    store
+        .put_census(
+            &outcome_key("clobber", "normal", BOARD),
+            &serde_json::to_value(&other).unwrap(),
+        )
+        .unwrap();
+    let (status, page) = get(&app, "/outcome?ruleset=clobber&board=xoxo%7Coxox%7Cxoxo").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Warning: store:"), "{page}");
+    assert!(!page.contains("id=\"from-store\""));
+    assert!(page.contains(&format!(
+        "<b class=\"mono\">{}</b>",
+        truth["outcome"].as_str().unwrap()
+    )));
+    assert_eq!(api(&app, BOARD).await["from_store"], true);
+}
+
+#[tokio::test]
+async fn a_read_only_store_is_read_but_not_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.sqlite");
+    // Solve one board into the store, then serve it read-only.
+    {
+        let state = AppState::with_store(limits(), &path).unwrap();
+        api(&router(state), BOARD).await;
+    }
+    let ro = Store::open_with(&path, &StoreOptions::read_only()).unwrap();
+    let app = router(AppState::build(limits(), Some(ro)));
+    assert_eq!(api(&app, BOARD).await["from_store"], true);
+    let other = "oxox|xoxo|oxox";
+    let v = api(&app, other).await;
+    assert_eq!(v["from_store"], false);
+    assert_eq!(v["saved_to_store"], false);
+    assert!(v.get("warnings").is_none(), "{v}");
+    assert_eq!(api(&app, other).await["from_store"], false);
+}

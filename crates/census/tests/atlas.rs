@@ -431,9 +431,9 @@ fn compact_shards_are_smaller_and_old_ones_still_merge() {
     assert_eq!(level_files(whole.path(), 10), level_files(old.path(), 10));
 }
 
-/// The sizes at 12 to 14 cells (3 shards), printed: `cargo test --release
-/// -p partizan-census --test atlas -- --ignored shard_sizes --nocapture`
-/// (13 cells: about a minute; `PZ_CELLS=14` for 14).
+/// The sizes at 12 to 14 cells (3 shards), printed: `cargo test -p
+/// partizan-census --test atlas -- --ignored shard_sizes --nocapture` (13
+/// cells: seconds; `PZ_CELLS=14` for 14, about two minutes loaded).
 #[test]
 #[ignore]
 fn shard_sizes_at_13_cells() {

@@ -83,8 +83,8 @@ def test_a_damaged_row_is_searched_again_with_a_warning(tmp_path):
     con = sqlite3.connect(path)
     (blob,) = con.execute("SELECT value FROM census WHERE key = ?", (key,)).fetchone()
     blob = bytearray(blob)
-    i = blob.index(b"true")
-    blob[i:i + 4] = b"fals"  # still the right length; the checksum must catch it
+    i = blob.index(b"false")
+    blob[i:i + 5] = b"true "  # still the right length; the checksum must catch it
     con.execute("UPDATE census SET value = ? WHERE key = ?", (bytes(blob), key))
     con.commit()
     con.close()

@@ -478,6 +478,27 @@ mod tests {
         assert!(left["nodes"].as_u64().is_some());
     }
 
+    /// A hand-made Domineering row: (left, right) wins and moves.
+    fn row(
+        board: &str,
+        conv: &str,
+        wins: (bool, bool),
+        moves: (Option<&str>, Option<&str>),
+    ) -> StoredOutcome {
+        StoredOutcome {
+            ruleset: "domineering".into(),
+            board: board.into(),
+            convention: conv.into(),
+            left_first_wins: wins.0,
+            right_first_wins: wins.1,
+            left_move: moves.0.map(str::to_string),
+            right_move: moves.1.map(str::to_string),
+            nodes: 0,
+            partizan_version: "test".into(),
+            computed_at: 0,
+        }
+    }
+
     fn temp_store() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let s = Store::open(&dir.path().join("s.sqlite")).unwrap();
@@ -606,37 +627,15 @@ mod tests {
         // The same claim for a board with moves is not believed.
         let two = Domineering.parse("..").unwrap();
         let cfg = SearchConfig::for_ruleset(&Domineering, Convention::Misere);
-        st.put_outcome(&StoredOutcome {
-            ruleset: "domineering".into(),
-            board: "..".into(),
-            convention: "misere".into(),
-            left_first_wins: true,
-            right_first_wins: true,
-            left_move: None,
-            right_move: None,
-            nodes: 0,
-            partizan_version: "test".into(),
-            computed_at: 0,
-        })
-        .unwrap();
+        st.put_outcome(&row("..", "misere", (true, true), (None, None)))
+            .unwrap();
         match stored_outcome(&Domineering, &two, &cfg, &st) {
             StoredAnswer::Rejected(why) => assert!(why.contains("no move"), "{why}"),
             other => panic!("believed: {other:?}"),
         }
         // A player without a move stored as losing in misère play: no.
-        st.put_outcome(&StoredOutcome {
-            ruleset: "domineering".into(),
-            board: ".".into(),
-            convention: "misere".into(),
-            left_first_wins: false,
-            right_first_wins: true,
-            left_move: None,
-            right_move: None,
-            nodes: 0,
-            partizan_version: "test".into(),
-            computed_at: 0,
-        })
-        .unwrap();
+        st.put_outcome(&row(".", "misere", (false, true), (None, None)))
+            .unwrap();
         let (fixed, searched) = through(&Domineering, &b, Convention::Misere, &st);
         assert!(searched && !fixed.from_store);
         assert_eq!(fixed.outcome, "N");
@@ -663,19 +662,8 @@ mod tests {
             .unwrap()
             .board;
         // Claim that Left, moving first after Right's move, wins there.
-        st.put_outcome(&StoredOutcome {
-            ruleset: "domineering".into(),
-            board: after.clone(),
-            convention: "normal".into(),
-            left_first_wins: true,
-            right_first_wins: false,
-            left_move: Some(after.clone()),
-            right_move: None,
-            nodes: 0,
-            partizan_version: "test".into(),
-            computed_at: 0,
-        })
-        .unwrap();
+        st.put_outcome(&row(&after, "normal", (true, false), (Some(&after), None)))
+            .unwrap();
         let cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
         match stored_outcome(&Domineering, &b, &cfg, &st) {
             StoredAnswer::Rejected(why) => assert!(why.contains("opponent wins"), "{why}"),

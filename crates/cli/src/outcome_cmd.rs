@@ -34,7 +34,7 @@ pub struct OutcomeArgs {
     #[arg(long)]
     pub misere: bool,
     /// Transposition table size in MB, the most it may grow to (it starts
-    /// at 1 MB and doubles as it fills; default: 16 MB up to 30 cells, else
+    /// at 1 MB and doubles as it fills; default: 16 MB up to 20 cells, else
     /// a quarter of the available memory within --max-memory).
     #[arg(long, value_name = "MB")]
     pub table_mb: Option<u64>,

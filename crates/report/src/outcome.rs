@@ -206,7 +206,7 @@ impl WinningMove {
 }
 
 /// The default transposition table of an outcome search of a board of
-/// `cells` cells, MB: small boards need little (16 MB up to 30 cells);
+/// `cells` cells, MB: small boards need little (16 MB up to 20 cells);
 /// bigger ones may grow to a quarter of the available memory, within
 /// `max_memory` (the command's budget in MB, less 64 MB for the rest). The
 /// table starts at 1 MB and doubles as it fills, so a large default costs
@@ -216,7 +216,9 @@ impl WinningMove {
 pub fn default_table_mb(cells: u32, max_memory: Option<u64>) -> u64 {
     let by_machine = available_bytes().map_or(1024, |b| (b >> 20) / 4);
     let by_limit = max_memory.map_or(u64::MAX, |m| m.saturating_sub(64));
-    let by_board = if cells <= 30 { 16 } else { u64::MAX };
+    // (a 30-cell Clobber 5 x 6 fills 16 MB in a minute: only boards that
+    // cannot are capped)
+    let by_board = if cells <= 20 { 16 } else { u64::MAX };
     by_board.min(by_machine).min(by_limit).max(8)
 }
 
@@ -450,6 +452,21 @@ pub fn board_outcome<R: Knowledge>(
 mod tests {
     use super::*;
     use partizan_games::Domineering;
+
+    #[test]
+    fn the_default_table_caps_only_boards_too_small_to_fill_it() {
+        assert_eq!(default_table_mb(12, None), 16);
+        assert_eq!(default_table_mb(20, Some(4096)), 16);
+        // 5 x 6 Clobber may grow past 16 MB, within the budget less 64 MB
+        // (and a quarter of the machine's available memory)
+        let mb = default_table_mb(30, Some(1024));
+        assert!(mb <= 960, "{mb}");
+        if available_bytes().is_some_and(|b| b >= 4 << 30) {
+            assert_eq!(mb, 960);
+        }
+        // never below 8 MB, whatever the budget
+        assert_eq!(default_table_mb(64, Some(10)), 8);
+    }
 
     #[test]
     fn field_names_are_the_command_lines() {

@@ -77,9 +77,6 @@ pub struct Rules {
     pub ordering: bool,
     /// Share table entries between symmetric positions.
     pub symmetry: bool,
-    /// Enhanced transposition cutoff: before searching a node's moves,
-    /// look each child up in the table (near the root only).
-    pub etc: bool,
     /// Run the copy of the search compiled for the processor's popcount
     /// and bit-manipulation instructions when it has them (checked at run
     /// time; the same search, node for node, as the portable copy).
@@ -94,7 +91,6 @@ impl Rules {
         skip_safe: true,
         ordering: true,
         symmetry: true,
-        etc: true,
         hardware: true,
     };
     /// Nothing but the table: the plain search.
@@ -104,7 +100,6 @@ impl Rules {
         skip_safe: false,
         ordering: false,
         symmetry: false,
-        etc: false,
         hardware: false,
     };
 }
@@ -695,11 +690,6 @@ impl Pos {
     }
 }
 
-fn etc_depth() -> usize {
-    static S: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *S.get_or_init(|| std::env::var("PZ_ETC").ok().and_then(|v| v.parse().ok()).unwrap_or(0))
-}
-
 /// Random keys per symmetry and cell.
 struct Keys {
     /// Per symmetry: key of each board cell (`row * width + col`) after
@@ -768,25 +758,6 @@ impl Keys {
             }
         }
         h
-    }
-
-    /// The table key of the position after view `v`'s domino on line `l`,
-    /// bits `j`, `j + 1` (hashes `h`: the position's), the other to move.
-    #[inline]
-    fn key_after(&self, h: &[u64; 8], v: usize, l: usize, j: usize) -> u64 {
-        let (r0, c0, r1, c1) = if v == HZ {
-            (l - 1, j - 1, l - 1, j)
-        } else {
-            (j - 1, l - 1, j, l - 1)
-        };
-        let (i0, i1) = (r0 * self.width + c0, r1 * self.width + c1);
-        let o = 1 - v;
-        let mut best = u64::MAX;
-        for (x, (k, swaps)) in h.iter().zip(&self.syms) {
-            let left = (o == VT) != *swaps;
-            best = best.min(x ^ k[i0] ^ k[i1] ^ if left { self.left_to_move } else { 0 });
-        }
-        best
     }
 
     /// The table key of `p` with view `v` to move.
@@ -1060,20 +1031,6 @@ impl<'s> Engine<'s> {
             ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
         }
         let n = ms.len().min(u16::MAX as usize) as u16;
-        if !root && rules.etc && self.depth < etc_depth() {
-            let keys = self.sh.keys;
-            for &m in ms.iter() {
-                let (l, j) = (usize::from(m.l), usize::from(m.j));
-                let k = keys.key_after(&p.hash, v, l, j);
-                if let Some(e) = self.sh.table.probe_counted(k, &mut self.tally) {
-                    if !e.win {
-                        self.counts.table_hits += 1;
-                        self.scratch[self.depth] = ms;
-                        return Ok(true);
-                    }
-                }
-            }
-        }
         let mut win = false;
         let mut result = Ok(());
         for (rank, &m) in ms.iter().enumerate() {

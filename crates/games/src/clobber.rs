@@ -141,6 +141,11 @@ impl Ruleset for Clobber {
             .sum()
     }
 
+    /// A footprint is one move's pair of cells, and the move needs only them.
+    fn footprints_whole(&self) -> bool {
+        true
+    }
+
     /// 4 x 5 checkerboard: 12 cells 18 s, 8 cells 0.86 s (load average 20).
     fn default_value_cells(&self) -> u32 {
         8

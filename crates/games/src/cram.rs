@@ -77,6 +77,18 @@ impl Ruleset for Cram {
         dominoes::may_split(before, after)
     }
 
+    /// A footprint is one move's pair of cells, and the move needs only them.
+    fn footprints_whole(&self) -> bool {
+        true
+    }
+
+    /// Every domino that fits, counted without placing it (both players
+    /// have the same options).
+    #[inline]
+    fn mobility(&self, b: &Board, _p: Player) -> u32 {
+        dominoes::vertical_tops(b).count_ones() + dominoes::horizontal_lefts(b).count_ones()
+    }
+
     /// Both players place dominoes either way, so no safe moves are
     /// claimed; every domino covers two empty cells, so at most half of
     /// them.

@@ -165,6 +165,31 @@ impl Ruleset for Konane {
         alive(before) && !alive(after)
     }
 
+    /// The options counted without making them: per direction, the cells
+    /// from which `k` hops in a row are possible (a hop's cells ahead are
+    /// untouched by the hops before it), intersected with `p`'s stones.
+    #[inline]
+    fn mobility(&self, b: &Board, p: Player) -> u32 {
+        let (m, t) = match p {
+            Player::Left => (b.layer(0), b.layer(1)),
+            Player::Right => (b.layer(1), b.layer(0)),
+        };
+        let e = b.layer(2);
+        let dirs = b.directions();
+        let mut n = 0;
+        for k in [0usize, 1, 4, 5] {
+            let back = dirs[(k + 4) % 8];
+            // Cells with an opposing stone ahead and an empty cell beyond.
+            let hop = back.apply(t & back.apply(e));
+            let mut chain = hop;
+            while m & chain != 0 {
+                n += (m & chain).count_ones();
+                chain = hop & back.apply(back.apply(chain));
+            }
+        }
+        n
+    }
+
     /// As Clobber: a capturing game whose small regions are costly to value.
     fn default_value_cells(&self) -> u32 {
         8

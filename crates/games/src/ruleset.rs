@@ -119,6 +119,16 @@ pub trait Ruleset: Send + Sync {
         None
     }
 
+    /// Whether [`footprints`](Self::footprints) reports each move's whole
+    /// footprint as one piece, and a move's legality depends only on the
+    /// cells of its footprint. An outcome search then uses the mirror
+    /// strategy (a position that a player-swapping involution of the rules
+    /// keeps, with no footprint meeting its own image, is a second-player
+    /// win). `false` (the default) never claims it.
+    fn footprints_whole(&self) -> bool {
+        false
+    }
+
     /// How many cells a region may have for an outcome search to value it
     /// exactly rather than search it (measured per ruleset: large enough
     /// to cut the search, small enough that valuing costs less than

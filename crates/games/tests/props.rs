@@ -57,8 +57,40 @@ fn moves_within_relation<R: Ruleset>(r: &R, b: &Board) {
     }
 }
 
+/// The bit-parallel mobility counts exactly the options (its twin).
+fn mobility_counts_options<R: Ruleset>(r: &R, b: &Board) {
+    for p in Player::BOTH {
+        let mut n = 0;
+        r.options(b, p, |_| n += 1);
+        assert_eq!(r.mobility(b, p), n, "{} {p:?}", r.format(b));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn mobility_is_the_option_count(b1 in board(1), b2 in board(2), b3 in board(3)) {
+        mobility_counts_options(&Domineering, &b1);
+        mobility_counts_options(&Cram, &b1);
+        mobility_counts_options(&Clobber, &b2);
+        mobility_counts_options(&Konane, &b3);
+    }
+
+    #[test]
+    fn konane_mobility_counts_multiple_jumps(w in 3usize..=12, row in any::<u64>()) {
+        // One row of alternating stones and gaps: long chains of hops.
+        let text: String = (0..w)
+            .map(|i| match (row >> (2 * i)) & 3 {
+                0 | 1 if i % 2 == 1 => 'o',
+                0 | 1 => '.',
+                2 => 'x',
+                _ => '.',
+            })
+            .collect();
+        let b = Konane.parse(&text).unwrap();
+        mobility_counts_options(&Konane, &b);
+    }
 
     #[test]
     fn domineering_related(b in board(1), set in any::<u128>()) {

@@ -144,6 +144,130 @@ fn cram_matches_the_twin() {
     });
 }
 
+/// Cram is impartial: the table key leaves the mover out, so Right's
+/// search (after Left's, one thread) finds each of its first moves in the
+/// table, and the answers still match the twin.
+#[test]
+fn cram_right_first_is_answered_from_left_first_entries() {
+    // Odd sides (no mirror strategy): 5 x 5 is P (Beling's nimber 0).
+    for text in [
+        ".....|.....|.....",
+        ".......|.......|.......",
+        ".....|.....|.....|.....|.....",
+    ] {
+        let b = Cram.parse(text).unwrap();
+        let mut cfg = SearchConfig::for_ruleset(&Cram, Convention::Normal);
+        cfg.threads = 1;
+        let r = solve(&Cram, &b, &cfg, &Control::default()).unwrap();
+        assert_eq!(r.outcomes.left_first, r.outcomes.right_first, "{text}");
+        if text.len() == 29 {
+            assert!(!r.outcomes.left_first);
+        }
+        let moves = u64::from(Cram.mobility(&b, Player::Right));
+        assert!(
+            r.left.counts.nodes > moves + 1,
+            "{text}: {:?}",
+            r.left.counts
+        );
+        assert!(
+            r.right.counts.nodes <= moves + 1,
+            "{text}: {:?}",
+            r.right.counts
+        );
+    }
+}
+
+/// A random board text kept by an involution: the half-turn (`turn`) or
+/// the left-right flip. With stones, the image has `x` and `o` exchanged
+/// (a Clobber position the mirror strategy may use) and a cell that is its
+/// own image is left empty.
+fn mirrored_text(rng: &mut Rng, h: usize, w: usize, glyphs: &[char], turn: bool) -> String {
+    let text = random_text(rng, h, w, glyphs, 3);
+    let mut g: Vec<Vec<char>> = text.split('|').map(|r| r.chars().collect()).collect();
+    let swap = |c: char| match c {
+        'x' => 'o',
+        'o' => 'x',
+        c => c,
+    };
+    let colours = glyphs.contains(&'x');
+    for r in 0..h {
+        for c in 0..w {
+            let (r2, c2) = if turn {
+                (h - 1 - r, w - 1 - c)
+            } else {
+                (r, w - 1 - c)
+            };
+            if (r2, c2) == (r, c) {
+                if colours {
+                    g[r][c] = '.';
+                }
+            } else if (r2, c2) > (r, c) {
+                g[r2][c2] = if colours { swap(g[r][c]) } else { g[r][c] };
+            }
+        }
+    }
+    g.iter()
+        .map(|r| r.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// Outcomes for both first players and the knowledge cutoffs, for every
+/// configuration, against brute force.
+fn against_brute_force<R: Knowledge>(rules: &R, text: &str) -> u64 {
+    let b = rules.parse(text).unwrap();
+    let mut memo = FxHashMap::default();
+    let want = (
+        wins_plain(rules, Convention::Normal, &b, Player::Left, &mut memo),
+        wins_plain(rules, Convention::Normal, &b, Player::Right, &mut memo),
+    );
+    let mut cut = 0;
+    for cfg in configs(Convention::Normal) {
+        let r = solve(rules, &b, &cfg, &Control::default()).unwrap();
+        assert_eq!(
+            (r.outcomes.left_first, r.outcomes.right_first),
+            want,
+            "{} {text:?} {cfg:?}",
+            rules.name()
+        );
+        cut += r.total().by_bounds;
+    }
+    cut
+}
+
+/// The mirror strategy (a position kept by a player-swapping involution,
+/// no footprint meeting its image, tail 0: the mover loses) against brute
+/// force on random mirrored Cram and Clobber boards, where it fires.
+#[test]
+fn mirror_strategy_matches_brute_force() {
+    let mut rng = Rng(77);
+    let mut fired = 0;
+    for k in 0..120 {
+        let (h, w) = (2 + rng.below(3) as usize, 2 + rng.below(3) as usize);
+        let turn = k % 2 == 0;
+        fired += if k % 3 != 0 {
+            against_brute_force(&Cram, &mirrored_text(&mut rng, h, w, &['.', '#'], turn))
+        } else {
+            against_brute_force(
+                &Clobber,
+                &mirrored_text(&mut rng, h, w, &['.', 'x', 'o'], turn),
+            )
+        };
+    }
+    // Cram's move bounds claim no safe moves, so its cutoffs are mirrors.
+    assert!(fired > 0, "the mirror strategy never fired");
+    // 6 x 6 Cram: each first move is refuted by its mirror image, tried
+    // first, after which the mirror strategy answers (24 M nodes without).
+    let b = Cram
+        .parse("......|......|......|......|......|......")
+        .unwrap();
+    let cfg = SearchConfig::for_ruleset(&Cram, Convention::Normal);
+    let r = solve(&Cram, &b, &cfg, &Control::default()).unwrap();
+    assert!(!r.outcomes.left_first && !r.outcomes.right_first);
+    assert!(r.left.counts.by_bounds > 0, "{:?}", r.left.counts);
+    assert!(r.left.counts.nodes < 1000, "{:?}", r.left.counts);
+}
+
 #[test]
 fn clobber_matches_the_twin() {
     twin(&Clobber, 25, 3, |r| {

@@ -14,9 +14,10 @@
 //!   safe moves (plus the tail's integer part) outnumber every move the
 //!   opponent could ever make, the mover wins; when the opponent's safe
 //!   moves match every move the mover could make, the mover loses.
-//! * **Move ordering**: the table's remembered winning move first, then
-//!   (with [`MoveOrdering::Safety`], the default) moves that leave the
-//!   opponent the fewest moves and the mover the most safe ones.
+//! * **Move ordering**: with [`MoveOrdering::Safety`] (the default), moves
+//!   that leave the opponent the fewest moves and the mover the most safe
+//!   ones first. (A table entry is a final answer, so its stored move has
+//!   nothing left to order.)
 //! * **Incremental hashing**: a position's key is updated from its parent's
 //!   by the cells a move (and the removal of small regions) changed, under
 //!   every symmetry of the ruleset that keeps the rectangle, so a position
@@ -47,8 +48,7 @@ use crate::outcome::{Convention, Outcomes};
 use crate::regions::{region_board, regions};
 use crate::value::{Savings, SolveError, Solver};
 
-/// How the children of a node are ordered before they are searched (the
-/// table's remembered winning move always comes first).
+/// How the children of a node are ordered before they are searched.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum MoveOrdering {
@@ -254,7 +254,8 @@ pub struct SearchCounts {
     pub table_hits: u64,
     /// Nodes answered by the outcome of a sum of exact region values.
     pub by_value: u64,
-    /// Nodes answered by the ruleset's move bounds.
+    /// Nodes answered by the rules' knowledge: the move bounds, or the
+    /// mirror strategy.
     pub by_bounds: u64,
     /// Nodes whose children were generated and searched.
     pub expanded: u64,
@@ -647,6 +648,29 @@ struct Zobrist {
     /// after the symmetry is applied, and whether it swaps the players.
     syms: Vec<([[u64; 128]; 3], bool)>,
     right_to_move: u64,
+    /// The mirror strategy's symmetries ([`Engine::mirror_state`]).
+    mirrors: Vec<Mirror>,
+}
+
+/// A symmetry of the rules that the mirror strategy may use: an involution
+/// of the rectangle that swaps the players (for an impartial ruleset: any
+/// geometric involution).
+struct Mirror {
+    sym: partizan_games::Symmetry,
+    /// Its index in [`Zobrist::syms`], when hashed (a position it keeps
+    /// has the same key under it as under the identity).
+    hashed: Option<usize>,
+    /// The image of each cell.
+    perm: [u8; 128],
+}
+
+impl Mirror {
+    /// The image of a set of cells.
+    fn image(&self, f: Bits) -> Bits {
+        each_bit(f).fold(0, |acc, c| {
+            acc | 1u128 << self.perm[c.trailing_zeros() as usize]
+        })
+    }
 }
 
 /// Most symmetries a ruleset declares.
@@ -705,10 +729,67 @@ impl Zobrist {
                 syms.push((keys, sym.negates));
             }
         }
+        let mirrors = if symmetry {
+            Zobrist::mirrors(rules, board, &syms)
+        } else {
+            Vec::new()
+        };
         Zobrist {
             syms,
             right_to_move: splitmix(&mut s),
+            mirrors,
         }
+    }
+
+    /// The symmetries the mirror strategy may use on `board`'s rectangle
+    /// (none unless the ruleset's footprints are whole moves): involutions
+    /// that keep the rectangle and map cells to cells, negating for a
+    /// partizan ruleset, not negating for an impartial one.
+    fn mirrors<R: Knowledge>(
+        rules: &R,
+        board: &Board,
+        syms: &[([[u64; 128]; 3], bool)],
+    ) -> Vec<Mirror> {
+        let (w, h) = (board.width(), board.height());
+        let n = w * h;
+        if !rules.footprints_whole() || n == 0 {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        'sym: for sym in rules.symmetries().iter().skip(1) {
+            if sym.negates == rules.impartial() {
+                continue;
+            }
+            let mut perm = [0u8; 128];
+            for (i, p) in perm.iter_mut().enumerate().take(n) {
+                let Ok(one) = Board::new(w, h, [1u128 << i, 0, 0]) else {
+                    continue 'sym;
+                };
+                let img = rules.apply(&one, *sym);
+                if img.width() != w || img.height() != h {
+                    continue 'sym;
+                }
+                let all = img.layer(0) | img.layer(1) | img.layer(2);
+                if all.count_ones() != 1 {
+                    continue 'sym;
+                }
+                *p = all.trailing_zeros() as u8;
+            }
+            if (0..n).any(|i| perm[perm[i] as usize] as usize != i) {
+                continue;
+            }
+            // The hashed image under the same symmetry, if there is one.
+            let hashed = (1..syms.len()).find(|&j| {
+                syms[j].1 == sym.negates
+                    && (0..n).all(|i| syms[j].0[0][i] == syms[0].0[0][perm[i] as usize])
+            });
+            out.push(Mirror {
+                sym: *sym,
+                hashed,
+                perm,
+            });
+        }
+        out
     }
 
     /// The keys of a whole board under every symmetry.
@@ -791,6 +872,14 @@ struct Engine<'s, 'r, R: Knowledge> {
     /// History counts ([`MoveOrdering::History`]): per mover, per hashed
     /// set of changed cells.
     history: Vec<u32>,
+    /// The ruleset is impartial: both players have the same options (and
+    /// the tail is a nimber), so the mover is left out of the table key
+    /// and the second first player's search is answered from the first's.
+    impartial: bool,
+    /// The mirror (index in [`Zobrist::mirrors`]) that keeps the parent's
+    /// board, handed to the child being searched: its options that the
+    /// mirror keeps (the mirror reply) are tried first.
+    parent_mirror: Option<usize>,
 }
 
 /// Slots per mover of the history counts.
@@ -831,6 +920,8 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             root_best: None,
             split: None,
             history: vec![0; 2 * HISTORY_SLOTS],
+            impartial: rules.impartial(),
+            parent_mirror: None,
         })
     }
 
@@ -953,6 +1044,11 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
     /// The table key of (`node`, `mover`): the least key over the images of
     /// the position under the usable symmetries (an image under a
     /// player-swapping symmetry has the negated tail and the other mover).
+    /// In an impartial ruleset the mover is no part of the key: the
+    /// position is the same game whoever moves. (Keys of partizan rulesets
+    /// are unchanged, so their checkpoints stay readable; an impartial
+    /// ruleset's older checkpoint entries stay true, those with Right to
+    /// move are merely never found.)
     fn key(&mut self, node: &Node, mover: Player) -> u64 {
         let zob = self.sh.zob;
         let plain = self.tail_hash(node.tail);
@@ -975,7 +1071,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             };
             let k = node.hash[i]
                 ^ t
-                ^ if m == Player::Right {
+                ^ if m == Player::Right && !self.impartial {
                     zob.right_to_move
                 } else {
                     0
@@ -1032,6 +1128,60 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         decide_by_bounds(left, right, lo, hi, mover)
     }
 
+    /// The mirror strategy (normal play; [`Ruleset::footprints_whole`](partizan_games::Ruleset::footprints_whole)
+    /// rulesets): the mover loses when the tail is 0 and the board is kept
+    /// by an involution `s` of the rules that swaps the players (any
+    /// geometric one when the ruleset is impartial) and no footprint meets
+    /// its image. The opponent answers each move `m` by `s(m)`: it was
+    /// the opponent's option (the position is its own image), `m` left its
+    /// cells alone (their footprints are disjoint, and a move needs only
+    /// its footprint's cells), and the position after both is again its own
+    /// image; footprints only cover moves that could ever come, so the
+    /// condition holds below too, and the mover runs out of moves first.
+    ///
+    /// Returns (a mirror that keeps the board with every footprint apart
+    /// from its image, a mirror that keeps it).
+    fn mirror_state(&self, node: &Node) -> (Option<usize>, Option<usize>) {
+        let zob = self.sh.zob;
+        let mut kept = None;
+        for (i, m) in zob.mirrors.iter().enumerate() {
+            if !self.keeps(node, i) {
+                continue;
+            }
+            kept = kept.or(Some(i));
+            if self.apart(&node.board, m) {
+                return (Some(i), kept);
+            }
+        }
+        (None, kept)
+    }
+
+    /// Is every footprint of `b` apart from its image under `m`?
+    fn apart(&self, b: &Board, m: &Mirror) -> bool {
+        let mut apart = true;
+        self.rules.footprints(b, |f| {
+            if apart {
+                apart = m.image(f) & f == 0;
+            }
+        });
+        apart
+    }
+
+    /// Does mirror `i` keep `node`'s board? (The hash first when it has
+    /// one, the colour counts when it swaps colours, then exactly.)
+    fn keeps(&self, node: &Node, i: usize) -> bool {
+        let m = &self.sh.zob.mirrors[i];
+        let b = &node.board;
+        match m.hashed {
+            Some(j) if node.hash[j] != node.hash[0] => return false,
+            None if m.sym.negates && b.layer(0).count_ones() != b.layer(1).count_ones() => {
+                return false
+            }
+            _ => {}
+        }
+        self.rules.apply(b, m.sym) == *b
+    }
+
     /// Look at the stop flag, the budget and the clock ([`budget`]).
     fn check(&mut self) -> Result<(), SearchError> {
         let sh = self.sh;
@@ -1066,6 +1216,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         let cfg = self.sh.config;
         let normal = cfg.convention == Convention::Normal;
         let root = self.depth == 0;
+        let parent_mirror = self.parent_mirror.take();
         if normal && !root && cfg.values_on() && node.nparts == 0 {
             self.counts.by_value += 1;
             return Ok(match self.arena.outcome(node.tail) {
@@ -1081,19 +1232,26 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                 return Ok(w);
             }
         }
-        let key = self.key(node, mover);
-        let hint = if root {
-            None
+        let (apart, kept) = if normal && cfg.bounds {
+            self.mirror_state(node)
         } else {
-            match self.sh.table.probe_counted(key, &mut self.tally) {
-                Some(e) if !root => {
-                    self.counts.table_hits += 1;
-                    return Ok(e.win);
-                }
-                Some(e) => e.best,
-                None => None,
-            }
+            (None, None)
         };
+        if !root && apart.is_some() && node.tail == self.arena.zero() {
+            self.counts.by_bounds += 1;
+            return Ok(false);
+        }
+        let key = self.key(node, mover);
+        // An entry is a final win or loss, so a hit answers the node (the
+        // root is never looked up: it must name a move). The entry's
+        // `best` could only order the children of a node that is not in
+        // the table, so it is written but never read.
+        if !root {
+            if let Some(e) = self.sh.table.probe_counted(key, &mut self.tally) {
+                self.counts.table_hits += 1;
+                return Ok(e.win);
+            }
+        }
         self.counts.expanded += 1;
         let before = self.counts.nodes;
         let other = mover.opponent();
@@ -1129,11 +1287,26 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             }
             opts.sort_by_key(|&(_, s, _)| std::cmp::Reverse(s));
         }
-        if let Some(h) = hint {
-            if let Some(pos) = opts.iter().position(|&(_, _, i)| i == h) {
-                opts[..=pos].rotate_right(1);
-            }
+        // The mirror reply first: after it the mirror strategy may answer.
+        // On a board a mirror keeps, a move after which a mirror keeps the
+        // board with every footprint apart (the mirror strategy's opening).
+        let mirrors = &self.sh.zob.mirrors;
+        let first = if let Some(i) = parent_mirror {
+            let sym = mirrors[i].sym;
+            opts.iter().position(|(o, _, _)| rules.apply(o, sym) == *o)
+        } else if kept.is_some() {
+            opts.iter().position(|(o, _, _)| {
+                mirrors
+                    .iter()
+                    .any(|m| rules.apply(o, m.sym) == *o && self.apart(o, m))
+            })
+        } else {
+            None
+        };
+        if let Some(pos) = first {
+            opts[..=pos].rotate_right(1);
         }
+        let here_mirror = apart.or(kept);
         let tail_opts: Vec<GameId> = match mover {
             Player::Left => self.arena.left_options(node.tail).to_vec(),
             Player::Right => self.arena.right_options(node.tail).to_vec(),
@@ -1160,6 +1333,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                 }
                 let c = self.child(node, &o)?;
                 self.depth += 1;
+                self.parent_mirror = here_mirror;
                 let w = self.wins(&c, other);
                 self.depth -= 1;
                 if !w? {

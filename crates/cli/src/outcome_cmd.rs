@@ -15,8 +15,8 @@ use partizan_report::{check_certificate, OutcomeReport};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate;
 use partizan_solve::search::{
-    solve, solve_resumable, Control, Knowledge, MoveOrdering, Parallel, Progress, SearchConfig,
-    SearchError, SearchReport,
+    solve, solve_resumable, Control, First, Knowledge, MoveOrdering, Parallel, Progress,
+    SearchConfig, SearchError, SearchReport,
 };
 use partizan_store::StoreChoice;
 
@@ -50,9 +50,15 @@ pub struct OutcomeArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// How two threads share the work: root-split (each takes every other
-    /// first move) or first-players (one thread per first player).
-    #[arg(long, default_value = "root-split")]
-    pub parallel: String,
+    /// first move) or first-players (one thread per first player); default:
+    /// the ruleset's own, listed by `parallel_help`.
+    #[arg(long, help = parallel_help())]
+    pub parallel: Option<String>,
+    /// Which first players to search: left, right or both. One side is
+    /// about half the work, but gives no outcome class (and is not
+    /// stored).
+    #[arg(long, value_name = "left|right|both", default_value = "both")]
+    pub first: String,
     /// Regions of at most this many cells are answered by exact values
     /// (normal play; 0 turns it off; default: the ruleset's own, listed
     /// by `value_cells_help`).
@@ -82,7 +88,11 @@ pub struct OutcomeArgs {
     /// Keep a checkpoint in FILE: resume from it when it exists (refused
     /// when damaged or for another search), write it every
     /// --checkpoint-every seconds and when the search stops (a budget,
-    /// Ctrl-C, a kill). Uses the general engine.
+    /// Ctrl-C, a kill). Kept: the decided first players with their winning
+    /// moves, the table's proven entries and (Domineering's own search)
+    /// each first player's refuted first moves; lost: the part of the open
+    /// first move's search the table did not keep, and move-ordering
+    /// history. A run may be split over any number of sessions.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,
     /// Seconds between checkpoint writes.
@@ -114,6 +124,30 @@ fn value_cells_help() -> String {
          0 turns it off; default: the ruleset's own: {})",
         defaults.join(", ")
     )
+}
+
+/// The help of `--parallel`, with each ruleset's own default.
+fn parallel_help() -> String {
+    let defaults: Vec<String> = partizan_games::Rules::ALL
+        .iter()
+        .map(|&r| {
+            let p = partizan_games::with_rules!(r, |rs| Parallel::from(rs.default_parallel()));
+            format!("{r} {}", parallel_name(p))
+        })
+        .collect();
+    format!(
+        "How two threads share the work: root-split (each takes every other first move) or \
+         first-players (one thread per first player; with --first left|right: root-split); \
+         default: the ruleset's own: {}",
+        defaults.join(", ")
+    )
+}
+
+fn parallel_name(p: Parallel) -> &'static str {
+    match p {
+        Parallel::RootSplit => "root-split",
+        Parallel::FirstPlayers => "first-players",
+    }
 }
 
 /// Arguments of `partizan check`.
@@ -170,7 +204,10 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
             cfg.value_cells = v;
         }
         cfg.ordering = args.ordering.parse::<MoveOrdering>()?;
-        cfg.parallel = args.parallel.parse::<Parallel>()?;
+        if let Some(p) = &args.parallel {
+            cfg.parallel = p.parse::<Parallel>()?;
+        }
+        cfg.first = args.first.parse::<First>()?;
         cfg.bounds = !args.no_bounds;
         cfg.symmetry = !args.no_symmetry;
         cfg.fast = !args.general;

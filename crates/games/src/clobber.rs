@@ -151,6 +151,14 @@ impl Ruleset for Clobber {
         8
     }
 
+    /// One thread per first player: on the 4 x 5 checkerboard two threads
+    /// that split the root were no faster than one (0.98x), one per first
+    /// player 1.43x (`cargo bench -p partizan-solve --bench outcome --
+    /// threads`).
+    fn default_parallel(&self) -> crate::TwoThreads {
+        crate::TwoThreads::FirstPlayers
+    }
+
     /// Every move removes one of the opponent's stones, so `p` can make at
     /// most as many moves as the opponent has stones. No safe moves.
     fn move_bounds(&self, b: &Board, p: Player) -> Option<MoveBounds> {

@@ -195,6 +195,15 @@ impl Ruleset for Konane {
         8
     }
 
+    /// One thread per first player: measured on 5 x 6, best of 5 wall
+    /// times on the shared machine, one thread 0.57 s, two splitting the
+    /// root 0.56 s, one per first player 0.42 s (`partizan outcome konane
+    /// BOARD --threads 1|2 --parallel ...`; the bench `outcome -- threads`
+    /// has the same three).
+    fn default_parallel(&self) -> crate::TwoThreads {
+        crate::TwoThreads::FirstPlayers
+    }
+
     /// Every move captures at least one of the opponent's stones.
     fn move_bounds(&self, b: &Board, p: Player) -> Option<MoveBounds> {
         Some(crate::ruleset::capture_bounds(b, p))

@@ -155,7 +155,7 @@ pub use nogo::NoGo;
 pub use registry::{Rules, UnknownRuleset, Visit};
 pub use ruleset::{
     common_glyph, derived_related, format_glyphs, format_grid, parse_glyphs, parse_grid, Glyph,
-    GlyphSpec, MoveBounds, Ruleset, RulesetInfo,
+    GlyphSpec, MoveBounds, Ruleset, RulesetInfo, TwoThreads,
 };
 pub use snort::Snort;
 pub use toads::ToadsAndFrogs;

@@ -137,6 +137,14 @@ pub trait Ruleset: Send + Sync {
         12
     }
 
+    /// How an outcome search on two threads shares the work unless told
+    /// otherwise (measured per ruleset with `cargo bench -p
+    /// partizan-solve --bench outcome -- threads`): the default splits the
+    /// root's moves between the threads.
+    fn default_parallel(&self) -> TwoThreads {
+        TwoThreads::RootSplit
+    }
+
     /// How good `b` (just reached by a move of `mover`) looks for `mover`,
     /// for an outcome search's "safety" move ordering: fewer opponent's
     /// moves, more own safe moves and fewer of the opponent's. Only the
@@ -149,6 +157,16 @@ pub trait Ruleset: Send + Sync {
         }
         score
     }
+}
+
+/// How two threads share an outcome search ([`Ruleset::default_parallel`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TwoThreads {
+    /// One first player after the other, each thread taking every other
+    /// first move.
+    RootSplit,
+    /// One thread per first player, at the same time.
+    FirstPlayers,
 }
 
 /// Bounds on the number of moves one player can make in a position

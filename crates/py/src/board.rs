@@ -245,40 +245,55 @@ impl Board {
     /// large to value; `store` answers a board solved before from the
     /// persistent store and saves a searched one there; `misere=True` for
     /// misère play, `table_mb` the transposition table's size, `max_nodes`
-    /// a budget (`RuntimeError` when it runs out). Runs with the GIL
-    /// released; Ctrl-C stops it.
-    #[pyo3(signature = (store=None, *, misere=false, table_mb=None, max_nodes=None))]
+    /// a budget (`RuntimeError` when it runs out). `first="left"` or
+    /// `"right"` searches that first player only (about half the work):
+    /// the answer is then `True` or `False`, whether they win moving
+    /// first, since no outcome class is known (and nothing is stored).
+    /// Runs with the GIL released; Ctrl-C stops it.
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None))]
     fn outcome(
         &self,
         py: Python<'_>,
         store: Option<PyRef<'_, Store>>,
         misere: bool,
+        first: &str,
         table_mb: Option<usize>,
         max_nodes: Option<u64>,
-    ) -> PyResult<&'static str> {
+    ) -> PyResult<Py<PyAny>> {
         let rep = crate::outcome::outcome_report(
             py,
             self.rules,
             self.board,
             store.as_deref(),
-            misere,
-            table_mb,
-            max_nodes,
+            crate::outcome::Ask {
+                misere,
+                first,
+                table_mb,
+                max_nodes,
+            },
         )?;
-        Ok(rep.outcome)
+        let one = rep.left_first_wins.xor(rep.right_first_wins);
+        Ok(match (rep.outcome, one) {
+            (Some(class), _) => class.into_pyobject(py)?.into_any().unbind(),
+            (None, Some(wins)) => wins.into_pyobject(py)?.to_owned().into_any().unbind(),
+            (None, None) => py.None(),
+        })
     }
 
     /// The outcome search's whole report as a dict, the fields of
     /// `partizan outcome --json`: `outcome`, `left_first_wins`,
     /// `right_first_wins`, `first_players` (`left`/`right`: `wins`, `move`,
     /// `nodes`, `counts`, `time_ms`), `stats`, `table`, `config`,
-    /// `time_ms`, `from_store`, `saved_to_store`. Arguments as `outcome`.
-    #[pyo3(signature = (store=None, *, misere=false, table_mb=None, max_nodes=None))]
+    /// `time_ms`, `from_store`, `saved_to_store`, `first`. Arguments as
+    /// `outcome`; with `first="left"|"right"`, `outcome` is `None` and
+    /// the other first player is absent from `first_players`.
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None))]
     fn outcome_report<'py>(
         &self,
         py: Python<'py>,
         store: Option<PyRef<'_, Store>>,
         misere: bool,
+        first: &str,
         table_mb: Option<usize>,
         max_nodes: Option<u64>,
     ) -> PyResult<Bound<'py, PyAny>> {
@@ -287,9 +302,12 @@ impl Board {
             self.rules,
             self.board,
             store.as_deref(),
-            misere,
-            table_mb,
-            max_nodes,
+            crate::outcome::Ask {
+                misere,
+                first,
+                table_mb,
+                max_nodes,
+            },
         )?;
         crate::outcome::report_dict(py, &rep)
     }

@@ -6,12 +6,24 @@
 use partizan_games::{with_rules, Board, Rules};
 use partizan_report::{default_table_mb, outcome_through_store, OutcomeReport, OutcomeStore};
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::{solve, Control, SearchConfig, SearchError};
+use partizan_solve::search::{solve, Control, First, SearchConfig, SearchError};
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyRuntimeWarning, PyValueError};
 use pyo3::prelude::*;
 
 use crate::interrupt::{run_watched, solve_error};
 use crate::tables::Store;
+
+/// What a Python caller asks of the search (`Board.outcome`'s keywords).
+pub struct Ask<'a> {
+    /// Misère play.
+    pub misere: bool,
+    /// "left", "right" or "both".
+    pub first: &'a str,
+    /// The table's size, MB.
+    pub table_mb: Option<usize>,
+    /// A node budget.
+    pub max_nodes: Option<u64>,
+}
 
 /// Who wins `board` of `rules`: with the GIL released, Ctrl-C answered,
 /// through `store` when given; each warning of the store (a damaged or
@@ -21,10 +33,19 @@ pub fn outcome_report(
     rules: Rules,
     board: Board,
     store: Option<&Store>,
-    misere: bool,
-    table_mb: Option<usize>,
-    max_nodes: Option<u64>,
+    ask: Ask<'_>,
 ) -> PyResult<OutcomeReport> {
+    let Ask {
+        misere,
+        first,
+        table_mb,
+        max_nodes,
+    } = ask;
+    let first = first.parse::<First>().map_err(|_| {
+        PyValueError::new_err(format!(
+            "first must be 'left', 'right' or 'both', not {first:?}"
+        ))
+    })?;
     let conv = if misere {
         Convention::Misere
     } else {
@@ -55,6 +76,7 @@ pub fn outcome_report(
             let mut config = SearchConfig::for_ruleset(r, conv);
             config.table_bytes = table_mb << 20;
             config.max_nodes = max_nodes;
+            config.first = first;
             let control = Control {
                 stop: Some(stop.as_ref()),
                 ..Control::default()

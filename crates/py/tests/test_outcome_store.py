@@ -17,6 +17,7 @@ CLOBBER = "xoxo|oxox|xoxo"
 FIELDS = {
     "ruleset", "board", "convention", "outcome", "left_first_wins", "right_first_wins",
     "first_players", "stats", "table", "config", "time_ms", "from_store", "saved_to_store",
+    "first",
 }
 
 
@@ -128,3 +129,27 @@ def test_store_added_counts_what_was_saved(tmp_path):
         _, stats = b.solve_with_stats(store)
         assert stats["store_added"] == 0
         assert store.stats()["total_regions"] == 0
+
+
+def test_one_first_player_gives_no_class_and_is_not_stored(tmp_path):
+    b = partizan.Board("clobber", CLOBBER)
+    whole = b.outcome_report()
+    with partizan.Store(tmp_path / "s.sqlite") as store:
+        for first, other in [("left", "right"), ("right", "left")]:
+            rep = b.outcome_report(store, first=first)
+            assert rep["outcome"] is None
+            assert rep["first"] == first
+            assert other not in rep["first_players"]
+            assert rep[f"{other}_first_wins"] is None
+            assert rep[f"{first}_first_wins"] == whole[f"{first}_first_wins"]
+            assert rep["saved_to_store"] is False
+            assert rep["stats"]["nodes"] < whole["stats"]["nodes"]
+            # The short form: whether that player wins moving first.
+            assert b.outcome(first=first) is whole[f"{first}_first_wins"]
+        assert store.stats()["outcome_entries"] == 0
+        assert b.outcome(store) == whole["outcome"]
+        # A stored whole board answers a one-sided question.
+        again = b.outcome_report(store, first="left")
+        assert again["from_store"] is True and again["outcome"] is None
+    with pytest.raises(ValueError, match="first must be"):
+        b.outcome(first="up")

@@ -34,12 +34,14 @@ pub struct CheckReport {
     pub board: String,
     /// Normal or misère play.
     pub convention: Convention,
-    /// The outcome class the certificate proves: L, R, N or P.
-    pub outcome: &'static str,
-    /// Left wins moving first.
-    pub left_first_wins: bool,
-    /// Right wins moving first.
-    pub right_first_wins: bool,
+    /// The outcome class the certificate proves: L, R, N or P; `None`
+    /// (`null`) for a certificate of one first player, which proves no
+    /// class.
+    pub outcome: Option<&'static str>,
+    /// Left wins moving first (`null`: not claimed).
+    pub left_first_wins: Option<bool>,
+    /// Right wins moving first (`null`: not claimed).
+    pub right_first_wins: Option<bool>,
     /// What the checker replayed.
     pub check: certificate::CheckReport,
     /// Wall time of the check, milliseconds.
@@ -50,15 +52,23 @@ impl CheckReport {
     /// The text form: one line.
     pub fn render_text(&self) -> String {
         let mut s = String::new();
+        let what = match (self.outcome, self.left_first_wins, self.right_first_wins) {
+            (Some(class), _, _) => format!("is {class}"),
+            (None, l, r) => {
+                let (who, wins) = match (l, r) {
+                    (Some(w), _) => ("Left", w),
+                    (_, w) => ("Right", w.unwrap_or(false)),
+                };
+                format!(
+                    "{who} moving first {} (one first player: no outcome class)",
+                    if wins { "wins" } else { "loses" }
+                )
+            }
+        };
         let _ = writeln!(
             s,
-            "valid: {} {} is {} ({} positions replayed, {} decided by values, {} records)",
-            self.ruleset,
-            self.board,
-            self.outcome,
-            self.check.positions,
-            self.check.by_value,
-            self.check.records
+            "valid: {} {} {what} ({} positions replayed, {} decided by values, {} records)",
+            self.ruleset, self.board, self.check.positions, self.check.by_value, self.check.records
         );
         s
     }
@@ -151,5 +161,35 @@ mod tests {
         let other = text.replace("ruleset domineering", "ruleset chess");
         let e = check_certificate(&other, 1_000_000).unwrap_err();
         assert!(matches!(e, CheckError::Ruleset(_)), "{e}");
+    }
+
+    #[test]
+    fn a_certificate_of_one_first_player_proves_no_class() {
+        // 4 x 5 Domineering is L: Left wins moving first.
+        let b = Domineering.parse(".....|.....|.....|.....").unwrap();
+        let mut cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
+        cfg.first = partizan_solve::search::First::Left;
+        let (_, cert) =
+            solve_with_certificate(&Domineering, &b, &cfg, &Control::default()).unwrap();
+        let text = cert.to_text();
+        assert!(text.contains("claim left wins") && !text.contains("claim right"));
+        let rep = check_certificate(&text, 1_000_000).unwrap();
+        assert_eq!(rep.outcome, None);
+        assert_eq!(rep.left_first_wins, Some(true));
+        assert_eq!(rep.right_first_wins, None);
+        let v = serde_json::to_value(&rep).unwrap();
+        assert!(v["outcome"].is_null() && v["right_first_wins"].is_null());
+        assert!(rep
+            .render_text()
+            .contains("Left moving first wins (one first player"));
+        // Its claim flipped, it fails; with no claim at all it does not parse.
+        let bad = text.replace("claim left wins", "claim left loses");
+        assert!(check_certificate(&bad, 1_000_000).is_err());
+        let none = text.replace("claim left wins\n", "");
+        let e = check_certificate(&none, 1_000_000).unwrap_err();
+        assert!(e.to_string().contains("claim"), "{e}");
+        // A Right claim added by hand must hold too: Right loses 4 x 5.
+        let both = text.replace("claim left wins\n", "claim left wins\nclaim right wins\n");
+        assert!(check_certificate(&both, 1_000_000).is_err());
     }
 }

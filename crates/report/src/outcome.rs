@@ -9,6 +9,12 @@
 //! store's checksum and this module's checks against the rules (every
 //! stored move is a move of the board; a win without a move only where the
 //! rules allow one); anything else is searched and saved.
+//!
+//! A search of one first player only ([`SearchConfig::first`]) knows no
+//! outcome class: its report says `outcome: null` and leaves the other
+//! first player out, and it is never stored (a stored row is a whole
+//! board's outcome, with no way to say that one side is missing); a
+//! stored whole-board outcome still answers it.
 
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -17,8 +23,8 @@ use partizan_games::{Board, Player, Ruleset};
 use partizan_solve::outcome::{Convention, Outcomes};
 pub use partizan_solve::search::Resumed;
 use partizan_solve::search::{
-    changed_cells, solve, Control, FirstPlayer, Knowledge, SearchConfig, SearchCounts, SearchError,
-    SearchReport, TableStats,
+    changed_cells, solve, Control, First, FirstPlayer, Knowledge, SearchConfig, SearchCounts,
+    SearchError, SearchReport, TableStats,
 };
 use partizan_store::{OutcomeRead, Store, StoredOutcome};
 use serde::Serialize;
@@ -49,13 +55,16 @@ pub struct FirstPlayerReport {
     pub time_ms: f64,
 }
 
-/// Both first players' answers.
+/// Both first players' answers (a first player left out of the search,
+/// `--first`, is absent).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FirstPlayers {
     /// Left moving first.
-    pub left: FirstPlayerReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left: Option<FirstPlayerReport>,
     /// Right moving first.
-    pub right: FirstPlayerReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub right: Option<FirstPlayerReport>,
 }
 
 /// Who wins a board, by the outcome search (`partizan outcome --json`).
@@ -67,12 +76,15 @@ pub struct OutcomeReport {
     pub board: String,
     /// Normal or misère play.
     pub convention: Convention,
-    /// The outcome class: L, R, N or P.
-    pub outcome: &'static str,
-    /// Left wins moving first.
-    pub left_first_wins: bool,
-    /// Right wins moving first.
-    pub right_first_wins: bool,
+    /// The outcome class: L, R, N or P; `None` (`null`) when only one
+    /// first player was searched.
+    pub outcome: Option<&'static str>,
+    /// Which first players were searched: both, left or right.
+    pub first: First,
+    /// Left wins moving first (`null`: not searched).
+    pub left_first_wins: Option<bool>,
+    /// Right wins moving first (`null`: not searched).
+    pub right_first_wins: Option<bool>,
     /// Each first player's answer.
     pub first_players: FirstPlayers,
     /// Both first players' counts together.
@@ -120,12 +132,17 @@ impl OutcomeReport {
             ruleset: r.name(),
             board: r.format(board),
             convention: rep.config.convention,
-            outcome: rep.outcomes.class(),
-            left_first_wins: rep.outcomes.left_first,
-            right_first_wins: rep.outcomes.right_first,
+            outcome: rep.class(),
+            first: rep.config.first,
+            left_first_wins: rep.searched(Player::Left).then_some(rep.left.wins),
+            right_first_wins: rep.searched(Player::Right).then_some(rep.right.wins),
             first_players: FirstPlayers {
-                left: first_player(r, board, &rep.left),
-                right: first_player(r, board, &rep.right),
+                left: rep
+                    .searched(Player::Left)
+                    .then(|| first_player(r, board, &rep.left)),
+                right: rep
+                    .searched(Player::Right)
+                    .then(|| first_player(r, board, &rep.right)),
             },
             stats: rep.total(),
             table: rep.table,
@@ -141,11 +158,20 @@ impl OutcomeReport {
     /// The text form (`partizan outcome`): the class, each first player's
     /// answer with its winning move, and the table's figures.
     pub fn render_text(&self) -> String {
-        let mut s = format!("{}\n", self.outcome);
+        let mut s = match self.outcome {
+            Some(class) => format!("{class}\n"),
+            None => {
+                "outcome class unknown: only one first player was searched (--first)\n".to_string()
+            }
+        };
         for (name, fp) in [
             ("Left", &self.first_players.left),
             ("Right", &self.first_players.right),
         ] {
+            let Some(fp) = fp else {
+                let _ = writeln!(s, "{name} first: not searched");
+                continue;
+            };
             let how = if self.from_store {
                 "from store".to_string()
             } else {
@@ -360,9 +386,15 @@ pub fn stored_outcome<R: Ruleset>(
             elapsed: Duration::ZERO,
         });
     }
-    let (Some(right), Some(left)) = (fps.pop(), fps.pop()) else {
+    let (Some(mut right), Some(mut left)) = (fps.pop(), fps.pop()) else {
         return StoredAnswer::Miss;
     };
+    // A question about one first player takes only that side.
+    for fp in [&mut left, &mut right] {
+        if !config.first.includes(fp.player) {
+            *fp = FirstPlayer::unsearched(fp.player);
+        }
+    }
     StoredAnswer::Hit(Box::new(SearchReport {
         outcomes: Outcomes {
             left_first: left.wins,
@@ -377,13 +409,17 @@ pub fn stored_outcome<R: Ruleset>(
 }
 
 /// Record a finished search's answer for `board` in `store` (replacing
-/// what was stored for it).
+/// what was stored for it). Only a search of both first players is a
+/// board's outcome: a one-sided one is not stored (`Ok(false)`).
 pub fn save_outcome<R: Ruleset>(
     r: &R,
     board: &Board,
     rep: &SearchReport,
     store: &Store,
-) -> Result<(), partizan_store::StoreError> {
+) -> Result<bool, partizan_store::StoreError> {
+    if rep.class().is_none() {
+        return Ok(false);
+    }
     store.put_outcome(&StoredOutcome {
         ruleset: r.name().to_string(),
         board: r.format(board),
@@ -395,7 +431,8 @@ pub fn save_outcome<R: Ruleset>(
         nodes: rep.total().nodes,
         partizan_version: partizan_store::PARTIZAN_VERSION.to_string(),
         computed_at: partizan_store::record::unix_now(),
-    })
+    })?;
+    Ok(true)
 }
 
 /// Who wins `board`: from the store when it holds a valid outcome for it
@@ -427,7 +464,7 @@ pub fn outcome_through_store<R: Ruleset, E>(
     let mut out = OutcomeReport::of(r, board, &rep);
     if let (Some(st), true) = (store.store, store.write) {
         match save_outcome(r, board, &rep, st) {
-            Ok(()) => out.saved_to_store = true,
+            Ok(saved) => out.saved_to_store = saved,
             Err(e) => warnings.push(format!("store: the outcome was not recorded: {e}")),
         }
     }
@@ -474,7 +511,7 @@ mod tests {
         let cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
         let rep = board_outcome(&Domineering, &b, &cfg, &Control::default()).unwrap();
         // {2|-1/2} is a first-player win.
-        assert_eq!(rep.outcome, "N");
+        assert_eq!(rep.outcome, Some("N"));
         let v = serde_json::to_value(&rep).unwrap();
         for k in [
             "convention",
@@ -528,7 +565,18 @@ mod tests {
         conv: Convention,
         store: &Store,
     ) -> (OutcomeReport, bool) {
-        let cfg = SearchConfig::for_ruleset(r, conv);
+        through_first(r, board, conv, First::Both, store)
+    }
+
+    fn through_first<R: Knowledge>(
+        r: &R,
+        board: &Board,
+        conv: Convention,
+        first: First,
+        store: &Store,
+    ) -> (OutcomeReport, bool) {
+        let mut cfg = SearchConfig::for_ruleset(r, conv);
+        cfg.first = first;
         let mut searched = false;
         let out = outcome_through_store(r, board, &cfg, OutcomeStore::of(store), || {
             searched = true;
@@ -551,8 +599,8 @@ mod tests {
         assert_eq!(second.stats.nodes, 0);
         assert_eq!(second.outcome, first.outcome);
         assert_eq!(
-            second.first_players.left.winning_move,
-            first.first_players.left.winning_move
+            second.first_players.left.as_ref().unwrap().winning_move,
+            first.first_players.left.as_ref().unwrap().winning_move
         );
         assert!(second.render_text().contains("(from store)"));
         // A caller that must search (a certificate) does not read.
@@ -637,7 +685,7 @@ mod tests {
         // One cell: nobody moves; in misère play both first players win.
         let b = Domineering.parse(".").unwrap();
         let (first, _) = through(&Domineering, &b, Convention::Misere, &st);
-        assert_eq!(first.outcome, "N");
+        assert_eq!(first.outcome, Some("N"));
         assert!(first.render_text().contains("wins with (no move needed)"));
         let (again, searched) = through(&Domineering, &b, Convention::Misere, &st);
         assert!(!searched && again.from_store);
@@ -655,7 +703,7 @@ mod tests {
             .unwrap();
         let (fixed, searched) = through(&Domineering, &b, Convention::Misere, &st);
         assert!(searched && !fixed.from_store);
-        assert_eq!(fixed.outcome, "N");
+        assert_eq!(fixed.outcome, Some("N"));
         assert!(
             fixed.warnings[0].contains("has no move"),
             "{:?}",
@@ -670,10 +718,12 @@ mod tests {
         // or ".##"; Left has no move.
         let b = Domineering.parse("...").unwrap();
         let (first, _) = through(&Domineering, &b, Convention::Normal, &st);
-        assert_eq!(first.outcome, "R");
+        assert_eq!(first.outcome, Some("R"));
         let after = first
             .first_players
             .right
+            .as_ref()
+            .unwrap()
             .winning_move
             .clone()
             .unwrap()
@@ -699,5 +749,57 @@ mod tests {
         cfg.table_bytes = 1 << 20;
         let e = board_outcome(&Domineering, &b, &cfg, &Control::default()).unwrap_err();
         assert!(matches!(e, SearchError::Budget(50)), "{e}");
+    }
+
+    #[test]
+    fn one_first_player_gives_no_class_and_is_never_stored() {
+        let (_d, st) = temp_store();
+        // 3 x 4 Domineering (3 rows, 4 columns).
+        let b = Domineering.parse("....|....|....").unwrap();
+        let (whole, _) = {
+            let (_d2, other) = temp_store();
+            through(&Domineering, &b, Convention::Normal, &other)
+        };
+        let class = whole.outcome.unwrap();
+        for (first, p) in [(First::Left, Player::Left), (First::Right, Player::Right)] {
+            let (one, searched) = through_first(&Domineering, &b, Convention::Normal, first, &st);
+            assert!(searched && !one.saved_to_store && !one.from_store);
+            assert_eq!(one.outcome, None);
+            let (asked, other) = match p {
+                Player::Left => (&one.first_players.left, &one.first_players.right),
+                Player::Right => (&one.first_players.right, &one.first_players.left),
+            };
+            assert!(other.is_none());
+            let wins = asked.as_ref().unwrap().wins;
+            let whole_wins = match p {
+                Player::Left => whole.left_first_wins,
+                Player::Right => whole.right_first_wins,
+            };
+            assert_eq!(Some(wins), whole_wins);
+            // Only the asked side was searched: fewer nodes than both.
+            assert!(one.stats.nodes < whole.stats.nodes, "{first:?}");
+            let v = serde_json::to_value(&one).unwrap();
+            assert!(v["outcome"].is_null());
+            assert_eq!(v["first"], if p == Player::Left { "left" } else { "right" });
+            let skipped = if p == Player::Left { "right" } else { "left" };
+            assert!(v["first_players"].get(skipped).is_none());
+            assert!(v[format!("{skipped}_first_wins")].is_null());
+            let text = one.render_text();
+            assert!(text.starts_with("outcome class unknown"), "{text}");
+            assert!(text.contains(" first: not searched"), "{text}");
+            assert!(!text.starts_with(class), "{text}");
+        }
+        // Nothing was stored: a whole-board question searches.
+        let (both, searched) = through(&Domineering, &b, Convention::Normal, &st);
+        assert!(searched && both.saved_to_store);
+        assert_eq!(both.outcome, Some(class));
+        // A stored whole-board outcome answers a one-sided question, with
+        // that side only.
+        let (one, searched) =
+            through_first(&Domineering, &b, Convention::Normal, First::Right, &st);
+        assert!(!searched && one.from_store);
+        assert_eq!(one.outcome, None);
+        assert!(one.first_players.left.is_none());
+        assert_eq!(one.right_first_wins, both.right_first_wins);
     }
 }

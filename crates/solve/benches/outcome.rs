@@ -15,7 +15,7 @@
 //! the ratios printed; and Clobber checkerboards.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use partizan_games::{Clobber, Domineering, Ruleset};
+use partizan_games::{Clobber, Cram, Domineering, Konane, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{
     domineering, solve, Control, Knowledge, MoveOrdering, Parallel, SearchConfig,
@@ -32,6 +32,23 @@ fn checkerboard(rows: usize, cols: usize) -> String {
                 .map(|c| if (r + c) % 2 == 0 { 'x' } else { 'o' })
                 .collect::<String>()
         })
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// A Kōnane opening: the checkerboard with two adjacent stones of the
+/// middle row taken.
+fn konane_opening(rows: usize, cols: usize) -> String {
+    let mut lines: Vec<Vec<char>> = checkerboard(rows, cols)
+        .split('|')
+        .map(|l| l.chars().collect())
+        .collect();
+    let (r, c) = (rows / 2, cols / 2 - 1);
+    lines[r][c] = '.';
+    lines[r][c + 1] = '.';
+    lines
+        .into_iter()
+        .map(|l| l.into_iter().collect::<String>())
         .collect::<Vec<_>>()
         .join("|")
 }
@@ -209,6 +226,20 @@ fn bench(c: &mut Criterion) {
         .to_string();
     threads(c, "domineering 8x8", &Domineering, &rect(8, 8), "N");
     threads(c, "clobber 4x5", &Clobber, &clobber45, &want45);
+    // Cram and Kōnane, to choose their default ways of sharing two
+    // threads: Cram 5 x 6 has nimber 2, a first-player win (Beling's
+    // table, `tests/data/cram_nimbers.txt`); the Kōnane 5 x 6 opening (two
+    // adjacent stones taken from the middle) is checked against the
+    // general engine with every shortcut off.
+    threads(c, "cram 5x6", &Cram, &rect(5, 6), "N");
+    let konane56 = konane_opening(5, 6);
+    let b = Konane.parse(&konane56).expect("board");
+    let want_k = solve(&Konane, &b, &plain, &Control::default())
+        .expect("search")
+        .outcomes
+        .class()
+        .to_string();
+    threads(c, "konane 5x6", &Konane, &konane56, &want_k);
 
     let mut g = c.benchmark_group("clobber");
     g.sample_size(10);

@@ -205,3 +205,223 @@ fn a_checkpoint_is_written_periodically_while_searching() {
     solve_resumable(&Clobber, &b, &config(None, 1), &ctl, &file, Duration::ZERO).unwrap();
     assert!(seen.load(std::sync::atomic::Ordering::Relaxed));
 }
+
+// Domineering's own search keeps a checkpoint of its own (engine
+// "domineering"): the table, the decided first players and each open first
+// player's refuted first moves.
+
+use partizan_games::Domineering;
+use partizan_solve::search::{checkpoint, domineering, First, Parallel};
+
+/// 8 x 6 Domineering (8 rows, 6 columns), L: on the fast path about
+/// 19,000 nodes Left first, 176,000 Right first.
+const DOM: &str = "......|......|......|......|......|......|......|......";
+
+fn dom_config(max_nodes: Option<u64>, threads: usize) -> SearchConfig {
+    let mut c = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
+    c.table_bytes = 16 << 20;
+    c.max_nodes = max_nodes;
+    c.threads = threads;
+    c
+}
+
+fn dom_run(
+    b: &Board,
+    cfg: &SearchConfig,
+    file: &Path,
+) -> Result<(SearchReport, Resumed), SearchError> {
+    solve_resumable(
+        &Domineering,
+        b,
+        cfg,
+        &Control::default(),
+        file,
+        Duration::from_secs(3600),
+    )
+}
+
+/// Stop Domineering's search after `budget` nodes, resume (several times
+/// if need be) to the end: the uninterrupted answer, and on one thread
+/// fewer nodes in all than twice a fresh run.
+fn dom_stopped_and_resumed(budget: u64, threads: usize, parallel: Parallel) {
+    let b = Domineering.parse(DOM).unwrap();
+    let mut fresh = dom_config(None, threads);
+    fresh.parallel = parallel;
+    let whole = solve(&Domineering, &b, &fresh, &Control::default()).unwrap();
+    // The fast path ran (it values no regions).
+    assert_eq!(whole.total().regions_valued, 0);
+    let whole_nodes = whole.total().nodes;
+    assert!(
+        whole_nodes > 3 * budget,
+        "{whole_nodes} nodes: the budget is too large"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("d.ckpt");
+    let mut cfg = fresh;
+    cfg.max_nodes = Some(budget);
+    let first = dom_run(&b, &cfg, &file);
+    assert!(matches!(first, Err(SearchError::Budget(_))), "{first:?}");
+    assert!(file.exists(), "a stopped run writes its checkpoint");
+    let (rep, r) = dom_run(&b, &fresh, &file).unwrap();
+    assert_eq!(rep.outcomes, whole.outcomes);
+    assert_eq!(r.sessions, 1);
+    assert!(r.entries_loaded > 0, "{r:?}");
+    for fp in [&rep.left, &rep.right] {
+        if let Some(m) = fp.winning_move {
+            let mut legal = false;
+            Domineering.options(&b, fp.player, |o| legal |= o == m);
+            assert!(legal);
+        }
+    }
+    if threads == 1 {
+        let total = r.nodes_before + r.nodes_now;
+        assert!(total < 2 * whole_nodes, "{total} vs {whole_nodes}");
+        assert!(r.nodes_now < whole_nodes, "{r:?} vs {whole_nodes}");
+    }
+    let (again, r3) = dom_run(&b, &fresh, &file).unwrap();
+    assert_eq!(again.outcomes, whole.outcomes);
+    assert_eq!(r3.decided_before, [true, true]);
+    assert_eq!(r3.nodes_now, 0);
+}
+
+#[test]
+fn domineering_stopped_and_resumed_on_one_thread() {
+    // In Left's search, then in Right's.
+    dom_stopped_and_resumed(8_192, 1, Parallel::RootSplit);
+    dom_stopped_and_resumed(50_000, 1, Parallel::RootSplit);
+}
+
+#[test]
+fn domineering_stopped_and_resumed_on_two_threads() {
+    dom_stopped_and_resumed(8_192, 2, Parallel::RootSplit);
+    dom_stopped_and_resumed(8_192, 2, Parallel::FirstPlayers);
+}
+
+#[test]
+fn domineering_keeps_refuted_first_moves_across_many_short_runs() {
+    // Runs of about 4,096 nodes each, until one finishes: each takes over
+    // what the earlier ones refuted, and the refuted first moves only grow
+    // while a first player is open.
+    let b = Domineering.parse(DOM).unwrap();
+    let whole = solve(&Domineering, &b, &dom_config(None, 1), &Control::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("d.ckpt");
+    let fp = domineering::fingerprint(&b, true);
+    let mut runs = 0;
+    let mut most_refuted = 0;
+    let mut last = [0usize; 2];
+    let (rep, r) = loop {
+        runs += 1;
+        assert!(runs < 1000, "no progress");
+        match dom_run(&b, &dom_config(Some(4_096), 1), &file) {
+            Ok(done) => break done,
+            Err(SearchError::Budget(_)) => {}
+            Err(e) => panic!("{e}"),
+        }
+        let table = partizan_solve::search::Table::with_bytes(1 << 20);
+        let (st, _) = checkpoint::read(&file, &fp, &table).unwrap().unwrap();
+        assert_eq!(st.sessions, runs);
+        for (k, d) in [&st.left, &st.right].into_iter().enumerate() {
+            let n = st.solved[k].len();
+            if d.is_none() {
+                assert!(n >= last[k], "refuted first moves were lost");
+            } else {
+                assert_eq!(n, 0, "a decided first player keeps no refuted moves");
+            }
+            last[k] = n;
+            most_refuted = most_refuted.max(n);
+        }
+    };
+    assert_eq!(rep.outcomes, whole.outcomes);
+    assert!(runs > 3, "{runs} runs");
+    assert_eq!(r.sessions, runs - 1);
+    assert!(most_refuted > 0, "no run ended with a refuted first move");
+}
+
+#[test]
+fn a_domineering_checkpoint_is_refused_when_damaged_or_foreign() {
+    let b = Domineering.parse(DOM).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("d.ckpt");
+    let r = dom_run(&b, &dom_config(Some(8_192), 1), &file);
+    assert!(matches!(r, Err(SearchError::Budget(_))));
+    let bytes = std::fs::read(&file).unwrap();
+    // The general engine's positions are another search.
+    let mut general = dom_config(None, 1);
+    general.fast = false;
+    let e = dom_run(&b, &general, &file).unwrap_err();
+    assert!(
+        matches!(e, SearchError::Checkpoint(CheckpointError::Foreign { .. })),
+        "{e}"
+    );
+    // So are symmetry off and another board.
+    let mut plain = dom_config(None, 1);
+    plain.symmetry = false;
+    let e = dom_run(&b, &plain, &file).unwrap_err();
+    assert!(matches!(
+        e,
+        SearchError::Checkpoint(CheckpointError::Foreign { .. })
+    ));
+    let other = Domineering
+        .parse(".......|.......|.......|.......|.......|.......")
+        .unwrap();
+    let e = dom_run(&other, &dom_config(None, 1), &file).unwrap_err();
+    assert!(matches!(
+        e,
+        SearchError::Checkpoint(CheckpointError::Foreign { .. })
+    ));
+    // A flipped byte anywhere.
+    for at in [9, 30, bytes.len() / 2, bytes.len() - 1] {
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x04;
+        std::fs::write(&file, &bad).unwrap();
+        let e = dom_run(&b, &dom_config(None, 1), &file).unwrap_err();
+        assert!(
+            matches!(e, SearchError::Checkpoint(CheckpointError::Corrupt { .. })),
+            "byte {at}: {e}"
+        );
+    }
+    // A refused checkpoint is left as it was.
+    std::fs::write(&file, &bytes).unwrap();
+    let _ = dom_run(&other, &dom_config(None, 1), &file);
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+    assert_eq!(
+        domineering::fingerprint(&b, true).engine,
+        "domineering",
+        "the fingerprint names the engine"
+    );
+}
+
+#[test]
+fn a_one_sided_checkpoint_serves_a_later_search_of_both() {
+    let b = Domineering.parse(DOM).unwrap();
+    let whole = solve(&Domineering, &b, &dom_config(None, 1), &Control::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("d.ckpt");
+    let mut left = dom_config(None, 1);
+    left.first = First::Left;
+    let (one, r) = dom_run(&b, &left, &file).unwrap();
+    assert_eq!(one.class(), None);
+    assert_eq!(one.left.wins, whole.left.wins);
+    assert!(!one.searched(partizan_games::Player::Right));
+    assert_eq!(r.nodes_now, one.left.counts.nodes);
+    let (both, r) = dom_run(&b, &dom_config(None, 1), &file).unwrap();
+    assert_eq!(both.class(), whole.class());
+    assert_eq!(r.decided_before, [true, false]);
+    assert_eq!(r.nodes_now, both.right.counts.nodes);
+}
+
+#[test]
+fn keeping_a_checkpoint_searches_the_same_nodes_as_not() {
+    // The root of a kept search is the node search's root written out (to
+    // record refuted first moves): same order, same counts, on one thread.
+    let b = Domineering.parse(DOM).unwrap();
+    let plain = solve(&Domineering, &b, &dom_config(None, 1), &Control::default()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (kept, r) = dom_run(&b, &dom_config(None, 1), &dir.path().join("d.ckpt")).unwrap();
+    assert_eq!(kept.outcomes, plain.outcomes);
+    assert_eq!(kept.left.counts, plain.left.counts);
+    assert_eq!(kept.right.counts, plain.right.counts);
+    assert_eq!(kept.left.winning_move, plain.left.winning_move);
+    assert_eq!(r.nodes_now, plain.total().nodes);
+}

@@ -162,3 +162,53 @@ async fn a_read_only_store_is_read_but_not_written() {
     assert!(v.get("warnings").is_none(), "{v}");
     assert_eq!(api(&app, other).await["from_store"], false);
 }
+
+#[tokio::test]
+async fn one_first_player_is_answered_without_a_class_and_never_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = AppState::with_store(limits(), &dir.path().join("s.sqlite")).unwrap();
+    let app = router(state.clone());
+    let board = BOARD.replace('|', "%7C");
+    let (status, body) = get(
+        &app,
+        &format!("/api/outcome?ruleset=clobber&board={board}&first=left"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let left: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(left["decided"], true);
+    assert!(left["outcome"].is_null(), "{left}");
+    assert_eq!(left["saved_to_store"], false);
+    assert!(left["first_players"].get("right").is_none());
+    // Nothing stored: the whole board is searched, then stored.
+    let whole = api(&app, BOARD).await;
+    assert_eq!(whole["from_store"], false);
+    assert_eq!(whole["left_first_wins"], left["left_first_wins"]);
+    // Now a one-sided question is answered from the stored whole board.
+    let (_, body) = get(
+        &app,
+        &format!("/api/outcome?ruleset=clobber&board={board}&first=right"),
+    )
+    .await;
+    let right: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(right["from_store"], true, "{right}");
+    assert!(right["outcome"].is_null());
+    assert_eq!(right["right_first_wins"], whole["right_first_wins"]);
+    // A bad value is a 400 naming the parameter.
+    let (status, body) = get(
+        &app,
+        &format!("/api/outcome?ruleset=clobber&board={board}&first=up"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body.contains("first"), "{body}");
+    // The page has the form field.
+    let (status, page) = get(
+        &app,
+        &format!("/outcome?ruleset=clobber&board={board}&first=left"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("name=\"first\""), "{page}");
+    assert!(page.contains("Outcome class unknown"), "{page}");
+}

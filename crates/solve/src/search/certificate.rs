@@ -28,6 +28,11 @@
 //!
 //! A position is its board (the big regions; small regions blanked) and
 //! its tail (the sum of the small regions' values, CGSuite notation).
+//!
+//! A search of one first player (`--first left|right`) writes only that
+//! player's claim line; such a certificate proves that player's answer and
+//! no outcome class ([`Claims::class`] is `None`). At least one claim is
+//! required.
 
 use std::time::Instant;
 
@@ -40,6 +45,39 @@ use super::{
     Engine, Knowledge, Node, SearchConfig, SearchError, SearchReport, Shared, Table, Zobrist,
 };
 use crate::outcome::{Convention, Outcomes};
+
+/// What a certificate claims for each first player (`None`: no claim).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Claims {
+    /// Left moving first wins (or loses).
+    pub left_first: Option<bool>,
+    /// Right moving first wins (or loses).
+    pub right_first: Option<bool>,
+}
+
+impl Claims {
+    /// The outcome class, only when both first players are claimed.
+    pub fn class(&self) -> Option<&'static str> {
+        match (self.left_first, self.right_first) {
+            (Some(left_first), Some(right_first)) => Some(
+                Outcomes {
+                    left_first,
+                    right_first,
+                }
+                .class(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// The claim for `p` moving first.
+    pub fn of(&self, p: Player) -> Option<bool> {
+        match p {
+            Player::Left => self.left_first,
+            Player::Right => self.right_first,
+        }
+    }
+}
 use crate::regions::{region_board, regions};
 use crate::value::{Savings, SolveError, Solver};
 
@@ -81,7 +119,7 @@ pub struct Certificate {
     /// The root board.
     pub board: String,
     /// The claimed outcomes.
-    pub claims: Outcomes,
+    pub claims: Claims,
     /// The winners' moves.
     pub records: Vec<Record>,
 }
@@ -149,8 +187,14 @@ impl Certificate {
         s.push_str(&format!("value-cells {}\n", self.value_cells));
         s.push_str(&format!("board {}\n", self.board));
         let w = |b: bool| if b { "wins" } else { "loses" };
-        s.push_str(&format!("claim left {}\n", w(self.claims.left_first)));
-        s.push_str(&format!("claim right {}\n", w(self.claims.right_first)));
+        for (who, c) in [
+            ("left", self.claims.left_first),
+            ("right", self.claims.right_first),
+        ] {
+            if let Some(c) = c {
+                s.push_str(&format!("claim {who} {}\n", w(c)));
+            }
+        }
         for r in &self.records {
             let (kind, to) = match &r.play {
                 Play::Board(b) => ("board", b),
@@ -222,12 +266,40 @@ impl Certificate {
                 }),
             }
         };
-        let left_first = claim(field(next("claim")?, "claim")?, "left")?;
-        let right_first = claim(field(next("claim")?, "claim")?, "right")?;
+        // One or two claim lines, Left's first.
+        let mut claims = Claims {
+            left_first: None,
+            right_first: None,
+        };
         let mut records = Vec::new();
+        let mut first_record = true;
         for (i, l) in lines {
             if l.trim().is_empty() {
                 continue;
+            }
+            if let Some(rest) = l.strip_prefix("claim ") {
+                let at = (i + 1, rest.trim().to_string());
+                if !records.is_empty() || claims.right_first.is_some() {
+                    return Err(CertError::Parse {
+                        line: i + 1,
+                        msg: "a claim after Right's claim or a move".to_string(),
+                    });
+                }
+                if claims.left_first.is_none() && rest.starts_with("left") {
+                    claims.left_first = Some(claim(at, "left")?);
+                } else {
+                    claims.right_first = Some(claim(at, "right")?);
+                }
+                continue;
+            }
+            if first_record {
+                first_record = false;
+                if claims.left_first.is_none() && claims.right_first.is_none() {
+                    return Err(CertError::Parse {
+                        line: i + 1,
+                        msg: "expected 'claim left|right wins|loses'".to_string(),
+                    });
+                }
             }
             let f: Vec<&str> = l.split('\t').collect();
             let bad = |msg: &str| CertError::Parse {
@@ -256,15 +328,18 @@ impl Certificate {
                 play,
             });
         }
+        if claims.left_first.is_none() && claims.right_first.is_none() {
+            return Err(CertError::Parse {
+                line: 0,
+                msg: "ends before the claim line".to_string(),
+            });
+        }
         Ok(Certificate {
             ruleset,
             convention,
             value_cells,
             board,
-            claims: Outcomes {
-                left_first,
-                right_first,
-            },
+            claims,
             records,
         })
     }
@@ -368,7 +443,8 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
     }
 }
 
-/// Solve `board` (one thread) and write the proof of both answers.
+/// Solve `board` (one thread) and write the proof of each searched first
+/// player's answer (both, unless `config.first` names one).
 pub fn solve_with_certificate<R: Knowledge>(
     rules: &R,
     board: &Board,
@@ -401,6 +477,9 @@ pub fn solve_with_certificate<R: Knowledge>(
         (Player::Left, report.outcomes.left_first),
         (Player::Right, report.outcomes.right_first),
     ] {
+        if !report.searched(first) {
+            continue;
+        }
         e.depth = 0;
         let root = e.root(board);
         let winner = if wins { first } else { first.opponent() };
@@ -415,7 +494,10 @@ pub fn solve_with_certificate<R: Knowledge>(
             0
         },
         board: rules.format(board),
-        claims: report.outcomes,
+        claims: Claims {
+            left_first: report.searched(Player::Left).then_some(report.left.wins),
+            right_first: report.searched(Player::Right).then_some(report.right.wins),
+        },
         records: proof.records,
     };
     Ok((report, cert))
@@ -606,10 +688,10 @@ pub fn check<R: Ruleset>(
         limit,
     };
     let zero = c.arena.zero();
-    for (first, wins) in [
-        (Player::Left, cert.claims.left_first),
-        (Player::Right, cert.claims.right_first),
-    ] {
+    for first in [Player::Left, Player::Right] {
+        let Some(wins) = cert.claims.of(first) else {
+            continue;
+        };
         let winner = if wins { first } else { first.opponent() };
         c.verify(&board, zero, first, winner, true)?;
     }

@@ -10,8 +10,12 @@
 //! magic "PZCHKPT\n" | format u32 | header | entries | count u64 | crc32 u32
 //! header:  engine, ruleset, board (length-prefixed UTF-8), convention u8,
 //!          value cells u32, symmetry u8, sessions u32, nodes before u64,
-//!          Left first, Right first (each: 0 open, 1 loses, 2 wins +
-//!          winning move + counts)
+//!          Left first, Right first (each: 0 open + refuted first moves,
+//!          1 loses, 2 wins + winning move + counts)
+//! move:    0 none | 1 + width u8 + height u8 + 3 layers u128 (the board
+//!          after the move)
+//! refuted: count u32 + that many moves with a board (first moves after
+//!          which the opponent wins: a resumed search skips them)
 //! entry:   key u64, win | (best + 1) << 1 | work << 10  as u32
 //! ```
 //!
@@ -23,7 +27,9 @@
 //! over `FILE`, so a kill while writing leaves the previous checkpoint.
 //!
 //! The entries' keys are the engine's position hashes, so a change to the
-//! hashing must bump [`FORMAT`] (a golden test pins a key).
+//! hashing must bump [`FORMAT`] (golden tests pin keys of both engines:
+//! the general one in `search::tests`, Domineering's in
+//! `search::domineering::tests`). Format 1 had no refuted first moves.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -40,7 +46,7 @@ use crate::outcome::Convention;
 
 /// The format's version: bump it whenever the layout or the engine's
 /// position hashing changes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 const MAGIC: &[u8; 8] = b"PZCHKPT\n";
 /// Bytes per entry in the file.
@@ -148,9 +154,25 @@ pub struct State {
     pub left: Option<Decided>,
     /// Right moving first, if decided.
     pub right: Option<Decided>,
+    /// First moves (the board after each) of Left and of Right, moving
+    /// first and not yet decided, already refuted: the opponent wins after
+    /// them.
+    pub solved: [Vec<Board>; 2],
 }
 
 impl State {
+    /// The state of a search not started yet.
+    pub fn fresh(fingerprint: Fingerprint) -> State {
+        State {
+            fingerprint,
+            sessions: 0,
+            nodes: 0,
+            left: None,
+            right: None,
+            solved: [Vec::new(), Vec::new()],
+        }
+    }
+
     /// The decided answer for `p`, if any.
     pub fn decided(&self, p: Player) -> Option<&Decided> {
         match p {
@@ -174,6 +196,18 @@ impl<W: Write> Crc<W> {
     fn str(&mut self, s: &str) -> std::io::Result<()> {
         self.put(&(s.len() as u32).to_le_bytes())?;
         self.put(s.as_bytes())
+    }
+    fn board(&mut self, b: Option<&Board>) -> std::io::Result<()> {
+        match b {
+            None => self.put(&[0]),
+            Some(b) => {
+                self.put(&[1, b.width() as u8, b.height() as u8])?;
+                for k in 0..3 {
+                    self.put(&b.layer(k).to_le_bytes())?;
+                }
+                Ok(())
+            }
+        }
     }
 }
 
@@ -231,20 +265,18 @@ pub fn write(path: &Path, state: &State, table: &Table) -> Result<u64, Checkpoin
         w.put(&[u8::from(f.symmetry)])?;
         w.put(&state.sessions.to_le_bytes())?;
         w.put(&state.nodes.to_le_bytes())?;
-        for d in [&state.left, &state.right] {
+        for (d, solved) in [&state.left, &state.right].into_iter().zip(&state.solved) {
             match d {
-                None => w.put(&[0])?,
+                None => {
+                    w.put(&[0])?;
+                    w.put(&(solved.len() as u32).to_le_bytes())?;
+                    for b in solved {
+                        w.board(Some(b))?;
+                    }
+                }
                 Some(d) => {
                     w.put(&[1 + u8::from(d.wins)])?;
-                    match &d.winning_move {
-                        None => w.put(&[0])?,
-                        Some(b) => {
-                            w.put(&[1, b.width() as u8, b.height() as u8])?;
-                            for k in 0..3 {
-                                w.put(&b.layer(k).to_le_bytes())?;
-                            }
-                        }
-                    }
+                    w.board(d.winning_move.as_ref())?;
                     let c = &d.counts;
                     for n in [
                         c.nodes,
@@ -321,6 +353,25 @@ impl Input {
             .map_err(|e| format!("cut short ({e})"))?;
         *used += 4 + u64::from(n);
         String::from_utf8(b).map_err(|_| "a name that is not UTF-8".to_string())
+    }
+    /// A move's board, if the flag says there is one.
+    fn board(&mut self, used: &mut u64) -> Result<Option<Board>, String> {
+        *used += 1;
+        match self.u8()? {
+            0 => Ok(None),
+            1 => {
+                let (w, h) = (self.u8()?, self.u8()?);
+                let mut layers = [0; 3];
+                for l in &mut layers {
+                    *l = u128::from_le_bytes(self.bytes()?);
+                }
+                *used += 2 + 48;
+                Board::new(usize::from(w), usize::from(h), layers)
+                    .map(Some)
+                    .map_err(|e| format!("a move that is no board: {e}"))
+            }
+            m => Err(format!("move flag {m}")),
+        }
     }
 }
 
@@ -465,28 +516,30 @@ fn read_header(
     let nodes = r.u64()?;
     used += 12;
     let mut decided = [None, None];
-    for d in &mut decided {
+    let mut solved = [Vec::new(), Vec::new()];
+    for (d, refuted) in decided.iter_mut().zip(&mut solved) {
         used += 1;
         *d = match r.u8()? {
-            0 => None,
-            s @ (1 | 2) => {
-                used += 1;
-                let winning_move = match r.u8()? {
-                    0 => None,
-                    1 => {
-                        let (w, h) = (r.u8()?, r.u8()?);
-                        let mut layers = [0; 3];
-                        for l in &mut layers {
-                            *l = u128::from_le_bytes(r.bytes()?);
+            0 => {
+                let n = r.u32()?;
+                used += 4;
+                if n > 1 << 16 {
+                    return Err(HeaderError::Bad(format!("{n} refuted first moves")));
+                }
+                for _ in 0..n {
+                    match r.board(&mut used)? {
+                        Some(b) => refuted.push(b),
+                        None => {
+                            return Err(HeaderError::Bad(
+                                "a refuted move without a board".to_string(),
+                            ))
                         }
-                        used += 2 + 48;
-                        Some(
-                            Board::new(usize::from(w), usize::from(h), layers)
-                                .map_err(|e| format!("a winning move that is no board: {e}"))?,
-                        )
                     }
-                    m => return Err(HeaderError::Bad(format!("move flag {m}"))),
-                };
+                }
+                None
+            }
+            s @ (1 | 2) => {
+                let winning_move = r.board(&mut used)?;
                 let mut c = [0u64; 6];
                 for n in &mut c {
                     *n = r.u64()?;
@@ -522,6 +575,7 @@ fn read_header(
             nodes,
             left,
             right,
+            solved,
         },
         used,
     ))
@@ -563,6 +617,14 @@ impl<'a> Saver<'a> {
             Player::Left => s.left = d,
             Player::Right => s.right = d,
         }
+        s.solved[usize::from(fp.player == Player::Right)].clear();
+    }
+
+    /// Record that `after`, a first move of `first`, loses: the opponent
+    /// wins moving next.
+    pub(crate) fn refuted(&self, first: Player, after: Board) {
+        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        s.solved[usize::from(first == Player::Right)].push(after);
     }
 
     /// Write the checkpoint now, with `nodes` searched by this run.
@@ -610,5 +672,54 @@ mod tests {
             }
         }
         assert_eq!(decode_entry(1 << 18), None);
+    }
+
+    /// The layout of format 2, pinned: a checkpoint with a decided and an
+    /// open first player (one refuted first move) and one table entry is
+    /// these bytes. If this fails, the layout changed: bump [`FORMAT`].
+    #[test]
+    fn the_layout_is_pinned() {
+        let b = |e: u128| Board::new(3, 2, [e, 0, 0]).unwrap();
+        let state = State {
+            fingerprint: Fingerprint {
+                engine: "domineering".into(),
+                ruleset: "domineering".into(),
+                board: "...|...".into(),
+                convention: Convention::Normal,
+                value_cells: 0,
+                symmetry: true,
+            },
+            sessions: 2,
+            nodes: 12345,
+            left: Some(Decided {
+                wins: true,
+                winning_move: Some(b(0b110_110)),
+                counts: SearchCounts {
+                    nodes: 7,
+                    ..SearchCounts::default()
+                },
+            }),
+            right: None,
+            solved: [Vec::new(), vec![b(0b111_100)]],
+        };
+        let table = Table::with_bytes(1 << 12);
+        let mut t = Tally::default();
+        let e = Entry {
+            win: true,
+            best: Some(3),
+            work: 9,
+        };
+        table.store(0xDEAD_BEEF, e, &mut t);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.ckpt");
+        assert_eq!(write(&path, &state, &table).unwrap(), 1);
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[..12], b"PZCHKPT\n\x02\0\0\0");
+        assert_eq!(bytes.len(), 251);
+        assert_eq!(crc32fast::hash(&bytes), 558161692);
+        let back = Table::with_bytes(1 << 12);
+        let (read_back, n) = read(&path, &state.fingerprint, &back).unwrap().unwrap();
+        assert_eq!((read_back, n), (state, 1));
+        assert_eq!(back.probe(0xDEAD_BEEF), Some(e));
     }
 }

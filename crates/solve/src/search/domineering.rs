@@ -36,11 +36,12 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use partizan_games::{Board, Player};
+use partizan_games::{Board, Domineering, Player, Ruleset};
 
+use super::checkpoint;
 use super::table::{self, Entry, Table};
 use super::{
-    Control, FirstPlayer, Parallel, SearchConfig, SearchCounts, SearchError, SearchReport,
+    Control, FirstPlayer, Parallel, Resumed, SearchConfig, SearchCounts, SearchError, SearchReport,
     CHECK_EVERY, LINE_PLIES,
 };
 use crate::outcome::Convention;
@@ -810,6 +811,8 @@ struct Shared<'a> {
     nodes: AtomicU64,
     start: Instant,
     last_report: AtomicU64,
+    /// The checkpoint, when the search keeps one.
+    saver: Option<&'a checkpoint::Saver<'a>>,
 }
 
 /// A move: view line and lower bit.
@@ -871,7 +874,11 @@ impl<'s> Engine<'s> {
             found: self.split.map(|(_, _, f)| f),
             first: self.first,
             line: &self.line[..self.depth.min(LINE_PLIES)],
-        })
+        })?;
+        if let Some(s) = sh.saver {
+            s.save_if_due(sh.table, sh.nodes.load(Relaxed))?;
+        }
+        Ok(())
     }
 
     #[inline(always)]
@@ -1102,8 +1109,13 @@ impl<'s> Engine<'s> {
         self.depth = 0;
         let mut p = pos.clone();
         let v = view_of(first);
-        let wins = self.wins(&mut p, v);
+        let wins = match self.sh.saver {
+            None => self.wins(&mut p, v),
+            Some(saver) => self.root_kept(board, &p, v, saver),
+        };
         self.sh.table.add(&mut self.tally);
+        self.sh.nodes.fetch_add(self.unflushed, Relaxed);
+        self.unflushed = 0;
         let wins = wins?;
         let mut counts = self.counts;
         counts.nodes -= before.nodes;
@@ -1126,6 +1138,105 @@ impl<'s> Engine<'s> {
             elapsed: start.elapsed(),
         })
     }
+
+    /// The root of a search that keeps a checkpoint: each first move is
+    /// searched in turn (its share of them, when the root is split) and,
+    /// once refuted, recorded in the checkpoint, so a resumed run skips
+    /// the first moves an earlier run refuted. Otherwise as the node search
+    /// at the root: the same order, counts, history and table entry, so a
+    /// run that keeps a checkpoint searches what one without does.
+    fn root_kept(
+        &mut self,
+        board: &Board,
+        p: &Pos,
+        v: usize,
+        saver: &checkpoint::Saver<'_>,
+    ) -> Result<bool, SearchError> {
+        let first = self.first;
+        let refuted = saver.state().solved[usize::from(first == Player::Right)].clone();
+        self.counts.nodes += 1;
+        self.unflushed += 1;
+        let key = self.sh.keys.key(p, v);
+        self.counts.expanded += 1;
+        let before = self.counts.nodes;
+        let mut ms = Vec::new();
+        self.moves(p, v, &mut ms);
+        if self.sh.rules.ordering {
+            for m in ms.iter_mut() {
+                let (l, j) = (usize::from(m.l), usize::from(m.j));
+                let s = p.score::<false>(v, l, j);
+                let hist = self.history[v][l][j];
+                let stage = if guarded(&p.b[v], l) >> m.j & 3 == 0 {
+                    1 << 28
+                } else {
+                    0
+                };
+                let place = i32::from(self.place[v][l][j]);
+                m.score = stage + (s << 22) + (place << 12) + hist.min((1 << 12) - 1) as i32;
+            }
+            ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+        }
+        let n = ms.len().min(u16::MAX as usize) as u16;
+        let mut win = false;
+        for (rank, &m) in ms.iter().enumerate() {
+            // Shares by rank in the full order (the same in both threads:
+            // no history at the root of a split), so that a move refuted by
+            // the other thread meanwhile cannot shift them.
+            if let Some((share, shares, found)) = self.split {
+                if rank % shares != share {
+                    continue;
+                }
+                if found.load(Relaxed) {
+                    return Err(SearchError::Sibling);
+                }
+            }
+            let mut c = p.clone();
+            self.play::<false>(&mut c, v, m);
+            let after = c.board(board);
+            if refuted.contains(&after) {
+                continue;
+            }
+            self.line[0] = (rank as u16 + 1, n);
+            self.depth = 1;
+            let w = self.wins(&mut c, 1 - v);
+            self.depth = 0;
+            if !w? {
+                win = true;
+                let h = &mut self.history[v][usize::from(m.l)][usize::from(m.j)];
+                *h = h.saturating_add(1);
+                self.root_best = Some((m.l, m.j));
+                if let Some((_, _, found)) = self.split {
+                    found.store(true, Relaxed);
+                }
+                break;
+            }
+            saver.refuted(first, after);
+        }
+        if self.split.is_none() {
+            let spent = self.counts.nodes - before;
+            let work = (64 - spent.leading_zeros()) as u8;
+            let e = Entry {
+                win,
+                best: None,
+                work,
+            };
+            self.sh.table.store(key, e, &mut self.tally);
+        }
+        Ok(win)
+    }
+}
+
+/// The fast path's rules for `config`: everything on, less what the
+/// configuration turns off.
+fn rules_for(config: &SearchConfig) -> Rules {
+    let mut rules = Rules::ALL;
+    rules.symmetry = config.symmetry;
+    rules.ordering = config.ordering != super::MoveOrdering::Natural;
+    if !config.bounds {
+        rules.simple_bound = false;
+        rules.fine_bound = false;
+    }
+    rules
 }
 
 /// The fast path of [`super::solve`] for Domineering: `None` when it does
@@ -1135,14 +1246,7 @@ pub fn solve(
     config: &SearchConfig,
     control: &Control<'_>,
 ) -> Option<Result<SearchReport, SearchError>> {
-    let mut rules = Rules::ALL;
-    rules.symmetry = config.symmetry;
-    rules.ordering = config.ordering != super::MoveOrdering::Natural;
-    if !config.bounds {
-        rules.simple_bound = false;
-        rules.fine_bound = false;
-    }
-    solve_with(board, config, control, rules)
+    solve_with(board, config, control, rules_for(config))
 }
 
 /// [`solve`] with a choice of rules (for the twin tests and the bench).
@@ -1152,6 +1256,55 @@ pub fn solve_with(
     control: &Control<'_>,
     rules: Rules,
 ) -> Option<Result<SearchReport, SearchError>> {
+    run(board, config, control, rules, None).map(|r| r.map(|(rep, _)| rep))
+}
+
+/// [`solve`] keeping a checkpoint at `file` (the format of
+/// [`checkpoint`]; see [`super::solve_resumable`]): the table's proven
+/// entries, which first players are decided, and each undecided first
+/// player's refuted first moves, written every `every` and when the
+/// search stops. A resumed run skips the refuted first moves and finds
+/// the saved entries in its table; what it loses is the search inside
+/// the first move that was open when the run stopped, beyond the entries
+/// the table kept, and the move-ordering history.
+pub fn solve_resumable(
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+    file: &std::path::Path,
+    every: std::time::Duration,
+) -> Option<Result<(SearchReport, Resumed), SearchError>> {
+    run(
+        board,
+        config,
+        control,
+        rules_for(config),
+        Some((file, every)),
+    )
+    .map(|r| r.map(|(rep, res)| (rep, res.unwrap_or_default())))
+}
+
+/// What identifies a search of this engine for its checkpoint (its table
+/// keys depend on the rectangle and on the symmetry folding only).
+pub fn fingerprint(board: &Board, symmetry: bool) -> checkpoint::Fingerprint {
+    checkpoint::Fingerprint {
+        engine: "domineering".to_string(),
+        ruleset: Domineering.name().to_string(),
+        board: Domineering.format(board),
+        convention: Convention::Normal,
+        value_cells: 0,
+        symmetry,
+    }
+}
+
+/// The search, with a checkpoint when `resume` names one.
+fn run(
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+    rules: Rules,
+    resume: Option<(&std::path::Path, std::time::Duration)>,
+) -> Option<Result<(SearchReport, Option<Resumed>), SearchError>> {
     if config.convention != Convention::Normal {
         return None;
     }
@@ -1161,6 +1314,17 @@ pub fn solve_with(
     }
     let start = Instant::now();
     let table = Table::with_bytes(config.table_bytes);
+    let mut resumed = None;
+    let saver = match resume {
+        None => None,
+        Some((path, every)) => match open_checkpoint(board, rules, &table, path) {
+            Ok(state) => {
+                resumed = Some(Resumed::of(path, &state.0, state.1));
+                Some(checkpoint::Saver::new(path, every, state.0))
+            }
+            Err(e) => return Some(Err(e)),
+        },
+    };
     let keys = Keys::new(board.width(), board.height(), rules.symmetry);
     pos.hash = keys.of(&pos);
     let sh = Shared {
@@ -1177,30 +1341,109 @@ pub fn solve_with(
         nodes: AtomicU64::new(0),
         start,
         last_report: AtomicU64::new(0),
+        saver: saver.as_ref(),
     };
-    let run = || -> Result<(FirstPlayer, FirstPlayer), SearchError> {
-        if config.threads == 2 && config.parallel == Parallel::FirstPlayers {
-            std::thread::scope(|s| {
-                let l = s.spawn(|| Engine::new(&sh).solve_root(board, &pos, Player::Left));
-                let r = Engine::new(&sh).solve_root(board, &pos, Player::Right);
-                let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-                Ok((l?, r?))
-            })
-        } else if config.threads == 2 {
-            Ok((
-                split(&sh, board, &pos, Player::Left)?,
-                split(&sh, board, &pos, Player::Right)?,
-            ))
-        } else {
-            let mut e = Engine::new(&sh);
-            let l = e.solve_root(board, &pos, Player::Left)?;
-            let r = e.solve_root(board, &pos, Player::Right)?;
-            Ok((l, r))
+    // One first player: left out, from the checkpoint, or searched (and
+    // recorded in the checkpoint).
+    let one = |first: Player,
+               search: &dyn Fn() -> Result<FirstPlayer, SearchError>|
+     -> Result<FirstPlayer, SearchError> {
+        if !config.first.includes(first) {
+            return Ok(FirstPlayer::unsearched(first));
         }
+        if let Some(s) = &saver {
+            if let Some(d) = s.state().decided(first) {
+                return Ok(FirstPlayer {
+                    player: first,
+                    wins: d.wins,
+                    winning_move: d.winning_move,
+                    counts: d.counts,
+                    elapsed: std::time::Duration::ZERO,
+                });
+            }
+        }
+        let fp = search()?;
+        if let Some(s) = &saver {
+            s.decided(&fp);
+            s.save(&table, sh.nodes.load(Relaxed))?;
+        }
+        Ok(fp)
     };
-    Some(run().map(|(left, right)| {
-        SearchReport::new(left, right, table.stats(), *config, start.elapsed())
+    let result = if config.threads == 2 && config.effective_parallel() == Parallel::FirstPlayers {
+        std::thread::scope(|s| {
+            let l = s.spawn(|| {
+                one(Player::Left, &|| {
+                    Engine::new(&sh).solve_root(board, &pos, Player::Left)
+                })
+            });
+            let r = one(Player::Right, &|| {
+                Engine::new(&sh).solve_root(board, &pos, Player::Right)
+            });
+            let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            Ok((l?, r?))
+        })
+    } else if config.threads == 2 {
+        one(Player::Left, &|| split(&sh, board, &pos, Player::Left)).and_then(|l| {
+            Ok((
+                l,
+                one(Player::Right, &|| split(&sh, board, &pos, Player::Right))?,
+            ))
+        })
+    } else {
+        let e = std::cell::RefCell::new(Engine::new(&sh));
+        one(Player::Left, &|| {
+            e.borrow_mut().solve_root(board, &pos, Player::Left)
+        })
+        .and_then(|l| {
+            let r = one(Player::Right, &|| {
+                e.borrow_mut().solve_root(board, &pos, Player::Right)
+            })?;
+            Ok((l, r))
+        })
+    };
+    if let (Some(s), Some(r)) = (&saver, &mut resumed) {
+        r.nodes_now = sh.nodes.load(Relaxed);
+        // Stopped or finished: the checkpoint as of now (a failed write
+        // of it outranks the stop).
+        match s.save(&table, r.nodes_now) {
+            Ok(n) => r.entries_saved = n,
+            Err(e) => return Some(Err(e.into())),
+        }
+    }
+    Some(result.map(|(left, right)| {
+        (
+            SearchReport::new(left, right, table.stats(), *config, start.elapsed()),
+            resumed,
+        )
     }))
+}
+
+/// The checkpoint at `path` read into `table` (a fresh state when there is
+/// none), refused when its moves are not moves of `board`.
+fn open_checkpoint(
+    board: &Board,
+    rules: Rules,
+    table: &Table,
+    path: &std::path::Path,
+) -> Result<(checkpoint::State, u64), SearchError> {
+    let expected = fingerprint(board, rules.symmetry);
+    let (state, loaded) = checkpoint::read(path, &expected, table)?
+        .unwrap_or((checkpoint::State::fresh(expected), 0));
+    let moves = [&state.left, &state.right]
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d.winning_move.as_ref())
+        .chain(state.solved.iter().flatten());
+    for m in moves {
+        if !super::is_option(&Domineering, board, m) {
+            return Err(checkpoint::CheckpointError::Corrupt {
+                path: path.to_path_buf(),
+                why: "a first move that is no move of the board".to_string(),
+            }
+            .into());
+        }
+    }
+    Ok((state, loaded))
 }
 
 /// Whether this processor has what the hardware copy of the search is
@@ -1271,5 +1514,36 @@ mod tests {
         assert_eq!(pack(0b1), 1);
         assert_eq!(pack(0b11), 1);
         assert_eq!(pack(0b1101), 2);
+    }
+
+    /// Checkpoints hold these keys: if this test fails, the hashing
+    /// changed, and [`checkpoint::FORMAT`] must be bumped with the new
+    /// pinned values.
+    #[test]
+    fn position_keys_are_pinned_for_checkpoints() {
+        let mut keys = Vec::new();
+        for (text, symmetry) in [
+            ("....|....|...#", true),
+            ("#...|....|....|.#..", true),
+            ("....|....|...#", false),
+        ] {
+            let b = Domineering.parse(text).unwrap();
+            let k = Keys::new(b.width(), b.height(), symmetry);
+            let mut p = Pos::new(&b).unwrap();
+            p.hash = k.of(&p);
+            keys.push(k.key(&p, VT));
+            keys.push(k.key(&p, HZ));
+        }
+        assert_eq!(
+            keys,
+            [
+                3639680211079962682,
+                487895135986043249,
+                4236288285245459649,
+                889635411567992916,
+                10691344559581632712,
+                487895135986043249
+            ]
+        );
     }
 }

@@ -31,6 +31,18 @@ pub trait Knowledge: Ruleset {
         config: &super::SearchConfig,
         control: &super::Control<'_>,
     ) -> Option<Result<super::SearchReport, super::SearchError>>;
+
+    /// [`Knowledge::fast_solve`] keeping a checkpoint at `file`, written
+    /// every `every` (see [`super::solve_resumable`]); `None`: the ruleset
+    /// has no search of its own here, or that search keeps no checkpoint.
+    fn fast_solve_resumable(
+        &self,
+        board: &Board,
+        config: &super::SearchConfig,
+        control: &super::Control<'_>,
+        file: &std::path::Path,
+        every: std::time::Duration,
+    ) -> Option<Result<(super::SearchReport, super::Resumed), super::SearchError>>;
 }
 
 impl<R: Ruleset + 'static> Knowledge for R {
@@ -43,6 +55,21 @@ impl<R: Ruleset + 'static> Knowledge for R {
         let me: &dyn Any = self;
         if me.is::<Domineering>() {
             return super::domineering::solve(board, config, control);
+        }
+        None
+    }
+
+    fn fast_solve_resumable(
+        &self,
+        board: &Board,
+        config: &super::SearchConfig,
+        control: &super::Control<'_>,
+        file: &std::path::Path,
+        every: std::time::Duration,
+    ) -> Option<Result<(super::SearchReport, super::Resumed), super::SearchError>> {
+        let me: &dyn Any = self;
+        if me.is::<Domineering>() {
+            return super::domineering::solve_resumable(board, config, control, file, every);
         }
         None
     }

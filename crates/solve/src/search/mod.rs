@@ -101,6 +101,53 @@ impl std::str::FromStr for Parallel {
     }
 }
 
+/// Which first players a search decides. Researchers often ask only one
+/// ("Domineering with Vertical to move"): searching one side is about half
+/// the work, but then the outcome class is unknown.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum First {
+    /// Both first players (the outcome class is known).
+    #[default]
+    Both,
+    /// Left moving first only.
+    Left,
+    /// Right moving first only.
+    Right,
+}
+
+impl First {
+    /// Whether `p` moving first is searched.
+    pub fn includes(self, p: Player) -> bool {
+        match self {
+            First::Both => true,
+            First::Left => p == Player::Left,
+            First::Right => p == Player::Right,
+        }
+    }
+}
+
+impl std::str::FromStr for First {
+    type Err = SearchError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "both" => Ok(First::Both),
+            "left" => Ok(First::Left),
+            "right" => Ok(First::Right),
+            other => Err(SearchError::UnknownFirst(other.to_string())),
+        }
+    }
+}
+
+impl From<partizan_games::TwoThreads> for Parallel {
+    fn from(t: partizan_games::TwoThreads) -> Parallel {
+        match t {
+            partizan_games::TwoThreads::RootSplit => Parallel::RootSplit,
+            partizan_games::TwoThreads::FirstPlayers => Parallel::FirstPlayers,
+        }
+    }
+}
+
 /// What a search may use and how much of the machine.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SearchConfig {
@@ -127,6 +174,9 @@ pub struct SearchConfig {
     /// Take the ruleset's own search when it has one
     /// ([`Knowledge::fast_solve`]; Domineering's is [`domineering`]).
     pub fast: bool,
+    /// Which first players to search (the other's answer in the report is
+    /// a placeholder: see [`SearchReport::searched`]).
+    pub first: First,
 }
 
 impl SearchConfig {
@@ -148,17 +198,31 @@ impl SearchConfig {
             max_nodes: None,
             symmetry: true,
             fast: true,
+            first: First::Both,
         }
     }
 
     /// The defaults for `convention` with the ruleset's own value-cells
-    /// threshold ([`Ruleset::default_value_cells`](partizan_games::Ruleset::default_value_cells)).
+    /// threshold ([`Ruleset::default_value_cells`](partizan_games::Ruleset::default_value_cells))
+    /// and two-thread mode ([`Ruleset::default_parallel`](partizan_games::Ruleset::default_parallel)).
     pub fn for_ruleset<R: Knowledge>(rules: &R, convention: Convention) -> SearchConfig {
         let mut c = SearchConfig::new(convention);
         if convention == Convention::Normal {
             c.value_cells = rules.default_value_cells();
         }
+        c.parallel = rules.default_parallel().into();
         c
+    }
+
+    /// How two threads share the work: [`SearchConfig::parallel`], except
+    /// that with one first player there is nothing for first-players to
+    /// split, so the root is split instead.
+    pub fn effective_parallel(&self) -> Parallel {
+        if self.first == First::Both {
+            self.parallel
+        } else {
+            Parallel::RootSplit
+        }
     }
 
     fn values_on(&self) -> bool {
@@ -187,6 +251,9 @@ pub enum SearchError {
     /// An unknown parallel-mode name.
     #[error("unknown parallel mode '{0}' (expected first-players or root-split)")]
     UnknownParallel(String),
+    /// An unknown first-player name.
+    #[error("unknown first player '{0}' (expected left, right or both)")]
+    UnknownFirst(String),
     /// An unknown move-ordering name.
     #[error("unknown move ordering '{0}' (expected natural, mobility, safety or history)")]
     UnknownOrdering(String),
@@ -289,6 +356,20 @@ pub struct FirstPlayer {
     pub elapsed: Duration,
 }
 
+impl FirstPlayer {
+    /// The placeholder of a first player the search left out
+    /// ([`SearchConfig::first`]): no answer, 0 nodes.
+    pub fn unsearched(player: Player) -> FirstPlayer {
+        FirstPlayer {
+            player,
+            wins: false,
+            winning_move: None,
+            counts: SearchCounts::default(),
+            elapsed: Duration::ZERO,
+        }
+    }
+}
+
 /// The answer of [`solve`].
 #[derive(Clone, Debug)]
 pub struct SearchReport {
@@ -326,6 +407,19 @@ impl SearchReport {
             config,
             elapsed,
         }
+    }
+
+    /// Whether `p` moving first was searched (`config.first`): the other
+    /// side's [`FirstPlayer`] is a placeholder (loses, 0 nodes) and
+    /// [`SearchReport::outcomes`] is then not an outcome class.
+    pub fn searched(&self, p: Player) -> bool {
+        self.config.first.includes(p)
+    }
+
+    /// The outcome class (L, R, N, P), known only when both first players
+    /// were searched.
+    pub fn class(&self) -> Option<&'static str> {
+        (self.config.first == First::Both).then(|| self.outcomes.class())
     }
 
     /// Counts of both first players together.
@@ -384,6 +478,9 @@ pub struct Resumed {
     pub entries_loaded: u64,
     /// First players already decided in the checkpoint: Left, Right.
     pub decided_before: [bool; 2],
+    /// First moves of each undecided first player (Left, Right) already
+    /// refuted in the checkpoint (kept by Domineering's own search).
+    pub first_moves_before: [u32; 2],
     /// Nodes this run searched.
     pub nodes_now: u64,
     /// Table entries in the checkpoint written at the end of this run.
@@ -394,8 +491,9 @@ pub struct Resumed {
 /// checkpoint holds (if the file exists: refused when it is damaged or for
 /// another search), writes it every `every` and when the search ends or
 /// stops, so a stopped or killed run resumes without losing its solved
-/// subtrees. Always the general engine (a ruleset's own search keeps no
-/// checkpoint).
+/// subtrees. A ruleset's own search keeps its own checkpoint in the same
+/// format ([`Knowledge::fast_solve_resumable`]; Domineering's keeps its
+/// table and the root's solved first moves), else the general engine runs.
 pub fn solve_resumable<R: Knowledge>(
     rules: &R,
     board: &Board,
@@ -407,8 +505,30 @@ pub fn solve_resumable<R: Knowledge>(
     if config.threads == 0 || config.threads > 2 {
         return Err(SearchError::Threads(config.threads));
     }
+    if config.fast {
+        if let Some(r) = rules.fast_solve_resumable(board, config, control, file, every) {
+            return r;
+        }
+    }
     let (rep, resumed) = general(rules, board, config, control, Some((file, every)))?;
     Ok((rep, resumed.unwrap_or_default()))
+}
+
+impl Resumed {
+    /// What a run starting from `state` (read from `path`, `loaded`
+    /// entries) takes over.
+    pub(crate) fn of(path: &std::path::Path, state: &checkpoint::State, loaded: u64) -> Resumed {
+        Resumed {
+            file: path.display().to_string(),
+            sessions: state.sessions,
+            nodes_before: state.nodes,
+            entries_loaded: loaded,
+            decided_before: [state.left.is_some(), state.right.is_some()],
+            first_moves_before: [state.solved[0].len() as u32, state.solved[1].len() as u32],
+            nodes_now: 0,
+            entries_saved: 0,
+        }
+    }
 }
 
 /// What identifies a general-engine search for its checkpoint.
@@ -446,16 +566,8 @@ fn general<R: Knowledge>(
         None => None,
         Some((path, every)) => {
             let expected = fingerprint(rules, board, config);
-            let (state, loaded) = checkpoint::read(path, &expected, &table)?.unwrap_or((
-                checkpoint::State {
-                    fingerprint: expected,
-                    sessions: 0,
-                    nodes: 0,
-                    left: None,
-                    right: None,
-                },
-                0,
-            ));
+            let (state, loaded) = checkpoint::read(path, &expected, &table)?
+                .unwrap_or((checkpoint::State::fresh(expected), 0));
             for d in [&state.left, &state.right].into_iter().flatten() {
                 if let Some(m) = &d.winning_move {
                     if !is_option(rules, board, m) {
@@ -467,15 +579,7 @@ fn general<R: Knowledge>(
                     }
                 }
             }
-            resumed = Some(Resumed {
-                file: path.display().to_string(),
-                sessions: state.sessions,
-                nodes_before: state.nodes,
-                entries_loaded: loaded,
-                decided_before: [state.left.is_some(), state.right.is_some()],
-                nodes_now: 0,
-                entries_saved: 0,
-            });
+            resumed = Some(Resumed::of(path, &state, loaded));
             Some(checkpoint::Saver::new(path, every, state))
         }
     };
@@ -495,6 +599,9 @@ fn general<R: Knowledge>(
     let one = |first: Player,
                search: &dyn Fn() -> Result<FirstPlayer, SearchError>|
      -> Result<FirstPlayer, SearchError> {
+        if !config.first.includes(first) {
+            return Ok(FirstPlayer::unsearched(first));
+        }
         if let Some(s) = &saver {
             if let Some(d) = s.state().decided(first) {
                 return Ok(FirstPlayer {
@@ -513,7 +620,7 @@ fn general<R: Knowledge>(
         }
         Ok(fp)
     };
-    let result = if config.threads == 2 && config.parallel == Parallel::RootSplit {
+    let result = if config.threads == 2 && config.effective_parallel() == Parallel::RootSplit {
         one(Player::Left, &|| {
             solve_split(rules, &shared, board, Player::Left)
         })
@@ -564,7 +671,7 @@ fn general<R: Knowledge>(
 }
 
 /// Is `after` one of the options of `board` for either player?
-fn is_option<R: Knowledge>(rules: &R, board: &Board, after: &Board) -> bool {
+pub(crate) fn is_option<R: Knowledge>(rules: &R, board: &Board, after: &Board) -> bool {
     let mut found = false;
     for p in [Player::Left, Player::Right] {
         rules.options(board, p, |o| found |= o == *after);

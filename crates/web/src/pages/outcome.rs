@@ -13,6 +13,10 @@
 //! there unless the store is read-only; both go through the report layer's
 //! [`partizan_report::outcome_through_store`], which never believes a
 //! damaged or implausible row (it is searched again, with a warning).
+//!
+//! `first=left|right` (the form's "First player") searches one first
+//! player only: about half the work, no outcome class (`"outcome": null`),
+//! and never stored.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -28,7 +32,7 @@ use partizan_report::{
     outcome_through_store, stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer,
 };
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::{solve, Control, Progress, SearchConfig, SearchError};
+use partizan_solve::search::{solve, Control, First, Progress, SearchConfig, SearchError};
 use partizan_store::Store;
 use serde::Serialize;
 
@@ -99,6 +103,7 @@ struct Request {
     ruleset: &'static str,
     text: String,
     convention: Convention,
+    first: First,
     budget: SearchBudget,
 }
 
@@ -116,6 +121,12 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
         "misere" | "misère" => Convention::Misere,
         _ => return Err(WebError::param("play", "expected normal or misere")),
     };
+    let first = match m.get("first").map(|s| s.trim()).unwrap_or("both") {
+        "" => First::Both,
+        f => f
+            .parse::<First>()
+            .map_err(|_| WebError::param("first", "expected left, right or both"))?,
+    };
     let max_nodes = number_param(m, "max_nodes", DEFAULT_NODES, MAX_NODES)?;
     let table_mb = number_param(m, "table_mb", DEFAULT_TABLE_MB, MAX_TABLE_MB)?;
     if max_nodes == 0 || table_mb == 0 {
@@ -132,6 +143,7 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
         ruleset,
         text,
         convention,
+        first,
         budget: SearchBudget {
             time_ms: state.limits().budget.as_millis() as u64,
             max_nodes,
@@ -145,9 +157,11 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
 fn config<R: partizan_solve::search::Knowledge>(
     r: &R,
     convention: Convention,
+    first: First,
     limits: SearchBudget,
 ) -> SearchConfig {
     let mut cfg = SearchConfig::for_ruleset(r, convention);
+    cfg.first = first;
     cfg.threads = 1;
     cfg.max_nodes = Some(limits.max_nodes);
     cfg.table_bytes = limits.table_mb << 20;
@@ -160,10 +174,11 @@ fn from_store<R: partizan_solve::search::Knowledge>(
     r: &R,
     board: &Board,
     convention: Convention,
+    first: First,
     limits: SearchBudget,
     store: &Store,
 ) -> Option<Answer> {
-    let cfg = config(r, convention, limits);
+    let cfg = config(r, convention, first, limits);
     match stored_outcome(r, board, &cfg, store) {
         StoredAnswer::Hit(rep) => {
             let mut out = OutcomeReport::of(r, board, &rep);
@@ -185,11 +200,12 @@ pub(crate) fn search<R: partizan_solve::search::Knowledge>(
     r: &R,
     board: &Board,
     convention: Convention,
+    first: First,
     limits: SearchBudget,
     budget: &Budget,
     store: OutcomeStore<'_>,
 ) -> Result<Answer, WebError> {
-    let cfg = config(r, convention, limits);
+    let cfg = config(r, convention, first, limits);
     let stop = AtomicBool::new(false);
     // Leave the handler time to answer before its own deadline.
     let deadline = budget.reserve(Duration::from_millis(200));
@@ -250,12 +266,13 @@ async fn compute(state: &AppState, req: Request) -> Result<Answer, WebError> {
             message: e.to_string(),
         }
     }))?;
-    let (ruleset, convention, limits) = (req.ruleset, req.convention, req.budget);
+    let (ruleset, convention, first, limits) = (req.ruleset, req.convention, req.first, req.budget);
     // A board solved before needs no heavy-work slot.
     if let Some(a) = state
         .store_only(move |st| {
-            let found: Result<_, WebError> =
-                crate::with_ruleset!(ruleset, |r| Ok(from_store(r, &b, convention, limits, st)));
+            let found: Result<_, WebError> = crate::with_ruleset!(ruleset, |r| Ok(from_store(
+                r, &b, convention, first, limits, st
+            )));
             found.ok().flatten()
         })
         .await
@@ -269,13 +286,13 @@ async fn compute(state: &AppState, req: Request) -> Result<Answer, WebError> {
                 .as_ref()
                 .map_or(OutcomeStore::none(), OutcomeStore::of);
             crate::with_ruleset!(ruleset, |r| search(
-                r, &b, convention, limits, budget, through
+                r, &b, convention, first, limits, budget, through
             ))
         })
         .await
 }
 
-/// `GET /api/outcome?ruleset=R&board=B[&play=misere][&max_nodes=N][&table_mb=M]`.
+/// `GET /api/outcome?ruleset=R&board=B[&play=misere][&first=left|right|both][&max_nodes=N][&table_mb=M]`.
 pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
     let m = params(p)?;
     let req = request(&m, &state)?;
@@ -283,13 +300,27 @@ pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Resp
     Ok(Json(a).into_response())
 }
 
-fn form(ruleset: &str, board: &str, misere: bool) -> String {
+fn form(ruleset: &str, board: &str, misere: bool, first: &str) -> String {
     let opts = super::explore::ruleset_options(ruleset);
+    let firsts: String = [
+        ("both", "both"),
+        ("left", "Left only"),
+        ("right", "Right only"),
+    ]
+    .iter()
+    .map(|(v, label)| {
+        format!(
+            "<option value=\"{v}\"{}>{label}</option>",
+            if *v == first { " selected" } else { "" }
+        )
+    })
+    .collect();
     format!(
         "<form class=\"inline\" method=\"get\" action=\"/outcome\" id=\"outcome-form\">\
 <label>Ruleset <select name=\"ruleset\">{opts}</select></label>\
 <label>Board <input type=\"text\" name=\"board\" value=\"{}\" spellcheck=\"false\"></label>\
 <label>Play <select name=\"play\"><option value=\"normal\">normal</option><option value=\"misere\"{}>misère</option></select></label>\
+<label>First player <select name=\"first\">{firsts}</select></label>\
 <button type=\"submit\">Who wins?</button></form>",
         escape(board),
         if misere { " selected" } else { "" }
@@ -300,13 +331,21 @@ fn render(a: &Answer) -> String {
     let mut s = String::new();
     match a {
         Answer::Decided { report, budget, .. } => {
+            let says = |w: Option<bool>| match w {
+                Some(true) => "wins",
+                Some(false) => "loses",
+                None => "was not searched",
+            };
+            let class = match report.outcome {
+                Some(c) => format!("Outcome class <b class=\"mono\">{c}</b>"),
+                None => "Outcome class unknown (one first player searched)".to_string(),
+            };
             let _ = write!(
                 s,
-                "<div class=\"card\"><p id=\"outcome\">Outcome class <b class=\"mono\">{}</b> ({} play): Left moving first {}, Right moving first {}.</p><dl class=\"kv\">",
-                report.outcome,
+                "<div class=\"card\"><p id=\"outcome\">{class} ({} play): Left moving first {}, Right moving first {}.</p><dl class=\"kv\">",
                 if report.convention == Convention::Normal { "normal" } else { "misère" },
-                if report.left_first_wins { "wins" } else { "loses" },
-                if report.right_first_wins { "wins" } else { "loses" },
+                says(report.left_first_wins),
+                says(report.right_first_wins),
             );
             if report.from_store {
                 s.push_str("<p id=\"from-store\">From store: this board was solved before, so no search ran (0 nodes).</p>");
@@ -321,6 +360,9 @@ fn render(a: &Answer) -> String {
                 ("Left first", &report.first_players.left),
                 ("Right first", &report.first_players.right),
             ] {
+                let Some(fp) = fp else {
+                    continue;
+                };
                 let mv = match &fp.winning_move {
                     Some(m) => format!(
                         "wins with <span class=\"mono\">{}</span> → <a class=\"mono\" href=\"/outcome?ruleset={}&amp;board={}\">{}</a>",
@@ -398,6 +440,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Err(e) => return PageError(e).into_response(),
     };
     let misere = m.get("play").is_some_and(|p| p.starts_with("mis"));
+    let first = m.get("first").map_or("both", |f| f.trim());
     let ruleset = m
         .get("ruleset")
         .map(String::as_str)
@@ -408,7 +451,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         .unwrap_or_else(|| "......|......|......|......|......|......".to_string());
     let title = "<h1>Who wins?</h1>";
     if !m.contains_key("board") {
-        let body = format!("{title}{}{ABOUT}", form(ruleset, &board, misere));
+        let body = format!("{title}{}{ABOUT}", form(ruleset, &board, misere, first));
         return Html(page("Who wins?", "outcome", &body)).into_response();
     }
     let result = match request(&m, &state) {
@@ -423,7 +466,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
             };
             let body = format!(
                 "{title}{}{}<p class=\"muted\"><a href=\"{}\">value it in the explorer</a> (small boards) · JSON: <a href=\"/api/outcome?ruleset={}&amp;board={}\">this search</a></p>{ABOUT}",
-                form(ruleset, &board, misere),
+                form(ruleset, &board, misere, first),
                 render(&a),
                 explore_href(ruleset, &board),
                 ruleset,
@@ -434,7 +477,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Err(err) if err.status() == StatusCode::BAD_REQUEST => {
             let body = format!(
                 "{title}{}<p class=\"error\" id=\"error\">{}</p>{ABOUT}",
-                form(ruleset, &board, misere),
+                form(ruleset, &board, misere, first),
                 escape(&err.to_string())
             );
             (
@@ -468,6 +511,7 @@ mod tests {
             &Domineering,
             &b,
             Convention::Normal,
+            First::Both,
             limits(1_000_000),
             &Budget::unlimited(),
             OutcomeStore::none(),
@@ -491,6 +535,7 @@ mod tests {
             &Domineering,
             &b,
             Convention::Normal,
+            First::Both,
             limits(100),
             &Budget::unlimited(),
             OutcomeStore::none(),
@@ -508,6 +553,7 @@ mod tests {
             &Domineering,
             &big,
             Convention::Normal,
+            First::Both,
             limits(MAX_NODES),
             &Budget::new(Duration::from_millis(300)),
             OutcomeStore::none(),
@@ -516,5 +562,42 @@ mod tests {
         let v = serde_json::to_value(&a).unwrap();
         assert_eq!(v["decided"], false, "{v}");
         assert!(v["reason"].as_str().unwrap().contains("time budget"));
+    }
+
+    #[test]
+    fn one_first_player_claims_no_class() {
+        // 3 x 4 Domineering: Left first loses? Whatever the search says,
+        // the one-sided answer must agree with the both-sided one and
+        // claim no class.
+        let b = Domineering.parse("....|....|....").unwrap();
+        let ask = |first| {
+            let a = search(
+                &Domineering,
+                &b,
+                Convention::Normal,
+                first,
+                limits(1_000_000),
+                &Budget::unlimited(),
+                OutcomeStore::none(),
+            )
+            .unwrap();
+            (serde_json::to_value(&a).unwrap(), render(&a))
+        };
+        let (both, _) = ask(First::Both);
+        let (left, html) = ask(First::Left);
+        assert_eq!(left["decided"], true);
+        assert!(left["outcome"].is_null(), "{left}");
+        assert_eq!(left["first"], "left");
+        assert_eq!(left["left_first_wins"], both["left_first_wins"]);
+        assert!(left["right_first_wins"].is_null());
+        assert!(left["first_players"].get("right").is_none());
+        assert!(html.contains("Outcome class unknown"), "{html}");
+        assert!(
+            html.contains("Right moving first was not searched"),
+            "{html}"
+        );
+        assert!(
+            form("domineering", "..", false, "right").contains("<option value=\"right\" selected>")
+        );
     }
 }

@@ -89,13 +89,16 @@ impl Ruleset for Cram {
         dominoes::vertical_tops(b).count_ones() + dominoes::horizontal_lefts(b).count_ones()
     }
 
-    /// One thread per first player: measured on 5 x 6, best of 5 wall
-    /// times on the shared machine, one thread 0.47 s, two splitting the
-    /// root 0.62 s, one per first player 0.46 s (`partizan outcome cram
-    /// BOARD --threads 1|2 --parallel ...`; the bench `outcome -- threads`
-    /// has the same three).
+    /// Two threads sharing the root's moves: Cram is impartial, so the
+    /// outcome search keys positions without the mover and Right first is
+    /// answered from Left first's entries; one thread per first player
+    /// would search the same thing twice. Measured on 5 x 7 (unsolved by the
+    /// mirror strategy), one run each on the shared machine: one thread
+    /// 7.06 s wall, two splitting the root 5.28 s, one per first player
+    /// 7.33 s (`partizan outcome cram BOARD --no-store --threads 1` /
+    /// `--parallel root-split|first-players`).
     fn default_parallel(&self) -> crate::TwoThreads {
-        crate::TwoThreads::FirstPlayers
+        crate::TwoThreads::RootSplit
     }
 
     /// Both players place dominoes either way, so no safe moves are

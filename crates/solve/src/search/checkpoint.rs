@@ -657,6 +657,38 @@ impl<'a> Saver<'a> {
     }
 }
 
+/// One first player of a search, as both engines do it: left out when
+/// `config.first` does not include it, taken from the checkpoint when that
+/// decided it, else searched by `search` and recorded in the checkpoint
+/// (written at once, with `nodes` searched by this run so far).
+pub(crate) fn one_first_player(
+    config: &super::SearchConfig,
+    saver: Option<&Saver<'_>>,
+    table: &Table,
+    nodes: &std::sync::atomic::AtomicU64,
+    first: Player,
+    search: &dyn Fn() -> Result<FirstPlayer, super::SearchError>,
+) -> Result<FirstPlayer, super::SearchError> {
+    if !config.first.includes(first) {
+        return Ok(FirstPlayer::unsearched(first));
+    }
+    if let Some(d) = saver.and_then(|s| s.state().decided(first).cloned()) {
+        return Ok(FirstPlayer {
+            player: first,
+            wins: d.wins,
+            winning_move: d.winning_move,
+            counts: d.counts,
+            elapsed: Duration::ZERO,
+        });
+    }
+    let fp = search()?;
+    if let Some(s) = saver {
+        s.decided(&fp);
+        s.save(table, nodes.load(std::sync::atomic::Ordering::Relaxed))?;
+    }
+    Ok(fp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 //! threads, both ways of sharing them), claims no outcome class, and does
 //! less work; and each ruleset's own two-thread default.
 
-use partizan_games::{Clobber, Cram, Domineering, Konane, Player, Ruleset};
+use partizan_games::{Clobber, Cram, Domineering, Konane, Player};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, First, Knowledge, Parallel, SearchConfig};
 

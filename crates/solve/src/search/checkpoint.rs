@@ -29,7 +29,7 @@
 //! The entries' keys are the engine's position hashes, so a change to the
 //! hashing must bump [`FORMAT`] (golden tests pin keys of both engines:
 //! the general one in `search::tests`, Domineering's in
-//! `search::domineering::tests`). Format 1 had no refuted first moves.
+//! `search::domineering::tests`). Format 1 had no refuted first moves (still read).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -476,9 +476,11 @@ fn read_header(
         return Err(HeaderError::Bad("not a checkpoint file".to_string()));
     }
     let format = r.u32()?;
-    if format != FORMAT {
+    // Format 1 is format 2 without refuted first moves: still read, so a
+    // long run checkpointed by an older build resumes.
+    if format != FORMAT && format != 1 {
         return Err(HeaderError::Bad(format!(
-            "format {format}, this build reads {FORMAT}"
+            "format {format}, this build reads 1 and {FORMAT}"
         )));
     }
     let mut used = 12u64;
@@ -520,6 +522,7 @@ fn read_header(
     for (d, refuted) in decided.iter_mut().zip(&mut solved) {
         used += 1;
         *d = match r.u8()? {
+            0 if format == 1 => None,
             0 => {
                 let n = r.u32()?;
                 used += 4;
@@ -657,6 +660,38 @@ impl<'a> Saver<'a> {
     }
 }
 
+/// One first player of a search, as both engines do it: left out when
+/// `config.first` does not include it, taken from the checkpoint when that
+/// decided it, else searched by `search` and recorded in the checkpoint
+/// (written at once, with `nodes` searched by this run so far).
+pub(crate) fn one_first_player(
+    config: &super::SearchConfig,
+    saver: Option<&Saver<'_>>,
+    table: &Table,
+    nodes: &std::sync::atomic::AtomicU64,
+    first: Player,
+    search: &dyn Fn() -> Result<FirstPlayer, super::SearchError>,
+) -> Result<FirstPlayer, super::SearchError> {
+    if !config.first.includes(first) {
+        return Ok(FirstPlayer::unsearched(first));
+    }
+    if let Some(d) = saver.and_then(|s| s.state().decided(first).cloned()) {
+        return Ok(FirstPlayer {
+            player: first,
+            wins: d.wins,
+            winning_move: d.winning_move,
+            counts: d.counts,
+            elapsed: Duration::ZERO,
+        });
+    }
+    let fp = search()?;
+    if let Some(s) = saver {
+        s.decided(&fp);
+        s.save(table, nodes.load(std::sync::atomic::Ordering::Relaxed))?;
+    }
+    Ok(fp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -719,7 +754,26 @@ mod tests {
         assert_eq!(crc32fast::hash(&bytes), 558161692);
         let back = Table::with_bytes(1 << 12);
         let (read_back, n) = read(&path, &state.fingerprint, &back).unwrap().unwrap();
-        assert_eq!((read_back, n), (state, 1));
+        assert_eq!((read_back, n), (state.clone(), 1));
         assert_eq!(back.probe(0xDEAD_BEEF), Some(e));
+
+        // The same checkpoint in format 1 (no refuted moves: Right's open
+        // state is one byte, not five) is still read.
+        let mut v1 = state.clone();
+        v1.solved = [Vec::new(), Vec::new()];
+        write(&path, &v1, &table).unwrap();
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[8] = 1;
+        // Right's open flag follows Left's 100 decided bytes at 71.
+        assert_eq!(bytes[171], 0);
+        bytes.drain(172..176);
+        let n = bytes.len();
+        let crc = crc32fast::hash(&bytes[..n - 4]);
+        bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let old = Table::with_bytes(1 << 12);
+        let (read_v1, n) = read(&path, &v1.fingerprint, &old).unwrap().unwrap();
+        assert_eq!((read_v1, n), (v1, 1));
+        assert_eq!(old.probe(0xDEAD_BEEF), Some(e));
     }
 }

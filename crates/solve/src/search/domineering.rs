@@ -1345,29 +1345,8 @@ fn run(
     };
     // One first player: left out, from the checkpoint, or searched (and
     // recorded in the checkpoint).
-    let one = |first: Player,
-               search: &dyn Fn() -> Result<FirstPlayer, SearchError>|
-     -> Result<FirstPlayer, SearchError> {
-        if !config.first.includes(first) {
-            return Ok(FirstPlayer::unsearched(first));
-        }
-        if let Some(s) = &saver {
-            if let Some(d) = s.state().decided(first) {
-                return Ok(FirstPlayer {
-                    player: first,
-                    wins: d.wins,
-                    winning_move: d.winning_move,
-                    counts: d.counts,
-                    elapsed: std::time::Duration::ZERO,
-                });
-            }
-        }
-        let fp = search()?;
-        if let Some(s) = &saver {
-            s.decided(&fp);
-            s.save(&table, sh.nodes.load(Relaxed))?;
-        }
-        Ok(fp)
+    let one = |first: Player, search: &dyn Fn() -> Result<FirstPlayer, SearchError>| {
+        checkpoint::one_first_player(config, saver.as_ref(), &table, &sh.nodes, first, search)
     };
     let result = if config.threads == 2 && config.effective_parallel() == Parallel::FirstPlayers {
         std::thread::scope(|s| {

@@ -594,31 +594,10 @@ fn general<R: Knowledge>(
         last_report: AtomicU64::new(0),
         saver: saver.as_ref(),
     };
-    // One first player: from the checkpoint if it decided it, else searched
-    // (and recorded in the checkpoint).
-    let one = |first: Player,
-               search: &dyn Fn() -> Result<FirstPlayer, SearchError>|
-     -> Result<FirstPlayer, SearchError> {
-        if !config.first.includes(first) {
-            return Ok(FirstPlayer::unsearched(first));
-        }
-        if let Some(s) = &saver {
-            if let Some(d) = s.state().decided(first) {
-                return Ok(FirstPlayer {
-                    player: first,
-                    wins: d.wins,
-                    winning_move: d.winning_move,
-                    counts: d.counts,
-                    elapsed: Duration::ZERO,
-                });
-            }
-        }
-        let fp = search()?;
-        if let Some(s) = &saver {
-            s.decided(&fp);
-            s.save(&table, shared.nodes.load(Relaxed))?;
-        }
-        Ok(fp)
+    // One first player: left out, from the checkpoint, or searched (and
+    // recorded in the checkpoint).
+    let one = |first: Player, search: &dyn Fn() -> Result<FirstPlayer, SearchError>| {
+        checkpoint::one_first_player(config, saver.as_ref(), &table, &shared.nodes, first, search)
     };
     let result = if config.threads == 2 && config.effective_parallel() == Parallel::RootSplit {
         one(Player::Left, &|| {

@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use partizan_games::{Board, Player, Ruleset};
-use partizan_solve::outcome::{Convention, Outcomes};
+use partizan_solve::outcome::Convention;
 pub use partizan_solve::search::Resumed;
 use partizan_solve::search::{
     changed_cells, solve, Control, First, FirstPlayer, Knowledge, SearchConfig, SearchCounts,
@@ -395,17 +395,13 @@ pub fn stored_outcome<R: Ruleset>(
             *fp = FirstPlayer::unsearched(fp.player);
         }
     }
-    StoredAnswer::Hit(Box::new(SearchReport {
-        outcomes: Outcomes {
-            left_first: left.wins,
-            right_first: right.wins,
-        },
+    StoredAnswer::Hit(Box::new(SearchReport::new(
         left,
         right,
-        table: TableStats::default(),
-        config: *config,
-        elapsed: Duration::ZERO,
-    }))
+        TableStats::default(),
+        *config,
+        Duration::ZERO,
+    )))
 }
 
 /// Record a finished search's answer for `board` in `store` (replacing

@@ -56,7 +56,12 @@ fn konane_opening(rows: usize, cols: usize) -> String {
 fn run<R: Knowledge>(r: &R, text: &str, cfg: &SearchConfig, want: &str) -> (u64, u64) {
     let b = r.parse(text).expect("board");
     let rep = solve(r, &b, cfg, &Control::default()).expect("search");
-    assert_eq!(rep.outcomes.class(), want, "{} {text}", r.name());
+    assert_eq!(
+        rep.outcomes().expect("both first players searched").class(),
+        want,
+        "{} {text}",
+        r.name()
+    );
     (rep.left.counts.nodes, rep.right.counts.nodes)
 }
 
@@ -151,7 +156,10 @@ fn bench(c: &mut Criterion) {
                 let rep = domineering::solve_with(&b, &safety, &Control::default(), rules)
                     .expect("fast path")
                     .expect("search");
-                assert_eq!(rep.outcomes.class(), "N");
+                assert_eq!(
+                    rep.outcomes().expect("both first players searched").class(),
+                    "N"
+                );
                 rep.left.counts.nodes + rep.right.counts.nodes
             };
             let t = (0..3)
@@ -221,7 +229,8 @@ fn bench(c: &mut Criterion) {
     let b = Clobber.parse(&clobber45).expect("board");
     let want45 = solve(&Clobber, &b, &plain, &Control::default())
         .expect("search")
-        .outcomes
+        .outcomes()
+        .expect("both first players searched")
         .class()
         .to_string();
     threads(c, "domineering 8x8", &Domineering, &rect(8, 8), "N");
@@ -236,7 +245,8 @@ fn bench(c: &mut Criterion) {
     let b = Konane.parse(&konane56).expect("board");
     let want_k = solve(&Konane, &b, &plain, &Control::default())
         .expect("search")
-        .outcomes
+        .outcomes()
+        .expect("both first players searched")
         .class()
         .to_string();
     threads(c, "konane 5x6", &Konane, &konane56, &want_k);

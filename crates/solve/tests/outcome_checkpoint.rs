@@ -41,7 +41,10 @@ fn run(b: &Board, cfg: &SearchConfig, file: &Path) -> Result<(SearchReport, Resu
 fn resume(board: &str, cfg: &SearchConfig, file: &Path) -> Result<u64, SearchError> {
     let b = Clobber.parse(board).unwrap();
     let (rep, r) = run(&b, cfg, file)?;
-    assert_eq!(rep.outcomes.class(), "N");
+    assert_eq!(
+        rep.outcomes().expect("both first players searched").class(),
+        "N"
+    );
     Ok(r.nodes_now)
 }
 
@@ -61,7 +64,7 @@ fn stopped_and_resumed(budget: u64, threads: usize) {
     );
     assert!(file.exists(), "a stopped run writes its checkpoint");
     let (rep, r) = run(&b, &config(None, threads), &file).unwrap();
-    assert_eq!(rep.outcomes, whole.outcomes);
+    assert_eq!(rep.outcomes(), whole.outcomes());
     assert_eq!(rep.left.wins, whole.left.wins);
     assert_eq!(rep.right.wins, whole.right.wins);
     // A named winning move is a real move of the board.
@@ -88,7 +91,7 @@ fn stopped_and_resumed(budget: u64, threads: usize) {
     }
     // A third run answers from the checkpoint alone.
     let (again, r3) = run(&b, &config(None, threads), &file).unwrap();
-    assert_eq!(again.outcomes, whole.outcomes);
+    assert_eq!(again.outcomes(), whole.outcomes());
     assert_eq!(r3.decided_before, [true, true]);
     assert_eq!(r3.nodes_now, 0);
 }
@@ -263,7 +266,7 @@ fn dom_stopped_and_resumed(budget: u64, threads: usize, parallel: Parallel) {
     assert!(matches!(first, Err(SearchError::Budget(_))), "{first:?}");
     assert!(file.exists(), "a stopped run writes its checkpoint");
     let (rep, r) = dom_run(&b, &fresh, &file).unwrap();
-    assert_eq!(rep.outcomes, whole.outcomes);
+    assert_eq!(rep.outcomes(), whole.outcomes());
     assert_eq!(r.sessions, 1);
     assert!(r.entries_loaded > 0, "{r:?}");
     for fp in [&rep.left, &rep.right] {
@@ -279,7 +282,7 @@ fn dom_stopped_and_resumed(budget: u64, threads: usize, parallel: Parallel) {
         assert!(r.nodes_now < whole_nodes, "{r:?} vs {whole_nodes}");
     }
     let (again, r3) = dom_run(&b, &fresh, &file).unwrap();
-    assert_eq!(again.outcomes, whole.outcomes);
+    assert_eq!(again.outcomes(), whole.outcomes());
     assert_eq!(r3.decided_before, [true, true]);
     assert_eq!(r3.nodes_now, 0);
 }
@@ -332,7 +335,7 @@ fn domineering_keeps_refuted_first_moves_across_many_short_runs() {
             most_refuted = most_refuted.max(n);
         }
     };
-    assert_eq!(rep.outcomes, whole.outcomes);
+    assert_eq!(rep.outcomes(), whole.outcomes());
     assert!(runs > 3, "{runs} runs");
     assert_eq!(r.sessions, runs - 1);
     assert!(most_refuted > 0, "no run ended with a refuted first move");
@@ -419,7 +422,7 @@ fn keeping_a_checkpoint_searches_the_same_nodes_as_not() {
     let plain = solve(&Domineering, &b, &dom_config(None, 1), &Control::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (kept, r) = dom_run(&b, &dom_config(None, 1), &dir.path().join("d.ckpt")).unwrap();
-    assert_eq!(kept.outcomes, plain.outcomes);
+    assert_eq!(kept.outcomes(), plain.outcomes());
     assert_eq!(kept.left.counts, plain.left.counts);
     assert_eq!(kept.right.counts, plain.right.counts);
     assert_eq!(kept.left.winning_move, plain.left.winning_move);

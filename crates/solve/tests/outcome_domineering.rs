@@ -34,7 +34,11 @@ fn check(rows: usize, cols: usize, want: &str, table_mb: usize) -> String {
     let mut cfg = SearchConfig::new(Convention::Normal);
     cfg.table_bytes = table_mb << 20;
     let r = solve(&Domineering, &b, &cfg, &Control::default()).expect("search runs");
-    assert_eq!(r.outcomes.class(), want, "{rows} x {cols}");
+    assert_eq!(
+        r.outcomes().expect("both first players searched").class(),
+        want,
+        "{rows} x {cols}"
+    );
     format!(
         "{rows}x{cols} {want}: {:.2?}, nodes left-first {} right-first {}",
         r.elapsed, r.left.counts.nodes, r.right.counts.nodes

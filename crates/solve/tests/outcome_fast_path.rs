@@ -89,7 +89,14 @@ fn every_rule_alone_and_all_together_match_brute_force() {
             let r = solve_with(&b, &cfg, &Control::default(), rules)
                 .expect("the fast path takes Domineering")
                 .expect("search runs");
-            let got = (r.outcomes.left_first, r.outcomes.right_first);
+            let got = (
+                r.outcomes()
+                    .expect("both first players searched")
+                    .left_first,
+                r.outcomes()
+                    .expect("both first players searched")
+                    .right_first,
+            );
             assert_eq!(got, want, "{name}: {}", Domineering.format(&b));
             for (fp, opp) in [(&r.left, Player::Right), (&r.right, Player::Left)] {
                 if let Some(m) = fp.winning_move {
@@ -161,7 +168,7 @@ fn the_fast_path_agrees_with_the_general_engine() {
         general.table_bytes = 1 << 20;
         let want = solve(&Domineering, &b, &general, &Control::default())
             .expect("general")
-            .outcomes;
+            .outcomes();
         for (threads, parallel) in [
             (1, Parallel::RootSplit),
             (2, Parallel::RootSplit),
@@ -173,7 +180,7 @@ fn the_fast_path_agrees_with_the_general_engine() {
             fast.parallel = parallel;
             let got = solve(&Domineering, &b, &fast, &Control::default())
                 .expect("fast")
-                .outcomes;
+                .outcomes();
             assert_eq!(
                 got,
                 want,
@@ -209,7 +216,11 @@ fn small_rectangles_match_the_published_table() {
             &Control::default(),
         )
         .expect("search");
-        assert_eq!(rep.outcomes.class(), f[2], "{r} x {c}");
+        assert_eq!(
+            rep.outcomes().expect("both first players searched").class(),
+            f[2],
+            "{r} x {c}"
+        );
         seen += 1;
     }
     assert!(seen >= 30);
@@ -239,7 +250,11 @@ fn the_hardware_copy_searches_node_for_node_like_the_portable_one() {
             let r = solve_with(&b, &cfg, &Control::default(), rules)
                 .expect("fast path")
                 .expect("search");
-            (r.outcomes.class(), r.left.counts, r.right.counts)
+            (
+                r.outcomes().expect("both first players searched").class(),
+                r.left.counts,
+                r.right.counts,
+            )
         };
         assert_eq!(run(true), run(false), "{text}");
     }

@@ -32,7 +32,7 @@ fn probe() {
         let rep = solve(rs, &b, &cfg, &Control::default()).expect("search");
         println!(
             "{name} {board}: {} in {:.2?}; nodes {} (left {}, right {}); left {:?}; right {:?}",
-            rep.outcomes.class(),
+            rep.outcomes().expect("both first players searched").class(),
             rep.elapsed,
             rep.total().nodes,
             rep.left.counts.nodes,

@@ -63,7 +63,7 @@ fn probe() {
         let r = solve(&Domineering, &b, &cfg, &ctl).unwrap();
         println!(
             "{h}x{w}: {} in {:.2?}; left {:?} {:.2?}; right {:?} {:.2?}; table {:?}",
-            r.outcomes.class(),
+            r.outcomes().expect("both first players searched").class(),
             r.elapsed,
             r.left.counts,
             r.left.elapsed,

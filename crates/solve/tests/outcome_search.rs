@@ -96,7 +96,14 @@ fn twin<R: Knowledge>(rules: &R, n: usize, seed: u64, gen: impl Fn(&mut Rng) -> 
             for cfg in configs(convention) {
                 let r = solve(rules, &b, &cfg, &Control::default()).expect("search runs");
                 assert_eq!(
-                    (r.outcomes.left_first, r.outcomes.right_first),
+                    (
+                        r.outcomes()
+                            .expect("both first players searched")
+                            .left_first,
+                        r.outcomes()
+                            .expect("both first players searched")
+                            .right_first
+                    ),
                     (want_l, want_r),
                     "{} {text:?} {convention:?} {cfg:?}",
                     rules.name()
@@ -159,9 +166,21 @@ fn cram_right_first_is_answered_from_left_first_entries() {
         let mut cfg = SearchConfig::for_ruleset(&Cram, Convention::Normal);
         cfg.threads = 1;
         let r = solve(&Cram, &b, &cfg, &Control::default()).unwrap();
-        assert_eq!(r.outcomes.left_first, r.outcomes.right_first, "{text}");
+        assert_eq!(
+            r.outcomes()
+                .expect("both first players searched")
+                .left_first,
+            r.outcomes()
+                .expect("both first players searched")
+                .right_first,
+            "{text}"
+        );
         if text.len() == 29 {
-            assert!(!r.outcomes.left_first);
+            assert!(
+                !r.outcomes()
+                    .expect("both first players searched")
+                    .left_first
+            );
         }
         let moves = u64::from(Cram.mobility(&b, Player::Right));
         assert!(
@@ -225,7 +244,14 @@ fn against_brute_force<R: Knowledge>(rules: &R, text: &str) -> u64 {
     for cfg in configs(Convention::Normal) {
         let r = solve(rules, &b, &cfg, &Control::default()).unwrap();
         assert_eq!(
-            (r.outcomes.left_first, r.outcomes.right_first),
+            (
+                r.outcomes()
+                    .expect("both first players searched")
+                    .left_first,
+                r.outcomes()
+                    .expect("both first players searched")
+                    .right_first
+            ),
             want,
             "{} {text:?} {cfg:?}",
             rules.name()
@@ -263,7 +289,15 @@ fn mirror_strategy_matches_brute_force() {
         .unwrap();
     let cfg = SearchConfig::for_ruleset(&Cram, Convention::Normal);
     let r = solve(&Cram, &b, &cfg, &Control::default()).unwrap();
-    assert!(!r.outcomes.left_first && !r.outcomes.right_first);
+    assert!(
+        !r.outcomes()
+            .expect("both first players searched")
+            .left_first
+            && !r
+                .outcomes()
+                .expect("both first players searched")
+                .right_first
+    );
     assert!(r.left.counts.by_bounds > 0, "{:?}", r.left.counts);
     assert!(r.left.counts.nodes < 1000, "{:?}", r.left.counts);
 }
@@ -446,8 +480,22 @@ fn small_rectangles() {
             Player::Right,
             &mut memo,
         );
-        assert_eq!((r.outcomes.left_first, r.outcomes.right_first), (l, rr));
-        assert_eq!(r.outcomes.class(), class, "{text}");
+        assert_eq!(
+            (
+                r.outcomes()
+                    .expect("both first players searched")
+                    .left_first,
+                r.outcomes()
+                    .expect("both first players searched")
+                    .right_first
+            ),
+            (l, rr)
+        );
+        assert_eq!(
+            r.outcomes().expect("both first players searched").class(),
+            class,
+            "{text}"
+        );
     }
 }
 
@@ -469,7 +517,14 @@ fn rectangles_match_the_twin() {
                 c.table_bytes = 1 << 20;
                 let got = solve(rules, &b, &c, &Control::default()).unwrap();
                 assert_eq!(
-                    (got.outcomes.left_first, got.outcomes.right_first),
+                    (
+                        got.outcomes()
+                            .expect("both first players searched")
+                            .left_first,
+                        got.outcomes()
+                            .expect("both first players searched")
+                            .right_first
+                    ),
                     (l, r),
                     "{} {text} {c:?}",
                     rules.name()

@@ -373,8 +373,9 @@ impl FirstPlayer {
 /// The answer of [`solve`].
 #[derive(Clone, Debug)]
 pub struct SearchReport {
-    /// Who wins moving first.
-    pub outcomes: Outcomes,
+    /// Who wins moving first: both sides only when both were searched
+    /// (read it through [`SearchReport::outcomes`], which says so).
+    pub(crate) outcomes: Outcomes,
     /// Left moving first.
     pub left: FirstPlayer,
     /// Right moving first.
@@ -410,10 +411,17 @@ impl SearchReport {
     }
 
     /// Whether `p` moving first was searched (`config.first`): the other
-    /// side's [`FirstPlayer`] is a placeholder (loses, 0 nodes) and
-    /// [`SearchReport::outcomes`] is then not an outcome class.
+    /// side's [`FirstPlayer`] is a placeholder (loses, 0 nodes), and
+    /// [`SearchReport::outcomes`] and [`SearchReport::class`] are `None`.
     pub fn searched(&self, p: Player) -> bool {
         self.config.first.includes(p)
+    }
+
+    /// Who wins moving first, known only when both first players were
+    /// searched (with [`SearchConfig::first`] one side, the other side's
+    /// answer is a placeholder, so none is given).
+    pub fn outcomes(&self) -> Option<Outcomes> {
+        (self.config.first == First::Both).then_some(self.outcomes)
     }
 
     /// The outcome class (L, R, N, P), known only when both first players

@@ -13,21 +13,8 @@
 use partizan_games::{Domineering, Player, Ruleset};
 use partizan_solve::search::domineering::Pos;
 
-/// (rows, cols) -> published class (Left vertical), from the data file.
-fn published() -> Vec<(usize, usize, String)> {
-    include_str!("data/domineering_outcomes.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (
-                f[0].parse().expect("rows"),
-                f[1].parse().expect("cols"),
-                f[2].to_string(),
-            )
-        })
-        .collect()
-}
+mod common;
+use common::domineering_table as published;
 
 /// Does `mover`, moving first, win a board of class `class`?
 fn first_wins(class: &str, mover: Player) -> bool {

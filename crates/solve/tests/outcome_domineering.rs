@@ -13,20 +13,8 @@ use partizan_games::{Domineering, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, SearchConfig};
 
-fn table() -> Vec<(usize, usize, String)> {
-    include_str!("data/domineering_outcomes.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (
-                f[0].parse().expect("rows"),
-                f[1].parse().expect("cols"),
-                f[2].to_string(),
-            )
-        })
-        .collect()
-}
+mod common;
+use common::domineering_table as table;
 
 fn check(rows: usize, cols: usize, want: &str, table_mb: usize) -> String {
     let text = vec![".".repeat(cols); rows].join("|");

@@ -11,6 +11,8 @@ use partizan_solve::search::domineering::{solve_with, Pos, Rules};
 use partizan_solve::search::{solve, Control, Parallel, SearchConfig};
 use rustc_hash::FxHashMap;
 
+mod common;
+
 /// xorshift64*.
 struct Rng(u64);
 impl Rng {
@@ -89,14 +91,10 @@ fn every_rule_alone_and_all_together_match_brute_force() {
             let r = solve_with(&b, &cfg, &Control::default(), rules)
                 .expect("the fast path takes Domineering")
                 .expect("search runs");
-            let got = (
-                r.outcomes()
-                    .expect("both first players searched")
-                    .left_first,
-                r.outcomes()
-                    .expect("both first players searched")
-                    .right_first,
-            );
+            let got = r
+                .outcomes()
+                .map(|o| (o.left_first, o.right_first))
+                .expect("both first players searched");
             assert_eq!(got, want, "{name}: {}", Domineering.format(&b));
             for (fp, opp) in [(&r.left, Player::Right), (&r.right, Player::Left)] {
                 if let Some(m) = fp.winning_move {
@@ -195,14 +193,8 @@ fn the_fast_path_agrees_with_the_general_engine() {
 /// vertical), through the fast path.
 #[test]
 fn small_rectangles_match_the_published_table() {
-    let table = include_str!("data/domineering_outcomes.txt");
     let mut seen = 0;
-    for line in table
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let (r, c): (usize, usize) = (f[0].parse().expect("rows"), f[1].parse().expect("cols"));
+    for (r, c, want) in common::domineering_table() {
         if r * c > 36 || r > 8 || c > 8 {
             continue;
         }
@@ -218,7 +210,7 @@ fn small_rectangles_match_the_published_table() {
         .expect("search");
         assert_eq!(
             rep.outcomes().expect("both first players searched").class(),
-            f[2],
+            want,
             "{r} x {c}"
         );
         seen += 1;

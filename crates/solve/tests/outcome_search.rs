@@ -96,14 +96,9 @@ fn twin<R: Knowledge>(rules: &R, n: usize, seed: u64, gen: impl Fn(&mut Rng) -> 
             for cfg in configs(convention) {
                 let r = solve(rules, &b, &cfg, &Control::default()).expect("search runs");
                 assert_eq!(
-                    (
-                        r.outcomes()
-                            .expect("both first players searched")
-                            .left_first,
-                        r.outcomes()
-                            .expect("both first players searched")
-                            .right_first
-                    ),
+                    r.outcomes()
+                        .map(|o| (o.left_first, o.right_first))
+                        .expect("both first players searched"),
                     (want_l, want_r),
                     "{} {text:?} {convention:?} {cfg:?}",
                     rules.name()
@@ -244,14 +239,9 @@ fn against_brute_force<R: Knowledge>(rules: &R, text: &str) -> u64 {
     for cfg in configs(Convention::Normal) {
         let r = solve(rules, &b, &cfg, &Control::default()).unwrap();
         assert_eq!(
-            (
-                r.outcomes()
-                    .expect("both first players searched")
-                    .left_first,
-                r.outcomes()
-                    .expect("both first players searched")
-                    .right_first
-            ),
+            r.outcomes()
+                .map(|o| (o.left_first, o.right_first))
+                .expect("both first players searched"),
             want,
             "{} {text:?} {cfg:?}",
             rules.name()
@@ -481,14 +471,9 @@ fn small_rectangles() {
             &mut memo,
         );
         assert_eq!(
-            (
-                r.outcomes()
-                    .expect("both first players searched")
-                    .left_first,
-                r.outcomes()
-                    .expect("both first players searched")
-                    .right_first
-            ),
+            r.outcomes()
+                .map(|o| (o.left_first, o.right_first))
+                .expect("both first players searched"),
             (l, rr)
         );
         assert_eq!(
@@ -517,14 +502,9 @@ fn rectangles_match_the_twin() {
                 c.table_bytes = 1 << 20;
                 let got = solve(rules, &b, &c, &Control::default()).unwrap();
                 assert_eq!(
-                    (
-                        got.outcomes()
-                            .expect("both first players searched")
-                            .left_first,
-                        got.outcomes()
-                            .expect("both first players searched")
-                            .right_first
-                    ),
+                    got.outcomes()
+                        .map(|o| (o.left_first, o.right_first))
+                        .expect("both first players searched"),
                     (l, r),
                     "{} {text} {c:?}",
                     rules.name()

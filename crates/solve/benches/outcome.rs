@@ -236,11 +236,12 @@ fn bench(c: &mut Criterion) {
     threads(c, "domineering 8x8", &Domineering, &rect(8, 8), "N");
     threads(c, "clobber 4x5", &Clobber, &clobber45, &want45);
     // Cram and Kōnane, to choose their default ways of sharing two
-    // threads: Cram 5 x 6 has nimber 2, a first-player win (Beling's
-    // table, `tests/data/cram_nimbers.txt`); the Kōnane 5 x 6 opening (two
+    // threads: Cram 5 x 7 has nimber 1, a first-player win (Beling's
+    // table, `tests/data/cram_nimbers.txt`; 5 x 6, even-sided, is now
+    // answered by the mirror strategy in 4 nodes); the Kōnane 5 x 6 opening (two
     // adjacent stones taken from the middle) is checked against the
     // general engine with every shortcut off.
-    threads(c, "cram 5x6", &Cram, &rect(5, 6), "N");
+    threads(c, "cram 5x7", &Cram, &rect(5, 7), "N");
     let konane56 = konane_opening(5, 6);
     let b = Konane.parse(&konane56).expect("board");
     let want_k = solve(&Konane, &b, &plain, &Control::default())

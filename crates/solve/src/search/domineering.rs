@@ -981,6 +981,28 @@ impl<'s> Engine<'s> {
         self.wins_body::<true>(p, v)
     }
 
+    /// Sort `ms` best first: moves with a cell the opponent cannot reach
+    /// last (they waste a cell only the mover could use), then by how the
+    /// move changes both players' real and safe moves, the cell's place
+    /// value and the history count (one formula for every node, the
+    /// checkpointed root included).
+    #[inline(always)]
+    fn order<const HW: bool>(&self, p: &Pos, v: usize, ms: &mut [Mv]) {
+        for m in ms.iter_mut() {
+            let (l, j) = (usize::from(m.l), usize::from(m.j));
+            let s = p.score::<HW>(v, l, j);
+            let hist = self.history[v][l][j];
+            let stage = if guarded(&p.b[v], l) >> m.j & 3 == 0 {
+                1 << 28
+            } else {
+                0
+            };
+            let place = i32::from(self.place[v][l][j]);
+            m.score = stage + (s << 22) + (place << 12) + hist.min((1 << 12) - 1) as i32;
+        }
+        ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+    }
+
     /// The search at one node (see [`Engine::wins`]).
     #[inline(always)]
     fn wins_body<const HW: bool>(&mut self, p: &mut Pos, v: usize) -> Result<bool, SearchError> {
@@ -1025,17 +1047,7 @@ impl<'s> Engine<'s> {
         let mut ms = std::mem::take(&mut self.scratch[self.depth]);
         self.moves(p, v, &mut ms);
         if rules.ordering {
-            for m in ms.iter_mut() {
-                let s = p.score::<HW>(v, usize::from(m.l), usize::from(m.j));
-                let hist = self.history[v][usize::from(m.l)][usize::from(m.j)];
-                // Moves with a cell the opponent cannot reach come last
-                // (they waste a cell only the mover could use).
-                let g = guarded(&p.b[v], usize::from(m.l)) >> m.j & 3;
-                let stage = if g == 0 { 1 << 28 } else { 0 };
-                let place = i32::from(self.place[v][usize::from(m.l)][usize::from(m.j)]);
-                m.score = stage + (s << 22) + (place << 12) + hist.min((1 << 12) - 1) as i32;
-            }
-            ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+            self.order::<HW>(p, v, &mut ms);
         }
         let n = ms.len().min(u16::MAX as usize) as u16;
         let mut win = false;
@@ -1162,19 +1174,7 @@ impl<'s> Engine<'s> {
         let mut ms = Vec::new();
         self.moves(p, v, &mut ms);
         if self.sh.rules.ordering {
-            for m in ms.iter_mut() {
-                let (l, j) = (usize::from(m.l), usize::from(m.j));
-                let s = p.score::<false>(v, l, j);
-                let hist = self.history[v][l][j];
-                let stage = if guarded(&p.b[v], l) >> m.j & 3 == 0 {
-                    1 << 28
-                } else {
-                    0
-                };
-                let place = i32::from(self.place[v][l][j]);
-                m.score = stage + (s << 22) + (place << 12) + hist.min((1 << 12) - 1) as i32;
-            }
-            ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+            self.order::<false>(p, v, &mut ms);
         }
         let n = ms.len().min(u16::MAX as usize) as u16;
         let mut win = false;

@@ -3,53 +3,13 @@
 
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
 use partizan_web::{router, AppState, Limits};
 use serde_json::Value;
-use tower::ServiceExt;
 
-struct Reply {
-    status: StatusCode,
-    content_type: String,
-    retry_after: Option<String>,
-    location: Option<String>,
-    body: String,
-}
-
-impl Reply {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
-    }
-}
-
-async fn get(app: &Router, uri: &str) -> Reply {
-    let resp = app
-        .clone()
-        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = resp.status();
-    let header = |n: &str| {
-        resp.headers()
-            .get(n)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-    };
-    let content_type = header("content-type").unwrap_or_default();
-    let retry_after = header("retry-after");
-    let location = header("location");
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    Reply {
-        status,
-        content_type,
-        retry_after,
-        location,
-        body: String::from_utf8_lossy(&bytes).into_owned(),
-    }
-}
+mod support;
+use support::router::get;
 
 fn app() -> Router {
     router(AppState::new(Limits::default()))
@@ -78,11 +38,11 @@ async fn pages_answer_200() {
     ] {
         let mut r = get(&app, uri).await;
         if r.status == StatusCode::SEE_OTHER {
-            let to = r.location.clone().unwrap_or_default();
+            let to = r.header("location");
             r = get(&app, &to).await;
         }
         assert_eq!(r.status, StatusCode::OK, "{uri}: {}", r.body);
-        assert!(r.content_type.starts_with("text/html"), "{uri}");
+        assert!(r.header("content-type").starts_with("text/html"), "{uri}");
         assert!(r.body.contains("<nav>"), "{uri}");
     }
 }
@@ -109,7 +69,7 @@ async fn unknown_path_is_404() {
 async fn api_value_has_the_cli_shape() {
     let r = get(&app(), "/api/value?ruleset=domineering&board=...|...").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
-    assert!(r.content_type.starts_with("application/json"));
+    assert!(r.header("content-type").starts_with("application/json"));
     assert!(
         r.body.ends_with("}\n"),
         "pretty JSON with a newline, as printed"
@@ -313,7 +273,7 @@ async fn bad_input_is_400_naming_the_problem() {
     ] {
         let r = get(&app, uri).await;
         assert_eq!(r.status, StatusCode::BAD_REQUEST, "{uri}");
-        assert!(r.content_type.starts_with("text/html"));
+        assert!(r.header("content-type").starts_with("text/html"));
         assert!(r.body.contains("id=\"error\""), "{uri}");
     }
 }
@@ -329,7 +289,7 @@ async fn busy_is_503_with_retry_after() {
     let app = router(state.clone());
     let r = get(&app, "/api/value?ruleset=domineering&board=..|..").await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(r.retry_after.as_deref(), Some("1"));
+    assert_eq!(r.header("retry-after"), "1");
     assert_eq!(r.json()["kind"], "busy");
     let r = get(&app, "/explore?ruleset=domineering&board=..|..").await;
     assert_eq!(r.status, StatusCode::SERVICE_UNAVAILABLE);

@@ -6,28 +6,17 @@
 
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
 use partizan_store::{outcomes::outcome_key, Store, StoreOptions, StoredOutcome};
 use partizan_web::{router, AppState, Limits};
 use serde_json::Value;
-use tower::ServiceExt;
 
-async fn get(app: &Router, uri: &str) -> (StatusCode, String) {
-    let resp = app
-        .clone()
-        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&bytes).into_owned())
-}
+mod support;
+use support::router::{get, Reply};
 
 async fn api(app: &Router, board: &str) -> Value {
-    let (status, body) = get(
+    let Reply { status, body, .. } = get(
         app,
         &format!(
             "/api/outcome?ruleset=clobber&board={}",
@@ -75,13 +64,15 @@ async fn a_second_request_is_answered_from_the_store_with_0_nodes() {
             first["first_players"][p]["move"]
         );
     }
-    let (status, page) = get(&app, "/outcome?ruleset=clobber&board=xoxo%7Coxox%7Cxoxo").await;
+    let Reply {
+        status, body: page, ..
+    } = get(&app, "/outcome?ruleset=clobber&board=xoxo%7Coxox%7Cxoxo").await;
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains("id=\"from-store\""), "{page}");
     assert!(page.contains("(from store)"), "{page}");
     drop(held);
     // Misère play is another question.
-    let (_, body) = get(
+    let Reply { body, .. } = get(
         &app,
         "/api/outcome?ruleset=clobber&board=xoxo%7Coxox%7Cxoxo&play=misere",
     )
@@ -132,7 +123,9 @@ async fn a_row_that_cannot_be_right_is_searched_again_and_replaced() {
             &serde_json::to_value(&other).unwrap(),
         )
         .unwrap();
-    let (status, page) = get(&app, "/outcome?ruleset=clobber&board=xoxo%7Coxox%7Cxoxo").await;
+    let Reply {
+        status, body: page, ..
+    } = get(&app, "/outcome?ruleset=clobber&board=xoxo%7Coxox%7Cxoxo").await;
     assert_eq!(status, StatusCode::OK);
     assert!(page.contains("Warning: store:"), "{page}");
     assert!(!page.contains("id=\"from-store\""));
@@ -169,7 +162,7 @@ async fn one_first_player_is_answered_without_a_class_and_never_stored() {
     let state = AppState::with_store(limits(), &dir.path().join("s.sqlite")).unwrap();
     let app = router(state.clone());
     let board = BOARD.replace('|', "%7C");
-    let (status, body) = get(
+    let Reply { status, body, .. } = get(
         &app,
         &format!("/api/outcome?ruleset=clobber&board={board}&first=left"),
     )
@@ -185,7 +178,7 @@ async fn one_first_player_is_answered_without_a_class_and_never_stored() {
     assert_eq!(whole["from_store"], false);
     assert_eq!(whole["left_first_wins"], left["left_first_wins"]);
     // Now a one-sided question is answered from the stored whole board.
-    let (_, body) = get(
+    let Reply { body, .. } = get(
         &app,
         &format!("/api/outcome?ruleset=clobber&board={board}&first=right"),
     )
@@ -195,7 +188,7 @@ async fn one_first_player_is_answered_without_a_class_and_never_stored() {
     assert!(right["outcome"].is_null());
     assert_eq!(right["right_first_wins"], whole["right_first_wins"]);
     // A bad value is a 400 naming the parameter.
-    let (status, body) = get(
+    let Reply { status, body, .. } = get(
         &app,
         &format!("/api/outcome?ruleset=clobber&board={board}&first=up"),
     )
@@ -203,7 +196,9 @@ async fn one_first_player_is_answered_without_a_class_and_never_stored() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert!(body.contains("first"), "{body}");
     // The page has the form field.
-    let (status, page) = get(
+    let Reply {
+        status, body: page, ..
+    } = get(
         &app,
         &format!("/outcome?ruleset=clobber&board={board}&first=left"),
     )

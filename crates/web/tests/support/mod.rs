@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod router;
 pub mod webdriver;
 
 use std::io::{Read, Write};

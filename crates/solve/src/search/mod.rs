@@ -160,7 +160,9 @@ pub struct SearchConfig {
     pub table_bytes: usize,
     /// Move ordering.
     pub ordering: MoveOrdering,
-    /// Use the ruleset's move bounds to cut off lines (normal play only).
+    /// Use the rules' knowledge to cut off lines (normal play only): the
+    /// ruleset's move bounds and, where its footprints describe moves whole,
+    /// the mirror strategy. Both count under [`SearchCounts::by_bounds`].
     pub bounds: bool,
     /// Threads: 1 or 2.
     pub threads: usize,

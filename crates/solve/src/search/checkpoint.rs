@@ -16,7 +16,8 @@
 //!          after the move)
 //! refuted: count u32 + that many moves with a board (first moves after
 //!          which the opponent wins: a resumed search skips them)
-//! entry:   key u64, win | (best + 1) << 1 | work << 10  as u32
+//! entry:   key hash u64, win | (best + 1) << 1 | work << 10  as u32,
+//!          key check u32
 //! ```
 //!
 //! (little-endian throughout; the CRC-32 covers every byte before it). A
@@ -29,7 +30,9 @@
 //! The entries' keys are the engine's position hashes, so a change to the
 //! hashing must bump [`FORMAT`] (golden tests pin keys of both engines:
 //! the general one in `search::tests`, Domineering's in
-//! `search::domineering::tests`). Format 1 had no refuted first moves (still read).
+//! `search::domineering::tests`). Format 1 had no refuted first moves,
+//! formats 1 and 2 no check bits in their keys: neither is read (their
+//! entries could not be checked like the table checks its own).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -40,17 +43,17 @@ use std::time::{Duration, Instant};
 use partizan_games::{Board, Player};
 use thiserror::Error;
 
-use super::table::{Entry, Table, Tally};
+use super::table::{Entry, Key, Table, Tally};
 use super::{FirstPlayer, SearchCounts};
 use crate::outcome::Convention;
 
 /// The format's version: bump it whenever the layout or the engine's
 /// position hashing changes.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 const MAGIC: &[u8; 8] = b"PZCHKPT\n";
 /// Bytes per entry in the file.
-const ENTRY_LEN: u64 = 12;
+const ENTRY_LEN: u64 = 16;
 /// Bytes after the entries: the count and the checksum.
 const TRAILER_LEN: u64 = 12;
 
@@ -72,6 +75,19 @@ pub enum CheckpointError {
         path: PathBuf,
         /// What failed.
         why: String,
+    },
+    /// The file was written by an older build in a format this one does not
+    /// read.
+    #[error(
+        "checkpoint {} has format {found}, older than this build's {FORMAT} (its table keys have \
+         no check bits): resume with the build that wrote it, or start afresh",
+        path.display()
+    )]
+    Outdated {
+        /// The file.
+        path: PathBuf,
+        /// Its format.
+        found: u32,
     },
     /// The file is a checkpoint of another search.
     #[error("checkpoint {} is for {found}, not {expected}", path.display())]
@@ -294,9 +310,10 @@ pub fn write(path: &Path, state: &State, table: &Table) -> Result<u64, Checkpoin
         let mut err = None;
         table.for_each(|key, e| {
             if err.is_none() {
-                let mut b = [0u8; 12];
-                b[..8].copy_from_slice(&key.to_le_bytes());
-                b[8..].copy_from_slice(&encode_entry(e).to_le_bytes());
+                let mut b = [0u8; 16];
+                b[..8].copy_from_slice(&key.hash.to_le_bytes());
+                b[8..12].copy_from_slice(&encode_entry(e).to_le_bytes());
+                b[12..].copy_from_slice(&key.check.to_le_bytes());
                 match w.put(&b) {
                     Ok(()) => count += 1,
                     Err(e) => err = Some(e),
@@ -442,10 +459,11 @@ pub fn read(
     let count = body / ENTRY_LEN;
     let mut tally = Tally::default();
     for _ in 0..count {
-        let key = input.u64().map_err(corrupt)?;
+        let hash = input.u64().map_err(corrupt)?;
         let d = input.u32().map_err(corrupt)?;
+        let check = input.u32().map_err(corrupt)?;
         let e = decode_entry(d).ok_or_else(|| corrupt(format!("entry data {d:#x}")))?;
-        table.store(key, e, &mut tally);
+        table.store(Key { hash, check }, e, &mut tally);
     }
     table.add(&mut tally);
     if input.u64().map_err(corrupt)? != count {
@@ -476,11 +494,15 @@ fn read_header(
         return Err(HeaderError::Bad("not a checkpoint file".to_string()));
     }
     let format = r.u32()?;
-    // Format 1 is format 2 without refuted first moves: still read, so a
-    // long run checkpointed by an older build resumes.
-    if format != FORMAT && format != 1 {
+    if (1..FORMAT).contains(&format) {
+        return Err(HeaderError::Foreign(CheckpointError::Outdated {
+            path: path.to_path_buf(),
+            found: format,
+        }));
+    }
+    if format != FORMAT {
         return Err(HeaderError::Bad(format!(
-            "format {format}, this build reads 1 and {FORMAT}"
+            "format {format}, this build reads {FORMAT}"
         )));
     }
     let mut used = 12u64;
@@ -522,7 +544,6 @@ fn read_header(
     for (d, refuted) in decided.iter_mut().zip(&mut solved) {
         used += 1;
         *d = match r.u8()? {
-            0 if format == 1 => None,
             0 => {
                 let n = r.u32()?;
                 used += 4;
@@ -592,6 +613,10 @@ pub(crate) struct Saver<'a> {
     /// The state as of the start of this run (nodes: of earlier runs).
     state: Mutex<State>,
     last: Mutex<Instant>,
+    /// Held while the file is written: two threads finishing at once must
+    /// not write `FILE.tmp` together (one's rename then finds no file, or
+    /// the file holds both writes interleaved).
+    writing: Mutex<()>,
 }
 
 impl<'a> Saver<'a> {
@@ -601,6 +626,7 @@ impl<'a> Saver<'a> {
             every,
             state: Mutex::new(state),
             last: Mutex::new(Instant::now()),
+            writing: Mutex::new(()),
         }
     }
 
@@ -632,6 +658,7 @@ impl<'a> Saver<'a> {
 
     /// Write the checkpoint now, with `nodes` searched by this run.
     pub(crate) fn save(&self, table: &Table, nodes: u64) -> Result<u64, CheckpointError> {
+        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
         let mut s = self.state();
         s.nodes += nodes;
         s.sessions += 1;
@@ -709,7 +736,7 @@ mod tests {
         assert_eq!(decode_entry(1 << 18), None);
     }
 
-    /// The layout of format 2, pinned: a checkpoint with a decided and an
+    /// The layout of format 3, pinned: a checkpoint with a decided and an
     /// open first player (one refuted first move) and one table entry is
     /// these bytes. If this fails, the layout changed: bump [`FORMAT`].
     #[test]
@@ -744,36 +771,48 @@ mod tests {
             best: Some(3),
             work: 9,
         };
-        table.store(0xDEAD_BEEF, e, &mut t);
+        let key = Key {
+            hash: 0xDEAD_BEEF,
+            check: 0xC0FF_EE00,
+        };
+        table.store(key, e, &mut t);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.ckpt");
         assert_eq!(write(&path, &state, &table).unwrap(), 1);
         let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(&bytes[..12], b"PZCHKPT\n\x02\0\0\0");
-        assert_eq!(bytes.len(), 251);
-        assert_eq!(crc32fast::hash(&bytes), 558161692);
+        assert_eq!(&bytes[..12], b"PZCHKPT\n\x03\0\0\0");
+        assert_eq!(bytes.len(), 255);
+        // (The CRC of a whole file is the same for every file, its residue;
+        // the stored checksum pins the bytes.)
+        let n = bytes.len();
+        assert_eq!(
+            u32::from_le_bytes(bytes[n - 4..].try_into().unwrap()),
+            3689482784
+        );
         let back = Table::with_bytes(1 << 12);
         let (read_back, n) = read(&path, &state.fingerprint, &back).unwrap().unwrap();
         assert_eq!((read_back, n), (state.clone(), 1));
-        assert_eq!(back.probe(0xDEAD_BEEF), Some(e));
+        assert_eq!(back.probe(key), Some(e));
+        // The check bits came back: the same hash with another check is
+        // another position.
+        assert_eq!(back.probe(Key { check: 1, ..key }), None);
 
-        // The same checkpoint in format 1 (no refuted moves: Right's open
-        // state is one byte, not five) is still read.
-        let mut v1 = state.clone();
-        v1.solved = [Vec::new(), Vec::new()];
-        write(&path, &v1, &table).unwrap();
-        let mut bytes = std::fs::read(&path).unwrap();
-        bytes[8] = 1;
-        // Right's open flag follows Left's 100 decided bytes at 71.
-        assert_eq!(bytes[171], 0);
-        bytes.drain(172..176);
-        let n = bytes.len();
-        let crc = crc32fast::hash(&bytes[..n - 4]);
-        bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
-        std::fs::write(&path, &bytes).unwrap();
-        let old = Table::with_bytes(1 << 12);
-        let (read_v1, n) = read(&path, &v1.fingerprint, &old).unwrap().unwrap();
-        assert_eq!((read_v1, n), (v1, 1));
-        assert_eq!(old.probe(0xDEAD_BEEF), Some(e));
+        // A file of an older format (no check bits in its keys) is refused
+        // by name, whatever else it holds.
+        for old in [1u32, 2] {
+            let mut bytes = std::fs::read(&path).unwrap();
+            bytes[8..12].copy_from_slice(&old.to_le_bytes());
+            let n = bytes.len();
+            let crc = crc32fast::hash(&bytes[..n - 4]);
+            bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
+            let stale = dir.path().join("old.ckpt");
+            std::fs::write(&stale, &bytes).unwrap();
+            let err = read(&stale, &state.fingerprint, &Table::with_bytes(1 << 12)).unwrap_err();
+            assert!(
+                matches!(err, CheckpointError::Outdated { found, .. } if found == old),
+                "{err}"
+            );
+            assert!(err.to_string().contains("older than this build"), "{err}");
+        }
     }
 }

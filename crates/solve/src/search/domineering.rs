@@ -39,7 +39,7 @@ use std::time::Instant;
 use partizan_games::{Board, Domineering, Player, Ruleset};
 
 use super::checkpoint;
-use super::table::{self, Entry, Table};
+use super::table::{self, Entry, Key, Table};
 use super::{
     Control, FirstPlayer, Parallel, Resumed, SearchConfig, SearchCounts, SearchError, SearchReport,
     CHECK_EVERY, LINE_PLIES,
@@ -207,7 +207,7 @@ pub struct Pos {
     real_t: [i32; 2],
     safe_t: [i32; 2],
     empty: i32,
-    hash: [u64; 8],
+    hash: [u128; 8],
 }
 
 impl Pos {
@@ -695,16 +695,22 @@ impl Pos {
 struct Keys {
     /// Per symmetry: key of each board cell (`row * width + col`) after
     /// the symmetry; and whether it swaps the players.
-    syms: Vec<(Vec<u64>, bool)>,
+    syms: Vec<(Vec<u128>, bool)>,
     width: usize,
-    left_to_move: u64,
+    left_to_move: u128,
 }
 
 impl Keys {
     fn new(w: usize, h: usize, symmetry: bool) -> Keys {
+        // The low 64 bits of each key from one stream (the keys before the
+        // check bits came in), the check bits above them from another.
         let mut s = 0x0D0E_5EED_u64;
+        let mut s2 = 0xC4EC_D0E5_u64;
+        let mut wide = |s: &mut u64| {
+            u128::from(super::splitmix(s)) | u128::from(super::splitmix(&mut s2)) << 64
+        };
         let n = w * h;
-        let base: Vec<u64> = (0..n).map(|_| super::splitmix(&mut s)).collect();
+        let base: Vec<u128> = (0..n).map(|_| wide(&mut s)).collect();
         let mut syms = Vec::new();
         for k in 0..8usize {
             let (flip_r, flip_c, transpose) = (k & 1 != 0, k & 2 != 0, k & 4 != 0);
@@ -735,13 +741,13 @@ impl Keys {
         Keys {
             syms,
             width: w,
-            left_to_move: super::splitmix(&mut s),
+            left_to_move: wide(&mut s),
         }
     }
 
     /// Flip cell (`r`, `c`) in every symmetry's key.
     #[inline]
-    fn flip(&self, h: &mut [u64; 8], r: usize, c: usize) {
+    fn flip(&self, h: &mut [u128; 8], r: usize, c: usize) {
         let i = r * self.width + c;
         for (x, (k, _)) in h.iter_mut().zip(&self.syms) {
             *x ^= k[i];
@@ -749,7 +755,7 @@ impl Keys {
     }
 
     /// Keys of a whole position.
-    fn of(&self, p: &Pos) -> [u64; 8] {
+    fn of(&self, p: &Pos) -> [u128; 8] {
         let mut h = [0; 8];
         for r in 0..p.n[HZ] {
             for c in 0..p.n[VT] {
@@ -763,13 +769,17 @@ impl Keys {
 
     /// The table key of `p` with view `v` to move.
     #[inline]
-    fn key(&self, p: &Pos, v: usize) -> u64 {
-        let mut best = u64::MAX;
+    fn key(&self, p: &Pos, v: usize) -> Key {
+        let mut best = (u64::MAX, u32::MAX);
         for (x, (_, swaps)) in p.hash.iter().zip(&self.syms) {
             let left = (v == VT) != *swaps;
-            best = best.min(x ^ if left { self.left_to_move } else { 0 });
+            let k = x ^ if left { self.left_to_move } else { 0 };
+            best = best.min((k as u64, (k >> 64) as u32));
         }
-        best
+        Key {
+            hash: best.0,
+            check: best.1,
+        }
     }
 }
 
@@ -1513,8 +1523,10 @@ mod tests {
             keys.push(k.key(&p, VT));
             keys.push(k.key(&p, HZ));
         }
+        // The hashes are those of the keys before check bits came in.
+        let hashes: Vec<u64> = keys.iter().map(|k: &Key| k.hash).collect();
         assert_eq!(
-            keys,
+            hashes,
             [
                 3639680211079962682,
                 487895135986043249,
@@ -1523,6 +1535,11 @@ mod tests {
                 10691344559581632712,
                 487895135986043249
             ]
+        );
+        let checks: Vec<u32> = keys.iter().map(|k| k.check).collect();
+        assert_eq!(
+            checks,
+            [1885242158, 334828388, 783990230, 2098754527, 3425290304, 334828388]
         );
     }
 }

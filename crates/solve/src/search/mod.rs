@@ -42,7 +42,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 pub use knowledge::{Knowledge, MoveBounds};
-pub use table::{Table, TableStats};
+pub use table::{Key, Table, TableStats};
 
 use crate::outcome::{Convention, Outcomes};
 use crate::regions::{region_board, regions};
@@ -742,8 +742,8 @@ where
 struct Zobrist {
     /// Per usable symmetry (identity first): the key of (layer, cell)
     /// after the symmetry is applied, and whether it swaps the players.
-    syms: Vec<([[u64; 128]; 3], bool)>,
-    right_to_move: u64,
+    syms: Vec<([[u128; 128]; 3], bool)>,
+    right_to_move: u128,
     /// The mirror strategy's symmetries ([`Engine::mirror_state`]).
     mirrors: Vec<Mirror>,
 }
@@ -769,8 +769,9 @@ impl Mirror {
     }
 }
 
-/// Most symmetries a ruleset declares.
-const MAX_SYMS: usize = 8;
+/// Most symmetries a search keys by: the eight of the square and the same
+/// eight swapping the players.
+const MAX_SYMS: usize = 16;
 
 /// SplitMix64: a fixed, well-mixed stream of keys.
 pub(crate) fn splitmix(state: &mut u64) -> u64 {
@@ -781,23 +782,44 @@ pub(crate) fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A tail's 64-bit hash widened to a 96-bit key part: the check bits a
+/// fixed mix of the hash (tails are few; their hashes collide only by a
+/// 64-bit accident). The zero tail stays zero.
+fn widen(h: u64) -> u128 {
+    if h == 0 {
+        return 0;
+    }
+    let mut m = h ^ 0x7A11_C4EC;
+    u128::from(h) | u128::from(splitmix(&mut m)) << 64
+}
+
 impl Zobrist {
     /// Keys for positions on `board`'s rectangle; with `symmetry`, also
     /// for every symmetry of the ruleset that maps the rectangle onto
     /// itself and moves single cells to single cells.
     fn new<R: Knowledge>(rules: &R, board: &Board, symmetry: bool) -> Zobrist {
+        // The low 64 bits of each key from one stream (the keys before the
+        // check bits came in), the check bits above them from another.
         let mut s = 0x005E_ED0F_0D0E_u64;
+        let mut s2 = 0xC4EC_CB17_5EED_u64;
+        let mut wide = |s: &mut u64| u128::from(splitmix(s)) | u128::from(splitmix(&mut s2)) << 64;
         let mut base = [[0; 128]; 3];
         for layer in &mut base {
             for k in layer.iter_mut() {
-                *k = splitmix(&mut s);
+                *k = wide(&mut s);
             }
         }
         let mut syms = vec![(base, false)];
         let (w, h) = (board.width(), board.height());
         let n = w * h;
         if symmetry && n > 0 {
-            'sym: for sym in rules.symmetries().iter().skip(1).take(MAX_SYMS - 1) {
+            // Every symmetry that keeps the rectangle, up to MAX_SYMS (the
+            // player-swapping ones too: a non-square board keeps four of
+            // each kind, a square one eight).
+            'sym: for sym in rules.symmetries().iter().skip(1) {
+                if syms.len() == MAX_SYMS {
+                    break;
+                }
                 let mut keys = [[0; 128]; 3];
                 for (k, layer) in keys.iter_mut().enumerate() {
                     for (i, key) in layer.iter_mut().enumerate().take(n) {
@@ -832,7 +854,7 @@ impl Zobrist {
         };
         Zobrist {
             syms,
-            right_to_move: splitmix(&mut s),
+            right_to_move: wide(&mut s),
             mirrors,
         }
     }
@@ -844,7 +866,7 @@ impl Zobrist {
     fn mirrors<R: Knowledge>(
         rules: &R,
         board: &Board,
-        syms: &[([[u64; 128]; 3], bool)],
+        syms: &[([[u128; 128]; 3], bool)],
     ) -> Vec<Mirror> {
         let (w, h) = (board.width(), board.height());
         let n = w * h;
@@ -889,7 +911,7 @@ impl Zobrist {
     }
 
     /// The keys of a whole board under every symmetry.
-    fn board(&self, b: &Board) -> [u64; MAX_SYMS] {
+    fn board(&self, b: &Board) -> [u128; MAX_SYMS] {
         let mut h = [0; MAX_SYMS];
         self.update(&mut h, &Board::EMPTY, b);
         h
@@ -898,7 +920,7 @@ impl Zobrist {
     /// Update the keys from `a` to `b` (same rectangle): one xor per
     /// symmetry per cell whose contents changed.
     #[inline]
-    fn update(&self, h: &mut [u64; MAX_SYMS], a: &Board, b: &Board) {
+    fn update(&self, h: &mut [u128; MAX_SYMS], a: &Board, b: &Board) {
         for k in 0..3 {
             let mut d = a.layer(k) ^ b.layer(k);
             while d != 0 {
@@ -938,7 +960,7 @@ pub(crate) const LINE_PLIES: usize = 8;
 #[derive(Copy, Clone, Debug)]
 struct Node {
     board: Board,
-    hash: [u64; MAX_SYMS],
+    hash: [u128; MAX_SYMS],
     parts: [Bits; MAX_PARTS],
     nparts: usize,
     tail: GameId,
@@ -1141,22 +1163,20 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
     /// the position under the usable symmetries (an image under a
     /// player-swapping symmetry has the negated tail and the other mover).
     /// In an impartial ruleset the mover is no part of the key: the
-    /// position is the same game whoever moves. (Keys of partizan rulesets
-    /// are unchanged, so their checkpoints stay readable; an impartial
-    /// ruleset's older checkpoint entries stay true, those with Right to
-    /// move are merely never found.)
-    fn key(&mut self, node: &Node, mover: Player) -> u64 {
+    /// position is the same game whoever moves. The check bits come from
+    /// the same image's keys (see [`table::Key`]).
+    fn key(&mut self, node: &Node, mover: Player) -> Key {
         let zob = self.sh.zob;
-        let plain = self.tail_hash(node.tail);
+        let plain = widen(self.tail_hash(node.tail));
         let mut negated = None;
-        let mut best = u64::MAX;
+        let mut best = (u64::MAX, u32::MAX);
         for (i, &(_, negates)) in zob.syms.iter().enumerate() {
             let (t, m) = if negates {
                 let t = match negated {
                     Some(t) => t,
                     None => {
                         let n = self.arena.neg(node.tail);
-                        let t = self.tail_hash(n);
+                        let t = widen(self.tail_hash(n));
                         negated = Some(t);
                         t
                     }
@@ -1172,9 +1192,12 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                 } else {
                     0
                 };
-            best = best.min(k);
+            best = best.min((k as u64, (k >> 64) as u32));
         }
-        best
+        Key {
+            hash: best.0,
+            check: best.1,
+        }
     }
 
     /// A hash of a canonical form that does not depend on the arena (so
@@ -1594,15 +1617,24 @@ mod tests {
             let c = e.child(&root, o).unwrap();
             keys.push(e.key(&c, Player::Right));
         }
+        // Format 3: the fourth (a child whose least key is now an image
+        // under a player-swapping symmetry) changed; the others are the
+        // hashes of format 2, from the same random numbers.
+        let hashes: Vec<u64> = keys.iter().map(|k| k.hash).collect();
         assert_eq!(
-            keys,
+            hashes,
             [
                 271484170235418796,
                 5453346150059311068,
                 2897692213505325922,
-                5545861642790954129,
+                470775940835425053,
                 4336650857290250273
             ]
+        );
+        let checks: Vec<u32> = keys.iter().map(|k| k.check).collect();
+        assert_eq!(
+            checks,
+            [885057936, 2073244067, 2491913327, 674030996, 2478283269]
         );
     }
 }

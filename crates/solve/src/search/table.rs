@@ -3,9 +3,14 @@
 //!
 //! An entry is two words, `key ^ data` and `data`; a reader believes it only
 //! if the two still xor to the key it looks for, so a torn write by another
-//! thread reads as a miss, never as a wrong answer. Keys are 64-bit hashes:
-//! two different positions with the same hash would share an entry (with a
-//! table of `2^k` entries and `n` probes the chance is about `n 2^k / 2^64`).
+//! thread reads as a miss, never as a wrong answer. A [`Key`] is 96 bits of
+//! hash: 64 that pick the bucket and name the entry, and a 32-bit check from
+//! independent random numbers, kept in the data word's top half and
+//! compared on every probe. Two different positions share an entry only if
+//! all 96 bits agree: with `n` probes into a table of `2^k` entries the
+//! chance of one false hit in a whole search is about `n 2^k / 2^96`
+//! (`n 2^k / 2^64` with 64 bits alone, which for Domineering 10 x 10, some
+//! 10^10 probes into 2^28 entries, would be one run in seven).
 //!
 //! Replacement: a position already in its bucket is overwritten; otherwise
 //! an empty entry is taken; otherwise (a full bucket) two tiers, like
@@ -46,6 +51,37 @@ pub const ENTRY_BYTES: usize = 16;
 /// Bytes of the prefix a table uses at first (see the module comment).
 pub const START_BYTES: usize = 1 << 20;
 
+/// A position's (and mover's) name in the table: `hash` picks the bucket
+/// and names the entry, `check` (from random numbers independent of the
+/// hash's) must agree too.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Key {
+    pub hash: u64,
+    pub check: u32,
+}
+
+impl Key {
+    /// The key whose 96 bits are the low 96 of `x` (hash low, check above).
+    #[inline]
+    pub fn from_bits(x: u128) -> Key {
+        Key {
+            hash: x as u64,
+            check: (x >> 64) as u32,
+        }
+    }
+}
+
+#[cfg(test)]
+impl From<u64> for Key {
+    /// A test key: the check a fixed mix of the hash.
+    fn from(hash: u64) -> Key {
+        Key {
+            hash,
+            check: (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32,
+        }
+    }
+}
+
 /// What the table knows about one (position, mover).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
@@ -59,7 +95,8 @@ pub struct Entry {
 
 impl Entry {
     fn pack(self) -> u64 {
-        // bit 0: present; bit 1: win; bits 8..17: best + 1; bits 17..25: work.
+        // bit 0: present; bit 1: win; bits 8..17: best + 1; bits 17..25: work
+        // (the key's check takes bits 32..64 of the data word).
         1 | (u64::from(self.win) << 1)
             | (u64::from(self.best.map_or(0, |b| u16::from(b) + 1)) << 8)
             | (u64::from(self.work) << 17)
@@ -237,12 +274,12 @@ impl Table {
     /// probes in a [`Tally`] and adds them with [`Table::add`] now and then
     /// (a shared counter bumped per probe costs more than the probe).
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
-        let base = self.base(key);
+    pub fn probe(&self, key: Key) -> Option<Entry> {
+        let base = self.base(key.hash);
         for i in 0..WAYS {
             let x = self.words[base + 2 * i].load(Relaxed);
             let d = self.words[base + 2 * i + 1].load(Relaxed);
-            if d != 0 && x ^ d == key {
+            if d != 0 && x ^ d == key.hash && (d >> 32) as u32 == key.check {
                 return Some(Entry::unpack(d));
             }
         }
@@ -251,7 +288,7 @@ impl Table {
 
     /// [`Table::probe`], counted in `t`.
     #[inline]
-    pub fn probe_counted(&self, key: u64, t: &mut Tally) -> Option<Entry> {
+    pub fn probe_counted(&self, key: Key, t: &mut Tally) -> Option<Entry> {
         t.probes += 1;
         let e = self.probe(key);
         t.hits += u64::from(e.is_some());
@@ -270,10 +307,10 @@ impl Table {
     /// Record `e` for `key` (see the module comment for what gives way),
     /// counted in `t`.
     #[inline]
-    pub fn store(&self, key: u64, e: Entry, t: &mut Tally) {
+    pub fn store(&self, key: Key, e: Entry, t: &mut Tally) {
         t.stores += 1;
-        let base = self.base(key);
-        let d = e.pack();
+        let base = self.base(key.hash);
+        let d = e.pack() | u64::from(key.check) << 32;
         // The cheapest of the first WAYS - 1 entries: (index, work, words).
         let mut victim = (0, u8::MAX, 0, 0);
         let mut empty = None;
@@ -286,8 +323,8 @@ impl Table {
                 }
                 continue;
             }
-            if x ^ old == key {
-                self.write(base + 2 * i, key, d);
+            if x ^ old == key.hash && (old >> 32) as u32 == key.check {
+                self.write(base + 2 * i, key.hash, d);
                 return;
             }
             let w = Entry::unpack(old).work;
@@ -297,7 +334,7 @@ impl Table {
         }
         if let Some(i) = empty {
             let filled = self.filled.fetch_add(1, Relaxed) + 1;
-            self.write(base + 2 * i, key, d);
+            self.write(base + 2 * i, key.hash, d);
             let mask = self.buckets_mask.load(Relaxed);
             // More than half the entries in use filled: double them.
             if mask < self.max_mask && filled as usize > (mask + 1) * WAYS / 2 {
@@ -314,9 +351,9 @@ impl Table {
             if work <= e.work {
                 self.words[last].store(x, Relaxed);
                 self.words[last + 1].store(old, Relaxed);
-                self.write(base + 2 * i, key, d);
+                self.write(base + 2 * i, key.hash, d);
             } else {
-                self.write(last, key, d);
+                self.write(last, key.hash, d);
             }
         }
     }
@@ -330,12 +367,16 @@ impl Table {
     /// Every entry that reads whole, as (key, entry): what a checkpoint
     /// saves. Safe while other threads write: a torn entry reads as a key
     /// no position is likely to have (the module comment's odds).
-    pub fn for_each(&self, mut f: impl FnMut(u64, Entry)) {
+    pub fn for_each(&self, mut f: impl FnMut(Key, Entry)) {
         let used = (self.buckets_mask.load(Relaxed) + 1) * WAYS * 2;
         for pair in self.words[..used].chunks_exact(2) {
             let d = pair[1].load(Relaxed);
             if d != 0 {
-                f(pair[0].load(Relaxed) ^ d, Entry::unpack(d));
+                let key = Key {
+                    hash: pair[0].load(Relaxed) ^ d,
+                    check: (d >> 32) as u32,
+                };
+                f(key, Entry::unpack(d));
             }
         }
     }
@@ -365,7 +406,7 @@ mod tests {
         for bytes in [usize::MAX, 1 << 50] {
             let t = Table::with_bytes(bytes);
             assert!(t.capacity() >= WAYS && t.bytes() <= bytes);
-            assert_eq!(t.probe(12345), None);
+            assert_eq!(t.probe(Key::from(12345u64)), None);
         }
     }
 
@@ -397,7 +438,7 @@ mod tests {
         for k in 1..10_000u64 {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             t.store(
-                key,
+                key.into(),
                 Entry {
                     win: k % 2 == 0,
                     best: None,
@@ -417,7 +458,7 @@ mod tests {
         // refused for cheaper work; any hit must carry the right answer.
         for k in 1..10_000u64 {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            if let Some(e) = t.probe(key) {
+            if let Some(e) = t.probe(key.into()) {
                 assert_eq!(e.win, k % 2 == 0);
             }
         }
@@ -437,13 +478,13 @@ mod tests {
                 best: None,
                 work: 5,
             };
-            t.store(key(k), e, &mut tally);
+            t.store(key(k).into(), e, &mut tally);
         }
         // A million entries want more than half of 2^21: 32 MB in use.
         assert_eq!(t.bytes_in_use(), 32 << 20);
         let mut found = 0;
         for k in 0..n {
-            if let Some(e) = t.probe(key(k)) {
+            if let Some(e) = t.probe(key(k).into()) {
                 assert_eq!(e.win, k % 3 == 0);
                 found += 1;
             }
@@ -455,7 +496,7 @@ mod tests {
         let mut seen = 0;
         t.for_each(|k, e| {
             assert_eq!(e.work, 5);
-            seen += u64::from(k != 0);
+            seen += u64::from(k.hash != 0);
         });
         assert_eq!(seen, found);
     }
@@ -471,24 +512,49 @@ mod tests {
             work,
         };
         for k in 1..=4u64 {
-            t.store(k, e(10 + k as u8), &mut tally);
+            t.store(k.into(), e(10 + k as u8), &mut tally);
         }
         // Cheaper than everything: it still gets in (the last entry), and
         // the next cheap one replaces it, not the expensive ones.
-        t.store(100, e(1), &mut tally);
-        assert_eq!(t.probe(100), Some(e(1)));
-        t.store(101, e(2), &mut tally);
-        assert_eq!(t.probe(101), Some(e(2)));
-        assert_eq!(t.probe(100), None);
+        t.store(Key::from(100u64), e(1), &mut tally);
+        assert_eq!(t.probe(Key::from(100u64)), Some(e(1)));
+        t.store(Key::from(101u64), e(2), &mut tally);
+        assert_eq!(t.probe(Key::from(101u64)), Some(e(2)));
+        assert_eq!(t.probe(Key::from(100u64)), None);
         for k in 1..=3u64 {
-            assert_eq!(t.probe(k), Some(e(10 + k as u8)), "{k}");
+            assert_eq!(t.probe(k.into()), Some(e(10 + k as u8)), "{k}");
         }
         // Dearer than the cheapest of the first three (key 1, work 11):
         // it takes that place and pushes key 1 down to the last entry.
-        t.store(200, e(30), &mut tally);
-        assert_eq!(t.probe(200), Some(e(30)));
-        assert_eq!(t.probe(1), Some(e(11)));
-        assert_eq!(t.probe(101), None);
+        t.store(Key::from(200u64), e(30), &mut tally);
+        assert_eq!(t.probe(Key::from(200u64)), Some(e(30)));
+        assert_eq!(t.probe(Key::from(1u64)), Some(e(11)));
+        assert_eq!(t.probe(Key::from(101u64)), None);
         assert_eq!(t.stats().filled, 4);
+    }
+
+    /// A hash that agrees but a check that does not is another position:
+    /// a miss, and stored beside it, not over it.
+    #[test]
+    fn the_check_bits_tell_apart_positions_whose_hashes_agree() {
+        let t = Table::with_bytes(1 << 12);
+        let mut tally = Tally::default();
+        let a = Key { hash: 77, check: 1 };
+        let b = Key { hash: 77, check: 2 };
+        let e = |win| Entry {
+            win,
+            best: None,
+            work: 3,
+        };
+        t.store(a, e(true), &mut tally);
+        assert_eq!(t.probe(a), Some(e(true)));
+        assert_eq!(t.probe(b), None);
+        t.store(b, e(false), &mut tally);
+        assert_eq!(t.probe(a), Some(e(true)));
+        assert_eq!(t.probe(b), Some(e(false)));
+        let mut seen = Vec::new();
+        t.for_each(|k, e| seen.push((k, e.win)));
+        seen.sort();
+        assert_eq!(seen, [(a, true), (b, false)]);
     }
 }

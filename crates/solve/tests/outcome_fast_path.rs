@@ -59,6 +59,8 @@ fn rule_sets() -> Vec<(&'static str, Rules)> {
         ("skip safe moves", one(|r| r.skip_safe = true)),
         ("ordering", one(|r| r.ordering = true)),
         ("symmetry", one(|r| r.symmetry = true)),
+        ("small values", one(|r| r.value_cells = 12)),
+        ("tiny values", one(|r| r.value_cells = 4)),
         ("all", Rules::ALL),
         (
             "all, portable copy",
@@ -120,7 +122,7 @@ fn every_rule_alone_and_all_together_match_brute_force() {
 #[test]
 fn each_cutoff_rule_decides_as_brute_force_does() {
     let mut rng = Rng(0xC0FF_EE00);
-    let (mut simple, mut fine) = (0, 0);
+    let (mut simple, mut fine, mut valued) = (0, 0, 0);
     for _ in 0..400 {
         let h = 2 + rng.below(4) as usize;
         let w = 2 + rng.below(5) as usize;
@@ -146,10 +148,24 @@ fn each_cutoff_rule_decides_as_brute_force_does() {
                 fine += 1;
                 assert_eq!(w, want, "fine, {mover:?} first: {}", Domineering.format(&b));
             }
+            for cells in [6, 12] {
+                if let Some(w) = p.value_cut_for(mover, cells).expect("values") {
+                    valued += 1;
+                    assert_eq!(
+                        w,
+                        want,
+                        "values to {cells} cells, {mover:?} first: {}",
+                        Domineering.format(&b)
+                    );
+                }
+            }
         }
     }
     // The rules were exercised, not vacuously true.
-    assert!(simple > 50 && fine > 100, "simple {simple}, fine {fine}");
+    assert!(
+        simple > 50 && fine > 100 && valued > 100,
+        "simple {simple}, fine {fine}, valued {valued}"
+    );
 }
 
 /// The fast path and the general engine agree, through `solve`, with one

@@ -29,6 +29,13 @@
 //! * **Move ordering** by how a move changes both players' real and safe
 //!   moves (the mover's new safe moves counted twice), then by a history
 //!   count of the moves that refuted earlier positions.
+//! * **Exact values of small components**: a position whose components
+//!   (of orthogonally connected empty cells) all have at most
+//!   [`Rules::value_cells`] cells is answered by the outcome of the sum of
+//!   their canonical values, from the value solver, memoised by shape
+//!   ([`SmallValues`]; 8 x 8 Left first: 2,711,884 -> 2,608,755 nodes at
+//!   12 cells, the same CPU; 16 and 20 cells cut a little more and cost
+//!   more time).
 //! * **Symmetric hashing**: one incrementally updated key per symmetry of
 //!   the rectangle (four; eight on a square, where a transpose swaps the
 //!   players), the least of them the table key.
@@ -36,7 +43,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
+use partizan_core::{Arena, GameId, Outcome};
 use partizan_games::{Board, Domineering, Player, Ruleset};
+use rustc_hash::FxHashMap;
 
 use super::checkpoint;
 use super::table::{self, Entry, Key, Table};
@@ -45,6 +54,7 @@ use super::{
     CHECK_EVERY, LINE_PLIES,
 };
 use crate::outcome::Convention;
+use crate::value::{Savings, Solver};
 
 /// Longest side the bit views hold (a line and its two sentinels in 32
 /// bits).
@@ -82,6 +92,10 @@ pub struct Rules {
     /// and bit-manipulation instructions when it has them (checked at run
     /// time; the same search, node for node, as the portable copy).
     pub hardware: bool,
+    /// Answer a position whose components (of orthogonally connected
+    /// empty cells) all have at most this many cells by the outcome of
+    /// the sum of their exact values (0: never; see [`SmallValues`]).
+    pub value_cells: u32,
 }
 
 impl Rules {
@@ -93,6 +107,7 @@ impl Rules {
         ordering: true,
         symmetry: true,
         hardware: true,
+        value_cells: DEFAULT_VALUE_CELLS,
     };
     /// Nothing but the table: the plain search.
     pub const NONE: Rules = Rules {
@@ -102,8 +117,12 @@ impl Rules {
         ordering: false,
         symmetry: false,
         hardware: false,
+        value_cells: 0,
     };
 }
+
+/// The components [`Rules::ALL`] values exactly: at most this many cells.
+pub const DEFAULT_VALUE_CELLS: u32 = 12;
 
 /// The most disjoint dominoes on a line whose possible placements (the
 /// lower cell of each) are the bits of `starts`: each run of `k` starts
@@ -324,6 +343,17 @@ impl Pos {
         self.fine_cut(view_of(mover))
     }
 
+    /// The same by the exact values of the components, when every one
+    /// has at most `cells` cells (a fresh value solver each call: for the
+    /// twin tests).
+    pub fn value_cut_for(&self, mover: Player, cells: u32) -> Result<Option<bool>, SearchError> {
+        SmallValues::new(cells.min(MAX_VALUE_CELLS))?.decide(
+            self,
+            view_of(mover),
+            &mut SearchCounts::default(),
+        )
+    }
+
     /// Is `v`'s fate with `v` to move decided by safe against real moves?
     #[inline(always)]
     fn simple_cut(&self, v: usize) -> Option<bool> {
@@ -337,6 +367,87 @@ impl Pos {
         }
     }
 
+    /// The components of the empty cells (orthogonally connected: the
+    /// cells a domino could join), each of at least two cells, as shape
+    /// keys ([`shape_key`]) into `out`; `false` (and `out` partial) as
+    /// soon as one has more than `max` cells. Lone cells are left out:
+    /// their value is 0.
+    pub fn small_components(&self, max: u32, out: &mut Vec<u128>) -> bool {
+        out.clear();
+        let h = self.n[HZ];
+        let inner = ((1u32 << self.n[VT]) - 1) << 1;
+        let mut all = [0u32; LINES];
+        for (a, &row) in all.iter_mut().zip(&self.b[HZ]).take(h + 1).skip(1) {
+            *a = !row & inner;
+        }
+        // Cells with an empty neighbour.
+        let mut rest = [0u32; LINES];
+        let mut left = 0;
+        for r in 1..=h {
+            let e = all[r];
+            rest[r] = e & ((e << 1) | (e >> 1) | all[r - 1] | all[r + 1]);
+            left += rest[r].count_ones();
+        }
+        let mut r0 = 1;
+        while left > 0 {
+            while rest[r0] == 0 {
+                r0 += 1;
+            }
+            let mut comp = [0u32; LINES];
+            let e = rest[r0];
+            let mut x = e & e.wrapping_neg();
+            loop {
+                let y = (x | (x << 1)) & e;
+                if y == x {
+                    break;
+                }
+                x = y;
+            }
+            comp[r0] = x;
+            let (mut lo, mut hi) = (r0, r0);
+            let mut size = x.count_ones();
+            loop {
+                // One sweep down and up the rows the component may reach,
+                // each row filled along itself.
+                let mut grown = 0;
+                let top = (hi + 1).min(h);
+                for r in (lo.max(2) - 1..=top).chain((lo.max(2) - 1..=top).rev()) {
+                    let e = rest[r];
+                    let mut x = (comp[r] | comp[r - 1] | comp[r + 1]) & e;
+                    if x == comp[r] {
+                        continue;
+                    }
+                    loop {
+                        let y = (x | (x << 1) | (x >> 1)) & e;
+                        if y == x {
+                            break;
+                        }
+                        x = y;
+                    }
+                    grown += (x ^ comp[r]).count_ones();
+                    comp[r] = x;
+                    lo = lo.min(r);
+                    hi = hi.max(r);
+                }
+                size += grown;
+                if size > max {
+                    return false;
+                }
+                if grown == 0 {
+                    break;
+                }
+            }
+            let mut cols = 0;
+            for r in lo..=hi {
+                rest[r] &= !comp[r];
+                cols |= comp[r];
+            }
+            left -= size;
+            out.push(shape_key(&comp[lo..=hi], cols));
+        }
+        true
+    }
+
     /// The board this position is, on `like`'s rectangle.
     fn board(&self, like: &Board) -> Board {
         let mut e = 0;
@@ -348,6 +459,102 @@ impl Pos {
             }
         }
         like.with_layers([e, 0, 0])
+    }
+}
+
+/// A shape's key: its rows (`rows`, bits of the columns `cols` span),
+/// translated to the origin and packed row after row with the shape's
+/// width as stride (the layer-0 bits of its cropped [`Board`]), below its
+/// width (bits 112..120) and height (bits 120..128). A shape of up to 20
+/// connected cells spans at most 21 rows and columns together, so at most
+/// 110 bits.
+fn shape_key(rows: &[u32], cols: u32) -> u128 {
+    let c0 = cols.trailing_zeros();
+    let w = 32 - cols.leading_zeros() - c0;
+    let mut k = 0u128;
+    for (i, &r) in rows.iter().enumerate() {
+        k |= u128::from(r >> c0) << (i as u32 * w);
+    }
+    k | (u128::from(w) << 112) | ((rows.len() as u128) << 120)
+}
+
+/// The board of a [`shape_key`].
+fn shape_board(key: u128) -> Board {
+    let w = ((key >> 112) & 0xff) as usize;
+    let h = (key >> 120) as usize;
+    Board::new(w, h, [key & ((1u128 << 112) - 1), 0, 0])
+        .expect("a shape key holds a board of at most 112 cells")
+}
+
+/// The largest [`Rules::value_cells`] the shape keys hold.
+pub const MAX_VALUE_CELLS: u32 = 20;
+
+/// Exact values of small components, for one thread: the value solver, its
+/// arena, and the value of each shape seen (by [`shape_key`]; the solver
+/// folds the symmetries itself). Cleared whole when the arena and the
+/// memos together grow past [`SmallValues::MAX_FORMS`], so its memory
+/// stays bounded.
+struct SmallValues {
+    solver: Solver<'static, Domineering>,
+    arena: Arena,
+    memo: FxHashMap<u128, GameId>,
+    keys: Vec<u128>,
+    cells: u32,
+}
+
+/// The ruleset the value solver of [`SmallValues`] plays.
+static DOMINEERING: Domineering = Domineering;
+
+impl SmallValues {
+    /// Forms interned and shapes memoised (here and in the solver) at
+    /// which everything is started afresh.
+    const MAX_FORMS: usize = 1 << 19;
+
+    fn new(cells: u32) -> Result<SmallValues, SearchError> {
+        Ok(SmallValues {
+            solver: Solver::new(&DOMINEERING, Savings::ALL)?,
+            arena: Arena::new(),
+            memo: FxHashMap::default(),
+            keys: Vec::new(),
+            cells,
+        })
+    }
+
+    /// Does view `v`, to move, win `p`, when every component is small
+    /// (`None` otherwise)? Also counts the components valued.
+    fn decide(
+        &mut self,
+        p: &Pos,
+        v: usize,
+        counts: &mut SearchCounts,
+    ) -> Result<Option<bool>, SearchError> {
+        if !p.small_components(self.cells, &mut self.keys) {
+            return Ok(None);
+        }
+        if self.arena.len() + self.memo.len() + self.solver.table_len() > Self::MAX_FORMS {
+            *self = SmallValues::new(self.cells)?;
+            p.small_components(self.cells, &mut self.keys);
+        }
+        let mut total = self.arena.zero();
+        for &k in &self.keys {
+            counts.regions_valued += 1;
+            let g = match self.memo.get(&k) {
+                Some(&g) => g,
+                None => {
+                    let g = self.solver.value(&mut self.arena, &shape_board(k))?;
+                    self.memo.insert(k, g);
+                    g
+                }
+            };
+            total = self.arena.sum(total, g)?;
+        }
+        let left = v == VT;
+        Ok(Some(match self.arena.outcome(total) {
+            Outcome::N => true,
+            Outcome::P => false,
+            Outcome::L => left,
+            Outcome::R => !left,
+        }))
     }
 }
 
@@ -848,6 +1055,9 @@ struct Engine<'s> {
     first: Player,
     root_best: Option<(u8, u8)>,
     split: Option<(usize, usize, &'s AtomicBool)>,
+    /// Exact values of small components (made at the first node that
+    /// asks, when [`Rules::value_cells`] is on).
+    values: Option<Box<SmallValues>>,
 }
 
 impl<'s> Engine<'s> {
@@ -865,7 +1075,20 @@ impl<'s> Engine<'s> {
             first: Player::Left,
             root_best: None,
             split: None,
+            values: None,
         }
+    }
+
+    /// Does view `v`, to move, win `p` by the exact values of its
+    /// components, all small (`None`: some component is not)?
+    fn by_values(&mut self, p: &Pos, v: usize) -> Result<Option<bool>, SearchError> {
+        let values = match &mut self.values {
+            Some(x) => x,
+            None => self
+                .values
+                .insert(Box::new(SmallValues::new(self.sh.rules.value_cells)?)),
+        };
+        values.decide(p, v, &mut self.counts)
     }
 
     fn check(&mut self) -> Result<(), SearchError> {
@@ -1049,6 +1272,12 @@ impl<'s> Engine<'s> {
             self.counts.by_bounds += 1;
             return Ok(false);
         }
+        if !root && rules.value_cells > 0 {
+            if let Some(w) = self.by_values(p, v)? {
+                self.counts.by_value += 1;
+                return Ok(w);
+            }
+        }
         self.counts.expanded += 1;
         let before = self.counts.nodes;
         while self.scratch.len() <= self.depth {
@@ -1144,6 +1373,8 @@ impl<'s> Engine<'s> {
         counts.table_hits -= before.table_hits;
         counts.by_bounds -= before.by_bounds;
         counts.expanded -= before.expanded;
+        counts.by_value -= before.by_value;
+        counts.regions_valued -= before.regions_valued;
         let winning_move = match (wins, self.root_best) {
             (true, Some((l, j))) => {
                 let mut q = pos.clone();
@@ -1242,6 +1473,7 @@ fn rules_for(config: &SearchConfig) -> Rules {
     let mut rules = Rules::ALL;
     rules.symmetry = config.symmetry;
     rules.ordering = config.ordering != super::MoveOrdering::Natural;
+    rules.value_cells = config.value_cells.min(MAX_VALUE_CELLS);
     if !config.bounds {
         rules.simple_bound = false;
         rules.fine_bound = false;
@@ -1503,6 +1735,33 @@ mod tests {
         assert_eq!(pack(0b1), 1);
         assert_eq!(pack(0b11), 1);
         assert_eq!(pack(0b1101), 2);
+    }
+
+    #[test]
+    fn components_are_found_and_keyed_by_shape() {
+        let b = Domineering.parse("..#...|..#...|######|.#.#..").unwrap();
+        let p = Pos::new(&b).unwrap();
+        let mut keys = Vec::new();
+        assert!(p.small_components(6, &mut keys));
+        let mut shapes: Vec<String> = keys
+            .iter()
+            .map(|&k| Domineering.format(&shape_board(k)))
+            .collect();
+        shapes.sort();
+        let mut want = ["..", "..|..", "...|..."];
+        want.sort();
+        assert_eq!(shapes, want);
+        assert!(!p.small_components(5, &mut keys));
+        // A snake's cells are all found, and the same shape elsewhere has
+        // the same key.
+        let s = Domineering.parse("...#|##.#|....|.###").unwrap();
+        let t = Domineering.parse("#####|#...#|###.#|#....|#.###").unwrap();
+        let (mut a, mut c) = (Vec::new(), Vec::new());
+        assert!(Pos::new(&s).unwrap().small_components(9, &mut a));
+        assert!(!Pos::new(&s).unwrap().small_components(8, &mut c));
+        assert!(Pos::new(&t).unwrap().small_components(9, &mut c));
+        assert_eq!(a, c);
+        assert_eq!(a.len(), 1);
     }
 
     /// Checkpoints hold these keys: if this test fails, the hashing

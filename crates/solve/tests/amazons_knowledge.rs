@@ -119,3 +119,28 @@ fn the_cutoff_with_integer_tails_matches_the_value_solver() {
     }
     assert!(decided > 100, "only {decided} claims decided");
 }
+
+/// Amazons 5 x 5, one queen each in opposite corners (issue 11): N, each
+/// first player winning by moving its queen next to the other's and
+/// shooting beside it; each reported move is checked to leave the opponent
+/// lost. About 10 M nodes, 41 s CPU (158 s wall on the shared machine), so
+/// ignored; run it with
+/// `cargo test --release -p partizan-solve --test amazons_knowledge -- --ignored`.
+#[test]
+#[ignore]
+fn amazons_5x5_one_queen_each_is_a_first_player_win() {
+    let b = Amazons.parse("L....|.....|.....|.....|....R").unwrap();
+    let cfg = SearchConfig::for_ruleset(&Amazons, Convention::Normal);
+    let r = solve(&Amazons, &b, &cfg, &Control::default()).unwrap();
+    let o = r.outcomes().expect("both first players searched");
+    assert!(o.left_first && o.right_first, "{o:?}");
+    for (fp, opp) in [(&r.left, Player::Right), (&r.right, Player::Left)] {
+        let m = fp.winning_move.expect("a winner names a move");
+        let after = solve(&Amazons, &m, &cfg, &Control::default()).unwrap();
+        let loses = match opp {
+            Player::Left => !after.left.wins,
+            Player::Right => !after.right.wins,
+        };
+        assert!(loses, "{} does not win", Amazons.format(&m));
+    }
+}

@@ -12,7 +12,9 @@
 //! R...
 //! ```
 
-use crate::board::{each_bit, flood, Bits, Board, Player};
+use std::cell::Cell;
+
+use crate::board::{each_bit, flood, Bits, Board, Player, Step};
 use crate::ruleset::{GlyphSpec, MoveBounds, Ruleset, RulesetInfo};
 use crate::transform::{Symmetry, GEOMETRIC_AND_COLOUR_SWAP};
 
@@ -32,6 +34,175 @@ impl Amazons {
             return 0;
         }
         flood(queens, b.cells(), |s| b.neighbours8(s))
+    }
+
+    /// `p`'s queens.
+    #[inline]
+    fn queens(b: &Board, p: Player) -> Bits {
+        match p {
+            Player::Left => b.layer(0),
+            Player::Right => b.layer(1),
+        }
+    }
+
+    /// Bounds on the moves `p` can make in `b` ([`Ruleset::move_bounds`]),
+    /// with at most `budget` path-search steps per queen.
+    ///
+    /// Split the non-burnt cells (queens and empty cells) into king-move
+    /// components ("regions"). Every queen slide and arrow flight is a
+    /// chain of king steps over non-burnt cells, so a queen never leaves its
+    /// region, an arrow burns a cell of the shooter's region, and regions
+    /// only ever split (cells only burn).
+    ///
+    /// * `max`: the empty cells of the regions that hold a queen of `p`'s.
+    ///   Call that set S. A move of `p`'s leaves the count of S's cells in
+    ///   its region unchanged by the slide (the landing cell fills, the
+    ///   vacated one empties) and lowers it by one with the arrow, which
+    ///   lands in the same region; an opponent's move never raises it; a
+    ///   region that splits keeps in S only the parts with `p`'s queens. So
+    ///   |S| never grows, falls by one at each of `p`'s moves and never goes
+    ///   below 0: `p` makes at most |S| moves, whatever anyone plays.
+    /// * `safe`: in a region with no opposing queen the opponent can never
+    ///   move, shoot or land (its queens are in other regions), so what `p`
+    ///   can do there is out of the opponent's reach. For each of `p`'s
+    ///   queens there, in turn, a simple path of king steps over empty
+    ///   cells not used by an earlier queen's path (a depth-first search,
+    ///   widest-first; cut off after `budget` steps, which only shortens
+    ///   the path): `p` walks the queen one step along it and shoots the
+    ///   arrow back at the cell just vacated (adjacent, and empty now).
+    ///   Every step is a legal move whatever else has happened: the next
+    ///   path cell is still empty (only this queen's own arrows burn cells
+    ///   of its path, and only ones behind it; other queens stay on their
+    ///   own disjoint paths). The moves of different queens and regions
+    ///   are disjoint, so `p` can make all of them: their number is `safe`.
+    pub fn bounds(b: &Board, p: Player, budget: u32) -> MoveBounds {
+        let side = Amazons::sides(b)[p as usize];
+        let mut safe = 0;
+        let mut free = side.own & b.layer(2);
+        for q in each_bit(side.own & Amazons::queens(b, p)) {
+            let mut path = Path {
+                b,
+                steps: budget,
+                best: 0,
+                best_len: 0,
+                bound: flood(b.neighbours8(q) & free, free, |s| b.neighbours8(s)).count_ones(),
+            };
+            path.search(q, free, 0, 0);
+            safe += path.best_len;
+            free &= !path.best;
+        }
+        MoveBounds {
+            safe,
+            max: side.reach.count_ones(),
+        }
+    }
+
+    /// Each player's [`Side`], Left's first, from one pass over the
+    /// regions (king-move components of the non-burnt cells) that hold a
+    /// queen.
+    pub fn sides(b: &Board) -> [Side; 2] {
+        let (l, r, e) = (b.layer(0), b.layer(1), b.layer(2));
+        let cells = b.cells();
+        let mut out = [Side::default(); 2];
+        let mut todo = l | r;
+        while todo != 0 {
+            let seed = todo & todo.wrapping_neg();
+            let region = flood(seed, cells, |s| b.neighbours8(s));
+            todo &= !region;
+            let (has_l, has_r) = (region & l != 0, region & r != 0);
+            for (k, has, other) in [(0, has_l, has_r), (1, has_r, has_l)] {
+                if has {
+                    out[k].reach |= region & e;
+                    if !other {
+                        out[k].own |= region;
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The eight king steps of `b`'s rectangle ([`Board::directions`]),
+    /// cached per thread for the last rectangle seen: every position of a
+    /// search shares it, and making the steps costs more than counting a
+    /// queen's moves.
+    #[inline]
+    fn directions(b: &Board) -> [Step; 8] {
+        thread_local! {
+            static LAST: Cell<(usize, usize, Option<[Step; 8]>)> = const { Cell::new((0, 0, None)) };
+        }
+        LAST.with(|last| {
+            let (w, h, dirs) = last.get();
+            match dirs {
+                Some(d) if (w, h) == (b.width(), b.height()) => d,
+                _ => {
+                    let d = b.directions();
+                    last.set((b.width(), b.height(), Some(d)));
+                    d
+                }
+            }
+        })
+    }
+}
+
+/// What the regions of a position hold for one player ([`Amazons::sides`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Side {
+    /// The empty cells of the regions holding one of the player's queens.
+    pub reach: Bits,
+    /// The cells (queens and empty) of the regions holding only the
+    /// player's queens: the player's territory.
+    pub own: Bits,
+}
+
+/// Path-search steps per queen for the cutoff's safe moves.
+const PATH_BUDGET: u32 = 64;
+
+/// A bounded depth-first search for a long simple king path over free
+/// cells ([`Amazons::bounds`]).
+struct Path<'b> {
+    b: &'b Board,
+    /// Steps left.
+    steps: u32,
+    /// The longest path found (its cells, the start excluded) and length.
+    best: Bits,
+    best_len: u32,
+    /// No path can be longer: the free cells reachable from the start.
+    bound: u32,
+}
+
+impl Path<'_> {
+    /// Extend the path `used` (length `len`) ending at `at` over `free`.
+    /// Returns whether to stop (the budget is spent or the path is as long
+    /// as it can be).
+    fn search(&mut self, at: Bits, free: Bits, used: Bits, len: u32) -> bool {
+        if len > self.best_len {
+            self.best_len = len;
+            self.best = used;
+            if len == self.bound {
+                return true;
+            }
+        }
+        if self.steps == 0 {
+            return true;
+        }
+        self.steps -= 1;
+        let next = self.b.neighbours8(at) & free;
+        // Fewest onward exits first (Warnsdorff's rule): dead ends are
+        // taken before they are cut off.
+        let mut order: [(u32, Bits); 8] = [(0, 0); 8];
+        let mut k = 0;
+        for c in each_bit(next) {
+            order[k] = ((self.b.neighbours8(c) & free & !c).count_ones(), c);
+            k += 1;
+        }
+        order[..k].sort_unstable_by_key(|&(d, _)| d);
+        for &(_, c) in &order[..k] {
+            if self.search(c, free & !c, used | c, len + 1) {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -66,7 +237,7 @@ impl Ruleset for Amazons {
         let m = b.layer(mine);
         let t = b.layer(theirs);
         let e = b.layer(2);
-        let dirs = b.directions();
+        let dirs = Amazons::directions(b);
         for from in each_bit(m) {
             for step in dirs {
                 let mut to = step.apply(from);
@@ -148,12 +319,55 @@ impl Ruleset for Amazons {
         6
     }
 
-    /// Every move burns one empty cell, so no player can make more moves
-    /// than there are empty cells.
-    fn move_bounds(&self, b: &Board, _p: Player) -> Option<MoveBounds> {
-        Some(MoveBounds {
-            safe: 0,
-            max: b.layer(2).count_ones(),
-        })
+    /// The options counted without making them, bit-parallel: for each of
+    /// `p`'s queens, the cells it can slide to (rays over the empty cells),
+    /// then for all of them at once, per direction, how many arrow flights
+    /// of each length there are (rays over the empty cells and the vacated
+    /// one: an arrow from the landing cell never passes back over it).
+    /// Each (queen, landing cell, arrow cell) is one option, as generated.
+    #[inline]
+    fn mobility(&self, b: &Board, p: Player) -> u32 {
+        let e = b.layer(2);
+        let dirs = Amazons::directions(b);
+        let mut n = 0;
+        for from in each_bit(Amazons::queens(b, p)) {
+            let open = e | from;
+            let mut land = 0;
+            for step in dirs {
+                let mut ray = step.apply(from) & e;
+                while ray != 0 {
+                    land |= ray;
+                    ray = step.apply(ray) & e;
+                }
+            }
+            for step in dirs {
+                let mut ray = step.apply(land) & open;
+                while ray != 0 {
+                    n += ray.count_ones();
+                    ray = step.apply(ray) & open;
+                }
+            }
+        }
+        n
+    }
+
+    /// Region-aware bounds (see [`Amazons::bounds`]): `max` counts the
+    /// empty cells of the regions holding one of `p`'s queens, `safe` the
+    /// moves along disjoint king paths in regions holding only `p`'s.
+    fn move_bounds(&self, b: &Board, p: Player) -> Option<MoveBounds> {
+        Some(Amazons::bounds(b, p, PATH_BUDGET))
+    }
+
+    /// As the default (fewer opponent's moves, more own safe moves, fewer
+    /// of the opponent's), from the bit-parallel mobility and, for the safe
+    /// moves, each player's territory (empty cells of regions holding only
+    /// that player's queens) from one pass over the regions: only the order
+    /// of moves depends on it.
+    fn safety_score(&self, b: &Board, mover: Player) -> i32 {
+        let other = mover.opponent();
+        let sides = Amazons::sides(b);
+        let e = b.layer(2);
+        let territory = |p: Player| (sides[p as usize].own & e).count_ones() as i32;
+        territory(mover) - territory(other) - self.mobility(b, other) as i32
     }
 }

@@ -136,7 +136,7 @@ fn cram_published_rectangles_to_35_cells() {
     assert!(cram_published(35, 26) >= 4);
 }
 
-/// The Clobber 5 x 5 checkerboard is P (README: 15.1 M nodes on one thread
+/// The Clobber 5 x 5 checkerboard is P (README: 11.7 M nodes on one thread
 /// with the default safety ordering). No published outcome was found to
 /// check it against, so two searches that order their moves differently
 /// (safety; history) must agree. About a minute of CPU in a test build:
@@ -161,4 +161,36 @@ fn clobber_five_by_five_checkerboard_is_a_second_player_win() {
             "{ordering:?}"
         );
     }
+}
+
+/// The Clobber 5 x 6 checkerboard is P (README: first computed over five
+/// resumed runs, 4.08 G nodes). The board is its own mirror image with the
+/// colours swapped (a negation), so its value is 0 or fuzzy, and Left
+/// moving first losing makes it P; the search with both first players
+/// checks Right's side too. Hours of CPU and a 4 GB table: run it with a
+/// checkpoint from the CLI instead (README row), or
+///
+/// ```text
+/// cargo test --release -p partizan-solve --test outcome_rulesets clobber_five_by_six -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore]
+fn clobber_five_by_six_checkerboard_is_a_second_player_win() {
+    use partizan_games::{Symmetry, Transform};
+    let t = checkerboard(5, 6);
+    let b = Clobber.parse(&t).unwrap();
+    let swapped = Clobber.apply(&b, Symmetry::new(Transform::FlipCols, true));
+    assert_eq!(
+        swapped, b,
+        "the board is its own colour-swapped mirror image"
+    );
+    let mut cfg = SearchConfig::for_ruleset(&Clobber, Convention::Normal);
+    cfg.table_bytes = 4 << 30;
+    cfg.threads = 1;
+    let rep = solve(&Clobber, &b, &cfg, &Control::default()).unwrap();
+    eprintln!("{t}: {} nodes", rep.total().nodes);
+    assert_eq!(
+        rep.outcomes().expect("both first players searched").class(),
+        "P"
+    );
 }

@@ -913,9 +913,7 @@ impl Keys {
         // check bits came in), the check bits above them from another.
         let mut s = 0x0D0E_5EED_u64;
         let mut s2 = 0xC4EC_D0E5_u64;
-        let mut wide = |s: &mut u64| {
-            u128::from(super::splitmix(s)) | u128::from(super::splitmix(&mut s2)) << 64
-        };
+        let mut wide = |s: &mut u64| super::wide_key(s, &mut s2);
         let n = w * h;
         let base: Vec<u128> = (0..n).map(|_| wide(&mut s)).collect();
         let mut syms = Vec::new();

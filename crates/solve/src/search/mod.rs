@@ -782,6 +782,13 @@ pub(crate) fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A 96-bit table key's random number (in a u128): the low 64 bits from
+/// stream `s`, the check bits above them from stream `check` (both engines'
+/// keys, so the low halves stay the keys of before the check bits).
+pub(crate) fn wide_key(s: &mut u64, check: &mut u64) -> u128 {
+    u128::from(splitmix(s)) | u128::from(splitmix(check)) << 64
+}
+
 /// A tail's 64-bit hash widened to a 96-bit key part: the check bits a
 /// fixed mix of the hash (tails are few; their hashes collide only by a
 /// 64-bit accident). The zero tail stays zero.
@@ -802,7 +809,7 @@ impl Zobrist {
         // check bits came in), the check bits above them from another.
         let mut s = 0x005E_ED0F_0D0E_u64;
         let mut s2 = 0xC4EC_CB17_5EED_u64;
-        let mut wide = |s: &mut u64| u128::from(splitmix(s)) | u128::from(splitmix(&mut s2)) << 64;
+        let mut wide = |s: &mut u64| wide_key(s, &mut s2);
         let mut base = [[0; 128]; 3];
         for layer in &mut base {
             for k in layer.iter_mut() {

@@ -74,6 +74,11 @@ pub struct OutcomeArgs {
     /// Do not share table entries between mirror images.
     #[arg(long)]
     pub no_symmetry: bool,
+    /// Key a board with an integer tail by board and tail together, not
+    /// by the board alone with the tail a handicap (with which one search
+    /// answers the board for every tail better for the mover).
+    #[arg(long)]
+    pub no_handicap: bool,
     /// Use the general engine even where the ruleset has a search of its
     /// own (Domineering's fast path; the general engine is its twin).
     #[arg(long)]
@@ -210,6 +215,7 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         cfg.first = args.first.parse::<First>()?;
         cfg.bounds = !args.no_bounds;
         cfg.symmetry = !args.no_symmetry;
+        cfg.handicap = !args.no_handicap;
         cfg.fast = !args.general;
         cfg.max_nodes = args.max_nodes;
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());

@@ -31,8 +31,9 @@
 //! hashing must bump [`FORMAT`] (golden tests pin keys of both engines:
 //! the general one in `search::tests`, Domineering's in
 //! `search::domineering::tests`). Format 1 had no refuted first moves,
-//! formats 1 and 2 no check bits in their keys: neither is read (their
-//! entries could not be checked like the table checks its own).
+//! formats 1 and 2 no check bits in their keys, format 3 one win/loss bit
+//! per entry where format 4 has handicap bounds ([`Entry`]): none of them is
+//! read (a format-3 table keyed integer tails apart from the board).
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -49,7 +50,7 @@ use crate::outcome::Convention;
 
 /// The format's version: bump it whenever the layout or the engine's
 /// position hashing changes.
-pub const FORMAT: u32 = 3;
+pub const FORMAT: u32 = 4;
 
 const MAGIC: &[u8; 8] = b"PZCHKPT\n";
 /// Bytes per entry in the file.
@@ -79,8 +80,8 @@ pub enum CheckpointError {
     /// The file was written by an older build in a format this one does not
     /// read.
     #[error(
-        "checkpoint {} has format {found}, older than this build's {FORMAT} (its table keys have \
-         no check bits): resume with the build that wrote it, or start afresh",
+        "checkpoint {} has format {found}, older than this build's {FORMAT} (its table keys and \
+         entries mean other things): resume with the build that wrote it, or start afresh",
         path.display()
     )]
     Outdated {
@@ -227,28 +228,6 @@ impl<W: Write> Crc<W> {
     }
 }
 
-fn encode_entry(e: Entry) -> u32 {
-    u32::from(e.win)
-        | (u32::from(e.best.map_or(0, |b| u16::from(b) + 1)) << 1)
-        | (u32::from(e.work) << 10)
-}
-
-fn decode_entry(d: u32) -> Option<Entry> {
-    if d >> 18 != 0 {
-        return None;
-    }
-    let best = ((d >> 1) & 0x1ff) as u16;
-    Some(Entry {
-        win: d & 1 != 0,
-        best: if best == 0 {
-            None
-        } else {
-            Some(u8::try_from(best - 1).ok()?)
-        },
-        work: ((d >> 10) & 0xff) as u8,
-    })
-}
-
 fn tmp_path(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
     s.push(".tmp");
@@ -312,7 +291,7 @@ pub fn write(path: &Path, state: &State, table: &Table) -> Result<u64, Checkpoin
             if err.is_none() {
                 let mut b = [0u8; 16];
                 b[..8].copy_from_slice(&key.hash.to_le_bytes());
-                b[8..12].copy_from_slice(&encode_entry(e).to_le_bytes());
+                b[8..12].copy_from_slice(&e.to_bits().to_le_bytes());
                 b[12..].copy_from_slice(&key.check.to_le_bytes());
                 match w.put(&b) {
                     Ok(()) => count += 1,
@@ -462,7 +441,7 @@ pub fn read(
         let hash = input.u64().map_err(corrupt)?;
         let d = input.u32().map_err(corrupt)?;
         let check = input.u32().map_err(corrupt)?;
-        let e = decode_entry(d).ok_or_else(|| corrupt(format!("entry data {d:#x}")))?;
+        let e = Entry::from_bits(d).ok_or_else(|| corrupt(format!("entry data {d:#x}")))?;
         table.store(Key { hash, check }, e, &mut tally);
     }
     table.add(&mut tally);
@@ -726,17 +705,21 @@ mod tests {
     #[test]
     fn entries_encode_and_decode() {
         for win in [false, true] {
-            for best in [None, Some(0), Some(7), Some(255)] {
+            for s in [-128, -1, 0, 5, 127] {
                 for work in [0, 1, 64, 255] {
-                    let e = Entry { win, best, work };
-                    assert_eq!(decode_entry(encode_entry(e)), Some(e));
+                    let e = Entry::at(win, s, work);
+                    assert_eq!(Entry::from_bits(e.to_bits()), Some(e));
+                    let both = e.merge(Entry::at(!win, if win { s - 1 } else { s + 1 }, 0));
+                    if both != e {
+                        assert_eq!(Entry::from_bits(both.to_bits()), Some(both));
+                    }
                 }
             }
         }
-        assert_eq!(decode_entry(1 << 18), None);
+        assert_eq!(Entry::from_bits(1 << 26), None);
     }
 
-    /// The layout of format 3, pinned: a checkpoint with a decided and an
+    /// The layout of format 4, pinned: a checkpoint with a decided and an
     /// open first player (one refuted first move) and one table entry is
     /// these bytes. If this fails, the layout changed: bump [`FORMAT`].
     #[test]
@@ -766,11 +749,7 @@ mod tests {
         };
         let table = Table::with_bytes(1 << 12);
         let mut t = Tally::default();
-        let e = Entry {
-            win: true,
-            best: Some(3),
-            work: 9,
-        };
+        let e = Entry::decided(true, 9);
         let key = Key {
             hash: 0xDEAD_BEEF,
             check: 0xC0FF_EE00,
@@ -780,14 +759,14 @@ mod tests {
         let path = dir.path().join("c.ckpt");
         assert_eq!(write(&path, &state, &table).unwrap(), 1);
         let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(&bytes[..12], b"PZCHKPT\n\x03\0\0\0");
+        assert_eq!(&bytes[..12], b"PZCHKPT\n\x04\0\0\0");
         assert_eq!(bytes.len(), 255);
         // (The CRC of a whole file is the same for every file, its residue;
         // the stored checksum pins the bytes.)
         let n = bytes.len();
         assert_eq!(
             u32::from_le_bytes(bytes[n - 4..].try_into().unwrap()),
-            3689482784
+            1912421681
         );
         let back = Table::with_bytes(1 << 12);
         let (read_back, n) = read(&path, &state.fingerprint, &back).unwrap().unwrap();
@@ -799,7 +778,7 @@ mod tests {
 
         // A file of an older format (no check bits in its keys) is refused
         // by name, whatever else it holds.
-        for old in [1u32, 2] {
+        for old in [1u32, 2, 3] {
             let mut bytes = std::fs::read(&path).unwrap();
             bytes[8..12].copy_from_slice(&old.to_le_bytes());
             let n = bytes.len();

@@ -1261,9 +1261,9 @@ impl<'s> Engine<'s> {
         }
         let key = self.sh.keys.key(p, v);
         if !root {
-            if let Some(e) = self.sh.table.probe_counted(key, &mut self.tally) {
+            if let Some(win) = self.sh.table.answer_counted(key, 0, &mut self.tally) {
                 self.counts.table_hits += 1;
-                return Ok(e.win);
+                return Ok(win);
             }
         }
         if !root && rules.fine_bound && p.fine_loss(v) {
@@ -1332,15 +1332,9 @@ impl<'s> Engine<'s> {
         let spent = self.counts.nodes - before;
         let work = (64 - spent.leading_zeros()) as u8;
         if !(root && self.split.is_some()) {
-            self.sh.table.store(
-                key,
-                Entry {
-                    win,
-                    best: None,
-                    work,
-                },
-                &mut self.tally,
-            );
+            self.sh
+                .table
+                .store(key, Entry::decided(win, work), &mut self.tally);
         }
         Ok(win)
     }
@@ -1454,11 +1448,7 @@ impl<'s> Engine<'s> {
         if self.split.is_none() {
             let spent = self.counts.nodes - before;
             let work = (64 - spent.leading_zeros()) as u8;
-            let e = Entry {
-                win,
-                best: None,
-                work,
-            };
+            let e = Entry::decided(win, work);
             self.sh.table.store(key, e, &mut self.tally);
         }
         Ok(win)

@@ -18,6 +18,12 @@
 //!   that leave the opponent the fewest moves and the mover the most safe
 //!   ones first. (A table entry is a final answer, so its stored move has
 //!   nothing left to order.)
+//! * **Integer tails as handicaps** ([`SearchConfig::handicap`]): a
+//!   position whose tail is an integer is keyed by its board alone, the
+//!   integer (signed toward the mover) a handicap; an entry keeps the least
+//!   handicap at which the mover is known to win and the greatest at which
+//!   the mover is known to lose, so one search answers the board with every
+//!   tail at least as good for the mover ([`table::Entry`]).
 //! * **Incremental hashing**: a position's key is updated from its parent's
 //!   by the cells a move (and the removal of small regions) changed, under
 //!   every symmetry of the ruleset that keeps the rectangle, so a position
@@ -179,6 +185,11 @@ pub struct SearchConfig {
     /// Which first players to search (the other's answer in the report is
     /// a placeholder: see [`SearchReport::searched`]).
     pub first: First,
+    /// Key a position whose tail is an integer by its board alone, the
+    /// integer a handicap in the entry ([`table::Entry`]), so that one
+    /// search answers the same board with every larger tail for the mover
+    /// (the general engine; normal play).
+    pub handicap: bool,
 }
 
 impl SearchConfig {
@@ -201,6 +212,7 @@ impl SearchConfig {
             symmetry: true,
             fast: true,
             first: First::Both,
+            handicap: true,
         }
     }
 
@@ -1166,22 +1178,40 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         Ok(self.arena.sum(tail, g)?)
     }
 
-    /// The table key of (`node`, `mover`): the least key over the images of
-    /// the position under the usable symmetries (an image under a
-    /// player-swapping symmetry has the negated tail and the other mover).
-    /// In an impartial ruleset the mover is no part of the key: the
-    /// position is the same game whoever moves. The check bits come from
-    /// the same image's keys (see [`table::Key`]).
-    fn key(&mut self, node: &Node, mover: Player) -> Key {
+    /// The table key of (`node`, `mover`) and the handicap to ask it at:
+    /// the least key over the images of the position under the usable
+    /// symmetries (an image under a player-swapping symmetry has the
+    /// negated tail and the other mover). In an impartial ruleset the mover
+    /// is no part of the key: the position is the same game whoever moves.
+    /// The check bits come from the same image's keys (see [`table::Key`]).
+    ///
+    /// With [`SearchConfig::handicap`], an integer tail `n` (|n| <= 100) is
+    /// left out of the key and becomes the handicap `n` for Left to move,
+    /// `-n` for Right: the same in every image (negating the tail swaps the
+    /// mover too), and a win of the mover at one handicap is a win at every
+    /// larger one. Any other tail is hashed into the key, at handicap 0.
+    fn key(&mut self, node: &Node, mover: Player) -> (Key, i8) {
         let zob = self.sh.zob;
-        let plain = widen(self.tail_hash(node.tail));
+        let handicap = if self.sh.config.handicap {
+            self.arena
+                .as_number(node.tail)
+                .filter(|x| x.exp() == 0 && x.num().abs() <= HANDICAP_MAX)
+                .map(|x| x.num() as i8)
+        } else {
+            None
+        };
+        let plain = match handicap {
+            Some(_) => 0,
+            None => widen(self.tail_hash(node.tail)),
+        };
         let mut negated = None;
         let mut best = (u64::MAX, u32::MAX);
         for (i, &(_, negates)) in zob.syms.iter().enumerate() {
             let (t, m) = if negates {
-                let t = match negated {
-                    Some(t) => t,
-                    None => {
+                let t = match (handicap, negated) {
+                    (Some(_), _) => 0,
+                    (None, Some(t)) => t,
+                    (None, None) => {
                         let n = self.arena.neg(node.tail);
                         let t = widen(self.tail_hash(n));
                         negated = Some(t);
@@ -1201,10 +1231,18 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                 };
             best = best.min((k as u64, (k >> 64) as u32));
         }
-        Key {
-            hash: best.0,
-            check: best.1,
-        }
+        let s = match (handicap, mover) {
+            (None, _) => 0,
+            (Some(n), Player::Left) => n,
+            (Some(n), Player::Right) => -n,
+        };
+        (
+            Key {
+                hash: best.0,
+                check: best.1,
+            },
+            s,
+        )
     }
 
     /// A hash of a canonical form that does not depend on the arena (so
@@ -1367,15 +1405,15 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             self.counts.by_bounds += 1;
             return Ok(false);
         }
-        let key = self.key(node, mover);
+        let (key, handicap) = self.key(node, mover);
         // An entry is a final win or loss, so a hit answers the node (the
         // root is never looked up: it must name a move). The entry's
         // `best` could only order the children of a node that is not in
         // the table, so it is written but never read.
         if !root {
-            if let Some(e) = self.sh.table.probe_counted(key, &mut self.tally) {
+            if let Some(win) = self.sh.table.answer_counted(key, handicap, &mut self.tally) {
                 self.counts.table_hits += 1;
-                return Ok(e.win);
+                return Ok(win);
             }
         }
         self.counts.expanded += 1;
@@ -1499,11 +1537,15 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             // A split root saw only its share of the moves.
             self.sh
                 .table
-                .store(key, table::Entry { win, best, work }, &mut self.tally);
+                .store(key, table::Entry::at(win, handicap, work), &mut self.tally);
         }
         Ok(win)
     }
 }
+
+/// The largest integer tail keyed as a handicap ([`SearchConfig::handicap`]):
+/// within an entry's `i8` bounds either way.
+const HANDICAP_MAX: i64 = 100;
 
 /// Append a part, merging into the last slot when full (a union of regions
 /// is still closed under play; it is only split later than it could be).
@@ -1597,6 +1639,69 @@ mod tests {
     /// Checkpoints hold these keys: if this test fails, the hashing
     /// changed, and [`checkpoint::FORMAT`] must be bumped with the new
     /// pinned values.
+    /// With handicap keys, a board with integer tail `n` has the key of
+    /// the board alone, asked at `n` for Left and `-n` for Right (also
+    /// under the colour-swapping symmetries, which negate the tail and
+    /// swap the mover); without them the tail is hashed in. A tail that
+    /// is not an integer is hashed in either way, at handicap 0.
+    #[test]
+    fn integer_tails_are_handicaps_of_one_key() {
+        let b = Clobber.parse("xoxo|oxox|xo..").unwrap();
+        for handicap in [true, false] {
+            let mut config = SearchConfig::for_ruleset(&Clobber, Convention::Normal);
+            config.table_bytes = 1 << 12;
+            config.handicap = handicap;
+            let table = Table::with_bytes(config.table_bytes);
+            let zob = Zobrist::new(&Clobber, &b, true);
+            let control = Control::default();
+            let shared = Shared {
+                table: &table,
+                zob: &zob,
+                config: &config,
+                control: &control,
+                nodes: AtomicU64::new(0),
+                start: Instant::now(),
+                last_report: AtomicU64::new(0),
+                saver: None,
+            };
+            let mut e = Engine::new(&Clobber, &shared).unwrap();
+            let root = e.root(&b);
+            let (k0, s0) = e.key(&root, Player::Left);
+            assert_eq!(s0, 0);
+            for n in [-3i64, 1, 2, 100] {
+                let node = Node {
+                    tail: e.arena.integer(n).unwrap(),
+                    ..root
+                };
+                let (kl, sl) = e.key(&node, Player::Left);
+                let (kr, sr) = e.key(&node, Player::Right);
+                if handicap {
+                    assert_eq!((kl, sl), (k0, n as i8));
+                    assert_eq!((kr, sr), (e.key(&root, Player::Right).0, -n as i8));
+                } else {
+                    assert_ne!(kl, k0);
+                    assert_eq!((sl, sr), (0, 0));
+                }
+            }
+            // Past the bounds an entry holds, and off the integers: hashed.
+            let far = Node {
+                tail: e.arena.integer(101).unwrap(),
+                ..root
+            };
+            let (kf, sf) = e.key(&far, Player::Left);
+            assert_ne!(kf, k0);
+            assert_eq!(sf, 0);
+            let half = e
+                .arena
+                .number(partizan_core::Dyadic::new(1, 1).unwrap())
+                .unwrap();
+            let node = Node { tail: half, ..root };
+            let (kh, sh) = e.key(&node, Player::Left);
+            assert_ne!(kh, k0);
+            assert_eq!(sh, 0);
+        }
+    }
+
     #[test]
     fn position_keys_are_pinned_for_checkpoints() {
         let b = Clobber.parse("xoxo|oxox|xo..").unwrap();
@@ -1617,12 +1722,12 @@ mod tests {
         };
         let mut e = Engine::new(&Clobber, &shared).unwrap();
         let root = e.root(&b);
-        let mut keys = vec![e.key(&root, Player::Left), e.key(&root, Player::Right)];
+        let mut keys = vec![e.key(&root, Player::Left).0, e.key(&root, Player::Right).0];
         let mut opts = Vec::new();
         Clobber.options(&b, Player::Left, |o| opts.push(o));
         for o in &opts[..3] {
             let c = e.child(&root, o).unwrap();
-            keys.push(e.key(&c, Player::Right));
+            keys.push(e.key(&c, Player::Right).0);
         }
         // Format 3: the fourth (a child whose least key is now an image
         // under a player-swapping symmetry) changed; the others are the

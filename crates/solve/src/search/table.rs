@@ -82,37 +82,125 @@ impl From<u64> for Key {
     }
 }
 
-/// What the table knows about one (position, mover).
+/// What the table knows about one (position, mover), as bounds on a
+/// *handicap*: an integer `s` added to the position in the mover's favour
+/// (the general engine keys a position with an integer tail `n` by its
+/// board alone, with `s = n` for Left to move and `-n` for Right; every
+/// other entry is asked at `s = 0`). A handicap only helps the mover (a
+/// game no worse for the mover than one the mover wins is won), so one
+/// search answers a whole half-line of handicaps: a win at `s` is a win at
+/// every `s' >= s`, a loss at `s` a loss at every `s' <= s`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// Whether the mover wins.
-    pub win: bool,
-    /// Index (in generation order) of the winning option, if known.
-    pub best: Option<u8>,
+    /// The mover wins at every handicap of at least this.
+    pub win_from: Option<i8>,
+    /// The mover loses at every handicap of at most this (below
+    /// `win_from` when both are known).
+    pub lose_upto: Option<i8>,
     /// log2 of the nodes the result cost, plus one.
     pub work: u8,
 }
 
+/// Bits of [`Entry::to_bits`].
+pub const ENTRY_BITS: u32 = 26;
+
 impl Entry {
-    fn pack(self) -> u64 {
-        // bit 0: present; bit 1: win; bits 8..17: best + 1; bits 17..25: work
-        // (the key's check takes bits 32..64 of the data word).
-        1 | (u64::from(self.win) << 1)
-            | (u64::from(self.best.map_or(0, |b| u16::from(b) + 1)) << 8)
-            | (u64::from(self.work) << 17)
+    /// The mover's fate at handicap 0.
+    pub fn decided(win: bool, work: u8) -> Entry {
+        Entry::at(win, 0, work)
     }
 
-    fn unpack(d: u64) -> Entry {
-        let best = ((d >> 8) & 0x1ff) as u16;
+    /// The mover's fate at handicap `s`.
+    pub fn at(win: bool, s: i8, work: u8) -> Entry {
         Entry {
-            win: d & 2 != 0,
-            best: if best == 0 {
-                None
-            } else {
-                Some((best - 1) as u8)
-            },
-            work: ((d >> 17) & 0xff) as u8,
+            win_from: win.then_some(s),
+            lose_upto: (!win).then_some(s),
+            work,
         }
+    }
+
+    /// Whether the mover wins at handicap `s`, if the entry tells.
+    #[inline]
+    pub fn answer(self, s: i8) -> Option<bool> {
+        if self.win_from.is_some_and(|w| s >= w) {
+            Some(true)
+        } else if self.lose_upto.is_some_and(|l| s <= l) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// What `self` and a newer result `new` for the same key know together
+    /// (`new` alone if they contradict each other, which only a false
+    /// table hit could cause).
+    pub fn merge(self, new: Entry) -> Entry {
+        let either = |a: Option<i8>, b: Option<i8>, f: fn(i8, i8) -> i8| match (a, b) {
+            (Some(a), Some(b)) => Some(f(a, b)),
+            (a, b) => a.or(b),
+        };
+        let m = Entry {
+            win_from: either(self.win_from, new.win_from, i8::min),
+            lose_upto: either(self.lose_upto, new.lose_upto, i8::max),
+            work: self.work.max(new.work),
+        };
+        if m.consistent() {
+            m
+        } else {
+            new
+        }
+    }
+
+    /// Are the bounds apart (every loss below every win)?
+    fn consistent(self) -> bool {
+        match (self.win_from, self.lose_upto) {
+            (Some(w), Some(l)) => l < w,
+            _ => true,
+        }
+    }
+
+    /// The entry in [`ENTRY_BITS`] bits (the table's data word and the
+    /// checkpoint's entries): bits 0..9 `win_from` (0 for none, else the
+    /// bound + 129), 9..18 `lose_upto` alike, 18..26 `work`.
+    pub fn to_bits(self) -> u32 {
+        let code = |b: Option<i8>| b.map_or(0, |b| (i32::from(b) + 129) as u32);
+        code(self.win_from) | (code(self.lose_upto) << 9) | (u32::from(self.work) << 18)
+    }
+
+    /// The entry of [`Entry::to_bits`]; `None` for bits no entry has (bits
+    /// past [`ENTRY_BITS`], a bound code out of range, contradicting or no
+    /// bounds).
+    pub fn from_bits(d: u32) -> Option<Entry> {
+        if d >> ENTRY_BITS != 0 {
+            return None;
+        }
+        let bound = |c: u32| -> Result<Option<i8>, ()> {
+            match c {
+                0 => Ok(None),
+                1..=256 => Ok(Some((c as i32 - 129) as i8)),
+                _ => Err(()),
+            }
+        };
+        let e = Entry {
+            win_from: bound(d & 0x1ff).ok()?,
+            lose_upto: bound((d >> 9) & 0x1ff).ok()?,
+            work: (d >> 18) as u8,
+        };
+        (e.consistent() && (e.win_from.is_some() || e.lose_upto.is_some())).then_some(e)
+    }
+
+    fn pack(self) -> u64 {
+        // bit 0: present; bits 1..27: the entry's bits (the key's check
+        // takes bits 32..64 of the data word).
+        1 | (u64::from(self.to_bits()) << 1)
+    }
+
+    /// The entry of a data word (`None` for a word no entry packs to).
+    fn unpack(d: u64) -> Option<Entry> {
+        if d & 1 == 0 || (d as u32) >> (ENTRY_BITS + 1) != 0 {
+            return None;
+        }
+        Entry::from_bits((d as u32) >> 1)
     }
 }
 
@@ -135,6 +223,10 @@ pub struct TableStats {
     pub stores: u64,
     /// Results that pushed another position out.
     pub replaced: u64,
+    /// Look-ups answered by a bound found at another handicap (what keying
+    /// a board with an integer tail by the board alone adds; see
+    /// [`Entry`]).
+    pub handicap_hits: u64,
 }
 
 /// One searcher's uncommitted table counts (see [`Table::add`]).
@@ -148,6 +240,8 @@ pub struct Tally {
     pub stores: u64,
     /// Results that pushed another position out.
     pub replaced: u64,
+    /// Look-ups answered at another handicap than the bound's.
+    pub handicap_hits: u64,
 }
 
 /// The shared, bounded transposition table (see the module comment).
@@ -164,6 +258,7 @@ pub struct Table {
     hits: AtomicU64,
     stores: AtomicU64,
     replaced: AtomicU64,
+    handicap_hits: AtomicU64,
 }
 
 impl Table {
@@ -201,6 +296,7 @@ impl Table {
             hits: AtomicU64::new(0),
             stores: AtomicU64::new(0),
             replaced: AtomicU64::new(0),
+            handicap_hits: AtomicU64::new(0),
         }
     }
 
@@ -280,19 +376,24 @@ impl Table {
             let x = self.words[base + 2 * i].load(Relaxed);
             let d = self.words[base + 2 * i + 1].load(Relaxed);
             if d != 0 && x ^ d == key.hash && (d >> 32) as u32 == key.check {
-                return Some(Entry::unpack(d));
+                return Entry::unpack(d);
             }
         }
         None
     }
 
-    /// [`Table::probe`], counted in `t`.
+    /// Whether the mover of `key` wins at handicap `s`, if the table
+    /// tells ([`Table::probe`] and [`Entry::answer`]), counted in `t` (a hit
+    /// is an answer).
     #[inline]
-    pub fn probe_counted(&self, key: Key, t: &mut Tally) -> Option<Entry> {
+    pub fn answer_counted(&self, key: Key, s: i8, t: &mut Tally) -> Option<bool> {
         t.probes += 1;
-        let e = self.probe(key);
-        t.hits += u64::from(e.is_some());
-        e
+        let e = self.probe(key)?;
+        let w = e.answer(s)?;
+        t.hits += 1;
+        let bound = if w { e.win_from } else { e.lose_upto };
+        t.handicap_hits += u64::from(bound != Some(s));
+        Some(w)
     }
 
     /// Add a searcher's counts to the table's, and clear them.
@@ -301,6 +402,7 @@ impl Table {
         self.hits.fetch_add(t.hits, Relaxed);
         self.stores.fetch_add(t.stores, Relaxed);
         self.replaced.fetch_add(t.replaced, Relaxed);
+        self.handicap_hits.fetch_add(t.handicap_hits, Relaxed);
         *t = Tally::default();
     }
 
@@ -324,10 +426,13 @@ impl Table {
                 continue;
             }
             if x ^ old == key.hash && (old >> 32) as u32 == key.check {
-                self.write(base + 2 * i, key.hash, d);
+                // The same position: what both results know.
+                let merged = Entry::unpack(old).map_or(e, |o| o.merge(e));
+                let merged = merged.pack() | u64::from(key.check) << 32;
+                self.write(base + 2 * i, key.hash, merged);
                 return;
             }
-            let w = Entry::unpack(old).work;
+            let w = Entry::unpack(old).map_or(0, |o| o.work);
             if i < WAYS - 1 && w < victim.1 {
                 victim = (i, w, x, old);
             }
@@ -376,7 +481,9 @@ impl Table {
                     hash: pair[0].load(Relaxed) ^ d,
                     check: (d >> 32) as u32,
                 };
-                f(key, Entry::unpack(d));
+                if let Some(e) = Entry::unpack(d) {
+                    f(key, e);
+                }
             }
         }
     }
@@ -392,6 +499,7 @@ impl Table {
             hits: self.hits.load(Relaxed),
             stores: self.stores.load(Relaxed),
             replaced: self.replaced.load(Relaxed),
+            handicap_hits: self.handicap_hits.load(Relaxed),
         }
     }
 }
@@ -413,23 +521,11 @@ mod tests {
     #[test]
     fn entries_round_trip_and_the_table_stays_bounded() {
         for e in [
-            Entry {
-                win: true,
-                best: Some(0),
-                work: 1,
-            },
-            Entry {
-                win: false,
-                best: None,
-                work: 40,
-            },
-            Entry {
-                win: true,
-                best: Some(255),
-                work: 64,
-            },
+            Entry::decided(true, 1),
+            Entry::decided(false, 40),
+            Entry::decided(true, 64),
         ] {
-            assert_eq!(Entry::unpack(e.pack()), e);
+            assert_eq!(Entry::unpack(e.pack()), Some(e));
         }
         let t = Table::with_bytes(1 << 12);
         assert!(t.bytes() <= 1 << 12);
@@ -439,11 +535,7 @@ mod tests {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             t.store(
                 key.into(),
-                Entry {
-                    win: k % 2 == 0,
-                    best: None,
-                    work: (k % 7) as u8,
-                },
+                Entry::decided(k % 2 == 0, (k % 7) as u8),
                 &mut tally,
             );
         }
@@ -459,7 +551,7 @@ mod tests {
         for k in 1..10_000u64 {
             let key = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
             if let Some(e) = t.probe(key.into()) {
-                assert_eq!(e.win, k % 2 == 0);
+                assert_eq!(e.answer(0), Some(k % 2 == 0));
             }
         }
     }
@@ -473,11 +565,7 @@ mod tests {
         let n = 1_000_000u64;
         let key = |k: u64| k.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5555;
         for k in 0..n {
-            let e = Entry {
-                win: k % 3 == 0,
-                best: None,
-                work: 5,
-            };
+            let e = Entry::decided(k % 3 == 0, 5);
             t.store(key(k).into(), e, &mut tally);
         }
         // A million entries want more than half of 2^21: 32 MB in use.
@@ -485,7 +573,7 @@ mod tests {
         let mut found = 0;
         for k in 0..n {
             if let Some(e) = t.probe(key(k).into()) {
-                assert_eq!(e.win, k % 3 == 0);
+                assert_eq!(e.answer(0), Some(k % 3 == 0));
                 found += 1;
             }
         }
@@ -506,11 +594,7 @@ mod tests {
         let t = Table::with_bytes(WAYS * ENTRY_BYTES);
         assert_eq!(t.capacity(), WAYS);
         let mut tally = Tally::default();
-        let e = |work| Entry {
-            win: work % 2 == 1,
-            best: None,
-            work,
-        };
+        let e = |work| Entry::decided(work % 2 == 1, work);
         for k in 1..=4u64 {
             t.store(k.into(), e(10 + k as u8), &mut tally);
         }
@@ -541,11 +625,7 @@ mod tests {
         let mut tally = Tally::default();
         let a = Key { hash: 77, check: 1 };
         let b = Key { hash: 77, check: 2 };
-        let e = |win| Entry {
-            win,
-            best: None,
-            work: 3,
-        };
+        let e = |win| Entry::decided(win, 3);
         t.store(a, e(true), &mut tally);
         assert_eq!(t.probe(a), Some(e(true)));
         assert_eq!(t.probe(b), None);
@@ -553,8 +633,66 @@ mod tests {
         assert_eq!(t.probe(a), Some(e(true)));
         assert_eq!(t.probe(b), Some(e(false)));
         let mut seen = Vec::new();
-        t.for_each(|k, e| seen.push((k, e.win)));
+        t.for_each(|k, e| seen.push((k, e.answer(0) == Some(true))));
         seen.sort();
         assert_eq!(seen, [(a, true), (b, false)]);
+    }
+
+    /// A win at a handicap answers every larger one, a loss every smaller
+    /// one; two results for one key are merged; bits round-trip and junk
+    /// bits are refused.
+    #[test]
+    fn handicap_bounds_answer_half_lines_and_merge() {
+        let w = Entry::at(true, 2, 5);
+        assert_eq!(w.answer(2), Some(true));
+        assert_eq!(w.answer(100), Some(true));
+        assert_eq!(w.answer(1), None);
+        let l = Entry::at(false, -1, 7);
+        assert_eq!(l.answer(-1), Some(false));
+        assert_eq!(l.answer(-128), Some(false));
+        assert_eq!(l.answer(0), None);
+        let both = w.merge(l);
+        assert_eq!(both.win_from, Some(2));
+        assert_eq!(both.lose_upto, Some(-1));
+        assert_eq!(both.work, 7);
+        assert_eq!(both.answer(0), None);
+        assert_eq!(both.answer(3), Some(true));
+        assert_eq!(both.answer(-5), Some(false));
+        // Tighter bounds win; a contradiction keeps the newer result.
+        let tighter = both
+            .merge(Entry::at(true, 1, 1))
+            .merge(Entry::at(false, 0, 1));
+        assert_eq!((tighter.win_from, tighter.lose_upto), (Some(1), Some(0)));
+        assert_eq!(
+            tighter.merge(Entry::at(false, 1, 1)),
+            Entry::at(false, 1, 1)
+        );
+        for e in [
+            w,
+            l,
+            both,
+            Entry::at(true, -128, 255),
+            Entry::at(false, 127, 0),
+        ] {
+            assert_eq!(Entry::from_bits(e.to_bits()), Some(e));
+            assert_eq!(Entry::unpack(e.pack()), Some(e));
+        }
+        assert_eq!(Entry::from_bits(0), None, "no bound");
+        assert_eq!(
+            Entry::from_bits(1 << ENTRY_BITS),
+            None,
+            "bits past the entry"
+        );
+        assert_eq!(Entry::from_bits(300), None, "a bound code out of range");
+        // win from -1, lose up to 0: contradicting bounds.
+        assert_eq!(Entry::from_bits(128 | (129 << 9)), None);
+        // The table merges what it is told about one key.
+        let t = Table::with_bytes(1 << 12);
+        let mut tally = Tally::default();
+        let k = Key::from(9u64);
+        t.store(k, w, &mut tally);
+        t.store(k, l, &mut tally);
+        assert_eq!(t.probe(k), Some(both));
+        assert_eq!(t.stats().filled, 1);
     }
 }

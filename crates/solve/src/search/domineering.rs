@@ -1526,18 +1526,6 @@ impl<'s> Engine<'s> {
         if self.sh.rules.ordering {
             self.order_by::<false>(p, v, &mut ms, false);
         }
-        // One first move of each set of mirror images (they have one
-        // table key and one fate; searched at once by both threads they
-        // would be searched twice).
-        let mut seen = Vec::with_capacity(ms.len());
-        ms.retain(|&m| {
-            let mut c = p.clone();
-            self.play::<false>(&mut c, v, m);
-            let k = self.sh.keys.key(&c, 1 - v);
-            let new = !seen.contains(&k);
-            seen.push(k);
-            new
-        });
         ms.truncate(rs.refuted.len());
         let n = ms.len().min(u16::MAX as usize) as u16;
         self.stop_also = Some(&rs.won_flag);
@@ -1548,21 +1536,10 @@ impl<'s> Engine<'s> {
             let open = rs.open.load(SeqCst);
             let (k, own) = if open != 0 {
                 (open - 1, false)
-            } else if rs.next_root.load(SeqCst) >= ms.len() {
-                // No first move left to take: help the other thread's
-                // when it opens one, or stop when it is done.
-                if rs.owners.load(SeqCst) == 0 {
-                    break;
-                }
-                self.check()?;
-                std::thread::sleep(std::time::Duration::from_micros(200));
-                continue;
             } else {
-                rs.owners.fetch_add(1, SeqCst);
                 let k = rs.next_root.fetch_add(1, SeqCst);
                 if k >= ms.len() {
-                    rs.owners.fetch_sub(1, SeqCst);
-                    continue;
+                    break;
                 }
                 (k, true)
             };
@@ -1570,19 +1547,14 @@ impl<'s> Engine<'s> {
             self.play::<false>(&mut c, v, ms[k]);
             self.line[0] = (k as u16 + 1, n);
             if !own {
-                let done = self.replies_of(&c, 1 - v, k, rs)?;
-                rs.helped.fetch_add(done, SeqCst);
+                self.replies_of(&c, 1 - v, k, rs)?;
                 continue;
             }
             let board_after = c.board(board);
-            let r = if refuted_before.contains(&board_after) {
-                rs.refuted[k].store(true, SeqCst);
-                Ok(())
-            } else {
-                self.own_first_move(&c, 1 - v, k, rs)
-            };
-            rs.owners.fetch_sub(1, SeqCst);
-            r?;
+            if refuted_before.contains(&board_after) {
+                continue;
+            }
+            self.own_first_move(&c, 1 - v, k, rs)?;
             if rs.failed.load(SeqCst) || rs.won_flag.load(SeqCst) {
                 break;
             }
@@ -1666,9 +1638,8 @@ impl<'s> Engine<'s> {
         o: usize,
         k: usize,
         rs: &'s Replies,
-    ) -> Result<u64, SearchError> {
+    ) -> Result<(), SearchError> {
         let v = 1 - o;
-        let mut searched = 0;
         let mut rep = Vec::new();
         self.moves(c, o, &mut rep);
         if self.sh.rules.ordering {
@@ -1687,7 +1658,6 @@ impl<'s> Engine<'s> {
                 break Ok(());
             };
             self.line[1] = (i as u16 + 1, n);
-            searched += 1;
             let mut d = c.clone();
             self.play::<false>(&mut d, o, m);
             self.depth = 2;
@@ -1711,7 +1681,7 @@ impl<'s> Engine<'s> {
         let _ = rs.open.compare_exchange(k + 1, 0, SeqCst, SeqCst);
         pending.fetch_sub(1, SeqCst);
         self.abandon = None;
-        result.map(|()| searched)
+        result
     }
 }
 
@@ -1724,10 +1694,6 @@ impl<'s> Engine<'s> {
 struct Replies {
     next_root: AtomicUsize,
     open: AtomicUsize,
-    /// Replies searched by a thread that did not take their first move.
-    helped: AtomicU64,
-    /// Threads that hold a first move they took.
-    owners: AtomicUsize,
     won: AtomicUsize,
     won_flag: AtomicBool,
     next: Vec<AtomicUsize>,
@@ -1742,8 +1708,6 @@ impl Replies {
         Replies {
             next_root: AtomicUsize::new(0),
             open: AtomicUsize::new(0),
-            helped: AtomicU64::new(0),
-            owners: AtomicUsize::new(0),
             won: AtomicUsize::new(0),
             won_flag: AtomicBool::new(false),
             next: (0..n).map(|_| AtomicUsize::new(0)).collect(),
@@ -2004,24 +1968,15 @@ fn split_replies(
     pos: &Pos,
     first: Player,
 ) -> Result<FirstPlayer, SearchError> {
-    split_replies_with(sh, board, pos, first, &Replies::new(pos.n[HZ] * pos.n[VT]))
-}
-
-/// [`split_replies`] with what the threads share given (a test reads it).
-fn split_replies_with(
-    sh: &Shared<'_>,
-    board: &Board,
-    pos: &Pos,
-    first: Player,
-    rs: &Replies,
-) -> Result<FirstPlayer, SearchError> {
-    // Both threads reach the same answer: split_root adds up the counts
-    // and takes the winning move of either.
-    super::split_root(first, |_, _| {
+    let rs = Replies::new(pos.n[HZ] * pos.n[VT]);
+    let r = super::split_root(first, |_, _| {
         let mut e = Engine::new(sh);
-        e.replies = Some(rs);
+        e.replies = Some(&rs);
         Ok((e.solve_root(board, pos, first), e.counts))
-    })
+    })?;
+    // Both threads reach the same answer: the counts were added up, the
+    // answer is either's.
+    Ok(r)
 }
 
 #[cfg(test)]
@@ -2127,75 +2082,5 @@ mod tests {
             checks,
             [1885242158, 334828388, 783990230, 2098754527, 3425290304, 334828388]
         );
-    }
-
-    /// Reply-split shares the replies of an open first move: on 8 x 8,
-    /// with every first move but one winning move (found by a one-thread
-    /// search) marked lost in the table, so the second thread is soon out
-    /// of first moves of its own, the second thread searches some replies
-    /// of the winning move, and that move is the answer.
-    #[test]
-    fn reply_split_shares_the_replies_of_an_open_first_move() {
-        let n = 8;
-        let text = vec![".".repeat(n); n].join("|");
-        let board = Domineering.parse(&text).unwrap();
-        let mut pos = Pos::new(&board).unwrap();
-        let keys = Keys::new(n, n, true);
-        pos.hash = keys.of(&pos);
-        let control = Control::default();
-        // The search with `threads`, all first moves but `keep` (a board)
-        // marked lost in the table first.
-        let answer = |threads: usize, keep: Option<Board>| {
-            let table = Table::with_bytes(16 << 20);
-            let sh = Shared {
-                hw: false,
-                place: [place_values(n, n), place_values(n, n)],
-                table: &table,
-                keys: &keys,
-                rules: Rules::ALL,
-                control: &control,
-                max_nodes: None,
-                nodes: AtomicU64::new(0),
-                start: Instant::now(),
-                last_report: AtomicU64::new(0),
-                saver: None,
-            };
-            let mut e = Engine::new(&sh);
-            let mut ms = Vec::new();
-            e.moves(&pos, VT, &mut ms);
-            let mut t = table::Tally::default();
-            // The kept move's key (its mirror images share it).
-            let kept = keep.map(|k| {
-                let mut c = Pos::new(&k).unwrap();
-                c.hash = keys.of(&c);
-                keys.key(&c, HZ)
-            });
-            for &m in &ms {
-                let mut c = pos.clone();
-                e.play::<false>(&mut c, VT, m);
-                let key = keys.key(&c, HZ);
-                if kept.is_some_and(|k| k != key) {
-                    table.store(key, Entry::decided(true, 64), &mut t);
-                }
-            }
-            let rs = Replies::new(n * n);
-            let fp = if threads == 2 {
-                split_replies_with(&sh, &board, &pos, Player::Left, &rs).unwrap()
-            } else {
-                e.solve_root(&board, &pos, Player::Left).unwrap()
-            };
-            (fp.wins, fp.winning_move, rs.helped.load(SeqCst))
-        };
-        let (wins, m, _) = answer(1, None);
-        assert!(wins, "8 x 8: Left first wins");
-        let (wins2, m2, helped) = answer(2, m);
-        assert!(wins2);
-        let key_of = |b: Board| {
-            let mut c = Pos::new(&b).unwrap();
-            c.hash = keys.of(&c);
-            keys.key(&c, HZ)
-        };
-        assert_eq!(m2.map(key_of), m.map(key_of), "the only first move left");
-        assert!(helped > 0, "no reply shared");
     }
 }

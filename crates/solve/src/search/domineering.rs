@@ -40,7 +40,7 @@
 //!   the rectangle (four; eight on a square, where a transpose swaps the
 //!   players), the least of them the table key.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed, Ordering::SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 use partizan_core::{Arena, GameId, Outcome};
@@ -1053,12 +1053,9 @@ struct Engine<'s> {
     first: Player,
     root_best: Option<(u8, u8)>,
     split: Option<(usize, usize, &'s AtomicBool)>,
-    /// What the two threads of a reply-split search share
-    /// ([`Parallel::ReplySplit`]).
-    replies: Option<&'s Replies>,
-    /// Raised when another thread has decided the search (the search
-    /// below stops).
-    stop_also: Option<&'s AtomicBool>,
+    /// This thread's share (0 or 1) of a reply-split search and what the
+    /// two threads share ([`Parallel::ReplySplit`]).
+    replies: Option<(usize, &'s Replies)>,
     /// Raised when the first move whose replies this thread is searching
     /// is refuted by the other thread (the search below stops).
     abandon: Option<&'s AtomicBool>,
@@ -1083,7 +1080,6 @@ impl<'s> Engine<'s> {
             root_best: None,
             split: None,
             replies: None,
-            stop_also: None,
             abandon: None,
             values: None,
         }
@@ -1118,9 +1114,6 @@ impl<'s> Engine<'s> {
             first: self.first,
             line: &self.line[..self.depth.min(LINE_PLIES)],
         })?;
-        if self.stop_also.is_some_and(|f| f.load(Relaxed)) {
-            return Err(SearchError::Sibling);
-        }
         if let Some(s) = sh.saver {
             s.save_if_due(sh.table, sh.nodes.load(Relaxed))?;
         }
@@ -1375,7 +1368,7 @@ impl<'s> Engine<'s> {
         let mut p = pos.clone();
         let v = view_of(first);
         let wins = match (self.replies, self.sh.saver) {
-            (Some(rs), saver) => self.root_replies(board, &p, v, rs, saver),
+            (Some((share, rs)), saver) => self.root_replies(board, &p, v, share, rs, saver),
             (None, None) => self.wins(&mut p, v),
             (None, Some(saver)) => self.root_kept(board, &p, v, saver),
         };
@@ -1477,31 +1470,28 @@ impl<'s> Engine<'s> {
         Ok(win)
     }
 
-    /// The root of a reply-split search ([`Parallel::ReplySplit`]). The
-    /// threads take first moves one at a time, in one order (no history).
-    /// The thread that takes a first move searches the opponent's replies
-    /// to it, one at a time, in an order both threads compute alike; once
-    /// the first reply fails to refute it (so it may well win, and every
-    /// reply must then be searched), the move is opened and a thread
-    /// between first moves helps with its remaining replies. A reply after
-    /// which the first player loses refutes the move: both drop it. A
-    /// first move none of whose replies refutes it wins, and stops both.
-    /// With a checkpoint, first moves an earlier run refuted are skipped
-    /// and new refutations recorded.
+    /// The root of a reply-split search ([`Parallel::ReplySplit`]): both
+    /// threads take the first moves in the same order (no history), and
+    /// for each the opponent's replies, in an order both compute alike,
+    /// are handed out one at a time to whichever thread is free. A reply
+    /// after which the first player loses refutes the first move: the other
+    /// thread abandons its reply and both go on to the next first move
+    /// once both are done with this one. A first move none of whose
+    /// replies refutes it wins. With a checkpoint, first moves an earlier
+    /// run refuted are skipped and new refutations recorded (by share 0).
     fn root_replies(
         &mut self,
         board: &Board,
         p: &Pos,
         v: usize,
+        share: usize,
         rs: &'s Replies,
         saver: Option<&checkpoint::Saver<'_>>,
     ) -> Result<bool, SearchError> {
-        let r = self.root_replies_inner(board, p, v, rs, saver);
-        self.stop_also = None;
-        self.abandon = None;
+        let r = self.root_replies_inner(board, p, v, share, rs, saver);
         if r.is_err() {
             // The other thread must not wait for this one.
-            rs.failed.store(true, SeqCst);
+            rs.failed.store(true, Relaxed);
         }
         r
     }
@@ -1511,149 +1501,126 @@ impl<'s> Engine<'s> {
         board: &Board,
         p: &Pos,
         v: usize,
+        share: usize,
         rs: &'s Replies,
         saver: Option<&checkpoint::Saver<'_>>,
     ) -> Result<bool, SearchError> {
         let first = self.first;
-        let refuted_before = saver
+        let refuted = saver
             .map(|s| s.state().solved[usize::from(first == Player::Right)].clone())
             .unwrap_or_default();
         self.counts.nodes += 1;
         self.unflushed += 1;
         self.counts.expanded += 1;
+        let key = self.sh.keys.key(p, v);
+        let before = self.counts.nodes;
         let mut ms = Vec::new();
         self.moves(p, v, &mut ms);
         if self.sh.rules.ordering {
             self.order_by::<false>(p, v, &mut ms, false);
         }
-        ms.truncate(rs.refuted.len());
         let n = ms.len().min(u16::MAX as usize) as u16;
-        self.stop_also = Some(&rs.won_flag);
-        loop {
-            if rs.won_flag.load(SeqCst) || rs.failed.load(SeqCst) {
-                break;
-            }
-            let open = rs.open.load(SeqCst);
-            let (k, own) = if open != 0 {
-                (open - 1, false)
-            } else {
-                let k = rs.next_root.fetch_add(1, SeqCst);
-                if k >= ms.len() {
-                    break;
-                }
-                (k, true)
-            };
+        let o = 1 - v;
+        let mut win = false;
+        for (rank, &m) in ms.iter().enumerate().take(rs.refuted.len()) {
             let mut c = p.clone();
-            self.play::<false>(&mut c, v, ms[k]);
-            self.line[0] = (k as u16 + 1, n);
-            if !own {
-                self.replies_of(&c, 1 - v, k, rs)?;
+            self.play::<false>(&mut c, v, m);
+            let after = c.board(board);
+            if refuted.contains(&after) {
                 continue;
             }
-            let board_after = c.board(board);
-            if refuted_before.contains(&board_after) {
-                continue;
-            }
-            self.own_first_move(&c, 1 - v, k, rs)?;
-            if rs.failed.load(SeqCst) || rs.won_flag.load(SeqCst) {
-                break;
-            }
-            if rs.refuted[k].load(SeqCst) {
-                if let Some(s) = saver {
-                    s.refuted(first, board_after);
+            self.line[0] = (rank as u16 + 1, n);
+            self.depth = 1;
+            let mine = self.replies_of(&c, o, &rs.next[rank], &rs.refuted[rank], share);
+            self.depth = 0;
+            rs.done[rank].fetch_add(1, Relaxed);
+            mine?;
+            // Wait for the other thread to be done with this first move
+            // too (or to have stopped, when this one stops as well).
+            while rs.done[rank].load(Relaxed) < 2 {
+                if rs.failed.load(Relaxed) {
+                    return Err(SearchError::Sibling);
                 }
-            } else if rs.won.compare_exchange(0, k + 1, SeqCst, SeqCst).is_ok() {
-                rs.won_flag.store(true, SeqCst);
-                let m = ms[k];
+                self.check()?;
+                std::thread::sleep(std::time::Duration::from_micros(200));
+            }
+            let refuted_here = rs.refuted[rank].load(Relaxed);
+            if share == 0 {
+                let ck = self.sh.keys.key(&c, o);
+                self.sh
+                    .table
+                    .store(ck, Entry::decided(refuted_here, 64), &mut self.tally);
+            }
+            if !refuted_here {
+                win = true;
                 let h = &mut self.history[v][usize::from(m.l)][usize::from(m.j)];
                 *h = h.saturating_add(1);
                 self.root_best = Some((m.l, m.j));
+                break;
+            }
+            if let (0, Some(s)) = (share, saver) {
+                s.refuted(first, after);
             }
         }
-        if rs.failed.load(SeqCst) {
-            // The other thread stopped: its error is the answer.
-            return Err(SearchError::Sibling);
+        if share == 0 {
+            let spent = self.counts.nodes - before;
+            let work = (64 - spent.leading_zeros()) as u8;
+            self.sh
+                .table
+                .store(key, Entry::decided(win, work), &mut self.tally);
         }
-        Ok(self.root_best.is_some())
+        Ok(win)
     }
 
-    /// First move `k` (at `c`, view `o` to reply), taken by this thread:
-    /// decided at once when the bounds or the table tell, else its replies
-    /// searched, the move opened to the other thread after the first, and
-    /// waited on until every reply handed out is done. Its fate is left in
-    /// `rs.refuted[k]` (raised) or not (it wins).
-    fn own_first_move(
+    /// This thread's part of refuting the replies of view `o` at `c` (the
+    /// position after a first move): replies taken one at a time from
+    /// `next` until none is left or one (here or in the other thread)
+    /// refutes the first move, which raises `refuted`.
+    fn replies_of(
         &mut self,
         c: &Pos,
         o: usize,
-        k: usize,
-        rs: &'s Replies,
+        next: &AtomicUsize,
+        refuted: &'s AtomicBool,
+        share: usize,
     ) -> Result<(), SearchError> {
+        let v = 1 - o;
+        // What decides `c` without its replies (the same in both threads
+        // but for the table, whose answers are true whoever reads them).
         let rules = self.sh.rules;
-        let key = self.sh.keys.key(c, o);
         let decided = if rules.simple_bound {
             c.simple_cut(o)
         } else {
             None
         }
         .or_else(|| (rules.fine_bound && c.fine_win(o)).then_some(true))
-        .or_else(|| self.sh.table.answer_counted(key, 0, &mut self.tally))
+        .or_else(|| {
+            let k = self.sh.keys.key(c, o);
+            self.sh.table.answer_counted(k, 0, &mut self.tally)
+        })
         .or_else(|| (rules.fine_bound && c.fine_loss(o)).then_some(false));
-        self.counts.nodes += 1;
         if let Some(opponent_wins) = decided {
-            self.counts.by_bounds += 1;
             if opponent_wins {
-                rs.refuted[k].store(true, SeqCst);
+                refuted.store(true, Relaxed);
             }
             return Ok(());
         }
-        self.counts.expanded += 1;
-        let before = self.counts.nodes;
-        self.replies_of(c, o, k, rs)?;
-        // Wait for the other thread's replies of this move.
-        while rs.pending[k].load(SeqCst) > 0 && !rs.failed.load(SeqCst) {
-            self.check()?;
-            std::thread::sleep(std::time::Duration::from_micros(200));
+        if share == 0 {
+            self.counts.nodes += 1;
+            self.counts.expanded += 1;
         }
-        if rs.failed.load(SeqCst) || rs.won_flag.load(SeqCst) {
-            return Ok(());
-        }
-        let spent = self.counts.nodes - before;
-        let work = (64 - spent.leading_zeros()) as u8;
-        let opponent_wins = rs.refuted[k].load(SeqCst);
-        self.sh
-            .table
-            .store(key, Entry::decided(opponent_wins, work), &mut self.tally);
-        Ok(())
-    }
-
-    /// This thread's part of refuting the replies of view `o` at `c` (the
-    /// position after first move `k`): replies taken one at a time until
-    /// none is left or one (here or in the other thread) refutes the
-    /// move, which raises `rs.refuted[k]`. The first reply handed out
-    /// opens the move to the other thread once it fails to refute it.
-    fn replies_of(
-        &mut self,
-        c: &Pos,
-        o: usize,
-        k: usize,
-        rs: &'s Replies,
-    ) -> Result<(), SearchError> {
-        let v = 1 - o;
         let mut rep = Vec::new();
         self.moves(c, o, &mut rep);
-        if self.sh.rules.ordering {
+        if rules.ordering {
             self.order_by::<false>(c, o, &mut rep, false);
         }
         let n = rep.len().min(u16::MAX as usize) as u16;
-        let (next, refuted, pending) = (&rs.next[k], &rs.refuted[k], &rs.pending[k]);
         self.abandon = Some(refuted);
-        pending.fetch_add(1, SeqCst);
         let result = loop {
-            if refuted.load(SeqCst) || rs.won_flag.load(SeqCst) {
+            if refuted.load(Relaxed) {
                 break Ok(());
             }
-            let i = next.fetch_add(1, SeqCst);
+            let i = next.fetch_add(1, Relaxed);
             let Some(&m) = rep.get(i) else {
                 break Ok(());
             };
@@ -1662,42 +1629,29 @@ impl<'s> Engine<'s> {
             self.play::<false>(&mut d, o, m);
             self.depth = 2;
             let w = self.wins(&mut d, v);
-            self.depth = 0;
+            self.depth = 1;
             match w {
-                Ok(true) => {
-                    if i == 0 && rep.len() > 1 {
-                        let _ = rs.open.compare_exchange(0, k + 1, SeqCst, SeqCst);
-                    }
-                }
+                Ok(true) => {}
                 Ok(false) => {
-                    refuted.store(true, SeqCst);
+                    refuted.store(true, Relaxed);
                     break Ok(());
                 }
                 Err(SearchError::Sibling) => break Ok(()),
                 Err(e) => break Err(e),
             }
         };
-        // Refuted, or nothing left to hand out: no longer open.
-        let _ = rs.open.compare_exchange(k + 1, 0, SeqCst, SeqCst);
-        pending.fetch_sub(1, SeqCst);
         self.abandon = None;
         result
     }
 }
 
-/// What the two threads of a reply-split search share: the next first
-/// move to take, the first move open for help (rank + 1; 0: none), the
-/// winning first move (rank + 1; 0: none yet) and a flag raised with it;
-/// per first move (by rank in the root's order) the next reply to hand
-/// out, the threads searching its replies, and whether a reply refuted
-/// it; and whether a thread stopped (so the other does not wait for it).
+/// What the two threads of a reply-split search share, per first move (by
+/// rank in the root's order): the next reply to hand out, how many threads
+/// are done with it, and whether a reply refuted it; and whether a thread
+/// stopped (so the other does not wait for it).
 struct Replies {
-    next_root: AtomicUsize,
-    open: AtomicUsize,
-    won: AtomicUsize,
-    won_flag: AtomicBool,
     next: Vec<AtomicUsize>,
-    pending: Vec<AtomicUsize>,
+    done: Vec<AtomicUsize>,
     refuted: Vec<AtomicBool>,
     failed: AtomicBool,
 }
@@ -1706,12 +1660,8 @@ impl Replies {
     /// For a root with at most `n` moves.
     fn new(n: usize) -> Replies {
         Replies {
-            next_root: AtomicUsize::new(0),
-            open: AtomicUsize::new(0),
-            won: AtomicUsize::new(0),
-            won_flag: AtomicBool::new(false),
             next: (0..n).map(|_| AtomicUsize::new(0)).collect(),
-            pending: (0..n).map(|_| AtomicUsize::new(0)).collect(),
+            done: (0..n).map(|_| AtomicUsize::new(0)).collect(),
             refuted: (0..n).map(|_| AtomicBool::new(false)).collect(),
             failed: AtomicBool::new(false),
         }
@@ -1969,9 +1919,9 @@ fn split_replies(
     first: Player,
 ) -> Result<FirstPlayer, SearchError> {
     let rs = Replies::new(pos.n[HZ] * pos.n[VT]);
-    let r = super::split_root(first, |_, _| {
+    let r = super::split_root(first, |share, _| {
         let mut e = Engine::new(sh);
-        e.replies = Some(&rs);
+        e.replies = Some((share, &rs));
         Ok((e.solve_root(board, pos, first), e.counts))
     })?;
     // Both threads reach the same answer: the counts were added up, the

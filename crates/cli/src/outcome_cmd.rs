@@ -141,10 +141,8 @@ fn parallel_help() -> String {
         })
         .collect();
     format!(
-        "How two threads share the work: root-split (each takes every other first move), \
-         reply-split (both take each first move in turn and share the opponent's replies to it; \
-         Domineering's own search, elsewhere as root-split) or first-players (one thread per \
-         first player; with --first left|right: root-split); \
+        "How two threads share the work: root-split (each takes every other first move) or \
+         first-players (one thread per first player; with --first left|right: root-split); \
          default: the ruleset's own: {}",
         defaults.join(", ")
     )
@@ -154,7 +152,6 @@ fn parallel_name(p: Parallel) -> &'static str {
     match p {
         Parallel::RootSplit => "root-split",
         Parallel::FirstPlayers => "first-players",
-        Parallel::ReplySplit => "reply-split",
     }
 }
 

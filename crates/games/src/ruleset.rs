@@ -167,10 +167,6 @@ pub enum TwoThreads {
     RootSplit,
     /// One thread per first player, at the same time.
     FirstPlayers,
-    /// One first player after the other, both threads sharing the
-    /// opponent's replies to each first move in turn (where the ruleset's
-    /// own search has it: Domineering's).
-    ReplySplit,
 }
 
 /// Bounds on the number of moves one player can make in a position

@@ -85,7 +85,6 @@ fn threads<R: Knowledge>(c: &mut Criterion, name: &str, r: &R, text: &str, want:
         (1, Parallel::RootSplit),
         (2, Parallel::RootSplit),
         (2, Parallel::FirstPlayers),
-        (2, Parallel::ReplySplit),
     ] {
         let mut cfg = SearchConfig::for_ruleset(r, Convention::Normal);
         cfg.table_bytes = 1 << 30;

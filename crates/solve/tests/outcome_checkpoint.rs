@@ -308,8 +308,6 @@ fn domineering_stopped_and_resumed_on_one_thread() {
 fn domineering_stopped_and_resumed_on_two_threads() {
     dom_stopped_and_resumed(8_192, 2, Parallel::RootSplit);
     dom_stopped_and_resumed(8_192, 2, Parallel::FirstPlayers);
-    dom_stopped_and_resumed(8_192, 2, Parallel::ReplySplit);
-    dom_stopped_and_resumed(50_000, 2, Parallel::ReplySplit);
 }
 
 #[test]

@@ -11,29 +11,16 @@
 
 use partizan_games::{Domineering, Ruleset};
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::{solve, Control, Parallel, SearchConfig};
+use partizan_solve::search::{solve, Control, SearchConfig};
 
 mod common;
 use common::domineering_table as table;
 
 fn check(rows: usize, cols: usize, want: &str, table_mb: usize) -> String {
-    check_with(rows, cols, want, table_mb, 1, Parallel::RootSplit)
-}
-
-fn check_with(
-    rows: usize,
-    cols: usize,
-    want: &str,
-    table_mb: usize,
-    threads: usize,
-    parallel: Parallel,
-) -> String {
     let text = vec![".".repeat(cols); rows].join("|");
     let b = Domineering.parse(&text).expect("rectangle parses");
     let mut cfg = SearchConfig::new(Convention::Normal);
     cfg.table_bytes = table_mb << 20;
-    cfg.threads = threads;
-    cfg.parallel = parallel;
     let r = solve(&Domineering, &b, &cfg, &Control::default()).expect("search runs");
     assert_eq!(
         r.outcomes().expect("both first players searched").class(),
@@ -69,20 +56,6 @@ fn rectangles_up_to_36_cells_match_the_published_table() {
     for (r, c, want) in table() {
         if r * c <= 36 && r <= 8 && c <= 8 {
             check(r, c, &want, 16);
-        }
-    }
-}
-
-/// Two threads sharing each first move's replies (and, for comparison,
-/// the root's moves) agree with the table on the small boards and those
-/// with a side past 8.
-#[test]
-fn two_threads_sharing_replies_match_the_published_table() {
-    for (r, c, want) in table() {
-        if r * c <= 36 || r > 8 || c > 8 {
-            for parallel in [Parallel::ReplySplit, Parallel::RootSplit] {
-                check_with(r, c, &want, 16, 2, parallel);
-            }
         }
     }
 }

@@ -13,7 +13,6 @@ fn agree<R: Knowledge>(r: &R, text: &str, fast: bool) {
         (1, Parallel::RootSplit),
         (2, Parallel::RootSplit),
         (2, Parallel::FirstPlayers),
-        (2, Parallel::ReplySplit),
     ] {
         let mut cfg = SearchConfig::for_ruleset(r, Convention::Normal);
         cfg.table_bytes = 4 << 20;

@@ -40,7 +40,7 @@
 //!   the rectangle (four; eight on a square, where a transpose swaps the
 //!   players), the least of them the table key.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use partizan_core::{Arena, GameId, Outcome};
@@ -1053,12 +1053,6 @@ struct Engine<'s> {
     first: Player,
     root_best: Option<(u8, u8)>,
     split: Option<(usize, usize, &'s AtomicBool)>,
-    /// This thread's share (0 or 1) of a reply-split search and what the
-    /// two threads share ([`Parallel::ReplySplit`]).
-    replies: Option<(usize, &'s Replies)>,
-    /// Raised when the first move whose replies this thread is searching
-    /// is refuted by the other thread (the search below stops).
-    abandon: Option<&'s AtomicBool>,
     /// Exact values of small components (made at the first node that
     /// asks, when [`Rules::value_cells`] is on).
     values: Option<Box<SmallValues>>,
@@ -1079,8 +1073,6 @@ impl<'s> Engine<'s> {
             first: Player::Left,
             root_best: None,
             split: None,
-            replies: None,
-            abandon: None,
             values: None,
         }
     }
@@ -1110,7 +1102,7 @@ impl<'s> Engine<'s> {
         .check(super::budget::Searcher {
             unflushed: &mut self.unflushed,
             tally: &mut self.tally,
-            found: self.abandon.or(self.split.map(|(_, _, f)| f)),
+            found: self.split.map(|(_, _, f)| f),
             first: self.first,
             line: &self.line[..self.depth.min(LINE_PLIES)],
         })?;
@@ -1227,17 +1219,10 @@ impl<'s> Engine<'s> {
     /// checkpointed root included).
     #[inline(always)]
     fn order<const HW: bool>(&self, p: &Pos, v: usize, ms: &mut [Mv]) {
-        self.order_by::<HW>(p, v, ms, true);
-    }
-
-    /// [`Engine::order`], with the history count or without (an order
-    /// that two threads with different histories compute alike).
-    #[inline(always)]
-    fn order_by<const HW: bool>(&self, p: &Pos, v: usize, ms: &mut [Mv], history: bool) {
         for m in ms.iter_mut() {
             let (l, j) = (usize::from(m.l), usize::from(m.j));
             let s = p.score::<HW>(v, l, j);
-            let hist = if history { self.history[v][l][j] } else { 0 };
+            let hist = self.history[v][l][j];
             let stage = if guarded(&p.b[v], l) >> m.j & 3 == 0 {
                 1 << 28
             } else {
@@ -1367,10 +1352,9 @@ impl<'s> Engine<'s> {
         self.depth = 0;
         let mut p = pos.clone();
         let v = view_of(first);
-        let wins = match (self.replies, self.sh.saver) {
-            (Some((share, rs)), saver) => self.root_replies(board, &p, v, share, rs, saver),
-            (None, None) => self.wins(&mut p, v),
-            (None, Some(saver)) => self.root_kept(board, &p, v, saver),
+        let wins = match self.sh.saver {
+            None => self.wins(&mut p, v),
+            Some(saver) => self.root_kept(board, &p, v, saver),
         };
         self.sh.table.add(&mut self.tally);
         self.sh.nodes.fetch_add(self.unflushed, Relaxed);
@@ -1468,203 +1452,6 @@ impl<'s> Engine<'s> {
             self.sh.table.store(key, e, &mut self.tally);
         }
         Ok(win)
-    }
-
-    /// The root of a reply-split search ([`Parallel::ReplySplit`]): both
-    /// threads take the first moves in the same order (no history), and
-    /// for each the opponent's replies, in an order both compute alike,
-    /// are handed out one at a time to whichever thread is free. A reply
-    /// after which the first player loses refutes the first move: the other
-    /// thread abandons its reply and both go on to the next first move
-    /// once both are done with this one. A first move none of whose
-    /// replies refutes it wins. With a checkpoint, first moves an earlier
-    /// run refuted are skipped and new refutations recorded (by share 0).
-    fn root_replies(
-        &mut self,
-        board: &Board,
-        p: &Pos,
-        v: usize,
-        share: usize,
-        rs: &'s Replies,
-        saver: Option<&checkpoint::Saver<'_>>,
-    ) -> Result<bool, SearchError> {
-        let r = self.root_replies_inner(board, p, v, share, rs, saver);
-        if r.is_err() {
-            // The other thread must not wait for this one.
-            rs.failed.store(true, Relaxed);
-        }
-        r
-    }
-
-    fn root_replies_inner(
-        &mut self,
-        board: &Board,
-        p: &Pos,
-        v: usize,
-        share: usize,
-        rs: &'s Replies,
-        saver: Option<&checkpoint::Saver<'_>>,
-    ) -> Result<bool, SearchError> {
-        let first = self.first;
-        let refuted = saver
-            .map(|s| s.state().solved[usize::from(first == Player::Right)].clone())
-            .unwrap_or_default();
-        self.counts.nodes += 1;
-        self.unflushed += 1;
-        self.counts.expanded += 1;
-        let key = self.sh.keys.key(p, v);
-        let before = self.counts.nodes;
-        let mut ms = Vec::new();
-        self.moves(p, v, &mut ms);
-        if self.sh.rules.ordering {
-            self.order_by::<false>(p, v, &mut ms, false);
-        }
-        let n = ms.len().min(u16::MAX as usize) as u16;
-        let o = 1 - v;
-        let mut win = false;
-        for (rank, &m) in ms.iter().enumerate().take(rs.refuted.len()) {
-            let mut c = p.clone();
-            self.play::<false>(&mut c, v, m);
-            let after = c.board(board);
-            if refuted.contains(&after) {
-                continue;
-            }
-            self.line[0] = (rank as u16 + 1, n);
-            self.depth = 1;
-            let mine = self.replies_of(&c, o, &rs.next[rank], &rs.refuted[rank], share);
-            self.depth = 0;
-            rs.done[rank].fetch_add(1, Relaxed);
-            mine?;
-            // Wait for the other thread to be done with this first move
-            // too (or to have stopped, when this one stops as well).
-            while rs.done[rank].load(Relaxed) < 2 {
-                if rs.failed.load(Relaxed) {
-                    return Err(SearchError::Sibling);
-                }
-                self.check()?;
-                std::thread::sleep(std::time::Duration::from_micros(200));
-            }
-            let refuted_here = rs.refuted[rank].load(Relaxed);
-            if share == 0 {
-                let ck = self.sh.keys.key(&c, o);
-                self.sh
-                    .table
-                    .store(ck, Entry::decided(refuted_here, 64), &mut self.tally);
-            }
-            if !refuted_here {
-                win = true;
-                let h = &mut self.history[v][usize::from(m.l)][usize::from(m.j)];
-                *h = h.saturating_add(1);
-                self.root_best = Some((m.l, m.j));
-                break;
-            }
-            if let (0, Some(s)) = (share, saver) {
-                s.refuted(first, after);
-            }
-        }
-        if share == 0 {
-            let spent = self.counts.nodes - before;
-            let work = (64 - spent.leading_zeros()) as u8;
-            self.sh
-                .table
-                .store(key, Entry::decided(win, work), &mut self.tally);
-        }
-        Ok(win)
-    }
-
-    /// This thread's part of refuting the replies of view `o` at `c` (the
-    /// position after a first move): replies taken one at a time from
-    /// `next` until none is left or one (here or in the other thread)
-    /// refutes the first move, which raises `refuted`.
-    fn replies_of(
-        &mut self,
-        c: &Pos,
-        o: usize,
-        next: &AtomicUsize,
-        refuted: &'s AtomicBool,
-        share: usize,
-    ) -> Result<(), SearchError> {
-        let v = 1 - o;
-        // What decides `c` without its replies (the same in both threads
-        // but for the table, whose answers are true whoever reads them).
-        let rules = self.sh.rules;
-        let decided = if rules.simple_bound {
-            c.simple_cut(o)
-        } else {
-            None
-        }
-        .or_else(|| (rules.fine_bound && c.fine_win(o)).then_some(true))
-        .or_else(|| {
-            let k = self.sh.keys.key(c, o);
-            self.sh.table.answer_counted(k, 0, &mut self.tally)
-        })
-        .or_else(|| (rules.fine_bound && c.fine_loss(o)).then_some(false));
-        if let Some(opponent_wins) = decided {
-            if opponent_wins {
-                refuted.store(true, Relaxed);
-            }
-            return Ok(());
-        }
-        if share == 0 {
-            self.counts.nodes += 1;
-            self.counts.expanded += 1;
-        }
-        let mut rep = Vec::new();
-        self.moves(c, o, &mut rep);
-        if rules.ordering {
-            self.order_by::<false>(c, o, &mut rep, false);
-        }
-        let n = rep.len().min(u16::MAX as usize) as u16;
-        self.abandon = Some(refuted);
-        let result = loop {
-            if refuted.load(Relaxed) {
-                break Ok(());
-            }
-            let i = next.fetch_add(1, Relaxed);
-            let Some(&m) = rep.get(i) else {
-                break Ok(());
-            };
-            self.line[1] = (i as u16 + 1, n);
-            let mut d = c.clone();
-            self.play::<false>(&mut d, o, m);
-            self.depth = 2;
-            let w = self.wins(&mut d, v);
-            self.depth = 1;
-            match w {
-                Ok(true) => {}
-                Ok(false) => {
-                    refuted.store(true, Relaxed);
-                    break Ok(());
-                }
-                Err(SearchError::Sibling) => break Ok(()),
-                Err(e) => break Err(e),
-            }
-        };
-        self.abandon = None;
-        result
-    }
-}
-
-/// What the two threads of a reply-split search share, per first move (by
-/// rank in the root's order): the next reply to hand out, how many threads
-/// are done with it, and whether a reply refuted it; and whether a thread
-/// stopped (so the other does not wait for it).
-struct Replies {
-    next: Vec<AtomicUsize>,
-    done: Vec<AtomicUsize>,
-    refuted: Vec<AtomicBool>,
-    failed: AtomicBool,
-}
-
-impl Replies {
-    /// For a root with at most `n` moves.
-    fn new(n: usize) -> Replies {
-        Replies {
-            next: (0..n).map(|_| AtomicUsize::new(0)).collect(),
-            done: (0..n).map(|_| AtomicUsize::new(0)).collect(),
-            refuted: (0..n).map(|_| AtomicBool::new(false)).collect(),
-            failed: AtomicBool::new(false),
-        }
     }
 }
 
@@ -1804,18 +1591,6 @@ fn run(
             let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
             Ok((l?, r?))
         })
-    } else if config.threads == 2 && config.effective_parallel() == Parallel::ReplySplit {
-        one(Player::Left, &|| {
-            split_replies(&sh, board, &pos, Player::Left)
-        })
-        .and_then(|l| {
-            Ok((
-                l,
-                one(Player::Right, &|| {
-                    split_replies(&sh, board, &pos, Player::Right)
-                })?,
-            ))
-        })
     } else if config.threads == 2 {
         one(Player::Left, &|| split(&sh, board, &pos, Player::Left)).and_then(|l| {
             Ok((
@@ -1908,25 +1683,6 @@ fn split(
         e.split = Some((share, 2, found));
         Ok((e.solve_root(board, pos, first), e.counts))
     })
-}
-
-/// One first player with each first move's replies shared between two
-/// threads ([`Parallel::ReplySplit`]).
-fn split_replies(
-    sh: &Shared<'_>,
-    board: &Board,
-    pos: &Pos,
-    first: Player,
-) -> Result<FirstPlayer, SearchError> {
-    let rs = Replies::new(pos.n[HZ] * pos.n[VT]);
-    let r = super::split_root(first, |share, _| {
-        let mut e = Engine::new(sh);
-        e.replies = Some((share, &rs));
-        Ok((e.solve_root(board, pos, first), e.counts))
-    })?;
-    // Both threads reach the same answer: the counts were added up, the
-    // answer is either's.
-    Ok(r)
 }
 
 #[cfg(test)]

@@ -94,13 +94,6 @@ pub enum Parallel {
     /// One first player after the other, each thread taking every other
     /// first move; the first to find a winning move stops the other.
     RootSplit,
-    /// One first player after the other; both threads take each first
-    /// move in turn and share the opponent's replies to it, all of which
-    /// must be refuted (Domineering's own search; the general engine
-    /// shares the root's moves as [`Parallel::RootSplit`]). Where one
-    /// first move wins after a long search, as on the large Domineering
-    /// boards, the root's moves give the second thread nothing useful to do.
-    ReplySplit,
 }
 
 impl std::str::FromStr for Parallel {
@@ -109,7 +102,6 @@ impl std::str::FromStr for Parallel {
         match s {
             "first-players" => Ok(Parallel::FirstPlayers),
             "root-split" => Ok(Parallel::RootSplit),
-            "reply-split" => Ok(Parallel::ReplySplit),
             other => Err(SearchError::UnknownParallel(other.to_string())),
         }
     }
@@ -158,7 +150,6 @@ impl From<partizan_games::TwoThreads> for Parallel {
         match t {
             partizan_games::TwoThreads::RootSplit => Parallel::RootSplit,
             partizan_games::TwoThreads::FirstPlayers => Parallel::FirstPlayers,
-            partizan_games::TwoThreads::ReplySplit => Parallel::ReplySplit,
         }
     }
 }
@@ -241,10 +232,10 @@ impl SearchConfig {
     /// that with one first player there is nothing for first-players to
     /// split, so the root is split instead.
     pub fn effective_parallel(&self) -> Parallel {
-        if self.first != First::Both && self.parallel == Parallel::FirstPlayers {
-            Parallel::RootSplit
-        } else {
+        if self.first == First::Both {
             self.parallel
+        } else {
+            Parallel::RootSplit
         }
     }
 
@@ -272,7 +263,7 @@ pub enum SearchError {
     #[error("node budget of {0} nodes exhausted")]
     Budget(u64),
     /// An unknown parallel-mode name.
-    #[error("unknown parallel mode '{0}' (expected first-players, root-split or reply-split)")]
+    #[error("unknown parallel mode '{0}' (expected first-players or root-split)")]
     UnknownParallel(String),
     /// An unknown first-player name.
     #[error("unknown first player '{0}' (expected left, right or both)")]
@@ -630,8 +621,7 @@ fn general<R: Knowledge>(
     let one = |first: Player, search: &dyn Fn() -> Result<FirstPlayer, SearchError>| {
         checkpoint::one_first_player(config, saver.as_ref(), &table, &shared.nodes, first, search)
     };
-    // Reply-split is Domineering's own: here it shares the root's moves.
-    let result = if config.threads == 2 && config.effective_parallel() != Parallel::FirstPlayers {
+    let result = if config.threads == 2 && config.effective_parallel() == Parallel::RootSplit {
         one(Player::Left, &|| {
             solve_split(rules, &shared, board, Player::Left)
         })

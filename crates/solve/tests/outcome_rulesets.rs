@@ -164,11 +164,13 @@ fn clobber_five_by_five_checkerboard_is_a_second_player_win() {
 }
 
 /// The Clobber 5 x 6 checkerboard is P (README: first computed over five
-/// resumed runs, 4.08 G nodes). The board is its own mirror image with the
-/// colours swapped (a negation), so its value is 0 or fuzzy, and Left
-/// moving first losing makes it P; the search with both first players
-/// checks Right's side too. Hours of CPU and a 4 GB table: run it with a
-/// checkpoint from the CLI instead (README row), or
+/// resumed runs, 4.08 G nodes, with 64-bit table keys; then Left first
+/// again with 96-bit keys and the colour-swapping symmetries keyed, 1.74 G
+/// nodes over two runs, 2,265 + about 600 s CPU). The board is its own
+/// mirror image with the colours swapped (a negation), so its value is 0
+/// or fuzzy, and Left moving first losing makes it P; the search with both
+/// first players checks Right's side too. Hours of CPU and a 4 GB table:
+/// run it with a checkpoint from the CLI instead (README row), or
 ///
 /// ```text
 /// cargo test --release -p partizan-solve --test outcome_rulesets clobber_five_by_six -- --ignored --nocapture

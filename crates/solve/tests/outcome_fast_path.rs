@@ -5,6 +5,7 @@
 //! and with all of them, and each cutoff rule position by position (a
 //! decided position is decided the way brute force says).
 
+use common::Rng;
 use partizan_games::{Board, Domineering, Player, Ruleset};
 use partizan_solve::outcome::{wins_plain, Convention};
 use partizan_solve::search::domineering::{solve_with, Pos, Rules};
@@ -12,20 +13,6 @@ use partizan_solve::search::{solve, Control, Parallel, SearchConfig};
 use rustc_hash::FxHashMap;
 
 mod common;
-
-/// xorshift64*.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// A random board of `h` x `w` with about `holes` in 10 cells blocked.
 fn random_board(rng: &mut Rng, h: usize, w: usize, holes: u64) -> Board {

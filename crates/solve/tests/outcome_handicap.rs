@@ -13,16 +13,8 @@ use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, Knowledge, SearchConfig};
 use partizan_solve::{Savings, Solver};
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
-    }
-}
+mod common;
+use common::Rng;
 
 /// `h` x `w` cells, each one of `glyphs` drawn with the given weights.
 fn random_text(rng: &mut Rng, h: usize, w: usize, glyphs: &[(char, u64)]) -> String {

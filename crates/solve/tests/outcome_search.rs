@@ -13,19 +13,8 @@ use partizan_solve::search::{
 use partizan_solve::{Savings, Solver};
 use rustc_hash::FxHashMap;
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+mod common;
+use common::Rng;
 
 /// A random board text of `glyphs`, the first glyph weighted `w0` of 10.
 fn random_text(rng: &mut Rng, h: usize, w: usize, glyphs: &[char], w0: u64) -> String {

@@ -1636,6 +1636,28 @@ mod tests {
     use super::*;
     use partizan_games::{Clobber, Ruleset};
 
+    /// `let mut $e`: an engine of Clobber searching `$b` with `$config`
+    /// (its table, hashing and shared state made alongside).
+    macro_rules! clobber_engine {
+        ($e:ident, $b:expr, $config:expr) => {
+            let config = $config;
+            let table = Table::with_bytes(config.table_bytes);
+            let zob = Zobrist::new(&Clobber, $b, true);
+            let control = Control::default();
+            let shared = Shared {
+                table: &table,
+                zob: &zob,
+                config: &config,
+                control: &control,
+                nodes: AtomicU64::new(0),
+                start: Instant::now(),
+                last_report: AtomicU64::new(0),
+                saver: None,
+            };
+            let mut $e = Engine::new(&Clobber, &shared).unwrap();
+        };
+    }
+
     /// Checkpoints hold these keys: if this test fails, the hashing
     /// changed, and [`checkpoint::FORMAT`] must be bumped with the new
     /// pinned values.
@@ -1651,20 +1673,7 @@ mod tests {
             let mut config = SearchConfig::for_ruleset(&Clobber, Convention::Normal);
             config.table_bytes = 1 << 12;
             config.handicap = handicap;
-            let table = Table::with_bytes(config.table_bytes);
-            let zob = Zobrist::new(&Clobber, &b, true);
-            let control = Control::default();
-            let shared = Shared {
-                table: &table,
-                zob: &zob,
-                config: &config,
-                control: &control,
-                nodes: AtomicU64::new(0),
-                start: Instant::now(),
-                last_report: AtomicU64::new(0),
-                saver: None,
-            };
-            let mut e = Engine::new(&Clobber, &shared).unwrap();
+            clobber_engine!(e, &b, config);
             let root = e.root(&b);
             let (k0, s0) = e.key(&root, Player::Left);
             assert_eq!(s0, 0);
@@ -1707,20 +1716,7 @@ mod tests {
         let b = Clobber.parse("xoxo|oxox|xo..").unwrap();
         let mut config = SearchConfig::for_ruleset(&Clobber, Convention::Normal);
         config.table_bytes = 1 << 12;
-        let table = Table::with_bytes(config.table_bytes);
-        let zob = Zobrist::new(&Clobber, &b, true);
-        let control = Control::default();
-        let shared = Shared {
-            table: &table,
-            zob: &zob,
-            config: &config,
-            control: &control,
-            nodes: AtomicU64::new(0),
-            start: Instant::now(),
-            last_report: AtomicU64::new(0),
-            saver: None,
-        };
-        let mut e = Engine::new(&Clobber, &shared).unwrap();
+        clobber_engine!(e, &b, config);
         let root = e.root(&b);
         let mut keys = vec![e.key(&root, Player::Left).0, e.key(&root, Player::Right).0];
         let mut opts = Vec::new();

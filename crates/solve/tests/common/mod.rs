@@ -1,4 +1,24 @@
-//! What several test files share: the published Domineering outcome table.
+//! What several test files share: the published Domineering outcome table
+//! and a small deterministic generator for random boards. (Each test file
+//! that declares this module uses part of it.)
+#![allow(dead_code)]
+
+/// A small deterministic generator (xorshift64*).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
 
 /// The rows of `data/domineering_outcomes.txt`: (rows, cols, class), Left
 /// vertical, classes L, R, N, P.

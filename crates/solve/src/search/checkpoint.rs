@@ -710,7 +710,11 @@ mod tests {
                     let e = Entry::at(win, s, work);
                     assert_eq!(Entry::from_bits(e.to_bits()), Some(e));
                     // The other bound just past this one, where there is room.
-                    let other = if win { s.checked_sub(1) } else { s.checked_add(1) };
+                    let other = if win {
+                        s.checked_sub(1)
+                    } else {
+                        s.checked_add(1)
+                    };
                     if let Some(t) = other {
                         let both = e.merge(Entry::at(!win, t, 0));
                         assert_ne!(both, e);

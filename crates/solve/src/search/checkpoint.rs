@@ -16,7 +16,8 @@
 //!          after the move)
 //! refuted: count u32 + that many moves with a board (first moves after
 //!          which the opponent wins: a resumed search skips them)
-//! entry:   key hash u64, win | (best + 1) << 1 | work << 10  as u32,
+//! entry:   key hash u64, the entry's bits (`Entry::to_bits`: win-from
+//!          and lose-up-to handicap codes, work) as u32,
 //!          key check u32
 //! ```
 //!

@@ -994,7 +994,7 @@ struct Engine<'s, 'r, R: Knowledge> {
     tail_hashes: FxHashMap<GameId, u64>,
     counts: SearchCounts,
     /// Options per depth, reused: (position, score, generation index).
-    scratch: Vec<Vec<(Board, i32, u8)>>,
+    scratch: Vec<Vec<(Board, i32)>>,
     depth: usize,
     line: [(u16, u16); LINE_PLIES],
     first: Player,
@@ -1200,18 +1200,17 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         } else {
             None
         };
-        let plain = match handicap {
-            Some(_) => 0,
-            None => widen(self.tail_hash(node.tail)),
+        // A handicap leaves the tail (and its negation) out of the key.
+        let (plain, mut negated) = match handicap {
+            Some(_) => (0, Some(0)),
+            None => (widen(self.tail_hash(node.tail)), None),
         };
-        let mut negated = None;
         let mut best = (u64::MAX, u32::MAX);
         for (i, &(_, negates)) in zob.syms.iter().enumerate() {
             let (t, m) = if negates {
-                let t = match (handicap, negated) {
-                    (Some(_), _) => 0,
-                    (None, Some(t)) => t,
-                    (None, None) => {
+                let t = match negated {
+                    Some(t) => t,
+                    None => {
                         let n = self.arena.neg(node.tail);
                         let t = widen(self.tail_hash(n));
                         negated = Some(t);
@@ -1406,10 +1405,9 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             return Ok(false);
         }
         let (key, handicap) = self.key(node, mover);
-        // An entry is a final win or loss, so a hit answers the node (the
-        // root is never looked up: it must name a move). The entry's
-        // `best` could only order the children of a node that is not in
-        // the table, so it is written but never read.
+        // An entry is a final win or loss (at the handicaps it covers), so
+        // a hit answers the node (the root is never looked up: it must name
+        // a move).
         if !root {
             if let Some(win) = self.sh.table.answer_counted(key, handicap, &mut self.tally) {
                 self.counts.table_hits += 1;
@@ -1428,28 +1426,27 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         let ordering = cfg.ordering;
         let rules = self.rules;
         rules.options(&node.board, mover, |o| {
-            let idx = opts.len().min(255) as u8;
-            opts.push((o, 0, idx));
+            opts.push((o, 0));
         });
         if ordering == MoveOrdering::Safety {
-            for (o, score, _) in opts.iter_mut() {
+            for (o, score) in opts.iter_mut() {
                 *score = rules.safety_score(o, mover);
             }
-            opts.sort_by_key(|&(_, s, _)| std::cmp::Reverse(s));
+            opts.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
         }
         if ordering == MoveOrdering::History {
             let hist = &self.history;
-            for (o, score, _) in opts.iter_mut() {
+            for (o, score) in opts.iter_mut() {
                 let h = hist[history_slot(&node.board, o, mover)].min(1 << 20) as i32;
                 *score = h * 1024 + rules.safety_score(o, mover).clamp(-511, 511);
             }
-            opts.sort_by_key(|&(_, s, _)| std::cmp::Reverse(s));
+            opts.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
         }
         if ordering == MoveOrdering::Mobility {
-            for (o, score, _) in opts.iter_mut() {
+            for (o, score) in opts.iter_mut() {
                 *score = rules.mobility(o, mover) as i32 - rules.mobility(o, other) as i32;
             }
-            opts.sort_by_key(|&(_, s, _)| std::cmp::Reverse(s));
+            opts.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
         }
         // The mirror reply first: after it the mirror strategy may answer.
         // On a board a mirror keeps, a move after which a mirror keeps the
@@ -1457,9 +1454,9 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         let mirrors = &self.sh.zob.mirrors;
         let first = if let Some(i) = parent_mirror {
             let sym = mirrors[i].sym;
-            opts.iter().position(|(o, _, _)| rules.apply(o, sym) == *o)
+            opts.iter().position(|(o, _)| rules.apply(o, sym) == *o)
         } else if kept.is_some() {
-            opts.iter().position(|(o, _, _)| {
+            opts.iter().position(|(o, _)| {
                 mirrors
                     .iter()
                     .any(|m| rules.apply(o, m.sym) == *o && self.apart(o, m))
@@ -1476,14 +1473,13 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             Player::Right => self.arena.right_options(node.tail).to_vec(),
         };
         let mut win = false;
-        let mut best = None;
         let result: Result<(), SearchError> = (|| {
             if opts.is_empty() && tail_opts.is_empty() {
                 win = cfg.convention == Convention::Misere;
                 return Ok(());
             }
             let n = (opts.len() + tail_opts.len()).min(u16::MAX as usize) as u16;
-            for (rank, &(o, _, idx)) in opts.iter().enumerate() {
+            for (rank, &(o, _)) in opts.iter().enumerate() {
                 if let (true, Some((share, shares, found))) = (root, self.split) {
                     if rank % shares != share {
                         continue;
@@ -1502,7 +1498,6 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                 self.depth -= 1;
                 if !w? {
                     win = true;
-                    best = Some(idx);
                     if ordering == MoveOrdering::History {
                         let left = rules.cells(&node.board).count_ones();
                         let h = &mut self.history[history_slot(&node.board, &o, mover)];
@@ -1658,9 +1653,6 @@ mod tests {
         };
     }
 
-    /// Checkpoints hold these keys: if this test fails, the hashing
-    /// changed, and [`checkpoint::FORMAT`] must be bumped with the new
-    /// pinned values.
     /// With handicap keys, a board with integer tail `n` has the key of
     /// the board alone, asked at `n` for Left and `-n` for Right (also
     /// under the colour-swapping symmetries, which negate the tail and
@@ -1711,6 +1703,9 @@ mod tests {
         }
     }
 
+    /// Checkpoints hold these keys: if this test fails, the hashing
+    /// changed, and [`checkpoint::FORMAT`] must be bumped with the new
+    /// pinned values.
     #[test]
     fn position_keys_are_pinned_for_checkpoints() {
         let b = Clobber.parse("xoxo|oxox|xo..").unwrap();

@@ -197,9 +197,10 @@ impl Entry {
 
     /// The entry of a data word (`None` for a word no entry packs to).
     fn unpack(d: u64) -> Option<Entry> {
-        if d & 1 == 0 || (d as u32) >> (ENTRY_BITS + 1) != 0 {
+        if d & 1 == 0 {
             return None;
         }
+        // Bits past the entry's are refused by `from_bits`.
         Entry::from_bits((d as u32) >> 1)
     }
 }

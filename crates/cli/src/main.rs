@@ -255,7 +255,7 @@ fn main() -> ExitCode {
             }
             outcome_cmd::run(a, &store, cli.json)
         }
-        Command::Check(a) => outcome_cmd::check(a, cli.json),
+        Command::Check(a) => outcome_cmd::check(a, &long, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, &long, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, &long, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, &long, cli.json),

@@ -11,9 +11,9 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use partizan_games::Board;
 use partizan_report::outcome::{default_table_mb, outcome_through_store, OutcomeStore, Resumed};
-use partizan_report::{check_certificate, OutcomeReport};
+use partizan_report::{check_certificate_from, OutcomeReport};
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::certificate;
+use partizan_solve::search::certificate::{self, CheckProgress};
 use partizan_solve::search::{
     solve, solve_resumable, Control, First, Knowledge, MoveOrdering, Parallel, Progress,
     SearchConfig, SearchError, SearchReport,
@@ -165,17 +165,61 @@ pub struct CheckArgs {
     pub max_positions: u64,
 }
 
-/// `partizan check FILE`: replay a certificate move by move.
-pub fn check(args: CheckArgs, json_out: bool) -> Result<()> {
-    let text = std::fs::read_to_string(&args.file)
+/// `partizan check FILE`: replay a certificate move by move, reading it a
+/// line at a time, with progress and the memory budget (`--max-memory`)
+/// watched.
+pub fn check(args: CheckArgs, long: &crate::Long, json_out: bool) -> Result<()> {
+    let file = std::fs::File::open(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let rep = check_certificate(&text, args.max_positions)?;
+    let watch = long.watch(format!("check {}", args.file.display()), "", None);
+    let counter = watch.counter();
+    let rep = check_certificate_from(
+        std::io::BufReader::with_capacity(1 << 20, file),
+        args.max_positions,
+        &mut |p| match p {
+            CheckProgress::Reading(n) => counter.note(format!("{n} records read")),
+            CheckProgress::Replaying(n) => counter.note(format!("{n} positions replayed")),
+        },
+    );
+    drop(watch);
+    let rep = rep?;
     if json_out {
         println!("{}", serde_json::to_string_pretty(&rep)?);
     } else {
         print!("{}", rep.render_text());
     }
     Ok(())
+}
+
+/// Write a certificate to `path` as the search finds its records, through
+/// a temporary file renamed into place when complete (a failed or stopped
+/// run leaves no half certificate).
+fn write_certificate_file<R: Knowledge>(
+    r: &R,
+    board: &Board,
+    cfg: &SearchConfig,
+    control: &Control<'_>,
+    path: &std::path::Path,
+) -> Result<SearchReport, SearchError> {
+    let fail = |e: std::io::Error| SearchError::Write(format!("{}: {e}", path.display()));
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = std::path::PathBuf::from(tmp);
+    let file = std::fs::File::create(&tmp).map_err(fail)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+    let written = certificate::write_certificate(r, board, cfg, control, &mut out);
+    let done = written.and_then(|(rep, _)| {
+        out.into_inner()
+            .map_err(|e| fail(e.into_error()))?
+            .sync_all()
+            .map_err(fail)?;
+        std::fs::rename(&tmp, path).map_err(fail)?;
+        Ok(rep)
+    });
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done
 }
 
 /// Resident set size of this process in bytes (Linux), if known.
@@ -380,17 +424,7 @@ fn search_board<R: Knowledge>(
             resumed = Some(res);
             rep
         }),
-        (Some(path), _) => {
-            certificate::solve_with_certificate(r, board, cfg, &control).and_then(|(rep, cert)| {
-                std::fs::write(path, cert.to_text()).map_err(|e| {
-                    SearchError::Inconsistent(format!(
-                        "cannot write the certificate to {}: {e}",
-                        path.display()
-                    ))
-                })?;
-                Ok(rep)
-            })
-        }
+        (Some(path), _) => write_certificate_file(r, board, cfg, &control, path),
     };
     if tty {
         eprint!("\r\x1b[K");

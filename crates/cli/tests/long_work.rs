@@ -230,6 +230,18 @@ fn a_tiny_memory_budget_stops_census_and_atlas_build_saying_how_far() {
         &["sylver", "census", "--max-gaps", "12", "--max-memory", "1M"],
         "sylver census",
     );
+    // The certificate checker too (it reads the file a line at a time, but
+    // its map of records and replayed positions grows with the proof).
+    let cert = dir.path().join("cert.txt").display().to_string();
+    let out = partizan()
+        .args(["outcome", "domineering", "....|....|....", "--no-store"])
+        .args(["--certificate", &cert])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    fails_over_budget(&["check", &cert, "--max-memory", "1M"], "check ");
+    let (out, _) = stderr_of(&["check", &cert, "--max-memory", "4G"]);
+    assert!(out.starts_with("valid: domineering"), "{out}");
     // A roomy budget changes nothing.
     let (out, _) = stderr_of(&[
         "census",

@@ -194,6 +194,19 @@ fn certificates_are_written_and_checked() {
     );
     std::fs::write(&bad, "not a certificate\n").unwrap();
     fails(&["check", bad.to_str().unwrap()], "line 1");
+    // A certificate that cannot be written is an error, and leaves nothing.
+    let nowhere = dir.join("no-such-dir").join("cert.txt");
+    fails(
+        &[
+            "outcome",
+            "domineering",
+            "...|...",
+            "--certificate",
+            nowhere.to_str().unwrap(),
+        ],
+        "cannot write the certificate",
+    );
+    assert!(!dir.join("no-such-dir").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -3,11 +3,12 @@
 //! independent checker (`partizan_solve::search::certificate::check`) did.
 
 use std::fmt::Write as _;
+use std::io::BufRead;
 use std::time::Instant;
 
 use partizan_games::{with_rules, Rules};
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::certificate::{self, CertError, Certificate};
+use partizan_solve::search::certificate::{self, CertError, CertReader, CheckProgress};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -77,18 +78,35 @@ impl CheckReport {
 /// Parse a certificate's `text` and replay it, visiting at most
 /// `max_positions` positions.
 pub fn check_certificate(text: &str, max_positions: u64) -> Result<CheckReport, CheckError> {
-    let cert = Certificate::parse(text)?;
-    let rules = Rules::from_name(&cert.ruleset).map_err(|e| CheckError::Ruleset(e.to_string()))?;
+    check_certificate_from(text.as_bytes(), max_positions, &mut |_| {})
+}
+
+/// Read a certificate from `input` one line at a time and replay it,
+/// visiting at most `max_positions` positions; `progress` hears where the
+/// check is now and then.
+pub fn check_certificate_from(
+    input: impl BufRead,
+    max_positions: u64,
+    progress: &mut dyn FnMut(CheckProgress),
+) -> Result<CheckReport, CheckError> {
+    let reader = CertReader::new(input)?;
+    let h = reader.header().clone();
+    let rules = Rules::from_name(&h.ruleset).map_err(|e| CheckError::Ruleset(e.to_string()))?;
     let start = Instant::now();
-    let check = with_rules!(rules, |r| certificate::check(r, &cert, max_positions))?;
+    let check = with_rules!(rules, |r| certificate::check_reader(
+        r,
+        reader,
+        max_positions,
+        progress
+    ))?;
     Ok(CheckReport {
         valid: true,
-        outcome: cert.claims.class(),
-        left_first_wins: cert.claims.left_first,
-        right_first_wins: cert.claims.right_first,
-        convention: cert.convention,
-        ruleset: cert.ruleset,
-        board: cert.board,
+        outcome: h.claims.class(),
+        left_first_wins: h.claims.left_first,
+        right_first_wins: h.claims.right_first,
+        convention: h.convention,
+        ruleset: h.ruleset,
+        board: h.board,
         check,
         time_ms: start.elapsed().as_secs_f64() * 1e3,
     })

@@ -59,9 +59,9 @@ fn tampered_proofs_are_refused() {
     for flip_left in [true, false] {
         let mut bad = cert.clone();
         if flip_left {
-            bad.claims.left_first = bad.claims.left_first.map(|c| !c);
+            bad.header.claims.left_first = bad.header.claims.left_first.map(|c| !c);
         } else {
-            bad.claims.right_first = bad.claims.right_first.map(|c| !c);
+            bad.header.claims.right_first = bad.header.claims.right_first.map(|c| !c);
         }
         assert!(
             check(&rules, &bad, 10_000_000).is_err(),
@@ -107,4 +107,52 @@ fn tampered_proofs_are_refused() {
     assert!(check(&Clobber, &cert, 10).is_err());
     assert!(Certificate::parse("partizan-certificate 2\n").is_err());
     let _ = Player::Left;
+}
+
+#[test]
+fn the_streamed_check_agrees_with_the_in_memory_one() {
+    use partizan_solve::search::certificate::{check_reader, write_certificate, CertReader};
+    use partizan_solve::search::SearchError;
+    let rules = Domineering;
+    let cert = certify(&rules, "....|....|....|....", Convention::Normal, 6);
+    let text = cert.to_text();
+    let whole = check(&rules, &cert, 10_000_000).unwrap();
+    assert_eq!(whole.records, cert.records.len() as u64);
+    // Line by line, with Unix or Windows line breaks.
+    for t in [text.clone(), text.replace('\n', "\r\n")] {
+        let reader = CertReader::new(t.as_bytes()).unwrap();
+        assert_eq!(reader.header(), &cert.header);
+        let streamed = check_reader(&rules, reader, 10_000_000, &mut |_| {}).unwrap();
+        assert_eq!(streamed, whole);
+    }
+    // A record whose board does not parse is refused, naming it.
+    let bad = text.replacen("\tboard\t", "\tboard\tzz", 1);
+    let e = check_reader(
+        &rules,
+        CertReader::new(bad.as_bytes()).unwrap(),
+        10_000_000,
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("bad board 'zz"), "{e}");
+    // A check stops at its position limit.
+    let e = check(&rules, &cert, 5).unwrap_err();
+    assert!(e.to_string().contains("after 5 positions"), "{e}");
+    // A writer that fails fails the certificate, not the process.
+    struct Full;
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk full"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let b = rules.parse("....|....|....|....").unwrap();
+    let cfg = SearchConfig::new(Convention::Normal);
+    let e = write_certificate(&rules, &b, &cfg, &Control::default(), &mut Full).unwrap_err();
+    assert!(
+        matches!(e, SearchError::Write(ref m) if m.contains("disk full")),
+        "{e}"
+    );
 }

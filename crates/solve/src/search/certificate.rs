@@ -11,6 +11,8 @@
 //! the search only the ruleset's move generation, the region finder and
 //! the value solver — not the search, its table, its bounds, its move
 //! order or its symmetry folding — so a bug there cannot pass the check.
+//! A record only proposes a move: the checker plays it only if it is one
+//! of the mover's moves where the checker stands.
 //!
 //! The text format, one record per line, fields separated by tabs:
 //!
@@ -33,7 +35,13 @@
 //! player's claim line; such a certificate proves that player's answer and
 //! no outcome class ([`Claims::class`] is `None`). At least one claim is
 //! required.
+//!
+//! Both sides stream: the prover writes each record as it finds it
+//! ([`write_certificate`]) and the checker reads the records one line at a
+//! time ([`CertReader`]) into a map keyed by the parsed board and an
+//! interned tail, so neither holds the text or a string per record.
 
+use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use partizan_core::{Arena, GameId, Outcome};
@@ -45,6 +53,8 @@ use super::{
     Engine, Knowledge, Node, SearchConfig, SearchError, SearchReport, Shared, Table, Zobrist,
 };
 use crate::outcome::{Convention, Outcomes};
+use crate::regions::{region_board, regions};
+use crate::value::{Savings, SolveError, Solver};
 
 /// What a certificate claims for each first player (`None`: no claim).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -78,8 +88,6 @@ impl Claims {
         }
     }
 }
-use crate::regions::{region_board, regions};
-use crate::value::{Savings, SolveError, Solver};
 
 /// The first line of every certificate.
 pub const HEADER: &str = "partizan-certificate 1";
@@ -107,9 +115,70 @@ pub struct Record {
     pub play: Play,
 }
 
-/// A proof of both first players' outcomes on one board.
+/// A record as read from one line, borrowing the line's text.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RecordRef<'a> {
+    /// Who moves.
+    pub mover: Player,
+    /// The position's board.
+    pub board: &'a str,
+    /// The position's tail.
+    pub tail: &'a str,
+    /// True: a move on the board to `to`; false: a move in the tail.
+    pub on_board: bool,
+    /// The board or tail after the move.
+    pub to: &'a str,
+}
+
+impl RecordRef<'_> {
+    /// An owned copy.
+    pub fn to_owned(&self) -> Record {
+        Record {
+            mover: self.mover,
+            board: self.board.to_string(),
+            tail: self.tail.to_string(),
+            play: if self.on_board {
+                Play::Board(self.to.to_string())
+            } else {
+                Play::Tail(self.to.to_string())
+            },
+        }
+    }
+
+    /// Write the record's line.
+    pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let kind = if self.on_board { "board" } else { "tail" };
+        writeln!(
+            out,
+            "move\t{}\t{}\t{}\t{kind}\t{}",
+            letter(self.mover),
+            self.board,
+            self.tail,
+            self.to
+        )
+    }
+}
+
+impl Record {
+    /// The record, borrowed.
+    pub fn as_ref(&self) -> RecordRef<'_> {
+        let (on_board, to) = match &self.play {
+            Play::Board(b) => (true, b.as_str()),
+            Play::Tail(t) => (false, t.as_str()),
+        };
+        RecordRef {
+            mover: self.mover,
+            board: &self.board,
+            tail: &self.tail,
+            on_board,
+            to,
+        }
+    }
+}
+
+/// Everything of a certificate before its records.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Certificate {
+pub struct Header {
     /// The ruleset's name.
     pub ruleset: String,
     /// The play convention.
@@ -120,6 +189,38 @@ pub struct Certificate {
     pub board: String,
     /// The claimed outcomes.
     pub claims: Claims,
+}
+
+impl Header {
+    /// Write the header's lines.
+    pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(out, "{HEADER}")?;
+        writeln!(out, "ruleset {}", self.ruleset)?;
+        let conv = match self.convention {
+            Convention::Normal => "normal",
+            Convention::Misere => "misere",
+        };
+        writeln!(out, "convention {conv}")?;
+        writeln!(out, "value-cells {}", self.value_cells)?;
+        writeln!(out, "board {}", self.board)?;
+        let w = |b: bool| if b { "wins" } else { "loses" };
+        for (who, c) in [
+            ("left", self.claims.left_first),
+            ("right", self.claims.right_first),
+        ] {
+            if let Some(c) = c {
+                writeln!(out, "claim {who} {}", w(c))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A proof of both first players' outcomes on one board, in memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// The ruleset, convention, root board and claims.
+    pub header: Header,
     /// The winners' moves.
     pub records: Vec<Record>,
 }
@@ -135,6 +236,9 @@ pub enum CertError {
         /// What is wrong.
         msg: String,
     },
+    /// The certificate could not be read at all.
+    #[error("cannot read the certificate: {0}")]
+    Io(#[from] std::io::Error),
     /// The certificate is for another ruleset.
     #[error("certificate is for {found}, not {expected}")]
     Ruleset {
@@ -175,62 +279,68 @@ fn letter(p: Player) -> &'static str {
 impl Certificate {
     /// The certificate as text (see the module comment).
     pub fn to_text(&self) -> String {
-        let mut s = String::new();
-        s.push_str(HEADER);
-        s.push('\n');
-        s.push_str(&format!("ruleset {}\n", self.ruleset));
-        let conv = match self.convention {
-            Convention::Normal => "normal",
-            Convention::Misere => "misere",
-        };
-        s.push_str(&format!("convention {conv}\n"));
-        s.push_str(&format!("value-cells {}\n", self.value_cells));
-        s.push_str(&format!("board {}\n", self.board));
-        let w = |b: bool| if b { "wins" } else { "loses" };
-        for (who, c) in [
-            ("left", self.claims.left_first),
-            ("right", self.claims.right_first),
-        ] {
-            if let Some(c) = c {
-                s.push_str(&format!("claim {who} {}\n", w(c)));
-            }
-        }
+        let mut out = Vec::new();
+        // Writing to memory cannot fail.
+        let _ = self.header.write(&mut out);
         for r in &self.records {
-            let (kind, to) = match &r.play {
-                Play::Board(b) => ("board", b),
-                Play::Tail(t) => ("tail", t),
-            };
-            s.push_str(&format!(
-                "move\t{}\t{}\t{}\t{kind}\t{to}\n",
-                letter(r.mover),
-                r.board,
-                r.tail
-            ));
+            let _ = r.as_ref().write(&mut out);
         }
-        s
+        String::from_utf8(out).unwrap_or_default()
     }
 
     /// Read a certificate written by [`Certificate::to_text`].
     pub fn parse(text: &str) -> Result<Certificate, CertError> {
-        let mut lines = text.lines().enumerate();
-        let mut next = |what: &str| -> Result<(usize, String), CertError> {
-            match lines.next() {
-                Some((i, l)) => Ok((i + 1, l.to_string())),
-                None => Err(CertError::Parse {
+        let mut reader = CertReader::new(text.as_bytes())?;
+        let mut records = Vec::new();
+        reader.read_records(|r| {
+            records.push(r.to_owned());
+            Ok(())
+        })?;
+        Ok(Certificate {
+            header: reader.header,
+            records,
+        })
+    }
+}
+
+/// Reads a certificate one line at a time: the header when made, then
+/// each record through [`CertReader::read_records`].
+pub struct CertReader<B: BufRead> {
+    input: B,
+    /// The current line (without its line break) and its 1-based number.
+    buf: String,
+    line: usize,
+    /// The buffer holds the first record, read while looking for claims.
+    pending: bool,
+    header: Header,
+}
+
+impl<B: BufRead> CertReader<B> {
+    /// Read the header and the claims.
+    pub fn new(mut input: B) -> Result<CertReader<B>, CertError> {
+        let mut buf = String::new();
+        let mut line = 0;
+        let mut next = |what: &str, buf: &mut String| -> Result<usize, CertError> {
+            if read_line(&mut input, buf)? {
+                line += 1;
+                Ok(line)
+            } else {
+                Err(CertError::Parse {
                     line: 0,
                     msg: format!("ends before the {what} line"),
-                }),
+                })
             }
         };
-        let (n, h) = next("header")?;
-        if h.trim() != HEADER {
+        let n = next("header", &mut buf)?;
+        if buf.trim() != HEADER {
             return Err(CertError::Parse {
                 line: n,
                 msg: format!("expected '{HEADER}'"),
             });
         }
-        let field = |(n, l): (usize, String), key: &str| -> Result<(usize, String), CertError> {
-            match l.strip_prefix(key).and_then(|r| r.strip_prefix(' ')) {
+        let mut field = |key: &str, buf: &mut String| -> Result<(usize, String), CertError> {
+            let n = next(key, buf)?;
+            match buf.strip_prefix(key).and_then(|r| r.strip_prefix(' ')) {
                 Some(v) => Ok((n, v.trim().to_string())),
                 None => Err(CertError::Parse {
                     line: n,
@@ -238,8 +348,8 @@ impl Certificate {
                 }),
             }
         };
-        let (_, ruleset) = field(next("ruleset")?, "ruleset")?;
-        let (n, conv) = field(next("convention")?, "convention")?;
+        let (_, ruleset) = field("ruleset", &mut buf)?;
+        let (n, conv) = field("convention", &mut buf)?;
         let convention = match conv.as_str() {
             "normal" => Convention::Normal,
             "misere" => Convention::Misere,
@@ -250,105 +360,173 @@ impl Certificate {
                 })
             }
         };
-        let (n, vc) = field(next("value-cells")?, "value-cells")?;
+        let (n, vc) = field("value-cells", &mut buf)?;
         let value_cells = vc.parse().map_err(|_| CertError::Parse {
             line: n,
             msg: format!("bad value-cells '{vc}'"),
         })?;
-        let (_, board) = field(next("board")?, "board")?;
-        let claim = |(n, v): (usize, String), who: &str| -> Result<bool, CertError> {
-            match v.strip_prefix(who).map(str::trim) {
-                Some("wins") => Ok(true),
-                Some("loses") => Ok(false),
-                _ => Err(CertError::Parse {
+        let (n, board) = field("board", &mut buf)?;
+        let mut reader = CertReader {
+            input,
+            buf,
+            line: n,
+            pending: false,
+            header: Header {
+                ruleset,
+                convention,
+                value_cells,
+                board,
+                claims: Claims {
+                    left_first: None,
+                    right_first: None,
+                },
+            },
+        };
+        reader.read_claims()?;
+        Ok(reader)
+    }
+
+    /// The header and claims.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// One or two claim lines, Left's first; stops at the first record.
+    fn read_claims(&mut self) -> Result<(), CertError> {
+        let claims = &mut self.header.claims;
+        while read_line(&mut self.input, &mut self.buf)? {
+            self.line += 1;
+            if self.buf.trim().is_empty() {
+                continue;
+            }
+            let Some(rest) = self.buf.strip_prefix("claim ") else {
+                self.pending = true;
+                break;
+            };
+            let rest = rest.trim();
+            let n = self.line;
+            let claim = |who: &str| -> Result<bool, CertError> {
+                match rest.strip_prefix(who).map(str::trim) {
+                    Some("wins") => Ok(true),
+                    Some("loses") => Ok(false),
+                    _ => Err(CertError::Parse {
+                        line: n,
+                        msg: format!("expected 'claim {who} wins|loses'"),
+                    }),
+                }
+            };
+            if claims.right_first.is_some() {
+                return Err(CertError::Parse {
                     line: n,
-                    msg: format!("expected 'claim {who} wins|loses'"),
-                }),
+                    msg: "a claim after Right's claim".to_string(),
+                });
             }
-        };
-        // One or two claim lines, Left's first.
-        let mut claims = Claims {
-            left_first: None,
-            right_first: None,
-        };
-        let mut records = Vec::new();
-        let mut first_record = true;
-        for (i, l) in lines {
-            if l.trim().is_empty() {
-                continue;
+            if claims.left_first.is_none() && rest.starts_with("left") {
+                claims.left_first = Some(claim("left")?);
+            } else {
+                claims.right_first = Some(claim("right")?);
             }
-            if let Some(rest) = l.strip_prefix("claim ") {
-                let at = (i + 1, rest.trim().to_string());
-                if !records.is_empty() || claims.right_first.is_some() {
-                    return Err(CertError::Parse {
-                        line: i + 1,
-                        msg: "a claim after Right's claim or a move".to_string(),
-                    });
-                }
-                if claims.left_first.is_none() && rest.starts_with("left") {
-                    claims.left_first = Some(claim(at, "left")?);
-                } else {
-                    claims.right_first = Some(claim(at, "right")?);
-                }
-                continue;
-            }
-            if first_record {
-                first_record = false;
-                if claims.left_first.is_none() && claims.right_first.is_none() {
-                    return Err(CertError::Parse {
-                        line: i + 1,
-                        msg: "expected 'claim left|right wins|loses'".to_string(),
-                    });
-                }
-            }
-            let f: Vec<&str> = l.split('\t').collect();
-            let bad = |msg: &str| CertError::Parse {
-                line: i + 1,
-                msg: msg.to_string(),
-            };
-            if f.len() != 6 || f[0] != "move" {
-                return Err(bad(
-                    "expected 'move<TAB>L|R<TAB>board<TAB>tail<TAB>board|tail<TAB>to'",
-                ));
-            }
-            let mover = match f[1] {
-                "L" => Player::Left,
-                "R" => Player::Right,
-                _ => return Err(bad("the mover must be L or R")),
-            };
-            let play = match f[4] {
-                "board" => Play::Board(f[5].to_string()),
-                "tail" => Play::Tail(f[5].to_string()),
-                _ => return Err(bad("the move kind must be board or tail")),
-            };
-            records.push(Record {
-                mover,
-                board: f[2].to_string(),
-                tail: f[3].to_string(),
-                play,
-            });
         }
         if claims.left_first.is_none() && claims.right_first.is_none() {
             return Err(CertError::Parse {
-                line: 0,
-                msg: "ends before the claim line".to_string(),
+                line: if self.pending { self.line } else { 0 },
+                msg: "expected 'claim left|right wins|loses'".to_string(),
             });
         }
-        Ok(Certificate {
-            ruleset,
-            convention,
-            value_cells,
-            board,
-            claims,
-            records,
-        })
+        Ok(())
+    }
+
+    /// Hand every record, in order, to `f`; the number of records.
+    pub fn read_records(
+        &mut self,
+        mut f: impl FnMut(RecordRef<'_>) -> Result<(), CertError>,
+    ) -> Result<u64, CertError> {
+        let mut count = 0;
+        loop {
+            if !self.pending {
+                if !read_line(&mut self.input, &mut self.buf)? {
+                    return Ok(count);
+                }
+                self.line += 1;
+            }
+            self.pending = false;
+            if self.buf.trim().is_empty() {
+                continue;
+            }
+            f(parse_record(self.line, &self.buf)?)?;
+            count += 1;
+        }
     }
 }
 
-/// The proof being built.
-struct Proof {
+/// Read one line into `buf` without its line break; false at the end.
+fn read_line(input: &mut impl BufRead, buf: &mut String) -> Result<bool, CertError> {
+    buf.clear();
+    if input.read_line(buf)? == 0 {
+        return Ok(false);
+    }
+    while buf.ends_with(['\n', '\r']) {
+        buf.pop();
+    }
+    Ok(true)
+}
+
+/// One `move` line.
+fn parse_record(line: usize, l: &str) -> Result<RecordRef<'_>, CertError> {
+    let bad = |msg: &str| CertError::Parse {
+        line,
+        msg: msg.to_string(),
+    };
+    if l.starts_with("claim ") {
+        return Err(bad("a claim after a move"));
+    }
+    let mut f = l.split('\t');
+    let mut field = || f.next();
+    let (Some("move"), Some(mover), Some(board), Some(tail), Some(kind), Some(to), None) = (
+        field(),
+        field(),
+        field(),
+        field(),
+        field(),
+        field(),
+        field(),
+    ) else {
+        return Err(bad(
+            "expected 'move<TAB>L|R<TAB>board<TAB>tail<TAB>board|tail<TAB>to'",
+        ));
+    };
+    let mover = match mover {
+        "L" => Player::Left,
+        "R" => Player::Right,
+        _ => return Err(bad("the mover must be L or R")),
+    };
+    let on_board = match kind {
+        "board" => true,
+        "tail" => false,
+        _ => return Err(bad("the move kind must be board or tail")),
+    };
+    Ok(RecordRef {
+        mover,
+        board,
+        tail,
+        on_board,
+        to,
+    })
+}
+
+/// The proof being written.
+struct Proof<'w> {
     seen: FxHashSet<(Board, GameId, bool)>,
-    records: Vec<Record>,
+    out: &'w mut dyn Write,
+    records: u64,
+}
+
+impl Proof<'_> {
+    fn emit(&mut self, r: RecordRef<'_>) -> Result<(), SearchError> {
+        self.records += 1;
+        r.write(self.out)
+            .map_err(|e| SearchError::Write(e.to_string()))
+    }
 }
 
 impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
@@ -359,7 +537,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         node: &Node,
         mover: Player,
         winner: Player,
-        proof: &mut Proof,
+        proof: &mut Proof<'_>,
     ) -> Result<(), SearchError> {
         if !proof
             .seen
@@ -379,36 +557,32 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         };
         let other = mover.opponent();
         if mover == winner {
-            for o in &opts {
-                let c = self.child(node, o)?;
+            for i in 0..opts.len() + tails.len() {
+                let (c, on_board) = match opts.get(i) {
+                    Some(o) => (self.child(node, o)?, Some(o)),
+                    None => (
+                        Node {
+                            tail: tails[i - opts.len()],
+                            ..*node
+                        },
+                        None,
+                    ),
+                };
                 self.depth += 1;
                 let w = self.wins(&c, other);
                 self.depth -= 1;
                 if !w? {
-                    proof.records.push(Record {
+                    let to = match on_board {
+                        Some(o) => self.rules.format(o),
+                        None => self.arena.display(c.tail),
+                    };
+                    proof.emit(RecordRef {
                         mover,
-                        board: self.rules.format(&node.board),
-                        tail: self.arena.display(node.tail),
-                        play: Play::Board(self.rules.format(o)),
-                    });
-                    self.depth += 1;
-                    let r = self.prove(&c, other, winner, proof);
-                    self.depth -= 1;
-                    return r;
-                }
-            }
-            for &t in &tails {
-                let c = Node { tail: t, ..*node };
-                self.depth += 1;
-                let w = self.wins(&c, other);
-                self.depth -= 1;
-                if !w? {
-                    proof.records.push(Record {
-                        mover,
-                        board: self.rules.format(&node.board),
-                        tail: self.arena.display(node.tail),
-                        play: Play::Tail(self.arena.display(t)),
-                    });
+                        board: &self.rules.format(&node.board),
+                        tail: &self.arena.display(node.tail),
+                        on_board: on_board.is_some(),
+                        to: &to,
+                    })?;
                     self.depth += 1;
                     let r = self.prove(&c, other, winner, proof);
                     self.depth -= 1;
@@ -443,17 +617,36 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
     }
 }
 
-/// Solve `board` (one thread) and write the proof of each searched first
-/// player's answer (both, unless `config.first` names one).
-pub fn solve_with_certificate<R: Knowledge>(
+/// Solve `board` (one thread) and write the certificate of each searched
+/// first player's answer (both, unless `config.first` names one) to `out`,
+/// a record at a time; the search's report and the number of records.
+pub fn write_certificate<R: Knowledge>(
     rules: &R,
     board: &Board,
     config: &SearchConfig,
     control: &super::Control<'_>,
-) -> Result<(SearchReport, Certificate), SearchError> {
+    out: &mut dyn Write,
+) -> Result<(SearchReport, u64), SearchError> {
     let mut config = *config;
     config.threads = 1;
     let report = super::solve(rules, board, &config, control)?;
+    let header = Header {
+        ruleset: rules.name().to_string(),
+        convention: config.convention,
+        value_cells: if config.values_on() {
+            config.value_cells
+        } else {
+            0
+        },
+        board: rules.format(board),
+        claims: Claims {
+            left_first: report.searched(Player::Left).then_some(report.left.wins),
+            right_first: report.searched(Player::Right).then_some(report.right.wins),
+        },
+    };
+    header
+        .write(out)
+        .map_err(|e| SearchError::Write(e.to_string()))?;
     // A second pass with a table of its own walks the proof; it re-derives
     // what the first pass's table has forgotten.
     let table = Table::with_bytes(config.table_bytes);
@@ -471,7 +664,8 @@ pub fn solve_with_certificate<R: Knowledge>(
     let mut e = Engine::new(rules, &shared)?;
     let mut proof = Proof {
         seen: FxHashSet::default(),
-        records: Vec::new(),
+        out,
+        records: 0,
     };
     for (first, wins) in [
         (Player::Left, report.outcomes.left_first),
@@ -485,21 +679,28 @@ pub fn solve_with_certificate<R: Knowledge>(
         let winner = if wins { first } else { first.opponent() };
         e.prove(&root, first, winner, &mut proof)?;
     }
-    let cert = Certificate {
-        ruleset: rules.name().to_string(),
-        convention: config.convention,
-        value_cells: if config.values_on() {
-            config.value_cells
-        } else {
-            0
-        },
-        board: rules.format(board),
-        claims: Claims {
-            left_first: report.searched(Player::Left).then_some(report.left.wins),
-            right_first: report.searched(Player::Right).then_some(report.right.wins),
-        },
-        records: proof.records,
-    };
+    proof
+        .out
+        .flush()
+        .map_err(|e| SearchError::Write(e.to_string()))?;
+    Ok((report, proof.records))
+}
+
+/// Solve `board` (one thread) and return the certificate in memory (see
+/// [`write_certificate`]).
+pub fn solve_with_certificate<R: Knowledge>(
+    rules: &R,
+    board: &Board,
+    config: &SearchConfig,
+    control: &super::Control<'_>,
+) -> Result<(SearchReport, Certificate), SearchError> {
+    let mut text = Vec::new();
+    let (report, _) = write_certificate(rules, board, config, control, &mut text)?;
+    let cert = std::str::from_utf8(&text)
+        .map_err(|e| SearchError::Inconsistent(e.to_string()))
+        .and_then(|t| {
+            Certificate::parse(t).map_err(|e| SearchError::Inconsistent(e.to_string()))
+        })?;
     Ok((report, cert))
 }
 
@@ -516,20 +717,81 @@ pub struct CheckReport {
     pub records: u64,
 }
 
+/// Where a check is, for a progress display.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CheckProgress {
+    /// This many records read.
+    Reading(u64),
+    /// This many positions replayed.
+    Replaying(u64),
+}
+
+/// How often the checker reports where it is.
+const REPORT_EVERY: u64 = 1 << 16;
+
+/// A recorded move, parsed: the board after it, or the tail after it (an
+/// interned tail text).
+#[derive(Copy, Clone, Debug)]
+enum Move {
+    Board(Board),
+    Tail(u32),
+}
+
+/// The certificate's records, keyed by (board, interned tail text, Left
+/// to move). Tail texts are few; boards are parsed once, when read.
+#[derive(Default)]
+struct Moves {
+    texts: FxHashMap<Box<str>, u32>,
+    map: FxHashMap<(Board, u32, bool), Move>,
+}
+
+impl Moves {
+    fn text_id(&mut self, s: &str) -> u32 {
+        if let Some(&id) = self.texts.get(s) {
+            return id;
+        }
+        let id = self.texts.len() as u32;
+        self.texts.insert(s.into(), id);
+        id
+    }
+
+    fn insert<R: Ruleset>(&mut self, rules: &R, r: RecordRef<'_>) -> Result<(), CertError> {
+        let parse = |text: &str| {
+            rules.parse(text).map_err(|e| CertError::Board {
+                board: text.to_string(),
+                msg: e.to_string(),
+            })
+        };
+        let board = parse(r.board)?;
+        let tail = self.text_id(r.tail);
+        let play = if r.on_board {
+            Move::Board(parse(r.to)?)
+        } else {
+            Move::Tail(self.text_id(r.to))
+        };
+        self.map
+            .insert((board, tail, r.mover == Player::Left), play);
+        Ok(())
+    }
+}
+
 /// The independent checker (see the module comment).
-struct Checker<'r, R: Ruleset> {
+struct Checker<'r, 'p, R: Ruleset> {
     rules: &'r R,
     convention: Convention,
     value_cells: u32,
-    moves: FxHashMap<(bool, String, String), Play>,
+    moves: Moves,
+    /// The interned text of each tail met (`None`: no record has it).
+    tail_ids: FxHashMap<GameId, Option<u32>>,
     values: Solver<'r, R>,
     arena: Arena,
     done: FxHashSet<(Board, GameId, bool)>,
     report: CheckReport,
     limit: u64,
+    progress: &'p mut dyn FnMut(CheckProgress),
 }
 
-impl<'r, R: Ruleset> Checker<'r, R> {
+impl<R: Ruleset> Checker<'_, '_, R> {
     /// The position after a move: small regions valued into the tail.
     fn normalise(&mut self, o: &Board, tail: GameId) -> Result<(Board, GameId), CertError> {
         if self.convention == Convention::Misere || self.value_cells == 0 {
@@ -548,6 +810,20 @@ impl<'r, R: Ruleset> Checker<'r, R> {
         Ok((o.restrict(keep), tail))
     }
 
+    /// The interned text of `tail`, if any record names it.
+    fn tail_id(&mut self, tail: GameId) -> Option<u32> {
+        if let Some(&id) = self.tail_ids.get(&tail) {
+            return id;
+        }
+        let id = self
+            .moves
+            .texts
+            .get(self.arena.display(tail).as_str())
+            .copied();
+        self.tail_ids.insert(tail, id);
+        id
+    }
+
     /// Check that `winner` wins (`board`, `tail`) with `mover` to move.
     fn verify(
         &mut self,
@@ -563,6 +839,9 @@ impl<'r, R: Ruleset> Checker<'r, R> {
         self.report.positions += 1;
         if self.report.positions > self.limit {
             return Err(CertError::Limit(self.limit));
+        }
+        if self.report.positions.is_multiple_of(REPORT_EVERY) {
+            (self.progress)(CheckProgress::Replaying(self.report.positions));
         }
         let normal = self.convention == Convention::Normal;
         if !root && normal && self.value_cells > 0 && self.rules.cells(board) == 0 {
@@ -600,37 +879,41 @@ impl<'r, R: Ruleset> Checker<'r, R> {
             return Ok(());
         }
         if mover == winner {
-            let key = (
-                mover == Player::Left,
-                self.rules.format(board),
-                self.arena.display(tail),
-            );
-            let Some(play) = self.moves.get(&key).cloned() else {
+            let play = self
+                .tail_id(tail)
+                .and_then(|t| self.moves.map.get(&(*board, t, mover == Player::Left)))
+                .copied();
+            let Some(play) = play else {
                 return Err(CertError::Refuted(format!(
                     "no move recorded for {mover:?} at {} + {}",
-                    key.1, key.2
+                    self.rules.format(board),
+                    self.arena.display(tail)
                 )));
             };
             match play {
-                Play::Board(text) => {
-                    let after = self.rules.parse(&text).map_err(|e| CertError::Board {
-                        board: text.clone(),
-                        msg: e.to_string(),
-                    })?;
+                Move::Board(after) => {
                     if !opts.contains(&after) {
                         return Err(CertError::Refuted(format!(
-                            "{text} is not a move of {mover:?} from {}",
-                            key.1
+                            "{} is not a move of {mover:?} from {}",
+                            self.rules.format(&after),
+                            self.rules.format(board)
                         )));
                     }
                     let (b, t) = self.normalise(&after, tail)?;
                     self.verify(&b, t, other, winner, false)
                 }
-                Play::Tail(v) => {
-                    let Some(&t) = tails.iter().find(|&&t| self.arena.display(t) == v) else {
+                Move::Tail(v) => {
+                    let mut found = None;
+                    for &t in &tails {
+                        if self.tail_id(t) == Some(v) {
+                            found = Some(t);
+                            break;
+                        }
+                    }
+                    let Some(t) = found else {
                         return Err(CertError::Refuted(format!(
-                            "{v} is not an option of {mover:?} in {}",
-                            key.2
+                            "the recorded tail move is not an option of {mover:?} in {}",
+                            self.arena.display(tail)
                         )));
                     };
                     self.verify(board, t, other, winner, false)
@@ -649,6 +932,66 @@ impl<'r, R: Ruleset> Checker<'r, R> {
     }
 }
 
+/// Replay the certificate whose header is `header` and whose records
+/// `records` hands over (see [`CertReader::read_records`]); accept it only
+/// if every line of play ends as claimed. At most `limit` positions are
+/// replayed; `progress` hears where the check is now and then.
+fn check_records<R: Ruleset>(
+    rules: &R,
+    header: &Header,
+    records: impl FnOnce(
+        &mut dyn FnMut(RecordRef<'_>) -> Result<(), CertError>,
+    ) -> Result<u64, CertError>,
+    limit: u64,
+    progress: &mut dyn FnMut(CheckProgress),
+) -> Result<CheckReport, CertError> {
+    if header.ruleset != rules.name() {
+        return Err(CertError::Ruleset {
+            expected: rules.name().to_string(),
+            found: header.ruleset.clone(),
+        });
+    }
+    let board = rules.parse(&header.board).map_err(|e| CertError::Board {
+        board: header.board.clone(),
+        msg: e.to_string(),
+    })?;
+    let mut moves = Moves::default();
+    let mut read = 0u64;
+    let count = records(&mut |r| {
+        moves.insert(rules, r)?;
+        read += 1;
+        if read.is_multiple_of(REPORT_EVERY) {
+            progress(CheckProgress::Reading(read));
+        }
+        Ok(())
+    })?;
+    let mut c = Checker {
+        rules,
+        convention: header.convention,
+        value_cells: header.value_cells,
+        moves,
+        tail_ids: FxHashMap::default(),
+        values: Solver::new(rules, Savings::ALL)?,
+        arena: Arena::new(),
+        done: FxHashSet::default(),
+        report: CheckReport {
+            records: count,
+            ..CheckReport::default()
+        },
+        limit,
+        progress,
+    };
+    let zero = c.arena.zero();
+    for first in [Player::Left, Player::Right] {
+        let Some(wins) = header.claims.of(first) else {
+            continue;
+        };
+        let winner = if wins { first } else { first.opponent() };
+        c.verify(&board, zero, first, winner, true)?;
+    }
+    Ok(c.report)
+}
+
 /// Replay `cert` on `rules` move by move; accept it only if every line of
 /// play ends as claimed. At most `limit` positions are replayed.
 pub fn check<R: Ruleset>(
@@ -656,44 +999,23 @@ pub fn check<R: Ruleset>(
     cert: &Certificate,
     limit: u64,
 ) -> Result<CheckReport, CertError> {
-    if cert.ruleset != rules.name() {
-        return Err(CertError::Ruleset {
-            expected: rules.name().to_string(),
-            found: cert.ruleset.clone(),
-        });
-    }
-    let board = rules.parse(&cert.board).map_err(|e| CertError::Board {
-        board: cert.board.clone(),
-        msg: e.to_string(),
-    })?;
-    let mut moves = FxHashMap::default();
-    for r in &cert.records {
-        moves.insert(
-            (r.mover == Player::Left, r.board.clone(), r.tail.clone()),
-            r.play.clone(),
-        );
-    }
-    let mut c = Checker {
-        rules,
-        convention: cert.convention,
-        value_cells: cert.value_cells,
-        moves,
-        values: Solver::new(rules, Savings::ALL)?,
-        arena: Arena::new(),
-        done: FxHashSet::default(),
-        report: CheckReport {
-            records: cert.records.len() as u64,
-            ..CheckReport::default()
-        },
-        limit,
+    let records = |f: &mut dyn FnMut(RecordRef<'_>) -> Result<(), CertError>| {
+        for r in &cert.records {
+            f(r.as_ref())?;
+        }
+        Ok(cert.records.len() as u64)
     };
-    let zero = c.arena.zero();
-    for first in [Player::Left, Player::Right] {
-        let Some(wins) = cert.claims.of(first) else {
-            continue;
-        };
-        let winner = if wins { first } else { first.opponent() };
-        c.verify(&board, zero, first, winner, true)?;
-    }
-    Ok(c.report)
+    check_records(rules, &cert.header, records, limit, &mut |_| {})
+}
+
+/// Replay the certificate `reader` is reading (its header already read),
+/// one record line at a time (see [`check`]).
+pub fn check_reader<R: Ruleset, B: BufRead>(
+    rules: &R,
+    mut reader: CertReader<B>,
+    limit: u64,
+    progress: &mut dyn FnMut(CheckProgress),
+) -> Result<CheckReport, CertError> {
+    let header = reader.header.clone();
+    check_records(rules, &header, |f| reader.read_records(f), limit, progress)
 }

@@ -281,6 +281,9 @@ pub enum SearchError {
     /// More threads than the search can use.
     #[error("threads must be 1 or 2, not {0}")]
     Threads(usize),
+    /// The certificate could not be written.
+    #[error("cannot write the certificate: {0}")]
+    Write(String),
     /// A checkpoint could not be written, or was refused.
     #[error(transparent)]
     Checkpoint(#[from] checkpoint::CheckpointError),

@@ -96,7 +96,9 @@ impl Ruleset for Cram {
     /// mirror strategy), one run each on the shared machine: one thread
     /// 7.06 s wall, two splitting the root 5.28 s, one per first player
     /// 7.33 s (`partizan outcome cram BOARD --no-store --threads 1` /
-    /// `--parallel root-split|first-players`).
+    /// `--parallel root-split|first-players`). Under normal play Cram's
+    /// outcome now goes by the solver's one-thread nimber search; this
+    /// choice is for the general engine (misère play, checkpointed runs).
     fn default_parallel(&self) -> crate::TwoThreads {
         crate::TwoThreads::RootSplit
     }

@@ -139,7 +139,7 @@ pub mod toppling;
 pub mod transform;
 
 pub use amazons::Amazons;
-pub use board::{each_bit, flood, Bits, Board, Player, MAX_CELLS};
+pub use board::{col_range_mask, each_bit, flood, Bits, Board, Player, MAX_CELLS};
 pub use clobber::Clobber;
 pub use col::Col;
 pub use cram::Cram;

@@ -11,8 +11,10 @@
 //! path against the general engine on one board (their ratio in the same
 //! run); Domineering's search copy for popcount/BMI against its portable
 //! copy (8 x 8); the general engine's three move orderings; one thread against two
-//! (both ways of sharing) on Domineering 8 x 8 and Clobber 4 x 5, with
-//! the ratios printed; and Clobber checkerboards.
+//! (both ways of sharing) on Domineering 8 x 8, Clobber 4 x 5 and the
+//! Kōnane 5 x 6 opening, with the ratios printed; Cram's nimber search
+//! against the general engine (Cram 5 x 7 and 3 x 11); and Clobber
+//! checkerboards.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use partizan_games::{Clobber, Cram, Domineering, Konane, Ruleset};
@@ -111,6 +113,48 @@ fn threads<R: Knowledge>(c: &mut Criterion, name: &str, r: &R, text: &str, want:
             best[0].1,
             one / t.as_secs_f64()
         );
+    }
+}
+
+/// Cram's own search (by nimbers, one thread) against the general engine
+/// on one thread and on two sharing the root, on boards of published
+/// nimbers (Beling's table, `tests/data/cram_nimbers.txt`: 5 x 7 is 1, a
+/// first-player win) or the general engine's answer (3 x 11: P), with the
+/// ratios of the best of three wall times printed.
+fn cram_nimbers(c: &mut Criterion) {
+    for (name, text, want) in [("5x7", rect(5, 7), "N"), ("3x11", rect(3, 11), "P")] {
+        let mut g = c.benchmark_group(format!("cram {name}"));
+        g.sample_size(10);
+        let mut best = Vec::new();
+        for (label, fast, threads) in [
+            ("nimbers", true, 1),
+            ("general 1 thread", false, 1),
+            ("general 2 threads", false, 2),
+        ] {
+            let mut cfg = SearchConfig::for_ruleset(&Cram, Convention::Normal);
+            cfg.table_bytes = 1 << 30;
+            cfg.fast = fast;
+            cfg.threads = threads;
+            cfg.parallel = Parallel::RootSplit;
+            let t = (0..3)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    run(&Cram, &text, &cfg, want);
+                    t.elapsed()
+                })
+                .min()
+                .expect("three runs");
+            best.push((label, t));
+            g.bench_function(label, |b| b.iter(|| run(&Cram, &text, &cfg, want)));
+        }
+        g.finish();
+        for (label, t) in &best[1..] {
+            eprintln!(
+                "cram {name}: nimbers {:.2?} against {label} {t:.2?}: {:.2}x",
+                best[0].1,
+                t.as_secs_f64() / best[0].1.as_secs_f64()
+            );
+        }
     }
 }
 
@@ -235,13 +279,12 @@ fn bench(c: &mut Criterion) {
         .to_string();
     threads(c, "domineering 8x8", &Domineering, &rect(8, 8), "N");
     threads(c, "clobber 4x5", &Clobber, &clobber45, &want45);
-    // Cram and Kōnane, to choose their default ways of sharing two
-    // threads: Cram 5 x 7 has nimber 1, a first-player win (Beling's
-    // table, `tests/data/cram_nimbers.txt`; 5 x 6, even-sided, is now
-    // answered by the mirror strategy in 4 nodes); the Kōnane 5 x 6 opening (two
+    // Cram's nimber search against the general engine on one and two
+    // threads; Kōnane, to choose its default way of sharing two threads:
+    // the Kōnane 5 x 6 opening (two
     // adjacent stones taken from the middle) is checked against the
     // general engine with every shortcut off.
-    threads(c, "cram 5x7", &Cram, &rect(5, 7), "N");
+    cram_nimbers(c);
     let konane56 = konane_opening(5, 6);
     let b = Konane.parse(&konane56).expect("board");
     let want_k = solve(&Konane, &b, &plain, &Control::default())

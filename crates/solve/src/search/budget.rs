@@ -17,8 +17,10 @@ use super::{Control, Progress, SearchError};
 pub(crate) struct Budget<'a> {
     /// The caller's stop flag and progress callback.
     pub control: &'a Control<'a>,
-    /// The table (its counts are flushed, its fill reported).
-    pub table: &'a Table,
+    /// The table (its counts are flushed, its fill reported); `None` for a
+    /// search that keeps a memo of its own (its fill is
+    /// [`Searcher::fill`]).
+    pub table: Option<&'a Table>,
     /// Nodes searched by every thread, flushed here.
     pub nodes: &'a AtomicU64,
     /// When the search started.
@@ -41,6 +43,9 @@ pub(crate) struct Searcher<'a> {
     pub first: Player,
     /// The current line's first plies: (rank of the move tried, options).
     pub line: &'a [(u16, u16)],
+    /// Entries in use and capacity of the thread's own memo, reported when
+    /// the budget has no table.
+    pub fill: (u64, u64),
 }
 
 impl Budget<'_> {
@@ -50,7 +55,9 @@ impl Budget<'_> {
     pub(crate) fn check(&self, s: Searcher<'_>) -> Result<(), SearchError> {
         let total = self.nodes.fetch_add(*s.unflushed, Relaxed) + *s.unflushed;
         *s.unflushed = 0;
-        self.table.add(s.tally);
+        if let Some(t) = self.table {
+            t.add(s.tally);
+        }
         let ctl = self.control;
         if ctl.stop.is_some_and(|stop| stop.load(Relaxed)) {
             return Err(SearchError::Stopped { nodes: total });
@@ -73,12 +80,14 @@ impl Budget<'_> {
                     .compare_exchange(last, ms, Relaxed, Relaxed)
                     .is_ok()
             {
-                let t = self.table.stats();
+                let (filled, capacity) = self
+                    .table
+                    .map_or(s.fill, |t| (t.stats().filled, t.stats().capacity));
                 f(&Progress {
                     nodes: total,
                     nodes_per_sec: total as f64 / elapsed.as_secs_f64().max(1e-9),
-                    table_filled: t.filled,
-                    table_capacity: t.capacity,
+                    table_filled: filled,
+                    table_capacity: capacity,
                     elapsed_ms: ms,
                     left_first: s.first == Player::Left,
                     line: s.line.to_vec(),

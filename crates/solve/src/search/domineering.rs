@@ -1093,7 +1093,7 @@ impl<'s> Engine<'s> {
         let sh = self.sh;
         super::budget::Budget {
             control: sh.control,
-            table: sh.table,
+            table: Some(sh.table),
             nodes: &sh.nodes,
             start: sh.start,
             last_report: &sh.last_report,
@@ -1105,6 +1105,7 @@ impl<'s> Engine<'s> {
             found: self.split.map(|(_, _, f)| f),
             first: self.first,
             line: &self.line[..self.depth.min(LINE_PLIES)],
+            fill: (0, 0),
         })?;
         if let Some(s) = sh.saver {
             s.save_if_due(sh.table, sh.nodes.load(Relaxed))?;

@@ -10,8 +10,9 @@
 //!
 //! [`Knowledge`] adds what needs the solver: a ruleset's own outcome
 //! search. Every ruleset has it through one blanket impl, which picks the
-//! fast path by the ruleset's type (Domineering's [`super::domineering`]),
-//! so no ruleset needs a line here.
+//! fast path by the ruleset's type (Domineering's [`super::domineering`])
+//! or kind (every impartial ruleset under normal play: the nimber search
+//! of [`super::impartial`]), so no ruleset needs a line here.
 
 use std::any::Any;
 
@@ -56,7 +57,7 @@ impl<R: Ruleset + 'static> Knowledge for R {
         if me.is::<Domineering>() {
             return super::domineering::solve(board, config, control);
         }
-        None
+        super::impartial::solve(self, board, config, control)
     }
 
     fn fast_solve_resumable(
@@ -83,25 +84,28 @@ mod tests {
     use partizan_games::{Clobber, Cram, Rules};
 
     #[test]
-    fn only_domineering_takes_a_fast_path() {
+    fn domineering_and_the_impartial_rulesets_take_a_fast_path() {
         let cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
         let ctl = Control::default();
         let b = Domineering.parse("...|...").unwrap();
         assert!(Domineering.fast_solve(&b, &cfg, &ctl).is_some());
-        // Cram's board is Domineering's board, but Cram has no fast path.
+        // Cram's board is Domineering's board; Cram, impartial, takes the
+        // nimber search under normal play only.
         let cfg = SearchConfig::for_ruleset(&Cram, Convention::Normal);
-        assert!(Cram.fast_solve(&b, &cfg, &ctl).is_none());
+        assert!(Cram.fast_solve(&b, &cfg, &ctl).is_some());
+        let misere = SearchConfig::for_ruleset(&Cram, Convention::Misere);
+        assert!(Cram.fast_solve(&b, &misere, &ctl).is_none());
         let b = Clobber.parse("xo|ox").unwrap();
         assert!(Clobber.fast_solve(&b, &cfg, &ctl).is_none());
         // Every registered ruleset has the knowledge, with no line here.
         for &r in Rules::ALL {
-            let n = partizan_games::with_rules!(r, |rs| {
+            let (fast, impartial) = partizan_games::with_rules!(r, |rs| {
                 let b = rs.parse(rs.info().example).unwrap();
                 let _ = rs.default_value_cells();
-                rs.fast_solve(&b, &SearchConfig::for_ruleset(rs, Convention::Normal), &ctl)
-                    .is_some()
+                let cfg = SearchConfig::for_ruleset(rs, Convention::Normal);
+                (rs.fast_solve(&b, &cfg, &ctl).is_some(), rs.impartial())
             });
-            assert_eq!(n, r == Rules::Domineering, "{r}");
+            assert_eq!(fast, r == Rules::Domineering || impartial, "{r}");
         }
     }
 }

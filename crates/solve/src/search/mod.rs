@@ -35,6 +35,7 @@ pub(crate) mod budget;
 pub mod certificate;
 pub mod checkpoint;
 pub mod domineering;
+pub mod impartial;
 pub mod knowledge;
 pub mod table;
 
@@ -784,6 +785,31 @@ impl Mirror {
     }
 }
 
+/// The cell permutation of `sym` on a `w` x `h` rectangle, if it maps the
+/// rectangle's cells to its cells and is an involution (what the mirror
+/// strategy needs of a symmetry).
+pub(crate) fn involution<R: partizan_games::Ruleset>(
+    rules: &R,
+    w: usize,
+    h: usize,
+    sym: partizan_games::Symmetry,
+) -> Option<[u8; 128]> {
+    let n = w * h;
+    let mut perm = [0u8; 128];
+    for (i, p) in perm.iter_mut().enumerate().take(n) {
+        let one = Board::new(w, h, [1u128 << i, 0, 0]).ok()?;
+        let img = rules.apply(&one, sym);
+        let all = img.layer(0) | img.layer(1) | img.layer(2);
+        if img.width() != w || img.height() != h || all.count_ones() != 1 {
+            return None;
+        }
+        *p = all.trailing_zeros() as u8;
+    }
+    (0..n)
+        .all(|i| perm[perm[i] as usize] as usize == i)
+        .then_some(perm)
+}
+
 /// Most symmetries a search keys by: the eight of the square and the same
 /// eight swapping the players.
 const MAX_SYMS: usize = 16;
@@ -900,24 +926,9 @@ impl Zobrist {
             if sym.negates == rules.impartial() {
                 continue;
             }
-            let mut perm = [0u8; 128];
-            for (i, p) in perm.iter_mut().enumerate().take(n) {
-                let Ok(one) = Board::new(w, h, [1u128 << i, 0, 0]) else {
-                    continue 'sym;
-                };
-                let img = rules.apply(&one, *sym);
-                if img.width() != w || img.height() != h {
-                    continue 'sym;
-                }
-                let all = img.layer(0) | img.layer(1) | img.layer(2);
-                if all.count_ones() != 1 {
-                    continue 'sym;
-                }
-                *p = all.trailing_zeros() as u8;
-            }
-            if (0..n).any(|i| perm[perm[i] as usize] as usize != i) {
-                continue;
-            }
+            let Some(perm) = involution(rules, w, h, *sym) else {
+                continue 'sym;
+            };
             // The hashed image under the same symmetry, if there is one.
             let hashed = (1..syms.len()).find(|&j| {
                 syms[j].1 == sym.negates
@@ -1353,7 +1364,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         let sh = self.sh;
         budget::Budget {
             control: sh.control,
-            table: sh.table,
+            table: Some(sh.table),
             nodes: &sh.nodes,
             start: sh.start,
             last_report: &sh.last_report,
@@ -1365,6 +1376,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             found: self.split.map(|(_, _, f)| f),
             first: self.first,
             line: &self.line[..self.depth.min(LINE_PLIES)],
+            fill: (0, 0),
         })?;
         if let Some(s) = sh.saver {
             s.save_if_due(sh.table, sh.nodes.load(Relaxed))?;

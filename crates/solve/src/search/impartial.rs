@@ -1,0 +1,794 @@
+//! Impartial rulesets under normal play (Cram): the outcome from nimbers.
+//!
+//! By Sprague and Grundy every position of an impartial game under normal
+//! play equals a nim heap, its nimber, and a sum's nimber is the XOR of its
+//! parts'. A position is a sum of its regions, so the question "does the
+//! first player lose?" is "is the XOR of the regions' nimbers 0?". The
+//! general engine searches the sum as a whole, with the small regions'
+//! values as a tail; this search never does: it learns nimbers region by
+//! region, and keeps them in a memo keyed by the region's shape (cropped
+//! and folded by the ruleset's symmetries), so a region met again anywhere,
+//! in any sum, costs a look-up.
+//!
+//! Nimbers are not computed whole when a yes or no will do (the method of
+//! Lemoine and Viennot, "Nimbers are inevitable", 2012). The one question
+//! asked of a region `C` is "is nim(C) = n?", which is the outcome of
+//! `C + *n`: it is a second-player win exactly when no option of `C` has
+//! nimber `n` and nim(C) is no smaller value. An option is itself a sum;
+//! of its regions all but one are valued (their nimbers, by the same
+//! questions, mostly answered by the memo) and the last is asked the
+//! question with the XOR of the others as its target. The answer "no" is
+//! remembered as well as "yes" (a set of values the nimber is not), so a
+//! region asked about several targets is searched once for each.
+//!
+//! The memo holds whole answers only (exact boards as keys, no hashing
+//! collisions), so a hit is never wrong; when it is full nothing new is
+//! added, and the search goes on slower, never wrong. It is single
+//! threaded: both first players share one answer, so a second thread
+//! would only split the root's options.
+
+use std::sync::atomic::AtomicU64;
+use std::time::Instant;
+
+use partizan_games::{col_range_mask, each_bit, Bits, Board, Player, Ruleset, Transform};
+use rustc_hash::FxHashMap;
+
+use super::budget::{Budget, Searcher};
+use super::table::{TableStats, Tally};
+use super::{
+    Control, FirstPlayer, SearchConfig, SearchCounts, SearchError, SearchReport, CHECK_EVERY,
+    LINE_PLIES,
+};
+use crate::outcome::Convention;
+use crate::regions::small::{self, Folder};
+use crate::regions::{canonical_key, push_regions};
+
+/// What the memo knows of one region.
+#[derive(Copy, Clone, Debug)]
+struct Entry {
+    /// Its nimber, or [`UNKNOWN`].
+    nim: u8,
+    /// Bit `k`: its nimber is not `k` (for `k` < 32).
+    not: u32,
+}
+
+const UNKNOWN: u8 = u8::MAX;
+
+impl Entry {
+    /// Whether it answers "is the nimber `n`?".
+    fn answers(&self, n: u32) -> Option<bool> {
+        if self.nim != UNKNOWN {
+            Some(u32::from(self.nim) == n)
+        } else if n < 32 && self.not >> n & 1 == 1 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+}
+
+/// A region's memo key: its stride-8 word when its crop fits 8 x 8 and the
+/// ruleset's symmetries act on layer 0 alone (folded by word operations),
+/// else its folded board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Key {
+    Small(u64),
+    Big(Board),
+}
+
+/// A region of a position: its cells and its memo key.
+type Part = (u32, Key);
+
+/// The memo: exact keys, and a byte budget past which nothing new is
+/// added.
+struct Memo {
+    small: FxHashMap<u64, Entry>,
+    big: FxHashMap<Board, Entry>,
+    bytes: usize,
+}
+
+/// Bytes per entry of a map (key, entry, control byte), over the 7/8 of
+/// its buckets it fills at most.
+fn entry_bytes<K>() -> usize {
+    (std::mem::size_of::<(K, Entry)>() + 1) * 8 / 7 + 1
+}
+
+impl Memo {
+    fn get(&self, k: &Key) -> Option<&Entry> {
+        match k {
+            Key::Small(m) => self.small.get(m),
+            Key::Big(b) => self.big.get(b),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.small.len() + self.big.len()
+    }
+
+    /// Bytes the two maps have allocated.
+    fn used(&self) -> usize {
+        self.small.capacity() * entry_bytes::<u64>() + self.big.capacity() * entry_bytes::<Board>()
+    }
+
+    /// Whether one more entry fits a map of `len` entries, `capacity`
+    /// usable slots and `per` bytes an entry: without growing it, or by
+    /// doubling it within the budget.
+    fn room(&self, len: usize, capacity: usize, per: usize) -> bool {
+        len < capacity || self.used() + (capacity.max(3) + 1) * per <= self.bytes
+    }
+
+    /// Change `k`'s entry, adding it when there is room.
+    fn update(&mut self, k: &Key, f: impl FnOnce(&mut Entry)) {
+        let fresh = || Entry {
+            nim: UNKNOWN,
+            not: 0,
+        };
+        match k {
+            Key::Small(m) => {
+                if let Some(e) = self.small.get_mut(m) {
+                    f(e);
+                } else if self.room(
+                    self.small.len(),
+                    self.small.capacity(),
+                    entry_bytes::<u64>(),
+                ) {
+                    f(self.small.entry(*m).or_insert_with(fresh));
+                }
+            }
+            Key::Big(b) => {
+                if let Some(e) = self.big.get_mut(b) {
+                    f(e);
+                } else if self.room(self.big.len(), self.big.capacity(), entry_bytes::<Board>()) {
+                    f(self.big.entry(*b).or_insert_with(fresh));
+                }
+            }
+        }
+    }
+}
+
+/// The nimber search of one board.
+pub(crate) struct Nimbers<'a, R: Ruleset> {
+    rules: &'a R,
+    symmetry: bool,
+    memo: Memo,
+    /// Folds small regions (`None`: the ruleset's symmetries are not
+    /// geometric on layer 0).
+    folder: Option<Folder>,
+    /// The ruleset is Cram: small regions are expanded in stride 8
+    /// ([`cram_options`]) without building boards.
+    cram8: bool,
+    counts: SearchCounts,
+    /// Options per depth, and their regions (cells, memo key) with each
+    /// option's start, reused.
+    options: Vec<Vec<Board>>,
+    pools: Vec<(Vec<Part>, Vec<usize>)>,
+    masks: Vec<Bits>,
+    depth: usize,
+    line: [(u16, u16); LINE_PLIES],
+    // The budget's shared side (one thread).
+    control: &'a Control<'a>,
+    nodes: AtomicU64,
+    unflushed: u64,
+    start: Instant,
+    last_report: AtomicU64,
+    max_nodes: Option<u64>,
+}
+
+impl<'a, R: Ruleset> Nimbers<'a, R> {
+    /// A search with a memo of at most `bytes`.
+    pub(crate) fn new(
+        rules: &'a R,
+        bytes: usize,
+        symmetry: bool,
+        control: &'a Control<'a>,
+        max_nodes: Option<u64>,
+        cram8: bool,
+    ) -> Nimbers<'a, R> {
+        Nimbers {
+            rules,
+            symmetry,
+            memo: Memo {
+                small: FxHashMap::default(),
+                big: FxHashMap::default(),
+                bytes,
+            },
+            folder: Folder::new(rules),
+            cram8,
+            counts: SearchCounts::default(),
+            options: Vec::new(),
+            pools: Vec::new(),
+            masks: Vec::new(),
+            depth: 0,
+            line: [(0, 0); LINE_PLIES],
+            control,
+            nodes: AtomicU64::new(0),
+            unflushed: 0,
+            start: Instant::now(),
+            last_report: AtomicU64::new(0),
+            max_nodes,
+        }
+    }
+
+    /// The memo's figures, in the table's terms (its capacity: entries of
+    /// the small kind that fit the budget).
+    pub(crate) fn stats(&self) -> TableStats {
+        TableStats {
+            bytes: self.memo.bytes as u64,
+            capacity: (self.memo.bytes / entry_bytes::<u64>()) as u64,
+            bytes_in_use: self.memo.used() as u64,
+            filled: self.memo.len() as u64,
+            probes: self.counts.nodes,
+            hits: self.counts.table_hits,
+            stores: self.counts.expanded,
+            replaced: 0,
+            handicap_hits: 0,
+        }
+    }
+
+    /// The memo key of a region.
+    fn key(&self, b: &Board) -> Key {
+        // Cropped once: in stride 8 when the frame is small already.
+        let (small, big) = if b.width() <= small::SIDE && b.height() <= small::SIDE {
+            (small::crop_key(b), None)
+        } else {
+            let c = b.crop();
+            (small::key(&c), Some(c))
+        };
+        match (self.symmetry, &self.folder, small) {
+            (true, Some(f), Some(m)) => Key::Small(f.canonical(m).0),
+            (false, _, Some(m)) => Key::Small(m),
+            (true, _, _) => Key::Big(canonical_key(self.rules, &big.unwrap_or(*b)).0),
+            (false, _, None) => Key::Big(big.unwrap_or_else(|| b.crop())),
+        }
+    }
+
+    /// The board a key stands for.
+    fn board(k: &Key) -> Board {
+        match k {
+            Key::Small(m) => small::board(*m),
+            Key::Big(b) => *b,
+        }
+    }
+
+    /// Append the regions of `b` as (cells, memo key) to `out`, largest
+    /// first, equal ones cancelled in pairs (a region plus its copy is 0:
+    /// the second player mirrors).
+    fn parts_into(&mut self, b: &Board, out: &mut Vec<Part>) {
+        let from = out.len();
+        self.masks.clear();
+        push_regions(self.rules, b, &mut self.masks);
+        for i in 0..self.masks.len() {
+            let m = self.masks[i];
+            out.push((m.count_ones(), self.key(&b.restrict(m))));
+        }
+        settle(out, from);
+    }
+
+    /// Whether the regions `parts` have nimbers whose XOR is `n`, from the
+    /// memo alone (`None`: it does not know).
+    fn quick(&self, parts: &[Part], n: u32) -> Option<bool> {
+        let mut x = n;
+        let mut unknown = None;
+        for (_, c) in parts {
+            match self.memo.get(c) {
+                Some(e) if e.nim != UNKNOWN => x ^= u32::from(e.nim),
+                e if unknown.is_none() => unknown = Some(e),
+                _ => return None,
+            }
+        }
+        match unknown {
+            None => Some(x == 0),
+            Some(e) => e.and_then(|e| e.answers(x)).filter(|&a| !a),
+        }
+    }
+
+    fn known(&self, c: &Key) -> Option<u32> {
+        self.memo
+            .get(c)
+            .and_then(|e| (e.nim != UNKNOWN).then_some(u32::from(e.nim)))
+    }
+
+    /// Whether the regions `parts` have nimbers whose XOR is `n`.
+    fn sum_is(&mut self, parts: &[Part], n: u32) -> Result<bool, SearchError> {
+        // Ask the question of the largest region whose nimber is unknown;
+        // value the others whole.
+        let ask = parts.iter().position(|(_, c)| self.known(c).is_none());
+        let mut x = n;
+        for (i, (_, c)) in parts.iter().enumerate() {
+            if Some(i) != ask {
+                x ^= self.nimber(c)?;
+            }
+        }
+        match ask {
+            Some(i) => self.is(&parts[i].1, x),
+            None => Ok(x == 0),
+        }
+    }
+
+    /// The nimber of one region (a memo key).
+    fn nimber(&mut self, c: &Key) -> Result<u32, SearchError> {
+        if let Some(v) = self.known(c) {
+            return Ok(v);
+        }
+        let mut k = 0;
+        loop {
+            if self.is(c, k)? {
+                return Ok(k);
+            }
+            k += 1;
+        }
+    }
+
+    /// Whether the region `c` (a memo key) has nimber `n`.
+    fn is(&mut self, c: &Key, n: u32) -> Result<bool, SearchError> {
+        self.counts.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_EVERY {
+            self.check()?;
+        }
+        if let Some(a) = self.memo.get(c).and_then(|e| e.answers(n)) {
+            self.counts.table_hits += 1;
+            return Ok(a);
+        }
+        self.counts.expanded += 1;
+        // Every option's regions, each option's from its start.
+        let d = self.depth;
+        while self.pools.len() <= d {
+            self.pools.push((Vec::new(), Vec::new()));
+        }
+        let (mut pool, mut starts) = std::mem::take(&mut self.pools[d]);
+        pool.clear();
+        starts.clear();
+        match (c, self.cram8) {
+            (Key::Small(m), true) => {
+                if mirrored8(*m) {
+                    self.pools[d] = (pool, starts);
+                    self.counts.by_bounds += 1;
+                    self.memo.update(c, |e| e.nim = 0);
+                    return Ok(n == 0);
+                }
+                let folder = self.folder.as_ref().filter(|_| self.symmetry);
+                let key = |r: Bits| {
+                    let r = small::crop(r as u64);
+                    Key::Small(folder.map_or(r, |f| f.canonical(r).0))
+                };
+                cram_options(&GRID8, Bits::from(*m), &mut pool, &mut starts, key);
+            }
+            (Key::Big(b), true) => self.cram_wide_options(b, &mut pool, &mut starts),
+            _ => {
+                let board = Self::board(c);
+                if self.mirrored(&board) {
+                    // The second player wins by the mirror strategy: nimber 0.
+                    self.pools[d] = (pool, starts);
+                    self.counts.by_bounds += 1;
+                    self.memo.update(c, |e| e.nim = 0);
+                    return Ok(n == 0);
+                }
+                self.options_of(&board, d, &mut pool, &mut starts);
+            }
+        }
+        starts.push(pool.len());
+        // A nimber is the least value no option has: at most their number.
+        if n as usize >= starts.len() {
+            self.pools[d] = (pool, starts);
+            self.counts.by_bounds += 1;
+            if n < 32 {
+                self.memo.update(c, |e| e.not |= 1 << n);
+            }
+            return Ok(false);
+        }
+        // An option with nimber `n`: then not. First the options the memo
+        // answers, then the others by search.
+        let k = starts.len() - 1;
+        let of = |i: usize| starts[i]..starts[i + 1];
+        let mut hit = Ok((0..k).any(|i| self.quick(&pool[of(i)], n) == Some(true)));
+        if n == 0 && self.cram8 && matches!(hit, Ok(false)) {
+            // A move to a position the mirror strategy wins (the mirror
+            // reply, typically): nimber 0, with no search.
+            let mirror = (0..k).find(|&i| match pool[of(i)] {
+                [(_, Key::Small(m))] => self.memo.get(&Key::Small(m)).is_none() && mirrored8(m),
+                _ => false,
+            });
+            if let Some(i) = mirror {
+                self.counts.by_bounds += 1;
+                self.memo.update(&pool[of(i)][0].1, |e| e.nim = 0);
+                hit = Ok(true);
+            }
+        }
+        if matches!(hit, Ok(false)) {
+            for i in 0..k {
+                // The memo may know more now than in the first pass.
+                match self.quick(&pool[of(i)], n) {
+                    Some(true) => {
+                        hit = Ok(true);
+                        break;
+                    }
+                    Some(false) => continue,
+                    None => {}
+                }
+                if d < LINE_PLIES {
+                    self.line[d] = (i as u16, k as u16);
+                }
+                self.depth += 1;
+                hit = self.sum_is(&pool[of(i)], n);
+                self.depth -= 1;
+                if !matches!(hit, Ok(false)) {
+                    break;
+                }
+            }
+        }
+        self.pools[d] = (pool, starts);
+        if hit? {
+            if n < 32 {
+                self.memo.update(c, |e| e.not |= 1 << n);
+            }
+            return Ok(false);
+        }
+        // No option has nimber `n`: it is the nimber unless a smaller one is.
+        for m in 0..n {
+            if self.is(c, m)? {
+                return Ok(false);
+            }
+        }
+        let Ok(v) = u8::try_from(n) else {
+            return Err(SearchError::Inconsistent(format!(
+                "a nimber of {n}, past what the memo holds"
+            )));
+        };
+        self.memo.update(c, |e| e.nim = v);
+        Ok(true)
+    }
+
+    /// The regions of every option of `board` into `pool`, each option's
+    /// start in `starts`.
+    fn options_of(
+        &mut self,
+        board: &Board,
+        d: usize,
+        pool: &mut Vec<Part>,
+        starts: &mut Vec<usize>,
+    ) {
+        while self.options.len() <= d {
+            self.options.push(Vec::new());
+        }
+        let mut opts = std::mem::take(&mut self.options[d]);
+        opts.clear();
+        self.rules.options(board, Player::Left, |o| opts.push(o));
+        for o in &opts {
+            starts.push(pool.len());
+            if self.rules.may_split(board, o) {
+                self.parts_into(o, pool);
+            } else {
+                // Still one region (the ruleset's cheap test says so).
+                let cells = self.rules.cells(o).count_ones();
+                if cells > 0 {
+                    pool.push((cells, self.key(o)));
+                }
+            }
+        }
+        self.options[d] = opts;
+    }
+
+    /// Cram's options of a region too big for stride 8, in its own
+    /// stride ([`cram_options`]).
+    fn cram_wide_options(&self, b: &Board, pool: &mut Vec<Part>, starts: &mut Vec<usize>) {
+        let (w, h) = (b.width(), b.height());
+        let grid = Grid {
+            stride: w,
+            first: col_range_mask(w, h, 0, 1),
+            last: col_range_mask(w, h, w - 1, w),
+        };
+        cram_options(&grid, b.layer(0), pool, starts, |comp| {
+            self.key(&b.with_layers([comp, 0, 0]))
+        });
+    }
+
+    /// The mirror strategy on one region (rulesets whose footprints are
+    /// whole moves): a region kept by a geometric involution under which
+    /// no footprint meets its own image is a second-player win, so its
+    /// nimber is 0 (the second player answers each move by its image; see
+    /// the general engine's `mirror_state` for the argument).
+    fn mirrored(&self, c: &Board) -> bool {
+        if !self.rules.footprints_whole() {
+            return false;
+        }
+        let (w, h) = (c.width(), c.height());
+        'sym: for s in self.rules.symmetries().iter().skip(1) {
+            if s.negates || self.rules.apply(c, *s) != *c {
+                continue;
+            }
+            let Some(perm) = super::involution(self.rules, w, h, *s) else {
+                continue 'sym;
+            };
+            let mut apart = true;
+            self.rules.footprints(c, |f| {
+                if apart {
+                    let img = each_bit(f).fold(0u128, |acc, b| {
+                        acc | 1u128 << perm[b.trailing_zeros() as usize]
+                    });
+                    apart = img & f == 0;
+                }
+            });
+            if apart {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The budget's look: stop, node limit, progress.
+    fn check(&mut self) -> Result<(), SearchError> {
+        let fill = (self.memo.len() as u64, self.stats().capacity);
+        Budget {
+            control: self.control,
+            table: None,
+            nodes: &self.nodes,
+            start: self.start,
+            last_report: &self.last_report,
+            max_nodes: self.max_nodes,
+        }
+        .check(Searcher {
+            unflushed: &mut self.unflushed,
+            tally: &mut Tally::default(),
+            found: None,
+            first: Player::Left,
+            line: &self.line[..self.depth.min(LINE_PLIES)],
+            fill,
+        })
+    }
+
+    /// The nimber of the whole board `b` (every region valued whole).
+    pub(crate) fn board_nimber(&mut self, b: &Board) -> Result<u32, SearchError> {
+        let mut parts = Vec::new();
+        self.parts_into(b, &mut parts);
+        let mut x = 0;
+        for (_, c) in &parts {
+            x ^= self.nimber(c)?;
+        }
+        Ok(x)
+    }
+
+    /// Whether the player to move at `b` wins, and a winning move (the
+    /// board after it) when they do.
+    pub(crate) fn outcome(&mut self, b: &Board) -> Result<(bool, Option<Board>), SearchError> {
+        let mut parts = Vec::new();
+        self.parts_into(b, &mut parts);
+        self.depth = 1;
+        let p = self.sum_is(&parts, 0);
+        self.depth = 0;
+        if p? {
+            return Ok((false, None));
+        }
+        // The search above found a move to a position of nimber 0; the
+        // memo knows it now, so look there first.
+        let mut opts = Vec::new();
+        self.rules.options(b, Player::Left, |o| opts.push(o));
+        let mut of = Vec::with_capacity(opts.len());
+        for o in &opts {
+            parts.clear();
+            self.parts_into(o, &mut parts);
+            of.push(parts.clone());
+        }
+        if let Some(i) = (0..opts.len()).find(|&i| self.quick(&of[i], 0) == Some(true)) {
+            return Ok((true, Some(opts[i])));
+        }
+        for (o, parts) in opts.iter().zip(&of) {
+            self.depth = 1;
+            let p = self.sum_is(parts, 0);
+            self.depth = 0;
+            if p? {
+                return Ok((true, Some(*o)));
+            }
+        }
+        Err(SearchError::Inconsistent(
+            "a first-player win with no move to a second-player win".to_string(),
+        ))
+    }
+}
+
+/// The outcome of `board` for an impartial ruleset under normal play
+/// (`None` otherwise: the general engine runs).
+pub fn solve<R: Ruleset + 'static>(
+    rules: &R,
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+) -> Option<Result<SearchReport, SearchError>> {
+    if !rules.impartial() || config.convention != Convention::Normal {
+        return None;
+    }
+    Some(run(rules, board, config, control))
+}
+
+fn run<R: Ruleset + 'static>(
+    rules: &R,
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+) -> Result<SearchReport, SearchError> {
+    let start = Instant::now();
+    let mut s = Nimbers::new(
+        rules,
+        config.table_bytes,
+        config.symmetry,
+        control,
+        config.max_nodes,
+        is_cram(rules),
+    );
+    let (wins, winning_move) = s.outcome(board)?;
+    let elapsed = start.elapsed();
+    // One search answers both first players: its counts go to the first
+    // searched, the other took no search of its own.
+    let mut counts = Some(s.counts);
+    let mut side = |p: Player| {
+        if !config.first.includes(p) {
+            return FirstPlayer::unsearched(p);
+        }
+        FirstPlayer {
+            player: p,
+            wins,
+            winning_move,
+            counts: counts.take().unwrap_or_default(),
+            elapsed,
+        }
+    };
+    let left = side(Player::Left);
+    let right = side(Player::Right);
+    let mut cfg = *config;
+    cfg.threads = 1;
+    Ok(SearchReport::new(left, right, s.stats(), cfg, elapsed))
+}
+
+/// Whether the ruleset is Cram (whose small regions take [`cram_options`] in stride 8).
+fn is_cram<R: Ruleset + 'static>(rules: &R) -> bool {
+    let me: &dyn std::any::Any = rules;
+    me.is::<partizan_games::Cram>()
+}
+
+/// The nimber of `board` under an impartial ruleset (normal play), by the
+/// same search, with a memo of at most `bytes`; `fast`: Cram's small
+/// regions in stride 8 (else the ruleset's own moves and regions
+/// throughout, the twin).
+pub fn nimber<R: Ruleset + 'static>(
+    rules: &R,
+    board: &Board,
+    bytes: usize,
+    fast: bool,
+    control: &Control<'_>,
+) -> Result<u32, SearchError> {
+    if !rules.impartial() {
+        return Err(SearchError::Inconsistent(format!(
+            "{} is not impartial: its positions have no nimbers",
+            rules.name()
+        )));
+    }
+    Nimbers::new(rules, bytes, true, control, None, fast && is_cram(rules)).board_nimber(board)
+}
+
+/// Order the regions `parts[from..]` largest first, equal ones side by
+/// side, and cancel equal ones in pairs (a region plus its copy is 0: the
+/// second player mirrors).
+fn settle(parts: &mut Vec<Part>, from: usize) {
+    let p = &mut parts[from..];
+    p.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut kept = 0;
+    for i in 0..p.len() {
+        if kept > 0 && p[kept - 1] == p[i] {
+            kept -= 1;
+        } else {
+            p[kept] = p[i];
+            kept += 1;
+        }
+    }
+    parts.truncate(from + kept);
+}
+
+/// The mirror strategy on a small Cram region (stride 8, cropped): kept by
+/// an involution of its rectangle under which no domino meets its own
+/// image (holds a cell the involution fixes, or is swapped with itself),
+/// so the second player wins by answering each move with its image
+/// ([`Nimbers::mirrored`] for any ruleset, by its symmetries).
+fn mirrored8(m: u64) -> bool {
+    let (w, h) = small::dims(m);
+    let horizontal = m & (m >> 1) & !COL7;
+    let vertical = m & (m >> 8);
+    for t in [
+        Transform::FlipRows,
+        Transform::FlipCols,
+        Transform::Rot180,
+        Transform::Transpose,
+        Transform::AntiTranspose,
+    ] {
+        let square = matches!(t, Transform::Transpose | Transform::AntiTranspose);
+        if (square && w != h) || small::transform(m, w, h, t) != m {
+            continue;
+        }
+        let image = |i: u32| {
+            let (r, c) = (i as usize / 8, i as usize % 8);
+            let (r, c) = match t {
+                Transform::FlipRows => (h - 1 - r, c),
+                Transform::FlipCols => (r, w - 1 - c),
+                Transform::Rot180 => (h - 1 - r, w - 1 - c),
+                Transform::Transpose => (c, r),
+                _ => (w - 1 - c, h - 1 - r),
+            };
+            (r * 8 + c) as u32
+        };
+        let meets = |a: u32, b: u32| image(a) == a || image(b) == b || image(a) == b;
+        let mut apart = true;
+        for (firsts, step) in [(horizontal, 1), (vertical, 8)] {
+            let mut at = firsts;
+            while apart && at != 0 {
+                let a = at.trailing_zeros();
+                at &= at - 1;
+                apart = !meets(a, a + step);
+            }
+        }
+        if apart {
+            return true;
+        }
+    }
+    false
+}
+
+/// Column 0 and column 7 of a stride-8 set.
+const COL0: u64 = 0x0101_0101_0101_0101;
+const COL7: u64 = 0x8080_8080_8080_8080;
+
+/// A rectangle's row stride and its first and last columns.
+struct Grid {
+    stride: usize,
+    first: Bits,
+    last: Bits,
+}
+
+/// Stride 8 (small regions, in [`Key::Small`]'s layout).
+const GRID8: Grid = Grid {
+    stride: 8,
+    first: COL0 as Bits,
+    last: COL7 as Bits,
+};
+
+/// Cram's options of the region `m` (in `grid`'s stride), as
+/// [`Nimbers::options_of`] gives them: each option's regions (cells and
+/// `key`; regions where no domino fits are left out, as their nimber is 0,
+/// and equal ones cancelled in pairs) after its start in `starts`. The
+/// general path is its twin (`fast_and_general_nimbers_are_the_canonical_forms`).
+fn cram_options(
+    grid: &Grid,
+    m: Bits,
+    pool: &mut Vec<Part>,
+    starts: &mut Vec<usize>,
+    key: impl Fn(Bits) -> Key,
+) {
+    let (w, first, last) = (grid.stride, grid.first, grid.last);
+    let beside =
+        |c: Bits, x: Bits| (((c << 1) & !first) | ((c >> 1) & !last) | (c << w) | (c >> w)) & x;
+    let horizontal = m & (m >> 1) & !last;
+    let vertical = m & (m >> w);
+    for (firsts, step) in [(horizontal, 1), (vertical, w)] {
+        let mut at = firsts;
+        while at != 0 {
+            let t = at & at.wrapping_neg();
+            at ^= t;
+            starts.push(pool.len());
+            let from = pool.len();
+            let mut rest = m & !(t | t << step);
+            while rest != 0 {
+                let mut comp = rest & rest.wrapping_neg();
+                loop {
+                    let grown = comp | beside(comp, rest);
+                    if grown == comp {
+                        break;
+                    }
+                    comp = grown;
+                }
+                rest &= !comp;
+                if comp & ((comp >> 1) & !last | comp >> w) != 0 {
+                    pool.push((comp.count_ones(), key(comp)));
+                }
+            }
+            settle(pool, from);
+        }
+    }
+}

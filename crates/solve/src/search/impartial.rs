@@ -55,10 +55,15 @@ struct Entry {
 const UNKNOWN: u8 = u8::MAX;
 
 impl Entry {
+    /// The nimber, when known.
+    fn nimber(&self) -> Option<u32> {
+        (self.nim != UNKNOWN).then_some(u32::from(self.nim))
+    }
+
     /// Whether it answers "is the nimber `n`?".
     fn answers(&self, n: u32) -> Option<bool> {
-        if self.nim != UNKNOWN {
-            Some(u32::from(self.nim) == n)
+        if let Some(v) = self.nimber() {
+            Some(v == n)
         } else if n < 32 && self.not >> n & 1 == 1 {
             Some(false)
         } else {
@@ -115,6 +120,18 @@ impl Memo {
     /// doubling it within the budget.
     fn room(&self, len: usize, capacity: usize, per: usize) -> bool {
         len < capacity || self.used() + (capacity.max(3) + 1) * per <= self.bytes
+    }
+
+    /// Record that `k`'s nimber is `v`.
+    fn set_nimber(&mut self, k: &Key, v: u8) {
+        self.update(k, |e| e.nim = v);
+    }
+
+    /// Record that `k`'s nimber is not `n` (kept for `n` < 32).
+    fn exclude(&mut self, k: &Key, n: u32) {
+        if n < 32 {
+            self.update(k, |e| e.not |= 1 << n);
+        }
     }
 
     /// Change `k`'s entry, adding it when there is room.
@@ -270,10 +287,11 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
         let mut x = n;
         let mut unknown = None;
         for (_, c) in parts {
-            match self.memo.get(c) {
-                Some(e) if e.nim != UNKNOWN => x ^= u32::from(e.nim),
-                e if unknown.is_none() => unknown = Some(e),
-                _ => return None,
+            let e = self.memo.get(c);
+            match e.and_then(Entry::nimber) {
+                Some(v) => x ^= v,
+                None if unknown.is_none() => unknown = Some(e),
+                None => return None,
             }
         }
         match unknown {
@@ -283,9 +301,7 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
     }
 
     fn known(&self, c: &Key) -> Option<u32> {
-        self.memo
-            .get(c)
-            .and_then(|e| (e.nim != UNKNOWN).then_some(u32::from(e.nim)))
+        self.memo.get(c).and_then(Entry::nimber)
     }
 
     /// Whether the regions `parts` have nimbers whose XOR is `n`.
@@ -331,6 +347,18 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
             return Ok(a);
         }
         self.counts.expanded += 1;
+        // The second player wins by the mirror strategy: nimber 0 (Cram's
+        // small regions by word operations, its big ones not tried).
+        let mirror = match (c, self.cram8) {
+            (Key::Small(m), true) => mirrored8(*m),
+            (Key::Big(_), true) => false,
+            (_, false) => self.mirrored(&Self::board(c)),
+        };
+        if mirror {
+            self.counts.by_bounds += 1;
+            self.memo.set_nimber(c, 0);
+            return Ok(n == 0);
+        }
         // Every option's regions, each option's from its start.
         let d = self.depth;
         while self.pools.len() <= d {
@@ -341,12 +369,6 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
         starts.clear();
         match (c, self.cram8) {
             (Key::Small(m), true) => {
-                if mirrored8(*m) {
-                    self.pools[d] = (pool, starts);
-                    self.counts.by_bounds += 1;
-                    self.memo.update(c, |e| e.nim = 0);
-                    return Ok(n == 0);
-                }
                 let folder = self.folder.as_ref().filter(|_| self.symmetry);
                 let key = |r: Bits| {
                     let r = small::crop(r as u64);
@@ -355,26 +377,14 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
                 cram_options(&GRID8, Bits::from(*m), &mut pool, &mut starts, key);
             }
             (Key::Big(b), true) => self.cram_wide_options(b, &mut pool, &mut starts),
-            _ => {
-                let board = Self::board(c);
-                if self.mirrored(&board) {
-                    // The second player wins by the mirror strategy: nimber 0.
-                    self.pools[d] = (pool, starts);
-                    self.counts.by_bounds += 1;
-                    self.memo.update(c, |e| e.nim = 0);
-                    return Ok(n == 0);
-                }
-                self.options_of(&board, d, &mut pool, &mut starts);
-            }
+            _ => self.options_of(&Self::board(c), d, &mut pool, &mut starts),
         }
         starts.push(pool.len());
         // A nimber is the least value no option has: at most their number.
         if n as usize >= starts.len() {
             self.pools[d] = (pool, starts);
             self.counts.by_bounds += 1;
-            if n < 32 {
-                self.memo.update(c, |e| e.not |= 1 << n);
-            }
+            self.memo.exclude(c, n);
             return Ok(false);
         }
         // An option with nimber `n`: then not. First the options the memo
@@ -391,7 +401,7 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
             });
             if let Some(i) = mirror {
                 self.counts.by_bounds += 1;
-                self.memo.update(&pool[of(i)][0].1, |e| e.nim = 0);
+                self.memo.set_nimber(&pool[of(i)][0].1, 0);
                 hit = Ok(true);
             }
         }
@@ -419,9 +429,7 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
         }
         self.pools[d] = (pool, starts);
         if hit? {
-            if n < 32 {
-                self.memo.update(c, |e| e.not |= 1 << n);
-            }
+            self.memo.exclude(c, n);
             return Ok(false);
         }
         // No option has nimber `n`: it is the nimber unless a smaller one is.
@@ -435,7 +443,7 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
                 "a nimber of {n}, past what the memo holds"
             )));
         };
-        self.memo.update(c, |e| e.nim = v);
+        self.memo.set_nimber(c, v);
         Ok(true)
     }
 

@@ -417,32 +417,16 @@ fn csv_field(x: &str) -> String {
     }
 }
 
-/// Write `contents` to `path` atomically: a temporary file in the same
-/// directory, flushed and synced, then renamed over `path`.
+/// Write `contents` to `path` atomically (a temporary sibling, flushed and
+/// synced, then renamed over `path`).
 pub fn write_atomic(path: &Path, contents: &str) -> Result<(), CensusError> {
     let io = |source| CensusError::Io {
         path: path.display().to_string(),
         source,
     };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "census".into());
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
+    partizan_solve::files::write_through_temp(path, io, |w| {
+        w.write_all(contents.as_bytes()).map_err(io)
+    })
 }
 
 /// Write the per-shape CSV of a Domineering census to `path` atomically.

@@ -429,33 +429,10 @@ fn export_to_file(s: &Store, path: &Path) -> Result<partizan_store::ExportReport
             dir.display()
         );
     }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "export".into());
-    let tmp = dir.join(format!(".{name}.partial-{}", std::process::id()));
-    let f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)
-        .with_context(|| format!("cannot create {}", tmp.display()))?;
-    let mut w = BufWriter::new(f);
-    let result = export_jsonl(s, &mut w)
-        .map_err(anyhow::Error::from)
-        .and_then(|r| {
-            w.flush()?;
-            w.get_ref().sync_all()?;
-            Ok(r)
-        })
-        .and_then(|r| {
-            std::fs::rename(&tmp, path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            Ok(r)
-        });
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    let io = |e: io::Error| anyhow::anyhow!("cannot write {}: {e}", path.display());
+    partizan_solve::files::write_through_temp(path, io, |w| {
+        export_jsonl(s, w).map_err(anyhow::Error::from)
+    })
 }
 
 /// "12.0 MiB of a 2 GiB limit", or "... (no limit)".

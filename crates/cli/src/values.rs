@@ -58,24 +58,13 @@ pub fn write_whole(path: &std::path::Path, text: &str) -> Result<()> {
             );
         }
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| anyhow::anyhow!("cannot write {}: not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.partial-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            anyhow::anyhow!("cannot write {}: {e}", path.display())
-        })
+    if path.file_name().is_none() {
+        anyhow::bail!("cannot write {}: not a file name", path.display());
+    }
+    let io = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", path.display());
+    partizan_solve::files::write_through_temp(path, io, |w| {
+        std::io::Write::write_all(w, text.as_bytes()).map_err(io)
+    })
 }
 
 /// Arguments of `partizan options`.

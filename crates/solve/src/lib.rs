@@ -21,6 +21,7 @@
 //! assert_eq!(plain.value(&mut arena, &board).unwrap(), g);
 //! ```
 
+pub mod files;
 pub mod graph;
 pub mod outcome;
 pub mod parts;

@@ -25,8 +25,8 @@
 //! file is believed only whole: the checksum is verified over the whole
 //! file before anything is read from it, and a checkpoint for another
 //! board, ruleset, convention or engine is refused
-//! ([`CheckpointError::Foreign`]). Writes go to `FILE.tmp` and are renamed
-//! over `FILE`, so a kill while writing leaves the previous checkpoint.
+//! ([`CheckpointError::Foreign`]). Writes go to a hidden temporary sibling
+//! and are renamed over `FILE`, so a kill while writing leaves the previous checkpoint.
 //!
 //! The entries' keys are the engine's position hashes, so a change to the
 //! hashing must bump [`FORMAT`] (golden tests pin keys of both engines:
@@ -37,7 +37,7 @@
 //! read (a format-3 table keyed integer tails apart from the board).
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -229,27 +229,26 @@ impl<W: Write> Crc<W> {
     }
 }
 
-fn tmp_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(".tmp");
-    PathBuf::from(s)
-}
-
-/// Write `state` and every entry of `table` to `path` (through `PATH.tmp`,
-/// renamed when complete). Returns the number of entries written.
+/// Write `state` and every entry of `table` to `path` (through a
+/// temporary sibling renamed when complete:
+/// [`write_through_temp`](crate::files::write_through_temp)). Returns the
+/// number of entries written.
 pub fn write(path: &Path, state: &State, table: &Table) -> Result<u64, CheckpointError> {
     let io = |source| CheckpointError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let tmp = tmp_path(path);
-    let file = File::create(&tmp).map_err(io)?;
+    crate::files::write_through_temp(path, io, |out| write_to(out, state, table).map_err(io))
+}
+
+/// The checkpoint's bytes, into `out`.
+fn write_to(out: &mut impl Write, state: &State, table: &Table) -> std::io::Result<u64> {
     let mut w = Crc {
-        inner: BufWriter::with_capacity(1 << 20, file),
+        inner: out,
         crc: crc32fast::Hasher::new(),
     };
     let mut count = 0u64;
-    let result = (|| -> std::io::Result<()> {
+    {
         w.put(MAGIC)?;
         w.put(&FORMAT.to_le_bytes())?;
         let f = &state.fingerprint;
@@ -306,14 +305,7 @@ pub fn write(path: &Path, state: &State, table: &Table) -> Result<u64, Checkpoin
         w.put(&count.to_le_bytes())?;
         let crc = w.crc.clone().finalize();
         w.inner.write_all(&crc.to_le_bytes())?;
-        let file = w.inner.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
     }
-    std::fs::rename(&tmp, path).map_err(io)?;
     Ok(count)
 }
 
@@ -594,7 +586,7 @@ pub(crate) struct Saver<'a> {
     state: Mutex<State>,
     last: Mutex<Instant>,
     /// Held while the file is written: two threads finishing at once must
-    /// not write `FILE.tmp` together (one's rename then finds no file, or
+    /// not write the temporary file together (one's rename then finds no file, or
     /// the file holds both writes interleaved).
     writing: Mutex<()>,
 }

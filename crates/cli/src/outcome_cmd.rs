@@ -10,7 +10,9 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use partizan_games::Board;
-use partizan_report::outcome::{default_table_mb, outcome_through_store, OutcomeStore, Resumed};
+use partizan_report::outcome::{
+    default_table_mb, nimber_refusal, outcome_through_store, OutcomeStore, Resumed,
+};
 use partizan_report::{check_certificate_from, OutcomeReport};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::{self, CheckProgress};
@@ -83,6 +85,11 @@ pub struct OutcomeArgs {
     /// own (Domineering's fast path; the general engine is its twin).
     #[arg(long)]
     pub general: bool,
+    /// Also find the position's nimber (impartial rulesets such as Cram,
+    /// normal play): 0 for a second-player win, else the least value no
+    /// option has. Costs more than the outcome, which asks only "is it 0?".
+    #[arg(long)]
+    pub nimber: bool,
     /// Give up after this many nodes.
     #[arg(long)]
     pub max_nodes: Option<u64>,
@@ -202,24 +209,9 @@ fn write_certificate_file<R: Knowledge>(
     path: &std::path::Path,
 ) -> Result<SearchReport, SearchError> {
     let fail = |e: std::io::Error| SearchError::Write(format!("{}: {e}", path.display()));
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = std::path::PathBuf::from(tmp);
-    let file = std::fs::File::create(&tmp).map_err(fail)?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-    let written = certificate::write_certificate(r, board, cfg, control, &mut out);
-    let done = written.and_then(|(rep, _)| {
-        out.into_inner()
-            .map_err(|e| fail(e.into_error()))?
-            .sync_all()
-            .map_err(fail)?;
-        std::fs::rename(&tmp, path).map_err(fail)?;
-        Ok(rep)
-    });
-    if done.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    done
+    partizan_solve::files::write_through_temp(path, fail, |out| {
+        certificate::write_certificate(r, board, cfg, control, out).map(|(rep, _)| rep)
+    })
 }
 
 /// Resident set size of this process in bytes (Linux), if known.
@@ -262,6 +254,22 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         cfg.handicap = !args.no_handicap;
         cfg.fast = !args.general;
         cfg.max_nodes = args.max_nodes;
+        if args.nimber {
+            let why = if let Some(why) = nimber_refusal(r, cfg.convention) {
+                Some(why)
+            } else if args.general || args.checkpoint.is_some() || args.certificate.is_some() {
+                Some(
+                    "the nimber search does not run with --general, --checkpoint or --certificate"
+                        .to_string(),
+                )
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                bail!("--nimber: {why}");
+            }
+            cfg.nimber = true;
+        }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         cfg.threads = args.threads.unwrap_or(if cores >= 2 { 2 } else { 1 });
         if cfg.threads == 0 || cfg.threads > 2 {

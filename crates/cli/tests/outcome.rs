@@ -266,6 +266,18 @@ fn a_solved_board_is_answered_from_the_store() {
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.contains("\noutcomes 2\n"), "{text}");
     assert!(text.contains("\ncensus   0\n"), "{text}");
+    // The store keeps outcomes, not nimbers: `--nimber` searches a stored
+    // board again (Cram 4 x 5: Beling's nimber 2).
+    let cram = ["outcome", "cram", "....|....|....|....|....", "--json"];
+    assert_eq!(json_in(&store, &cram)["from_store"], false);
+    assert_eq!(json_in(&store, &cram)["from_store"], true);
+    let mut asked = cram.to_vec();
+    asked.push("--nimber");
+    let n = json_in(&store, &asked);
+    assert_eq!(
+        (n["from_store"].clone(), n["nimber"].clone()),
+        (false.into(), 2.into())
+    );
 }
 
 #[test]
@@ -536,4 +548,47 @@ fn help_lists_the_new_options_and_each_rulesets_parallel_default() {
     assert!(help.contains("domineering root-split"), "{help}");
     assert!(help.contains("clobber first-players"), "{help}");
     assert!(help.contains("refuted first moves"), "{help}");
+}
+
+/// `--nimber` prints the nimber of an impartial position (Beling's
+/// published Cram nimbers, the solve crate's test data), in the text and
+/// the JSON; without it there is none; where no nimber search runs it is
+/// a one-line error.
+#[test]
+fn cram_nimbers_are_printed_when_asked() {
+    let table = include_str!("../../solve/tests/data/cram_nimbers.txt");
+    let mut seen = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<usize> = line.split('\t').map(|x| x.parse().unwrap()).collect();
+        let (h, w, want) = (f[0], f[1], f[2]);
+        if h * w > 28 {
+            continue;
+        }
+        let b = vec![".".repeat(w); h].join("|");
+        let v = json(&["outcome", "cram", &b, "--nimber", "--json"]);
+        assert_eq!(v["nimber"], want, "{h} x {w}");
+        assert_eq!(v["outcome"], if want == 0 { "P" } else { "N" });
+        let out = run(&["outcome", "cram", &b, "--nimber"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let shown = match want {
+            0 => "0".to_string(),
+            1 => "*".to_string(),
+            n => format!("*{n}"),
+        };
+        assert!(text.contains(&format!("nimber: {shown}\n")), "{text}");
+        seen += 1;
+    }
+    assert!(seen >= 4, "{seen} boards");
+    let v = json(&["outcome", "cram", "....|....|....|....", "--json"]);
+    assert!(v.get("nimber").is_none(), "{v}");
+    let b = "...|...";
+    fails(&["outcome", "domineering", b, "--nimber"], "not impartial");
+    fails(
+        &["outcome", "cram", b, "--nimber", "--misere"],
+        "normal play",
+    );
+    fails(
+        &["outcome", "cram", b, "--nimber", "--general"],
+        "--general",
+    );
 }

@@ -270,6 +270,7 @@ impl Board {
                 first,
                 table_mb,
                 max_nodes,
+                nimber: false,
             },
         )?;
         let one = rep.left_first_wins.xor(rep.right_first_wins);
@@ -287,7 +288,10 @@ impl Board {
     /// `time_ms`, `from_store`, `saved_to_store`, `first`. Arguments as
     /// `outcome`; with `first="left"|"right"`, `outcome` is `None` and
     /// the other first player is absent from `first_players`.
-    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None))]
+    /// `nimber=True` (impartial rulesets, normal play) adds `nimber`, the
+    /// position's nimber, as `partizan outcome --nimber` does.
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false))]
+    #[allow(clippy::too_many_arguments)]
     fn outcome_report<'py>(
         &self,
         py: Python<'py>,
@@ -296,6 +300,7 @@ impl Board {
         first: &str,
         table_mb: Option<usize>,
         max_nodes: Option<u64>,
+        nimber: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let rep = crate::outcome::outcome_report(
             py,
@@ -307,9 +312,40 @@ impl Board {
                 first,
                 table_mb,
                 max_nodes,
+                nimber,
             },
         )?;
         crate::outcome::report_dict(py, &rep)
+    }
+
+    /// The position's nimber, for an impartial ruleset such as Cram under
+    /// normal play (`ValueError` otherwise), by the outcome search's
+    /// nimber search (`partizan outcome --nimber`): it reaches boards far
+    /// too large to value, e.g. Cram 5 x 7 in seconds. `table_mb` the
+    /// memo's size, `max_nodes` a budget (`RuntimeError` when it runs
+    /// out). Runs with the GIL released; Ctrl-C stops it.
+    #[pyo3(signature = (*, table_mb=None, max_nodes=None))]
+    fn nimber(
+        &self,
+        py: Python<'_>,
+        table_mb: Option<usize>,
+        max_nodes: Option<u64>,
+    ) -> PyResult<u32> {
+        let rep = crate::outcome::outcome_report(
+            py,
+            self.rules,
+            self.board,
+            None,
+            crate::outcome::Ask {
+                misere: false,
+                first: "both",
+                table_mb,
+                max_nodes,
+                nimber: true,
+            },
+        )?;
+        rep.nimber
+            .ok_or_else(|| PyRuntimeError::new_err("the search gave no nimber"))
     }
 
     /// The position graph: `positions` (distinct positions reachable),

@@ -4,7 +4,9 @@
 //! the store, and a searched one is saved there.
 
 use partizan_games::{with_rules, Board, Rules};
-use partizan_report::{default_table_mb, outcome_through_store, OutcomeReport, OutcomeStore};
+use partizan_report::{
+    default_table_mb, nimber_refusal, outcome_through_store, OutcomeReport, OutcomeStore,
+};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, First, SearchConfig, SearchError};
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyRuntimeWarning, PyValueError};
@@ -23,6 +25,8 @@ pub struct Ask<'a> {
     pub table_mb: Option<usize>,
     /// A node budget.
     pub max_nodes: Option<u64>,
+    /// Also find the nimber (impartial rulesets under normal play).
+    pub nimber: bool,
 }
 
 /// Who wins `board` of `rules`: with the GIL released, Ctrl-C answered,
@@ -40,6 +44,7 @@ pub fn outcome_report(
         first,
         table_mb,
         max_nodes,
+        nimber,
     } = ask;
     let first = first.parse::<First>().map_err(|_| {
         PyValueError::new_err(format!(
@@ -51,6 +56,11 @@ pub fn outcome_report(
     } else {
         Convention::Normal
     };
+    if nimber {
+        if let Some(why) = with_rules!(rules, |r| nimber_refusal(r, conv)) {
+            return Err(PyValueError::new_err(why));
+        }
+    }
     let table_mb = match table_mb {
         Some(mb) if !(1..=4096).contains(&mb) => {
             return Err(PyValueError::new_err(format!(
@@ -77,6 +87,7 @@ pub fn outcome_report(
             config.table_bytes = table_mb << 20;
             config.max_nodes = max_nodes;
             config.first = first;
+            config.nimber = nimber;
             let control = Control {
                 stop: Some(stop.as_ref()),
                 ..Control::default()

@@ -153,3 +153,26 @@ def test_one_first_player_gives_no_class_and_is_not_stored(tmp_path):
         assert again["from_store"] is True and again["outcome"] is None
     with pytest.raises(ValueError, match="first must be"):
         b.outcome(first="up")
+
+
+def test_cram_nimbers_by_the_outcome_search():
+    # Beling's published nimbers of empty Cram rectangles (rows x columns),
+    # as in crates/solve/tests/data/cram_nimbers.txt.
+    for rows, cols, want in [(4, 5, 2), (4, 7, 3), (5, 5, 0), (5, 6, 2)]:
+        b = partizan.Board("cram", "|".join(["." * cols] * rows))
+        assert b.nimber() == want, (rows, cols)
+        rep = b.outcome_report(nimber=True)
+        assert rep["nimber"] == want
+        assert rep["outcome"] == ("P" if want == 0 else "N")
+    # Without asking there is none; the store keeps outcomes, not nimbers.
+    assert "nimber" not in partizan.Board("cram", "....|....").outcome_report()
+    # A small board's nimber agrees with its canonical form's.
+    b = partizan.Board("cram", "...|.#.|...")
+    assert b.nimber() == b.value().nimber
+
+
+def test_nimbers_of_partizan_or_misere_positions_are_value_errors():
+    with pytest.raises(ValueError, match="not impartial"):
+        partizan.Board("domineering", "...|...").nimber()
+    with pytest.raises(ValueError, match="normal play"):
+        partizan.Board("cram", "...|...").outcome_report(misere=True, nimber=True)

@@ -93,6 +93,10 @@ pub struct OutcomeReport {
     pub table: TableStats,
     /// The configuration used.
     pub config: SearchConfig,
+    /// The position's nimber (impartial rulesets under normal play, when
+    /// asked: `partizan outcome --nimber`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nimber: Option<u32>,
     /// Wall time of the whole search, milliseconds.
     pub time_ms: f64,
     /// Answered from the persistent store (no search: every count is 0).
@@ -147,6 +151,7 @@ impl OutcomeReport {
             stats: rep.total(),
             table: rep.table,
             config: rep.config,
+            nimber: rep.nimber,
             time_ms: rep.elapsed.as_secs_f64() * 1e3,
             from_store: false,
             saved_to_store: false,
@@ -164,6 +169,15 @@ impl OutcomeReport {
                 "outcome class unknown: only one first player was searched (--first)\n".to_string()
             }
         };
+        if let Some(n) = self.nimber {
+            // In the usual notation: 0, *, *2, ...
+            let v = match n {
+                0 => "0".to_string(),
+                1 => "*".to_string(),
+                n => format!("*{n}"),
+            };
+            let _ = writeln!(s, "nimber: {v}");
+        }
         for (name, fp) in [
             ("Left", &self.first_players.left),
             ("Right", &self.first_players.right),
@@ -445,7 +459,8 @@ pub fn outcome_through_store<R: Ruleset, E>(
     search: impl FnOnce() -> Result<SearchReport, E>,
 ) -> Result<OutcomeReport, E> {
     let mut warnings = Vec::new();
-    if let (Some(st), true) = (store.store, store.read) {
+    // The store keeps outcomes, not nimbers.
+    if let (Some(st), true) = (store.store, store.read && !config.nimber) {
         match stored_outcome(r, board, config, st) {
             StoredAnswer::Hit(rep) => {
                 let mut out = OutcomeReport::of(r, board, &rep);
@@ -466,6 +481,21 @@ pub fn outcome_through_store<R: Ruleset, E>(
     }
     out.warnings = warnings;
     Ok(out)
+}
+
+/// Why `r` under `convention` has no nimber to search for (`None`: it has;
+/// [`SearchConfig::nimber`]): only impartial rulesets under normal play.
+pub fn nimber_refusal<R: Ruleset>(r: &R, convention: Convention) -> Option<String> {
+    if !r.impartial() {
+        Some(format!(
+            "{} is not impartial: its positions have no nimbers",
+            r.name()
+        ))
+    } else if convention == Convention::Misere {
+        Some("nimbers are of normal play, not misère".to_string())
+    } else {
+        None
+    }
 }
 
 /// Search who wins `board` under `config` and `control` (a stop flag, a

@@ -131,20 +131,28 @@ class Board:
         store: Optional[Store] = None,
         *,
         misere: bool = False,
+        first: str = "both",
         table_mb: Optional[int] = None,
         max_nodes: Optional[int] = None,
-    ) -> str:
+    ) -> Union[str, bool, None]:
         """The outcome class by the outcome search (Ctrl-C stops it); `store`
-        answers a board solved before and saves a searched one."""
+        answers a board solved before and saves a searched one; with
+        `first="left"|"right"`, whether that player wins moving first."""
     def outcome_report(
         self,
         store: Optional[Store] = None,
         *,
         misere: bool = False,
+        first: str = "both",
         table_mb: Optional[int] = None,
         max_nodes: Optional[int] = None,
+        nimber: bool = False,
     ) -> Dict[str, Any]:
-        """The outcome search's whole report (the fields of `partizan outcome --json`)."""
+        """The outcome search's whole report (the fields of `partizan outcome --json`;
+        `nimber=True` adds the nimber of an impartial position)."""
+    def nimber(self, *, table_mb: Optional[int] = None, max_nodes: Optional[int] = None) -> int:
+        """The nimber of an impartial position under normal play (ValueError
+        otherwise), by the outcome search's nimber search."""
     def graph(self) -> Dict[str, Any]: ...
     def rows(self) -> List[str]: ...
     def _repr_svg_(self) -> str: ...

@@ -191,6 +191,10 @@ pub struct SearchConfig {
     /// search answers the same board with every larger tail for the mover
     /// (the general engine; normal play).
     pub handicap: bool,
+    /// Also find the whole position's nimber ([`SearchReport::nimber`]):
+    /// impartial rulesets under normal play, by their nimber search
+    /// ([`impartial`]); the outcome alone asks only whether it is 0.
+    pub nimber: bool,
 }
 
 impl SearchConfig {
@@ -214,6 +218,7 @@ impl SearchConfig {
             fast: true,
             first: First::Both,
             handicap: true,
+            nimber: false,
         }
     }
 
@@ -404,6 +409,9 @@ pub struct SearchReport {
     pub config: SearchConfig,
     /// Wall time of the whole search.
     pub elapsed: Duration,
+    /// The position's nimber, when [`SearchConfig::nimber`] asked for it
+    /// and the nimber search ran.
+    pub nimber: Option<u32>,
 }
 
 impl SearchReport {
@@ -425,6 +433,7 @@ impl SearchReport {
             table,
             config,
             elapsed,
+            nimber: None,
         }
     }
 

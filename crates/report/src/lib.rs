@@ -27,8 +27,8 @@ pub mod value;
 
 pub use check::{check_certificate, check_certificate_from, CheckError, CheckReport};
 pub use outcome::{
-    board_outcome, default_table_mb, nimber_refusal, outcome_through_store, save_outcome,
-    stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer,
+    board_outcome, default_table_mb, nimber_refusal, nimber_text, outcome_through_store,
+    save_outcome, stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer,
 };
 pub use parts::{parts_table, PartsAsk, PartsTable};
 pub use value::{

@@ -170,13 +170,7 @@ impl OutcomeReport {
             }
         };
         if let Some(n) = self.nimber {
-            // In the usual notation: 0, *, *2, ...
-            let v = match n {
-                0 => "0".to_string(),
-                1 => "*".to_string(),
-                n => format!("*{n}"),
-            };
-            let _ = writeln!(s, "nimber: {v}");
+            let _ = writeln!(s, "nimber: {}", nimber_text(n));
         }
         for (name, fp) in [
             ("Left", &self.first_players.left),
@@ -481,6 +475,16 @@ pub fn outcome_through_store<R: Ruleset, E>(
     }
     out.warnings = warnings;
     Ok(out)
+}
+
+/// A nimber in the usual notation: `0`, `*`, `*2`, ...
+#[must_use]
+pub fn nimber_text(n: u32) -> String {
+    match n {
+        0 => "0".to_string(),
+        1 => "*".to_string(),
+        n => format!("*{n}"),
+    }
 }
 
 /// Why `r` under `convention` has no nimber to search for (`None`: it has;

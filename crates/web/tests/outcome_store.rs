@@ -207,3 +207,58 @@ async fn one_first_player_is_answered_without_a_class_and_never_stored() {
     assert!(page.contains("name=\"first\""), "{page}");
     assert!(page.contains("Outcome class unknown"), "{page}");
 }
+
+#[tokio::test]
+async fn a_nimber_is_searched_even_for_a_stored_board_and_refused_where_there_is_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = AppState::with_store(limits(), &dir.path().join("s.sqlite")).unwrap();
+    let app = router(state.clone());
+    // Cram 4 x 5: Beling's published nimber 2. Stored first as an outcome.
+    let cram = "/api/outcome?ruleset=cram&board=.....%7C.....%7C.....%7C.....";
+    let ask = |url: String| {
+        let app = app.clone();
+        async move {
+            let Reply { status, body, .. } = get(&app, &url).await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            serde_json::from_str::<Value>(&body).unwrap()
+        }
+    };
+    assert_eq!(ask(cram.to_string()).await["saved_to_store"], true);
+    let stored = ask(cram.to_string()).await;
+    assert_eq!(stored["from_store"], true);
+    assert!(stored.get("nimber").is_none(), "{stored}");
+    let n = ask(format!("{cram}&nimber=1")).await;
+    assert_eq!(n["from_store"], false, "{n}");
+    assert_eq!(n["nimber"], 2, "{n}");
+    assert_eq!(n["outcome"], "N");
+    let Reply { status, body, .. } = get(
+        &app,
+        "/outcome?ruleset=cram&board=.....%7C.....%7C.....%7C.....&nimber=1",
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.contains("Nimber <b class=\"mono\">*2</b>"), "{body}");
+    assert!(
+        body.contains("name=\"nimber\" value=\"1\" checked"),
+        "{body}"
+    );
+    // No nimber for a partizan ruleset or misère play: a 400 naming why.
+    for (url, why) in [
+        (
+            "/api/outcome?ruleset=domineering&board=...%7C...&nimber=1",
+            "not impartial",
+        ),
+        (
+            "/api/outcome?ruleset=cram&board=...%7C...&nimber=1&play=misere",
+            "normal play",
+        ),
+        (
+            "/api/outcome?ruleset=cram&board=...%7C...&nimber=maybe",
+            "nimber",
+        ),
+    ] {
+        let Reply { status, body, .. } = get(&app, url).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{url}: {body}");
+        assert!(body.contains(why), "{url}: {body}");
+    }
+}

@@ -99,11 +99,21 @@ pub(crate) enum Answer {
     },
 }
 
+/// What a request asks of the search.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ask {
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// Which first players.
+    pub first: First,
+    /// Also the nimber (`nimber=1`: impartial rulesets, normal play).
+    pub nimber: bool,
+}
+
 struct Request {
     ruleset: &'static str,
     text: String,
-    convention: Convention,
-    first: First,
+    ask: Ask,
     budget: SearchBudget,
 }
 
@@ -127,6 +137,19 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
             .parse::<First>()
             .map_err(|_| WebError::param("first", "expected left, right or both"))?,
     };
+    let nimber = match m.get("nimber").map(|s| s.trim()).unwrap_or("") {
+        "" | "0" | "false" => false,
+        "1" | "true" | "on" => true,
+        _ => return Err(WebError::param("nimber", "expected 1 or 0")),
+    };
+    if nimber {
+        let why = crate::with_ruleset!(ruleset, |r| Ok::<_, WebError>(
+            partizan_report::nimber_refusal(r, convention)
+        ))?;
+        if let Some(why) = why {
+            return Err(WebError::param("nimber", why));
+        }
+    }
     let max_nodes = number_param(m, "max_nodes", DEFAULT_NODES, MAX_NODES)?;
     let table_mb = number_param(m, "table_mb", DEFAULT_TABLE_MB, MAX_TABLE_MB)?;
     if max_nodes == 0 || table_mb == 0 {
@@ -142,8 +165,11 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
     Ok(Request {
         ruleset,
         text,
-        convention,
-        first,
+        ask: Ask {
+            convention,
+            first,
+            nimber,
+        },
         budget: SearchBudget {
             time_ms: state.limits().budget.as_millis() as u64,
             max_nodes,
@@ -156,12 +182,12 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
 /// the machine).
 fn config<R: partizan_solve::search::Knowledge>(
     r: &R,
-    convention: Convention,
-    first: First,
+    ask: Ask,
     limits: SearchBudget,
 ) -> SearchConfig {
-    let mut cfg = SearchConfig::for_ruleset(r, convention);
-    cfg.first = first;
+    let mut cfg = SearchConfig::for_ruleset(r, ask.convention);
+    cfg.first = ask.first;
+    cfg.nimber = ask.nimber;
     cfg.threads = 1;
     cfg.max_nodes = Some(limits.max_nodes);
     cfg.table_bytes = limits.table_mb << 20;
@@ -169,16 +195,19 @@ fn config<R: partizan_solve::search::Knowledge>(
 }
 
 /// The stored outcome of `board`, if the store holds a valid one (a
-/// rejected row is left to the heavy path, which searches it again).
+/// rejected row is left to the heavy path, which searches it again; the
+/// store keeps no nimbers, so an ask for one is searched).
 fn from_store<R: partizan_solve::search::Knowledge>(
     r: &R,
     board: &Board,
-    convention: Convention,
-    first: First,
+    ask: Ask,
     limits: SearchBudget,
     store: &Store,
 ) -> Option<Answer> {
-    let cfg = config(r, convention, first, limits);
+    if ask.nimber {
+        return None;
+    }
+    let cfg = config(r, ask, limits);
     match stored_outcome(r, board, &cfg, store) {
         StoredAnswer::Hit(rep) => {
             let mut out = OutcomeReport::of(r, board, &rep);
@@ -199,13 +228,13 @@ fn from_store<R: partizan_solve::search::Knowledge>(
 pub(crate) fn search<R: partizan_solve::search::Knowledge>(
     r: &R,
     board: &Board,
-    convention: Convention,
-    first: First,
+    ask: Ask,
     limits: SearchBudget,
     budget: &Budget,
     store: OutcomeStore<'_>,
 ) -> Result<Answer, WebError> {
-    let cfg = config(r, convention, first, limits);
+    let cfg = config(r, ask, limits);
+    let convention = ask.convention;
     let stop = AtomicBool::new(false);
     // Leave the handler time to answer before its own deadline.
     let deadline = budget.reserve(Duration::from_millis(200));
@@ -266,13 +295,12 @@ async fn compute(state: &AppState, req: Request) -> Result<Answer, WebError> {
             message: e.to_string(),
         }
     }))?;
-    let (ruleset, convention, first, limits) = (req.ruleset, req.convention, req.first, req.budget);
+    let (ruleset, ask, limits) = (req.ruleset, req.ask, req.budget);
     // A board solved before needs no heavy-work slot.
     if let Some(a) = state
         .store_only(move |st| {
-            let found: Result<_, WebError> = crate::with_ruleset!(ruleset, |r| Ok(from_store(
-                r, &b, convention, first, limits, st
-            )));
+            let found: Result<_, WebError> =
+                crate::with_ruleset!(ruleset, |r| Ok(from_store(r, &b, ask, limits, st)));
             found.ok().flatten()
         })
         .await
@@ -285,14 +313,12 @@ async fn compute(state: &AppState, req: Request) -> Result<Answer, WebError> {
             let through = store
                 .as_ref()
                 .map_or(OutcomeStore::none(), OutcomeStore::of);
-            crate::with_ruleset!(ruleset, |r| search(
-                r, &b, convention, first, limits, budget, through
-            ))
+            crate::with_ruleset!(ruleset, |r| search(r, &b, ask, limits, budget, through))
         })
         .await
 }
 
-/// `GET /api/outcome?ruleset=R&board=B[&play=misere][&first=left|right|both][&max_nodes=N][&table_mb=M]`.
+/// `GET /api/outcome?ruleset=R&board=B[&play=misere][&first=left|right|both][&nimber=1][&max_nodes=N][&table_mb=M]`.
 pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
     let m = params(p)?;
     let req = request(&m, &state)?;
@@ -300,7 +326,7 @@ pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Resp
     Ok(Json(a).into_response())
 }
 
-fn form(ruleset: &str, board: &str, misere: bool, first: &str) -> String {
+fn form(ruleset: &str, board: &str, misere: bool, first: &str, nimber: bool) -> String {
     let opts = super::explore::ruleset_options(ruleset);
     let firsts: String = [
         ("both", "both"),
@@ -321,9 +347,11 @@ fn form(ruleset: &str, board: &str, misere: bool, first: &str) -> String {
 <label>Board <input type=\"text\" name=\"board\" value=\"{}\" spellcheck=\"false\"></label>\
 <label>Play <select name=\"play\"><option value=\"normal\">normal</option><option value=\"misere\"{}>misère</option></select></label>\
 <label>First player <select name=\"first\">{firsts}</select></label>\
+<label title=\"impartial rulesets such as Cram, normal play\"><input type=\"checkbox\" name=\"nimber\" value=\"1\"{}> its nimber too</label>\
 <button type=\"submit\">Who wins?</button></form>",
         escape(board),
-        if misere { " selected" } else { "" }
+        if misere { " selected" } else { "" },
+        if nimber { " checked" } else { "" }
     )
 }
 
@@ -347,6 +375,13 @@ fn render(a: &Answer) -> String {
                 says(report.left_first_wins),
                 says(report.right_first_wins),
             );
+            if let Some(n) = report.nimber {
+                let _ = write!(
+                    s,
+                    "<p id=\"nimber\">Nimber <b class=\"mono\">{}</b>: the position plays like a nim heap of {n}.</p>",
+                    partizan_report::nimber_text(n)
+                );
+            }
             if report.from_store {
                 s.push_str("<p id=\"from-store\">From store: this board was solved before, so no search ran (0 nodes).</p>");
             }
@@ -441,6 +476,9 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
     };
     let misere = m.get("play").is_some_and(|p| p.starts_with("mis"));
     let first = m.get("first").map_or("both", |f| f.trim());
+    let nimber = m
+        .get("nimber")
+        .is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"));
     let ruleset = m
         .get("ruleset")
         .map(String::as_str)
@@ -451,7 +489,10 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         .unwrap_or_else(|| "......|......|......|......|......|......".to_string());
     let title = "<h1>Who wins?</h1>";
     if !m.contains_key("board") {
-        let body = format!("{title}{}{ABOUT}", form(ruleset, &board, misere, first));
+        let body = format!(
+            "{title}{}{ABOUT}",
+            form(ruleset, &board, misere, first, nimber)
+        );
         return Html(page("Who wins?", "outcome", &body)).into_response();
     }
     let result = match request(&m, &state) {
@@ -466,7 +507,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
             };
             let body = format!(
                 "{title}{}{}<p class=\"muted\"><a href=\"{}\">value it in the explorer</a> (small boards) · JSON: <a href=\"/api/outcome?ruleset={}&amp;board={}\">this search</a></p>{ABOUT}",
-                form(ruleset, &board, misere, first),
+                form(ruleset, &board, misere, first, nimber),
                 render(&a),
                 explore_href(ruleset, &board),
                 ruleset,
@@ -477,7 +518,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Err(err) if err.status() == StatusCode::BAD_REQUEST => {
             let body = format!(
                 "{title}{}<p class=\"error\" id=\"error\">{}</p>{ABOUT}",
-                form(ruleset, &board, misere, first),
+                form(ruleset, &board, misere, first, nimber),
                 escape(&err.to_string())
             );
             (
@@ -510,8 +551,11 @@ mod tests {
         let a = search(
             &Domineering,
             &b,
-            Convention::Normal,
-            First::Both,
+            Ask {
+                convention: Convention::Normal,
+                first: First::Both,
+                nimber: false,
+            },
             limits(1_000_000),
             &Budget::unlimited(),
             OutcomeStore::none(),
@@ -534,8 +578,11 @@ mod tests {
         let a = search(
             &Domineering,
             &b,
-            Convention::Normal,
-            First::Both,
+            Ask {
+                convention: Convention::Normal,
+                first: First::Both,
+                nimber: false,
+            },
             limits(100),
             &Budget::unlimited(),
             OutcomeStore::none(),
@@ -552,8 +599,11 @@ mod tests {
         let a = search(
             &Domineering,
             &big,
-            Convention::Normal,
-            First::Both,
+            Ask {
+                convention: Convention::Normal,
+                first: First::Both,
+                nimber: false,
+            },
             limits(MAX_NODES),
             &Budget::new(Duration::from_millis(300)),
             OutcomeStore::none(),
@@ -574,8 +624,11 @@ mod tests {
             let a = search(
                 &Domineering,
                 &b,
-                Convention::Normal,
-                first,
+                Ask {
+                    convention: Convention::Normal,
+                    first,
+                    nimber: false,
+                },
                 limits(1_000_000),
                 &Budget::unlimited(),
                 OutcomeStore::none(),
@@ -596,8 +649,7 @@ mod tests {
             html.contains("Right moving first was not searched"),
             "{html}"
         );
-        assert!(
-            form("domineering", "..", false, "right").contains("<option value=\"right\" selected>")
-        );
+        assert!(form("domineering", "..", false, "right", false)
+            .contains("<option value=\"right\" selected>"));
     }
 }

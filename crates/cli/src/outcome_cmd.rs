@@ -278,6 +278,13 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         if args.checkpoint.is_some() && args.certificate.is_some() {
             bail!("--checkpoint and --certificate cannot be combined (a certificate is written by one uninterrupted search)");
         }
+        if args.checkpoint.is_some() && cfg.fast && nimber_refusal(r, cfg.convention).is_none() {
+            // Said, not silently done: the checkpointed run is slower.
+            eprintln!(
+                "note: {}'s nimber search keeps no checkpoint, so with --checkpoint the general engine searches (resumable, but about twice as slow on Cram)",
+                r.name()
+            );
+        }
         if args.checkpoint_every == 0 {
             bail!("--checkpoint-every must be at least 1 second");
         }

@@ -592,3 +592,31 @@ fn cram_nimbers_are_printed_when_asked() {
         "--general",
     );
 }
+
+/// `--checkpoint` on Cram takes the general engine (the nimber search
+/// keeps none), and says so rather than doing it silently; the answer is
+/// the same.
+#[test]
+fn a_checkpointed_cram_search_says_which_engine_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("c.ckpt");
+    let b = "....|....|....|....|....";
+    let out = run(&[
+        "outcome",
+        "cram",
+        b,
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("keeps no checkpoint"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["outcome"],
+        json(&["outcome", "cram", b, "--json"])["outcome"]
+    );
+    let plain = run(&["outcome", "cram", b]);
+    assert!(!String::from_utf8_lossy(&plain.stderr).contains("checkpoint"));
+}

@@ -97,8 +97,8 @@ fn cram_rectangles_have_the_published_nimbers() {
 
 /// More published rectangles, each a whole nimber (not only the
 /// outcome), in a release build: 4 x 8, 4 x 10, 6 x 6 (the mirror
-/// strategy, at once), 4 x 9 and 5 x 7 (a few seconds), 5 x 8 (25-40 s)
-/// and 4 x 11 (40-70 s); about two minutes in all. 5 x 7's whole nimber
+/// strategy, at once), 4 x 9 and 5 x 7 (a few seconds), 5 x 8 (13-40 s)
+/// and 4 x 11 (40-70 s); one to two minutes in all. 5 x 7's whole nimber
 /// did not finish in 10 minutes before the search ordered its options
 /// (session 10).
 #[test]

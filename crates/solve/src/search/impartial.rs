@@ -442,16 +442,22 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
             }
         }
         if matches!(hit, Ok(false)) {
-            // Options whose largest region is smallest first (then those
-            // split the most): the cheapest to answer, and a cut found
-            // there saves the rest. Measured against the natural order:
-            // Cram 5 x 7 1.44 M -> 1.06 M nodes, 3 x 13 705 K -> 395 K,
-            // 5 x 9 60.0 M -> 39.2 M.
+            // Options whose largest region is smallest first, then those
+            // split the most, then those whose largest region has the
+            // fewest places for a domino: the cheapest to answer, and a
+            // cut found there saves the rest. Nodes against the natural
+            // order: Cram 5 x 7 1.44 M -> 680 K, 3 x 13 705 K -> 213 K,
+            // 3 x 15 (no ordering measured) -> 563 K.
             order.clear();
             order.extend(0..k);
             order.sort_by_key(|&i| {
                 let parts = &pool[of(i)];
-                (parts.first().map_or(0, |p| p.0), Reverse(parts.len()))
+                let largest = parts.first();
+                (
+                    largest.map_or(0, |p| p.0),
+                    Reverse(parts.len()),
+                    largest.and_then(|p| p.1.word()).map_or(0, dominoes),
+                )
             });
             for &i in &order {
                 // The memo may know more now than in the first pass.
@@ -792,6 +798,11 @@ fn mirrored8(m: u128) -> bool {
         }
     }
     false
+}
+
+/// The places for a domino in a stride-8 set (a region's mobility).
+fn dominoes(m: Bits) -> u32 {
+    (m & (m >> 1) & !COL7).count_ones() + (m & (m >> 8)).count_ones()
 }
 
 /// Column 0 and column 7 of a stride-8 set of 16 rows.

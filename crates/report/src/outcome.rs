@@ -318,13 +318,18 @@ fn convention_name(c: Convention) -> &'static str {
 /// with no move must have none to make in misère play, and one with no
 /// move must be stored as winning exactly in misère play; and where the
 /// store also holds the board after a stored winning move, the opponent
-/// moving first there must be stored as losing.
+/// moving first there must be stored as losing. The store keeps outcomes,
+/// not nimbers: a config asking for one ([`SearchConfig::nimber`]) is a
+/// miss.
 pub fn stored_outcome<R: Ruleset>(
     r: &R,
     board: &Board,
     config: &SearchConfig,
     store: &Store,
 ) -> StoredAnswer {
+    if config.nimber {
+        return StoredAnswer::Miss;
+    }
     let text = r.format(board);
     let conv = convention_name(config.convention);
     let o = match store.get_outcome(r.name(), conv, &text) {
@@ -453,8 +458,7 @@ pub fn outcome_through_store<R: Ruleset, E>(
     search: impl FnOnce() -> Result<SearchReport, E>,
 ) -> Result<OutcomeReport, E> {
     let mut warnings = Vec::new();
-    // The store keeps outcomes, not nimbers.
-    if let (Some(st), true) = (store.store, store.read && !config.nimber) {
+    if let (Some(st), true) = (store.store, store.read) {
         match stored_outcome(r, board, config, st) {
             StoredAnswer::Hit(rep) => {
                 let mut out = OutcomeReport::of(r, board, &rep);

@@ -759,8 +759,7 @@ fn settle(parts: &mut Vec<Part>, from: usize) {
 /// image ([`Nimbers::mirrored`] for any ruleset, by its symmetries).
 fn mirrored8(m: u128) -> bool {
     let (w, h) = tall::dims(m);
-    let horizontal = m & (m >> 1) & !COL7;
-    let vertical = m & (m >> 8);
+    let [horizontal, vertical] = domino_starts(m);
     for t in [
         Transform::FlipRows,
         Transform::FlipCols,
@@ -800,9 +799,15 @@ fn mirrored8(m: u128) -> bool {
     false
 }
 
+/// The first cells of the horizontal and of the vertical dominoes that fit
+/// a stride-8 set.
+fn domino_starts(m: Bits) -> [Bits; 2] {
+    [m & (m >> 1) & !COL7, m & (m >> 8)]
+}
+
 /// The places for a domino in a stride-8 set (a region's mobility).
 fn dominoes(m: Bits) -> u32 {
-    (m & (m >> 1) & !COL7).count_ones() + (m & (m >> 8)).count_ones()
+    domino_starts(m).iter().map(|s| s.count_ones()).sum()
 }
 
 /// Column 0 and column 7 of a stride-8 set of 16 rows.

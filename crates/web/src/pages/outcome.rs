@@ -195,8 +195,8 @@ fn config<R: partizan_solve::search::Knowledge>(
 }
 
 /// The stored outcome of `board`, if the store holds a valid one (a
-/// rejected row is left to the heavy path, which searches it again; the
-/// store keeps no nimbers, so an ask for one is searched).
+/// rejected row is left to the heavy path, which searches it again; an
+/// ask for a nimber is a miss: [`stored_outcome`]).
 fn from_store<R: partizan_solve::search::Knowledge>(
     r: &R,
     board: &Board,
@@ -204,9 +204,6 @@ fn from_store<R: partizan_solve::search::Knowledge>(
     limits: SearchBudget,
     store: &Store,
 ) -> Option<Answer> {
-    if ask.nimber {
-        return None;
-    }
     let cfg = config(r, ask, limits);
     match stored_outcome(r, board, &cfg, store) {
         StoredAnswer::Hit(rep) => {

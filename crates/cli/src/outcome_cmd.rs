@@ -150,7 +150,8 @@ fn parallel_help() -> String {
     format!(
         "How two threads share the work: root-split (each takes every other first move) or \
          first-players (one thread per first player; with --first left|right: root-split); \
-         default: the ruleset's own: {}",
+         default: the ruleset's own: {} (an impartial ruleset under normal play goes by nimbers, \
+         whose two threads share one memo and split the options near the root either way)",
         defaults.join(", ")
     )
 }

@@ -565,9 +565,20 @@ fn cram_nimbers_are_printed_when_asked() {
             continue;
         }
         let b = vec![".".repeat(w); h].join("|");
-        let v = json(&["outcome", "cram", &b, "--nimber", "--json"]);
-        assert_eq!(v["nimber"], want, "{h} x {w}");
-        assert_eq!(v["outcome"], if want == 0 { "P" } else { "N" });
+        for threads in ["1", "2"] {
+            let v = json(&[
+                "outcome",
+                "cram",
+                &b,
+                "--nimber",
+                "--json",
+                "--threads",
+                threads,
+            ]);
+            assert_eq!(v["nimber"], want, "{h} x {w} on {threads} threads");
+            assert_eq!(v["outcome"], if want == 0 { "P" } else { "N" });
+            assert_eq!(v["config"]["threads"], threads.parse::<u32>().unwrap());
+        }
         let out = run(&["outcome", "cram", &b, "--nimber"]);
         let text = String::from_utf8_lossy(&out.stdout);
         let shown = match want {

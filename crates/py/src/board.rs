@@ -249,8 +249,10 @@ impl Board {
     /// `"right"` searches that first player only (about half the work):
     /// the answer is then `True` or `False`, whether they win moving
     /// first, since no outcome class is known (and nothing is stored).
-    /// Runs with the GIL released; Ctrl-C stops it.
-    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None))]
+    /// `threads=2` uses two threads (default 1). Runs with the GIL
+    /// released; Ctrl-C stops it.
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, threads=None))]
+    #[allow(clippy::too_many_arguments)]
     fn outcome(
         &self,
         py: Python<'_>,
@@ -259,6 +261,7 @@ impl Board {
         first: &str,
         table_mb: Option<usize>,
         max_nodes: Option<u64>,
+        threads: Option<usize>,
     ) -> PyResult<Py<PyAny>> {
         let rep = crate::outcome::outcome_report(
             py,
@@ -271,6 +274,7 @@ impl Board {
                 table_mb,
                 max_nodes,
                 nimber: false,
+                threads,
             },
         )?;
         let one = rep.left_first_wins.xor(rep.right_first_wins);
@@ -290,7 +294,7 @@ impl Board {
     /// the other first player is absent from `first_players`.
     /// `nimber=True` (impartial rulesets, normal play) adds `nimber`, the
     /// position's nimber, as `partizan outcome --nimber` does.
-    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false))]
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false, threads=None))]
     #[allow(clippy::too_many_arguments)]
     fn outcome_report<'py>(
         &self,
@@ -301,6 +305,7 @@ impl Board {
         table_mb: Option<usize>,
         max_nodes: Option<u64>,
         nimber: bool,
+        threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let rep = crate::outcome::outcome_report(
             py,
@@ -313,6 +318,7 @@ impl Board {
                 table_mb,
                 max_nodes,
                 nimber,
+                threads,
             },
         )?;
         crate::outcome::report_dict(py, &rep)
@@ -323,13 +329,15 @@ impl Board {
     /// nimber search (`partizan outcome --nimber`): it reaches boards far
     /// too large to value, e.g. Cram 5 x 7 in seconds. `table_mb` the
     /// memo's size, `max_nodes` a budget (`RuntimeError` when it runs
-    /// out). Runs with the GIL released; Ctrl-C stops it.
-    #[pyo3(signature = (*, table_mb=None, max_nodes=None))]
+    /// out), `threads=2` two threads sharing the memo (default 1). Runs
+    /// with the GIL released; Ctrl-C stops it.
+    #[pyo3(signature = (*, table_mb=None, max_nodes=None, threads=None))]
     fn nimber(
         &self,
         py: Python<'_>,
         table_mb: Option<usize>,
         max_nodes: Option<u64>,
+        threads: Option<usize>,
     ) -> PyResult<u32> {
         let rep = crate::outcome::outcome_report(
             py,
@@ -342,6 +350,7 @@ impl Board {
                 table_mb,
                 max_nodes,
                 nimber: true,
+                threads,
             },
         )?;
         rep.nimber

@@ -27,6 +27,9 @@ pub struct Ask<'a> {
     pub max_nodes: Option<u64>,
     /// Also find the nimber (impartial rulesets under normal play).
     pub nimber: bool,
+    /// Threads, 1 or 2 (default 1: a Python program may run searches of
+    /// its own side by side).
+    pub threads: Option<usize>,
 }
 
 /// Who wins `board` of `rules`: with the GIL released, Ctrl-C answered,
@@ -45,7 +48,17 @@ pub fn outcome_report(
         table_mb,
         max_nodes,
         nimber,
+        threads,
     } = ask;
+    let threads = match threads {
+        None => 1,
+        Some(t @ 1..=2) => t,
+        Some(t) => {
+            return Err(PyValueError::new_err(format!(
+                "threads must be 1 or 2, not {t}"
+            )))
+        }
+    };
     let first = first.parse::<First>().map_err(|_| {
         PyValueError::new_err(format!(
             "first must be 'left', 'right' or 'both', not {first:?}"
@@ -88,6 +101,7 @@ pub fn outcome_report(
             config.max_nodes = max_nodes;
             config.first = first;
             config.nimber = nimber;
+            config.threads = threads;
             let control = Control {
                 stop: Some(stop.as_ref()),
                 ..Control::default()

@@ -161,9 +161,16 @@ def test_cram_nimbers_by_the_outcome_search():
     for rows, cols, want in [(4, 5, 2), (4, 7, 3), (5, 5, 0), (5, 6, 2)]:
         b = partizan.Board("cram", "|".join(["." * cols] * rows))
         assert b.nimber() == want, (rows, cols)
+        assert b.nimber(threads=2) == want, (rows, cols)
         rep = b.outcome_report(nimber=True)
         assert rep["nimber"] == want
         assert rep["outcome"] == ("P" if want == 0 else "N")
+        assert rep["config"]["threads"] == 1
+        two = b.outcome_report(nimber=True, threads=2)
+        assert (two["nimber"], two["outcome"]) == (want, rep["outcome"])
+        assert two["config"]["threads"] == 2
+    with pytest.raises(ValueError, match="threads must be 1 or 2, not 3"):
+        partizan.Board("cram", "...|...").outcome(threads=3)
     # Without asking there is none; the store keeps outcomes, not nimbers.
     assert "nimber" not in partizan.Board("cram", "....|....").outcome_report()
     # A small board's nimber agrees with its canonical form's.

@@ -13,7 +13,8 @@
 //! copy (8 x 8); the general engine's three move orderings; one thread against two
 //! (both ways of sharing) on Domineering 8 x 8, Clobber 4 x 5 and the
 //! Kōnane 5 x 6 opening, with the ratios printed; Cram's nimber search
-//! against the general engine (Cram 5 x 7 and 3 x 11); and Clobber
+//! on one thread against two and against the general engine (Cram 5 x 7
+//! and 3 x 11); and Clobber
 //! checkerboards.
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -116,8 +117,9 @@ fn threads<R: Knowledge>(c: &mut Criterion, name: &str, r: &R, text: &str, want:
     }
 }
 
-/// Cram's own search (by nimbers, one thread) against the general engine
-/// on one thread and on two sharing the root, on boards of published
+/// Cram's own search (by nimbers, one thread) against itself on two
+/// threads and the general engine on one thread and on two sharing the
+/// root, on boards of published
 /// nimbers (Beling's table, `tests/data/cram_nimbers.txt`: 5 x 7 is 1, a
 /// first-player win) or the general engine's answer (3 x 11: P), with the
 /// ratios of the best of three wall times printed.
@@ -128,6 +130,7 @@ fn cram_nimbers(c: &mut Criterion) {
         let mut best = Vec::new();
         for (label, fast, threads) in [
             ("nimbers", true, 1),
+            ("nimbers 2 threads", true, 2),
             ("general 1 thread", false, 1),
             ("general 2 threads", false, 2),
         ] {

@@ -206,16 +206,73 @@ proptest! {
         prop_assert_eq!(fast.nimber, Some(n));
         prop_assert_eq!(general.nimber, None);
         prop_assert_eq!(fast.class() == Some("N"), n != 0);
-        for side in [&fast.left, &fast.right] {
-            prop_assert_eq!(side.wins, side.winning_move.is_some());
-            if let Some(m) = side.winning_move {
-                let mut legal = false;
-                Cram.options(&b, side.player, |o| legal |= o == m);
-                prop_assert!(legal);
-                prop_assert_eq!(nimber(&m, false), 0);
-            }
+        winning_moves_leave_zero(&b, &fast)?;
+    }
+}
+
+/// Each side wins exactly when it names a move, and that move is legal
+/// and leaves nimber 0.
+fn winning_moves_leave_zero(
+    b: &Board,
+    report: &partizan_solve::search::SearchReport,
+) -> Result<(), TestCaseError> {
+    for side in [&report.left, &report.right] {
+        prop_assert_eq!(side.wins, side.winning_move.is_some());
+        if let Some(m) = side.winning_move {
+            let mut legal = false;
+            Cram.options(b, side.player, |o| legal |= o == m);
+            prop_assert!(legal);
+            prop_assert_eq!(nimber(&m, false), 0);
         }
     }
+    Ok(())
+}
+
+/// The outcome search on `threads` threads with a memo of `bytes`, the
+/// whole nimber asked too.
+fn search(b: &Board, threads: usize, bytes: usize) -> partizan_solve::search::SearchReport {
+    let mut cfg = SearchConfig::for_ruleset(&Cram, Convention::Normal);
+    cfg.table_bytes = bytes;
+    cfg.nimber = true;
+    cfg.threads = threads;
+    solve(&Cram, b, &cfg, &Control::default()).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(80))]
+
+    /// Two threads sharing the memo give one thread's outcome and nimber
+    /// (the winning move may differ: it must be legal and leave nimber
+    /// 0), with a roomy memo and with one whose shards fill at once; the
+    /// boards are three quarters cells, to 30, so the threads meet.
+    #[test]
+    fn two_threads_give_the_answers_of_one(w in 3usize..=6, h in 3usize..=5, bits: u64, small: bool) {
+        let b = board(w, h, bits | bits >> 11);
+        let bytes = if small { 256 << 10 } else { 16 << 20 };
+        let one = search(&b, 1, bytes);
+        let two = search(&b, 2, bytes);
+        prop_assert_eq!(two.config.threads, 2);
+        prop_assert_eq!(two.class(), one.class());
+        prop_assert_eq!(two.nimber, one.nimber);
+        winning_moves_leave_zero(&b, &two)?;
+    }
+}
+
+#[test]
+fn two_threads_find_the_published_nimbers() {
+    // Every rectangle of Beling's table up to 30 cells (4 x 4 .. 4 x 7,
+    // 5 x 5, 5 x 6), its whole nimber by the outcome search on two
+    // threads.
+    let mut n = 0;
+    for (h, w, want) in cram_table() {
+        if h * w <= 30 {
+            let rep = search(&empty(h, w), 2, 64 << 20);
+            assert_eq!(rep.nimber, Some(want), "Cram {h} x {w}");
+            assert_eq!(rep.class() == Some("N"), want != 0, "Cram {h} x {w}");
+            n += 1;
+        }
+    }
+    assert_eq!(n, 6);
 }
 
 #[test]
@@ -234,6 +291,19 @@ fn limits_and_partizan_rulesets_are_errors() {
     cfg.max_nodes = Some(1000);
     let e = solve(&Cram, &empty(5, 7), &cfg, &Control::default()).unwrap_err();
     assert!(matches!(e, SearchError::Budget(1000)), "{e}");
+    // On two threads the budget and a stop are the errors, not the
+    // sibling's stop that ends the thread which did not finish.
+    cfg.threads = 2;
+    let e = solve(&Cram, &empty(5, 7), &cfg, &Control::default()).unwrap_err();
+    assert!(matches!(e, SearchError::Budget(1000)), "{e}");
+    cfg.max_nodes = None;
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let control = Control {
+        stop: Some(&stop),
+        ..Control::default()
+    };
+    let e = solve(&Cram, &empty(5, 7), &cfg, &control).unwrap_err();
+    assert!(matches!(e, SearchError::Stopped { .. }), "{e}");
     let b = Domineering.parse("...|...").unwrap();
     let e = impartial::nimber(&Domineering, &b, 1 << 20, true, &Control::default()).unwrap_err();
     assert!(e.to_string().contains("not impartial"), "{e}");

@@ -134,10 +134,12 @@ class Board:
         first: str = "both",
         table_mb: Optional[int] = None,
         max_nodes: Optional[int] = None,
+        threads: Optional[int] = None,
     ) -> Union[str, bool, None]:
         """The outcome class by the outcome search (Ctrl-C stops it); `store`
         answers a board solved before and saves a searched one; with
-        `first="left"|"right"`, whether that player wins moving first."""
+        `first="left"|"right"`, whether that player wins moving first;
+        `threads=2` for two threads (default 1)."""
     def outcome_report(
         self,
         store: Optional[Store] = None,
@@ -147,12 +149,20 @@ class Board:
         table_mb: Optional[int] = None,
         max_nodes: Optional[int] = None,
         nimber: bool = False,
+        threads: Optional[int] = None,
     ) -> Dict[str, Any]:
         """The outcome search's whole report (the fields of `partizan outcome --json`;
         `nimber=True` adds the nimber of an impartial position)."""
-    def nimber(self, *, table_mb: Optional[int] = None, max_nodes: Optional[int] = None) -> int:
+    def nimber(
+        self,
+        *,
+        table_mb: Optional[int] = None,
+        max_nodes: Optional[int] = None,
+        threads: Optional[int] = None,
+    ) -> int:
         """The nimber of an impartial position under normal play (ValueError
-        otherwise), by the outcome search's nimber search."""
+        otherwise), by the outcome search's nimber search (`threads=2`: two
+        threads sharing its memo)."""
     def graph(self) -> Dict[str, Any]: ...
     def rows(self) -> List[str]: ...
     def _repr_svg_(self) -> str: ...

@@ -23,12 +23,18 @@
 //!
 //! The memo holds whole answers only (exact boards as keys, no hashing
 //! collisions), so a hit is never wrong; when it is full nothing new is
-//! added, and the search goes on slower, never wrong. It is single
-//! threaded: both first players share one answer, so a second thread
-//! would only split the root's options.
+//! added, and the search goes on slower, never wrong. Both first players
+//! share one answer, so two threads share one question: each searches the
+//! whole of it, the memo shared (in shards under locks), and near the root
+//! a thread puts off the options the other is searching ([`SHARE_DEPTH`]);
+//! the first to answer stops the other. Whatever a thread adds to the memo
+//! is a whole answer, so the order the threads finish in never changes an
+//! answer, only which winning move is found and how many nodes it took.
 
 use std::cmp::Reverse;
-use std::sync::atomic::AtomicU64;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use partizan_games::{col_range_mask, each_bit, Bits, Board, Player, Ruleset, Transform};
@@ -102,30 +108,20 @@ type Part = (u32, Key);
 /// the order they are searched in.
 type Pool = (Vec<Part>, Vec<usize>, Vec<usize>);
 
-/// The memo: exact keys, and a byte budget past which nothing new is
-/// added.
-struct Memo {
+/// Shards of the memo of a search on more than one thread, each behind a
+/// lock of its own, so two threads seldom want the same one at once (one
+/// thread keeps one shard: the whole budget in one place).
+const SHARDS: usize = 64;
+
+/// One shard's maps: exact keys of each kind.
+#[derive(Default)]
+struct Maps {
     small: FxHashMap<u64, Entry>,
     tall: FxHashMap<u128, Entry>,
     big: FxHashMap<Board, Entry>,
-    bytes: usize,
 }
 
-/// Bytes per entry of a map (key, entry, control byte), over the 7/8 of
-/// its buckets it fills at most.
-fn entry_bytes<K>() -> usize {
-    (std::mem::size_of::<(K, Entry)>() + 1) * 8 / 7 + 1
-}
-
-impl Memo {
-    fn get(&self, k: &Key) -> Option<&Entry> {
-        match k {
-            Key::Small(m) => self.small.get(m),
-            Key::Tall(m) => self.tall.get(m),
-            Key::Big(b) => self.big.get(b),
-        }
-    }
-
+impl Maps {
     fn len(&self) -> usize {
         self.small.len() + self.tall.len() + self.big.len()
     }
@@ -136,26 +132,161 @@ impl Memo {
             + self.tall.capacity() * entry_bytes::<u128>()
             + self.big.capacity() * entry_bytes::<Board>()
     }
+}
+
+/// The memo: exact keys, in shards that share a byte budget equally; past
+/// its share a shard adds nothing new.
+struct Memo {
+    shards: Box<[Mutex<Maps>]>,
+    bytes: usize,
+}
+
+/// Bytes per entry of a map (key, entry, control byte), over the 7/8 of
+/// its buckets it fills at most.
+fn entry_bytes<K>() -> usize {
+    (std::mem::size_of::<(K, Entry)>() + 1) * 8 / 7 + 1
+}
+
+/// A lock taken even when a thread panicked holding it: the maps hold
+/// whole answers only, and a panic happens between changes, not in one.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Memo {
+    fn new(bytes: usize, shards: usize) -> Memo {
+        Memo {
+            shards: (0..shards.max(1)).map(|_| Mutex::default()).collect(),
+            bytes,
+        }
+    }
+
+    /// The shard of `k`: a hash of its own (not the maps'), so the keys of
+    /// one shard spread over its maps' buckets as well as over all of them.
+    fn shard(&self, k: &Key) -> MutexGuard<'_, Maps> {
+        let h = match k {
+            Key::Small(m) => *m,
+            Key::Tall(m) => (*m as u64) ^ ((*m >> 64) as u64).rotate_left(29),
+            Key::Big(b) => {
+                let mut f = rustc_hash::FxHasher::default();
+                b.hash(&mut f);
+                f.finish()
+            }
+        };
+        let mixed = (h ^ h >> 31).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let i = (u128::from(mixed) * self.shards.len() as u128) >> 64;
+        lock(&self.shards[i as usize])
+    }
+
+    fn get(&self, k: &Key) -> Option<Entry> {
+        let s = self.shard(k);
+        match k {
+            Key::Small(m) => s.small.get(m),
+            Key::Tall(m) => s.tall.get(m),
+            Key::Big(b) => s.big.get(b),
+        }
+        .copied()
+    }
+
+    fn len(&self) -> usize {
+        self.shards.iter().map(|s| lock(s).len()).sum()
+    }
+
+    /// Bytes the shards have allocated.
+    fn used(&self) -> usize {
+        self.shards.iter().map(|s| lock(s).used()).sum()
+    }
 
     /// Record that `k`'s nimber is `v`.
-    fn set_nimber(&mut self, k: &Key, v: u8) {
+    fn set_nimber(&self, k: &Key, v: u8) {
         self.update(k, |e| e.nim = v);
     }
 
     /// Record that `k`'s nimber is not `n` (kept for `n` < 32).
-    fn exclude(&mut self, k: &Key, n: u32) {
+    fn exclude(&self, k: &Key, n: u32) {
         if n < 32 {
             self.update(k, |e| e.not |= 1 << n);
         }
     }
 
-    /// Change `k`'s entry, adding it when there is room.
-    fn update(&mut self, k: &Key, f: impl FnOnce(&mut Entry)) {
-        let (used, bytes) = (self.used(), self.bytes);
+    /// Change `k`'s entry, adding it when its shard has room.
+    fn update(&self, k: &Key, f: impl FnOnce(&mut Entry)) {
+        let mut guard = self.shard(k);
+        let s = &mut *guard;
+        let (used, bytes) = (s.used(), self.bytes / self.shards.len());
         match k {
-            Key::Small(m) => upsert(&mut self.small, *m, used, bytes, f),
-            Key::Tall(m) => upsert(&mut self.tall, *m, used, bytes, f),
-            Key::Big(b) => upsert(&mut self.big, *b, used, bytes, f),
+            Key::Small(m) => upsert(&mut s.small, *m, used, bytes, f),
+            Key::Tall(m) => upsert(&mut s.tall, *m, used, bytes, f),
+            Key::Big(b) => upsert(&mut s.big, *b, used, bytes, f),
+        }
+    }
+}
+
+/// Plies from the root within which two threads share the work: a thread
+/// there puts off, until it has tried the others, an option whose largest
+/// region another thread is searching (as ABDADA does), and marks the
+/// regions it searches itself. Deeper, each thread searches alone, the
+/// memo shared. Cram 5 x 9 on two threads (wall seconds; one thread 64):
+/// 8 plies 40, 10 plies 40, 12 plies 40, 16 plies 37, every ply 49 (the
+/// marks cost more than they save).
+const SHARE_DEPTH: usize = 16;
+
+/// What the threads of one search share: the memo, the node count, the
+/// budget, which regions are being searched near the root, and the flag
+/// that stops the others when one has the answer.
+pub(crate) struct Shared<'a> {
+    memo: Memo,
+    control: &'a Control<'a>,
+    nodes: AtomicU64,
+    start: Instant,
+    last_report: AtomicU64,
+    max_nodes: Option<u64>,
+    threads: usize,
+    busy: Mutex<Vec<Key>>,
+    found: AtomicBool,
+}
+
+impl<'a> Shared<'a> {
+    /// For `threads` threads, with a memo of at most `bytes`.
+    pub(crate) fn new(
+        bytes: usize,
+        threads: usize,
+        control: &'a Control<'a>,
+        max_nodes: Option<u64>,
+    ) -> Shared<'a> {
+        Shared {
+            memo: Memo::new(bytes, if threads > 1 { SHARDS } else { 1 }),
+            control,
+            nodes: AtomicU64::new(0),
+            start: Instant::now(),
+            last_report: AtomicU64::new(0),
+            max_nodes,
+            threads,
+            busy: Mutex::default(),
+            found: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether another thread is searching the largest region of `parts`.
+    fn busy(&self, parts: &[Part]) -> bool {
+        parts
+            .first()
+            .is_some_and(|(_, k)| lock(&self.busy).contains(k))
+    }
+
+    /// The memo's figures with the threads' counts, in the table's terms
+    /// (its capacity: entries of the small kind that fit the budget).
+    fn stats(&self, counts: &SearchCounts) -> TableStats {
+        TableStats {
+            bytes: self.memo.bytes as u64,
+            capacity: (self.memo.bytes / entry_bytes::<u64>()) as u64,
+            bytes_in_use: self.memo.used() as u64,
+            filled: self.memo.len() as u64,
+            probes: counts.nodes,
+            hits: counts.table_hits,
+            stores: counts.expanded,
+            replaced: 0,
+            handicap_hits: 0,
         }
     }
 }
@@ -181,11 +312,12 @@ fn upsert<K: std::hash::Hash + Eq>(
     }
 }
 
-/// The nimber search of one board.
+/// One thread of the nimber search of one board.
 pub(crate) struct Nimbers<'a, R: Ruleset> {
     rules: &'a R,
     symmetry: bool,
-    memo: Memo,
+    /// The memo, the budget and the rest the threads share.
+    sh: &'a Shared<'a>,
     /// Folds small regions (`None`: the ruleset's symmetries are not
     /// geometric on layer 0).
     folder: Option<Folder>,
@@ -200,34 +332,21 @@ pub(crate) struct Nimbers<'a, R: Ruleset> {
     masks: Vec<Bits>,
     depth: usize,
     line: [(u16, u16); LINE_PLIES],
-    // The budget's shared side (one thread).
-    control: &'a Control<'a>,
-    nodes: AtomicU64,
     unflushed: u64,
-    start: Instant,
-    last_report: AtomicU64,
-    max_nodes: Option<u64>,
 }
 
 impl<'a, R: Ruleset> Nimbers<'a, R> {
-    /// A search with a memo of at most `bytes`.
+    /// A thread of the search that shares `sh`.
     pub(crate) fn new(
         rules: &'a R,
-        bytes: usize,
+        sh: &'a Shared<'a>,
         symmetry: bool,
-        control: &'a Control<'a>,
-        max_nodes: Option<u64>,
         cram8: bool,
     ) -> Nimbers<'a, R> {
         Nimbers {
             rules,
             symmetry,
-            memo: Memo {
-                small: FxHashMap::default(),
-                tall: FxHashMap::default(),
-                big: FxHashMap::default(),
-                bytes,
-            },
+            sh,
             folder: Folder::new(rules),
             cram8,
             counts: SearchCounts::default(),
@@ -236,28 +355,7 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
             masks: Vec::new(),
             depth: 0,
             line: [(0, 0); LINE_PLIES],
-            control,
-            nodes: AtomicU64::new(0),
             unflushed: 0,
-            start: Instant::now(),
-            last_report: AtomicU64::new(0),
-            max_nodes,
-        }
-    }
-
-    /// The memo's figures, in the table's terms (its capacity: entries of
-    /// the small kind that fit the budget).
-    pub(crate) fn stats(&self) -> TableStats {
-        TableStats {
-            bytes: self.memo.bytes as u64,
-            capacity: (self.memo.bytes / entry_bytes::<u64>()) as u64,
-            bytes_in_use: self.memo.used() as u64,
-            filled: self.memo.len() as u64,
-            probes: self.counts.nodes,
-            hits: self.counts.table_hits,
-            stores: self.counts.expanded,
-            replaced: 0,
-            handicap_hits: 0,
         }
     }
 
@@ -326,8 +424,8 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
         let mut x = n;
         let mut unknown = None;
         for (_, c) in parts {
-            let e = self.memo.get(c);
-            match e.and_then(Entry::nimber) {
+            let e = self.entry(c);
+            match e.as_ref().and_then(Entry::nimber) {
                 Some(v) => x ^= v,
                 None if unknown.is_none() => unknown = Some(e),
                 None => return None,
@@ -340,7 +438,17 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
     }
 
     fn known(&self, c: &Key) -> Option<u32> {
-        self.memo.get(c).and_then(Entry::nimber)
+        self.entry(c).as_ref().and_then(Entry::nimber)
+    }
+
+    /// What the memo knows of `c`.
+    fn entry(&self, c: &Key) -> Option<Entry> {
+        self.sh.memo.get(c)
+    }
+
+    /// Record that `c`'s nimber is `v`.
+    fn found(&mut self, c: &Key, v: u8) {
+        self.sh.memo.set_nimber(c, v);
     }
 
     /// Whether the regions `parts` have nimbers whose XOR is `n`.
@@ -381,7 +489,7 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
         if self.unflushed >= CHECK_EVERY {
             self.check()?;
         }
-        if let Some(a) = self.memo.get(c).and_then(|e| e.answers(n)) {
+        if let Some(a) = self.entry(c).and_then(|e| e.answers(n)) {
             self.counts.table_hits += 1;
             return Ok(a);
         }
@@ -395,7 +503,7 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
         };
         if mirror {
             self.counts.by_bounds += 1;
-            self.memo.set_nimber(c, 0);
+            self.found(c, 0);
             return Ok(n == 0);
         }
         // Every option's regions, each option's from its start.
@@ -418,7 +526,7 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
         if n as usize >= starts.len() {
             self.pools[d] = (pool, starts, order);
             self.counts.by_bounds += 1;
-            self.memo.exclude(c, n);
+            self.sh.memo.exclude(c, n);
             return Ok(false);
         }
         // An option with nimber `n`: then not. First the options the memo
@@ -432,12 +540,12 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
             let mirror = (0..k).find(|&i| match pool[of(i)] {
                 [(_, k)] => k
                     .word()
-                    .is_some_and(|m| self.memo.get(&k).is_none() && mirrored8(m)),
+                    .is_some_and(|m| self.sh.memo.get(&k).is_none() && mirrored8(m)),
                 _ => false,
             });
             if let Some(i) = mirror {
                 self.counts.by_bounds += 1;
-                self.memo.set_nimber(&pool[of(i)][0].1, 0);
+                self.found(&pool[of(i)][0].1, 0);
                 hit = Ok(true);
             }
         }
@@ -459,9 +567,21 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
                     largest.and_then(|p| p.1.word()).map_or(0, dominoes),
                 )
             });
+            // Near the root with two threads this region is marked as being
+            // searched, and an option whose largest region another thread
+            // is searching waits for the end — except the first searched
+            // (the eldest brother: it cuts more often than not, so both
+            // threads go into it and split the work further down).
+            let share = self.sh.threads > 1 && d <= SHARE_DEPTH;
+            if share {
+                lock(&self.sh.busy).push(*c);
+            }
+            let mut later = Vec::new();
+            let mut eldest = true;
             for &i in &order {
+                let parts = &pool[of(i)];
                 // The memo may know more now than in the first pass.
-                match self.quick(&pool[of(i)], n) {
+                match self.quick(parts, n) {
                     Some(true) => {
                         hit = Ok(true);
                         break;
@@ -469,20 +589,32 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
                     Some(false) => continue,
                     None => {}
                 }
-                if d < LINE_PLIES {
-                    self.line[d] = (i as u16, k as u16);
+                if share && !eldest && self.sh.busy(parts) {
+                    later.push(i);
+                    continue;
                 }
-                self.depth += 1;
-                hit = self.sum_is(&pool[of(i)], n);
-                self.depth -= 1;
+                eldest = false;
+                hit = self.descend(parts, n, (i, k));
                 if !matches!(hit, Ok(false)) {
                     break;
+                }
+            }
+            for &i in &later {
+                if !matches!(hit, Ok(false)) {
+                    break;
+                }
+                hit = self.option_is(&pool[of(i)], n, (i, k));
+            }
+            if share {
+                let mut busy = lock(&self.sh.busy);
+                if let Some(at) = busy.iter().position(|b| b == c) {
+                    busy.swap_remove(at);
                 }
             }
         }
         self.pools[d] = (pool, starts, order);
         if hit? {
-            self.memo.exclude(c, n);
+            self.sh.memo.exclude(c, n);
             return Ok(false);
         }
         // No option has nimber `n`: it is the nimber unless a smaller one is.
@@ -496,8 +628,39 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
                 "a nimber of {n}, past what the memo holds"
             )));
         };
-        self.memo.set_nimber(c, v);
+        self.found(c, v);
         Ok(true)
+    }
+
+    /// Whether the option whose regions are `parts` has nimber `n` (the
+    /// memo first, which may know more than when the options were listed);
+    /// `rank`: its rank among the options, for the progress line.
+    fn option_is(
+        &mut self,
+        parts: &[Part],
+        n: u32,
+        rank: (usize, usize),
+    ) -> Result<bool, SearchError> {
+        if let Some(a) = self.quick(parts, n) {
+            return Ok(a);
+        }
+        self.descend(parts, n, rank)
+    }
+
+    /// [`Nimbers::option_is`] by search.
+    fn descend(
+        &mut self,
+        parts: &[Part],
+        n: u32,
+        rank: (usize, usize),
+    ) -> Result<bool, SearchError> {
+        if self.depth < LINE_PLIES {
+            self.line[self.depth] = (rank.0 as u16, rank.1 as u16);
+        }
+        self.depth += 1;
+        let r = self.sum_is(parts, n);
+        self.depth -= 1;
+        r
     }
 
     /// The regions of every option of `board` into `pool`, each option's
@@ -579,19 +742,23 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
 
     /// The budget's look: stop, node limit, progress.
     fn check(&mut self) -> Result<(), SearchError> {
-        let fill = (self.memo.len() as u64, self.stats().capacity);
+        let sh = self.sh;
+        let fill = (
+            sh.memo.len() as u64,
+            (sh.memo.bytes / entry_bytes::<u64>()) as u64,
+        );
         Budget {
-            control: self.control,
+            control: sh.control,
             table: None,
-            nodes: &self.nodes,
-            start: self.start,
-            last_report: &self.last_report,
-            max_nodes: self.max_nodes,
+            nodes: &sh.nodes,
+            start: sh.start,
+            last_report: &sh.last_report,
+            max_nodes: sh.max_nodes,
         }
         .check(Searcher {
             unflushed: &mut self.unflushed,
             tally: &mut Tally::default(),
-            found: None,
+            found: (sh.threads > 1).then_some(&sh.found),
             first: Player::Left,
             line: &self.line[..self.depth.min(LINE_PLIES)],
             fill,
@@ -668,25 +835,50 @@ fn run<R: Ruleset + 'static>(
     control: &Control<'_>,
 ) -> Result<SearchReport, SearchError> {
     let start = Instant::now();
-    let mut s = Nimbers::new(
-        rules,
-        config.table_bytes,
-        config.symmetry,
-        control,
-        config.max_nodes,
-        is_cram(rules),
-    );
-    let (wins, winning_move) = s.outcome(board)?;
-    // The whole nimber on the same memo (0 for a second-player win).
-    let nimber = match (config.nimber, wins) {
-        (false, _) => None,
-        (true, false) => Some(0),
-        (true, true) => Some(s.board_nimber(board)?),
+    let threads = config.threads.max(1);
+    let sh = Shared::new(config.table_bytes, threads, control, config.max_nodes);
+    let cram = is_cram(rules);
+    // Each thread searches the whole question, the memo shared; near the
+    // root they take different options (SHARE_DEPTH), and the first to
+    // answer stops the others.
+    let search = || {
+        let mut s = Nimbers::new(rules, &sh, config.symmetry, cram);
+        let answer = s.outcome(board).and_then(|(wins, winning_move)| {
+            // The whole nimber on the same memo (0 for a second-player win).
+            let nimber = match (config.nimber, wins) {
+                (false, _) => None,
+                (true, false) => Some(0),
+                (true, true) => Some(s.board_nimber(board)?),
+            };
+            Ok((wins, winning_move, nimber))
+        });
+        sh.found.store(true, Relaxed);
+        (answer, s.counts)
     };
+    let ends = if threads == 1 {
+        vec![search()]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(search)).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect()
+        })
+    };
+    let mut total = SearchCounts::default();
+    let mut answer = Err(SearchError::Sibling);
+    for (a, c) in ends {
+        total.add(&c);
+        if answer.is_err() && !matches!(a, Err(SearchError::Sibling)) {
+            answer = a;
+        }
+    }
+    let (wins, winning_move, nimber) = answer?;
     let elapsed = start.elapsed();
     // One search answers both first players: its counts go to the first
     // searched, the other took no search of its own.
-    let mut counts = Some(s.counts);
+    let mut counts = Some(total);
     let mut side = |p: Player| {
         if !config.first.includes(p) {
             return FirstPlayer::unsearched(p);
@@ -702,8 +894,8 @@ fn run<R: Ruleset + 'static>(
     let left = side(Player::Left);
     let right = side(Player::Right);
     let mut cfg = *config;
-    cfg.threads = 1;
-    let mut rep = SearchReport::new(left, right, s.stats(), cfg, elapsed);
+    cfg.threads = threads;
+    let mut rep = SearchReport::new(left, right, sh.stats(&total), cfg, elapsed);
     rep.nimber = nimber;
     Ok(rep)
 }
@@ -731,7 +923,8 @@ pub fn nimber<R: Ruleset + 'static>(
             rules.name()
         )));
     }
-    Nimbers::new(rules, bytes, true, control, None, fast && is_cram(rules)).board_nimber(board)
+    let sh = Shared::new(bytes, 1, control, None);
+    Nimbers::new(rules, &sh, true, fast && is_cram(rules)).board_nimber(board)
 }
 
 /// Order the regions `parts[from..]` largest first, equal ones side by

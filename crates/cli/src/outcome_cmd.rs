@@ -102,9 +102,11 @@ pub struct OutcomeArgs {
     /// --checkpoint-every seconds and when the search stops (a budget,
     /// Ctrl-C, a kill). Kept: the decided first players with their winning
     /// moves, the table's proven entries and (Domineering's own search)
-    /// each first player's refuted first moves; lost: the part of the open
-    /// first move's search the table did not keep, and move-ordering
-    /// history. A run may be split over any number of sessions.
+    /// each first player's refuted first moves, or (an impartial ruleset's
+    /// nimber search) every region's nimber and the values it is not;
+    /// lost: the part of the open first move's search the table did not
+    /// keep, and move-ordering history. A run may be split over any number
+    /// of sessions.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<std::path::PathBuf>,
     /// Seconds between checkpoint writes.
@@ -258,11 +260,8 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         if args.nimber {
             let why = if let Some(why) = nimber_refusal(r, cfg.convention) {
                 Some(why)
-            } else if args.general || args.checkpoint.is_some() || args.certificate.is_some() {
-                Some(
-                    "the nimber search does not run with --general, --checkpoint or --certificate"
-                        .to_string(),
-                )
+            } else if args.general || args.certificate.is_some() {
+                Some("the nimber search does not run with --general or --certificate".to_string())
             } else {
                 None
             };
@@ -278,13 +277,6 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         }
         if args.checkpoint.is_some() && args.certificate.is_some() {
             bail!("--checkpoint and --certificate cannot be combined (a certificate is written by one uninterrupted search)");
-        }
-        if args.checkpoint.is_some() && cfg.fast && nimber_refusal(r, cfg.convention).is_none() {
-            // Said, not silently done: the checkpointed run is slower.
-            eprintln!(
-                "note: {}'s nimber search keeps no checkpoint, so with --checkpoint the general engine searches (resumable, but about twice as slow on Cram)",
-                r.name()
-            );
         }
         if args.checkpoint_every == 0 {
             bail!("--checkpoint-every must be at least 1 second");

@@ -604,30 +604,47 @@ fn cram_nimbers_are_printed_when_asked() {
     );
 }
 
-/// `--checkpoint` on Cram takes the general engine (the nimber search
-/// keeps none), and says so rather than doing it silently; the answer is
-/// the same.
+/// `--checkpoint` on Cram keeps the nimber search's memo: stopped by a
+/// node budget, resumed to the end, with the nimber asked; no note about
+/// another engine.
 #[test]
-fn a_checkpointed_cram_search_says_which_engine_runs() {
+fn a_checkpointed_cram_search_resumes_the_nimber_search() {
     let dir = tempfile::tempdir().unwrap();
     let ck = dir.path().join("c.ckpt");
-    let b = "....|....|....|....|....";
-    let out = run(&[
+    let ck = ck.to_str().unwrap();
+    let b = ".......|.......|.......|......#";
+    let base = [
         "outcome",
         "cram",
         b,
+        "--threads",
+        "1",
+        "--nimber",
         "--checkpoint",
-        ck.to_str().unwrap(),
-        "--json",
-    ]);
+        ck,
+    ];
+    let mut stopped = base.to_vec();
+    stopped.extend(["--max-nodes", "10000"]);
+    fails(&stopped, "resume");
+    let bytes = std::fs::read(ck).unwrap();
+    assert!(
+        bytes.windows(9).any(|w| w == b"nimbers-1"),
+        "the nimber engine's checkpoint"
+    );
+    let mut resumed = base.to_vec();
+    resumed.push("--json");
+    let out = run(&resumed);
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("keeps no checkpoint"), "{err}");
+    assert!(!err.contains("general engine"), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(
-        v["outcome"],
-        json(&["outcome", "cram", b, "--json"])["outcome"]
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["nimber"], 1);
+    assert_eq!(v["resumed"]["sessions"], 1);
+    assert!(v["resumed"]["entries_loaded"].as_u64().unwrap() > 0);
+    let whole = json(&["outcome", "cram", b, "--threads", "1", "--nimber", "--json"]);
+    assert_eq!(whole["nimber"], 1);
+    assert!(
+        v["resumed"]["nodes_now"].as_u64().unwrap() < whole["stats"]["nodes"].as_u64().unwrap()
     );
-    let plain = run(&["outcome", "cram", b]);
-    assert!(!String::from_utf8_lossy(&plain.stderr).contains("checkpoint"));
 }

@@ -21,6 +21,13 @@
 //!          key check u32
 //! ```
 //!
+//! That is the entry of the alpha-beta engines ("general", "domineering").
+//! The nimber search of impartial rulesets (engine "nimbers") keeps exact
+//! regions rather than hashes, so its entries have a layout of their own
+//! after the same header ([`super::impartial`] writes and reads them): a
+//! checkpoint names its engine, and one engine's file is refused by
+//! another as foreign.
+//!
 //! (little-endian throughout; the CRC-32 covers every byte before it). A
 //! file is believed only whole: the checksum is verified over the whole
 //! file before anything is read from it, and a checkpoint for another
@@ -229,25 +236,66 @@ impl<W: Write> Crc<W> {
     }
 }
 
+/// What a checkpoint keeps of a search's memory: an engine's table or
+/// memo, written entry by entry.
+pub(crate) trait Entries {
+    /// Write every entry through `put`; the number written.
+    fn write_entries(
+        &self,
+        put: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> std::io::Result<u64>;
+}
+
+impl Entries for Table {
+    fn write_entries(
+        &self,
+        put: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> std::io::Result<u64> {
+        let mut count = 0u64;
+        let mut err = None;
+        self.for_each(|key, e| {
+            if err.is_none() {
+                let mut b = [0u8; 16];
+                b[..8].copy_from_slice(&key.hash.to_le_bytes());
+                b[8..12].copy_from_slice(&e.to_bits().to_le_bytes());
+                b[12..].copy_from_slice(&key.check.to_le_bytes());
+                match put(&b) {
+                    Ok(()) => count += 1,
+                    Err(e) => err = Some(e),
+                }
+            }
+        });
+        err.map_or(Ok(count), Err)
+    }
+}
+
 /// Write `state` and every entry of `table` to `path` (through a
 /// temporary sibling renamed when complete:
 /// [`write_through_temp`](crate::files::write_through_temp)). Returns the
 /// number of entries written.
 pub fn write(path: &Path, state: &State, table: &Table) -> Result<u64, CheckpointError> {
+    write_entries(path, state, table)
+}
+
+/// [`write`] for any engine's entries.
+pub(crate) fn write_entries(
+    path: &Path,
+    state: &State,
+    entries: &dyn Entries,
+) -> Result<u64, CheckpointError> {
     let io = |source| CheckpointError::Io {
         path: path.to_path_buf(),
         source,
     };
-    crate::files::write_through_temp(path, io, |out| write_to(out, state, table).map_err(io))
+    crate::files::write_through_temp(path, io, |out| write_to(out, state, entries).map_err(io))
 }
 
 /// The checkpoint's bytes, into `out`.
-fn write_to(out: &mut impl Write, state: &State, table: &Table) -> std::io::Result<u64> {
+fn write_to(out: &mut impl Write, state: &State, entries: &dyn Entries) -> std::io::Result<u64> {
     let mut w = Crc {
         inner: out,
         crc: crc32fast::Hasher::new(),
     };
-    let mut count = 0u64;
     {
         w.put(MAGIC)?;
         w.put(&FORMAT.to_le_bytes())?;
@@ -286,49 +334,34 @@ fn write_to(out: &mut impl Write, state: &State, table: &Table) -> std::io::Resu
                 }
             }
         }
-        let mut err = None;
-        table.for_each(|key, e| {
-            if err.is_none() {
-                let mut b = [0u8; 16];
-                b[..8].copy_from_slice(&key.hash.to_le_bytes());
-                b[8..12].copy_from_slice(&e.to_bits().to_le_bytes());
-                b[12..].copy_from_slice(&key.check.to_le_bytes());
-                match w.put(&b) {
-                    Ok(()) => count += 1,
-                    Err(e) => err = Some(e),
-                }
-            }
-        });
-        if let Some(e) = err {
-            return Err(e);
-        }
+        let count = entries.write_entries(&mut |b| w.put(b))?;
         w.put(&count.to_le_bytes())?;
         let crc = w.crc.clone().finalize();
         w.inner.write_all(&crc.to_le_bytes())?;
+        Ok(count)
     }
-    Ok(count)
 }
 
 /// A reader that fails with a "damaged" error at the end of the file.
-struct Input {
+pub(crate) struct Input {
     inner: BufReader<File>,
 }
 
 impl Input {
-    fn bytes<const N: usize>(&mut self) -> Result<[u8; N], String> {
+    pub(crate) fn bytes<const N: usize>(&mut self) -> Result<[u8; N], String> {
         let mut b = [0u8; N];
         self.inner
             .read_exact(&mut b)
             .map_err(|e| format!("cut short ({e})"))?;
         Ok(b)
     }
-    fn u8(&mut self) -> Result<u8, String> {
+    pub(crate) fn u8(&mut self) -> Result<u8, String> {
         Ok(self.bytes::<1>()?[0])
     }
-    fn u32(&mut self) -> Result<u32, String> {
+    pub(crate) fn u32(&mut self) -> Result<u32, String> {
         Ok(u32::from_le_bytes(self.bytes()?))
     }
-    fn u64(&mut self) -> Result<u64, String> {
+    pub(crate) fn u64(&mut self) -> Result<u64, String> {
         Ok(u64::from_le_bytes(self.bytes()?))
     }
     fn str(&mut self, used: &mut u64) -> Result<String, String> {
@@ -344,7 +377,7 @@ impl Input {
         String::from_utf8(b).map_err(|_| "a name that is not UTF-8".to_string())
     }
     /// A move's board, if the flag says there is one.
-    fn board(&mut self, used: &mut u64) -> Result<Option<Board>, String> {
+    pub(crate) fn board(&mut self, used: &mut u64) -> Result<Option<Board>, String> {
         *used += 1;
         match self.u8()? {
             0 => Ok(None),
@@ -373,6 +406,32 @@ pub fn read(
     path: &Path,
     expected: &Fingerprint,
     table: &Table,
+) -> Result<Option<(State, u64)>, CheckpointError> {
+    read_entries(path, expected, &mut |input, body| {
+        if body % ENTRY_LEN != 0 {
+            return Err(format!("{body} bytes of entries"));
+        }
+        let count = body / ENTRY_LEN;
+        let mut tally = Tally::default();
+        for _ in 0..count {
+            let hash = input.u64()?;
+            let d = input.u32()?;
+            let check = input.u32()?;
+            let e = Entry::from_bits(d).ok_or_else(|| format!("entry data {d:#x}"))?;
+            table.store(Key { hash, check }, e, &mut tally);
+        }
+        table.add(&mut tally);
+        Ok(count)
+    })
+}
+
+/// [`read`] for any engine's entries: `entries` reads the `body` bytes of
+/// them from the input (after the header, the checksum verified) and says
+/// how many there were, or why they are not believed.
+pub(crate) fn read_entries(
+    path: &Path,
+    expected: &Fingerprint,
+    entries: &mut dyn FnMut(&mut Input, u64) -> Result<u64, String>,
 ) -> Result<Option<(State, u64)>, CheckpointError> {
     let file = match File::open(path) {
         Ok(f) => f,
@@ -425,19 +484,7 @@ pub fn read(
     let body = len
         .checked_sub(used + TRAILER_LEN)
         .ok_or_else(|| corrupt("no room for entries".to_string()))?;
-    if body % ENTRY_LEN != 0 {
-        return Err(corrupt(format!("{body} bytes of entries")));
-    }
-    let count = body / ENTRY_LEN;
-    let mut tally = Tally::default();
-    for _ in 0..count {
-        let hash = input.u64().map_err(corrupt)?;
-        let d = input.u32().map_err(corrupt)?;
-        let check = input.u32().map_err(corrupt)?;
-        let e = Entry::from_bits(d).ok_or_else(|| corrupt(format!("entry data {d:#x}")))?;
-        table.store(Key { hash, check }, e, &mut tally);
-    }
-    table.add(&mut tally);
+    let count = entries(&mut input, body).map_err(corrupt)?;
     if input.u64().map_err(corrupt)? != count {
         return Err(corrupt("entry count mismatch".to_string()));
     }
@@ -629,12 +676,12 @@ impl<'a> Saver<'a> {
     }
 
     /// Write the checkpoint now, with `nodes` searched by this run.
-    pub(crate) fn save(&self, table: &Table, nodes: u64) -> Result<u64, CheckpointError> {
+    pub(crate) fn save(&self, table: &dyn Entries, nodes: u64) -> Result<u64, CheckpointError> {
         let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
         let mut s = self.state();
         s.nodes += nodes;
         s.sessions += 1;
-        let n = write(self.path, &s, table)?;
+        let n = write_entries(self.path, &s, table)?;
         if let Ok(mut t) = self.last.lock() {
             *t = Instant::now();
         }
@@ -643,7 +690,11 @@ impl<'a> Saver<'a> {
 
     /// Write the checkpoint if `every` has passed since the last write and
     /// no other thread is writing it.
-    pub(crate) fn save_if_due(&self, table: &Table, nodes: u64) -> Result<(), CheckpointError> {
+    pub(crate) fn save_if_due(
+        &self,
+        table: &dyn Entries,
+        nodes: u64,
+    ) -> Result<(), CheckpointError> {
         let due = match self.last.try_lock() {
             Ok(mut t) if t.elapsed() >= self.every => {
                 // Claim this write before it starts: the other thread goes on.

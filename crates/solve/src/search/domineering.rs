@@ -33,7 +33,7 @@
 //!   (of orthogonally connected empty cells) all have at most
 //!   [`Rules::value_cells`] cells is answered by the outcome of the sum of
 //!   their canonical values, from the value solver, memoised by shape
-//!   ([`SmallValues`]; 8 x 8 Left first: 2,711,884 -> 2,608,755 nodes at
+//!   (`SmallValues`; 8 x 8 Left first: 2,711,884 -> 2,608,755 nodes at
 //!   12 cells, the same CPU; 16 and 20 cells cut a little more and cost
 //!   more time).
 //! * **Symmetric hashing**: one incrementally updated key per symmetry of
@@ -94,7 +94,7 @@ pub struct Rules {
     pub hardware: bool,
     /// Answer a position whose components (of orthogonally connected
     /// empty cells) all have at most this many cells by the outcome of
-    /// the sum of their exact values (0: never; see [`SmallValues`]).
+    /// the sum of their exact values (0: never; see `SmallValues`).
     pub value_cells: u32,
 }
 
@@ -369,7 +369,7 @@ impl Pos {
 
     /// The components of the empty cells (orthogonally connected: the
     /// cells a domino could join), each of at least two cells, as shape
-    /// keys ([`shape_key`]) into `out`; `false` (and `out` partial) as
+    /// keys (`shape_key`) into `out`; `false` (and `out` partial) as
     /// soon as one has more than `max` cells. Lone cells are left out:
     /// their value is 0.
     pub fn small_components(&self, max: u32, out: &mut Vec<u128>) -> bool {
@@ -1662,7 +1662,7 @@ fn open_checkpoint(
 }
 
 /// Whether this processor has what the hardware copy of the search is
-/// compiled for (see [`Engine::wins`]).
+/// compiled for (see `Engine::wins`).
 pub fn hardware_search() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

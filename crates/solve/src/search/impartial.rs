@@ -26,10 +26,16 @@
 //! added, and the search goes on slower, never wrong. Both first players
 //! share one answer, so two threads share one question: each searches the
 //! whole of it, the memo shared (in shards under locks), and near the root
-//! a thread puts off the options the other is searching ([`SHARE_DEPTH`]);
+//! a thread puts off the options the other is searching (`SHARE_DEPTH`);
 //! the first to answer stops the other. Whatever a thread adds to the memo
 //! is a whole answer, so the order the threads finish in never changes an
 //! answer, only which winning move is found and how many nodes it took.
+//!
+//! A long run keeps a checkpoint ([`solve_resumable`]): the memo, entry by
+//! entry, after the common header of [`super::checkpoint`]. Its entries
+//! are exact regions, so reading one back is checked beyond the checksum:
+//! each key must be the key this build makes of its region, and a sample
+//! of the small regions is solved again from scratch and must agree.
 
 use std::cmp::Reverse;
 use std::hash::{Hash, Hasher};
@@ -40,11 +46,15 @@ use std::time::Instant;
 use partizan_games::{col_range_mask, each_bit, Bits, Board, Player, Ruleset, Transform};
 use rustc_hash::FxHashMap;
 
+use std::path::Path;
+use std::time::Duration;
+
 use super::budget::{Budget, Searcher};
+use super::checkpoint::{self, CheckpointError, Entries, Fingerprint, Saver, State};
 use super::table::{TableStats, Tally};
 use super::{
-    Control, FirstPlayer, SearchConfig, SearchCounts, SearchError, SearchReport, CHECK_EVERY,
-    LINE_PLIES,
+    Control, FirstPlayer, Resumed, SearchConfig, SearchCounts, SearchError, SearchReport,
+    CHECK_EVERY, LINE_PLIES,
 };
 use crate::outcome::Convention;
 use crate::regions::small::{self, Folder};
@@ -333,6 +343,8 @@ pub(crate) struct Nimbers<'a, R: Ruleset> {
     depth: usize,
     line: [(u16, u16); LINE_PLIES],
     unflushed: u64,
+    /// The checkpoint, when the search keeps one.
+    saver: Option<&'a Saver<'a>>,
 }
 
 impl<'a, R: Ruleset> Nimbers<'a, R> {
@@ -356,6 +368,7 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
             depth: 0,
             line: [(0, 0); LINE_PLIES],
             unflushed: 0,
+            saver: None,
         }
     }
 
@@ -762,7 +775,11 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
             first: Player::Left,
             line: &self.line[..self.depth.min(LINE_PLIES)],
             fill,
-        })
+        })?;
+        if let Some(s) = self.saver {
+            s.save_if_due(&sh.memo, sh.nodes.load(Relaxed))?;
+        }
+        Ok(())
     }
 
     /// The nimber of the whole board `b` (every region valued whole).
@@ -825,24 +842,92 @@ pub fn solve<R: Ruleset + 'static>(
     if !rules.impartial() || config.convention != Convention::Normal {
         return None;
     }
-    Some(run(rules, board, config, control))
+    Some(run(rules, board, config, control, None).map(|(rep, _)| rep))
 }
+
+/// [`solve`] keeping a checkpoint of the memo at `file`, written every
+/// `every` and when the search ends or stops; a run resumes from it with
+/// every region answered before (see [`super::solve_resumable`]).
+pub fn solve_resumable<R: Ruleset + 'static>(
+    rules: &R,
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+    file: &Path,
+    every: Duration,
+) -> Option<Result<(SearchReport, Resumed), SearchError>> {
+    if !rules.impartial() || config.convention != Convention::Normal {
+        return None;
+    }
+    Some(
+        run(rules, board, config, control, Some((file, every)))
+            .map(|(rep, res)| (rep, res.unwrap_or_default())),
+    )
+}
+
+/// What identifies a nimber search for its checkpoint: the memo's keys
+/// depend on the ruleset and the symmetry folding; the board's regions are
+/// the memo's entries, so the board names the run.
+pub fn fingerprint<R: Ruleset>(rules: &R, board: &Board, config: &SearchConfig) -> Fingerprint {
+    Fingerprint {
+        engine: ENGINE.to_string(),
+        ruleset: rules.name().to_string(),
+        board: rules.format(board),
+        convention: Convention::Normal,
+        value_cells: 0,
+        symmetry: config.symmetry,
+    }
+}
+
+/// The engine's name in a checkpoint, with the version of its entries'
+/// layout and keys: bump it when either changes.
+const ENGINE: &str = "nimbers-1";
 
 fn run<R: Ruleset + 'static>(
     rules: &R,
     board: &Board,
     config: &SearchConfig,
     control: &Control<'_>,
-) -> Result<SearchReport, SearchError> {
+    resume: Option<(&Path, Duration)>,
+) -> Result<(SearchReport, Option<Resumed>), SearchError> {
     let start = Instant::now();
     let threads = config.threads.max(1);
     let sh = Shared::new(config.table_bytes, threads, control, config.max_nodes);
     let cram = is_cram(rules);
+    let mut resumed = None;
+    let saver = match resume {
+        None => None,
+        Some((path, every)) => {
+            let expected = fingerprint(rules, board, config);
+            let (state, loaded) = read_memo(path, &expected, rules, &sh.memo, config.symmetry)?
+                .unwrap_or((State::fresh(expected), 0));
+            for d in [&state.left, &state.right].into_iter().flatten() {
+                if let Some(m) = &d.winning_move {
+                    if !super::is_option(rules, board, m) {
+                        return Err(CheckpointError::Corrupt {
+                            path: path.to_path_buf(),
+                            why: "a winning move that is no move of the board".to_string(),
+                        }
+                        .into());
+                    }
+                }
+            }
+            resumed = Some(Resumed::of(path, &state, loaded));
+            Some(Saver::new(path, every, state))
+        }
+    };
+    // A checkpoint that has the answer gives it (the nimber, when asked, is
+    // not kept: the search finds it on the memo the checkpoint filled).
+    let decided = saver
+        .as_ref()
+        .and_then(|s| s.state().left.or(s.state().right))
+        .filter(|_| !config.nimber);
     // Each thread searches the whole question, the memo shared; near the
     // root they take different options (SHARE_DEPTH), and the first to
     // answer stops the others.
     let search = || {
         let mut s = Nimbers::new(rules, &sh, config.symmetry, cram);
+        s.saver = saver.as_ref();
         let answer = s.outcome(board).and_then(|(wins, winning_move)| {
             // The whole nimber on the same memo (0 for a second-player win).
             let nimber = match (config.nimber, wins) {
@@ -855,7 +940,9 @@ fn run<R: Ruleset + 'static>(
         sh.found.store(true, Relaxed);
         (answer, s.counts)
     };
-    let ends = if threads == 1 {
+    let ends = if let Some(d) = &decided {
+        vec![(Ok((d.wins, d.winning_move, None)), d.counts)]
+    } else if threads == 1 {
         vec![search()]
     } else {
         std::thread::scope(|scope| {
@@ -873,6 +960,24 @@ fn run<R: Ruleset + 'static>(
         if answer.is_err() && !matches!(a, Err(SearchError::Sibling)) {
             answer = a;
         }
+    }
+    if let (Some(s), Some(r)) = (&saver, &mut resumed) {
+        if let Ok((wins, winning_move, _)) = &answer {
+            // One answer for both first players.
+            for player in [Player::Left, Player::Right] {
+                s.decided(&FirstPlayer {
+                    player,
+                    wins: *wins,
+                    winning_move: *winning_move,
+                    counts: total,
+                    elapsed: Duration::ZERO,
+                });
+            }
+        }
+        r.nodes_now = sh.nodes.load(Relaxed);
+        // Stopped or finished: the checkpoint as of now (a failed write
+        // of it outranks the stop).
+        r.entries_saved = s.save(&sh.memo, r.nodes_now)?;
     }
     let (wins, winning_move, nimber) = answer?;
     let elapsed = start.elapsed();
@@ -897,7 +1002,168 @@ fn run<R: Ruleset + 'static>(
     cfg.threads = threads;
     let mut rep = SearchReport::new(left, right, sh.stats(&total), cfg, elapsed);
     rep.nimber = nimber;
-    Ok(rep)
+    Ok((rep, resumed))
+}
+
+/// Kinds of key in a checkpoint's entries.
+const SMALL: u8 = 0;
+const TALL: u8 = 1;
+const BIG: u8 = 2;
+
+/// The memo's entries in a checkpoint: kind u8, then the key (small: u64;
+/// tall: u128; big: width u8, height u8, 3 layers u128), then the nimber u8
+/// (255: unknown) and the set of values it is not, u32 (little-endian).
+impl Entries for Memo {
+    fn write_entries(
+        &self,
+        put: &mut dyn FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> std::io::Result<u64> {
+        let mut count = 0u64;
+        let mut buf = Vec::with_capacity(64);
+        for shard in self.shards.iter() {
+            // One shard at a time: the other thread goes on meanwhile, and
+            // each entry is a whole answer whenever it is read.
+            let maps = lock(shard);
+            let mut one = |key: &dyn Fn(&mut Vec<u8>), e: &Entry| {
+                buf.clear();
+                key(&mut buf);
+                buf.push(e.nim);
+                buf.extend_from_slice(&e.not.to_le_bytes());
+                count += 1;
+                put(&buf)
+            };
+            for (m, e) in &maps.small {
+                one(&|b| encode_key(b, &Key::Small(*m)), e)?;
+            }
+            for (m, e) in &maps.tall {
+                one(&|b| encode_key(b, &Key::Tall(*m)), e)?;
+            }
+            for (m, e) in &maps.big {
+                one(&|b| encode_key(b, &Key::Big(*m)), e)?;
+            }
+        }
+        Ok(count)
+    }
+}
+
+fn encode_key(b: &mut Vec<u8>, k: &Key) {
+    match k {
+        Key::Small(m) => {
+            b.push(SMALL);
+            b.extend_from_slice(&m.to_le_bytes());
+        }
+        Key::Tall(m) => {
+            b.push(TALL);
+            b.extend_from_slice(&m.to_le_bytes());
+        }
+        Key::Big(board) => {
+            b.extend_from_slice(&[BIG, board.width() as u8, board.height() as u8]);
+            for l in 0..3 {
+                b.extend_from_slice(&board.layer(l).to_le_bytes());
+            }
+        }
+    }
+}
+
+/// Entries of at most this many cells are solved again from scratch when
+/// a checkpoint is read, up to [`SPOT_CHECKS`] of them, against what the
+/// checkpoint says of them.
+const SPOT_CELLS: u32 = 20;
+const SPOT_CHECKS: usize = 64;
+
+/// Read the checkpoint at `path` for `expected` into `memo`: its state and
+/// its number of entries, or `None` when there is no file. Beyond the
+/// checksum, every key must be this build's key of the region it stands
+/// for and every entry self-consistent, and a sample of the small regions
+/// is solved again from scratch and must agree: a file that fails is
+/// refused as damaged, never believed.
+fn read_memo<R: Ruleset + 'static>(
+    path: &Path,
+    expected: &Fingerprint,
+    rules: &R,
+    memo: &Memo,
+    symmetry: bool,
+) -> Result<Option<(State, u64)>, SearchError> {
+    let control = Control::default();
+    let keys = Shared::new(0, 1, &control, None);
+    let keyer = Nimbers::new(rules, &keys, symmetry, is_cram(rules));
+    let mut spot = Vec::new();
+    let read = checkpoint::read_entries(path, expected, &mut |input, body| {
+        let mut used = 0u64;
+        let mut count = 0u64;
+        while used < body {
+            let kind = input.u8()?;
+            let (k, len) = match kind {
+                SMALL => (Key::Small(input.u64()?), 8),
+                TALL => (Key::Tall(u128::from_le_bytes(input.bytes()?)), 16),
+                BIG => {
+                    let (w, h) = (input.u8()?, input.u8()?);
+                    let mut layers = [0; 3];
+                    for l in &mut layers {
+                        *l = u128::from_le_bytes(input.bytes()?);
+                    }
+                    let b = Board::new(usize::from(w), usize::from(h), layers)
+                        .map_err(|e| format!("a region that is no board: {e}"))?;
+                    (Key::Big(b), 50)
+                }
+                k => return Err(format!("key kind {k}")),
+            };
+            let e = Entry {
+                nim: input.u8()?,
+                not: input.u32()?,
+            };
+            used += 1 + len + 5;
+            count += 1;
+            let region = Nimbers::<R>::board(&k);
+            if keyer.key(&region) != k {
+                return Err(format!(
+                    "{} is not this build's key of its region",
+                    rules.format(&region)
+                ));
+            }
+            if let Some(v) = e.nimber() {
+                if v < 32 && e.not >> v & 1 == 1 {
+                    return Err(format!(
+                        "{} has nimber {v} and not {v}",
+                        rules.format(&region)
+                    ));
+                }
+            }
+            if spot.len() < SPOT_CHECKS && rules.cells(&region).count_ones() <= SPOT_CELLS {
+                spot.push((k, e));
+            }
+            memo.update(&k, |m| *m = e);
+        }
+        if used != body {
+            return Err("the entries end inside an entry".to_string());
+        }
+        Ok(count)
+    })?;
+    for (k, e) in spot {
+        // On a memo of its own, so nothing read is used.
+        let fresh = Shared::new(4 << 20, 1, &control, Some(1 << 20));
+        let v = match Nimbers::new(rules, &fresh, symmetry, is_cram(rules)).nimber(&k) {
+            Ok(v) => v,
+            Err(SearchError::Budget(_)) => continue,
+            Err(e) => return Err(e),
+        };
+        let says_not = v < 32 && e.not >> v & 1 == 1;
+        if e.nimber().is_some_and(|n| n != v) || says_not {
+            return Err(CheckpointError::Corrupt {
+                path: path.to_path_buf(),
+                why: format!(
+                    "it says {} of {}, whose nimber is {v}",
+                    match e.nimber() {
+                        Some(n) => format!("nimber {n}"),
+                        None => format!("not nimber {v}"),
+                    },
+                    rules.format(&Nimbers::<R>::board(&k))
+                ),
+            }
+            .into());
+        }
+    }
+    Ok(read)
 }
 
 /// Whether the ruleset is Cram (whose small regions take [`cram_options`] in stride 8).
@@ -1174,5 +1440,113 @@ mod tall {
         }
         let l = (0..h).fold(0, |l, r| l | ((m >> (8 * r)) & 0xff) << (r * w));
         Board::new(w, h, [l, 0, 0]).expect("a tall key fits its box")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use partizan_games::Cram;
+
+    /// The layout of the memo's checkpoint entries, pinned: if this
+    /// fails, the layout changed; bump [`ENGINE`].
+    #[test]
+    fn the_entry_layout_is_pinned() {
+        let mut b = Vec::new();
+        encode_key(&mut b, &Key::Small(0x0302));
+        assert_eq!(b, [0, 2, 3, 0, 0, 0, 0, 0, 0]);
+        b.clear();
+        encode_key(&mut b, &Key::Tall(1 << 64 | 7));
+        let mut want = vec![1, 7, 0, 0, 0, 0, 0, 0, 0, 1];
+        want.extend([0; 7]);
+        assert_eq!(b, want);
+        b.clear();
+        let board = Board::new(2, 1, [0b11, 0, 0]).unwrap();
+        encode_key(&mut b, &Key::Big(board));
+        assert_eq!(b.len(), 51);
+        assert_eq!(b[..4], [2, 2, 1, 0b11]);
+        assert!(b[4..].iter().all(|&x| x == 0));
+        assert_eq!(ENGINE, "nimbers-1");
+    }
+
+    /// A checkpoint at `path` holding `entries` (whole and checksummed),
+    /// read back for Cram.
+    fn read_back(
+        path: &Path,
+        entries: &[(Key, Entry)],
+    ) -> Result<Option<(State, u64)>, SearchError> {
+        let control = Control::default();
+        let memo = Memo::new(1 << 20, 1);
+        for (k, e) in entries {
+            memo.update(k, |m| *m = *e);
+        }
+        let mut cfg = SearchConfig::for_ruleset(&Cram, Convention::Normal);
+        cfg.symmetry = true;
+        let b = Cram.parse("..|..").unwrap();
+        let fp = fingerprint(&Cram, &b, &cfg);
+        checkpoint::write_entries(path, &State::fresh(fp.clone()), &memo).unwrap();
+        let sh = Shared::new(1 << 20, 1, &control, None);
+        read_memo(path, &fp, &Cram, &sh.memo, true)
+    }
+
+    fn refused(r: Result<Option<(State, u64)>, SearchError>, why: &str) {
+        match r {
+            Err(SearchError::Checkpoint(e @ CheckpointError::Corrupt { .. })) => {
+                assert!(e.to_string().contains(why), "{e}");
+            }
+            other => panic!("believed: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn entries_that_lie_are_refused_though_the_checksum_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.ckpt");
+        let control = Control::default();
+        let sh = Shared::new(0, 1, &control, None);
+        let keyer = Nimbers::new(&Cram, &sh, true, true);
+        // A domino's place has nimber 1; a 2 x 2 square 0 (the mirror).
+        let domino = keyer.key(&Cram.parse("..").unwrap());
+        let square = keyer.key(&Cram.parse("..|..").unwrap());
+        let honest = [
+            (domino, Entry { nim: 1, not: 1 }),
+            (square, Entry { nim: 0, not: 2 }),
+        ];
+        let (_, n) = read_back(&path, &honest).unwrap().unwrap();
+        assert_eq!(n, 2);
+        // A wrong nimber, and a wrong "not".
+        refused(
+            read_back(&path, &[honest[1], (domino, Entry { nim: 0, not: 0 })]),
+            "whose nimber is 1",
+        );
+        refused(
+            read_back(
+                &path,
+                &[(
+                    square,
+                    Entry {
+                        nim: UNKNOWN,
+                        not: 1,
+                    },
+                )],
+            ),
+            "whose nimber is 0",
+        );
+        // An entry at odds with itself.
+        refused(
+            read_back(&path, &[(domino, Entry { nim: 1, not: 2 })]),
+            "has nimber 1 and not 1",
+        );
+        // A key this build would never make: an L tromino not folded.
+        let ls = [0b11 | 1 << 8, 0b11 | 1 << 9, 1 | 3 << 8, 2 | 3 << 8];
+        let unfolded = ls
+            .into_iter()
+            .map(Key::Small)
+            .find(|k| keyer.key(&Nimbers::<Cram>::board(k)) != *k)
+            .expect("an L tromino has more than one image");
+        refused(
+            read_back(&path, &[(unfolded, Entry { nim: 1, not: 0 })]),
+            "not this build's key",
+        );
     }
 }

@@ -72,7 +72,7 @@ impl<R: Ruleset + 'static> Knowledge for R {
         if me.is::<Domineering>() {
             return super::domineering::solve_resumable(board, config, control, file, every);
         }
-        None
+        super::impartial::solve_resumable(self, board, config, control, file, every)
     }
 }
 

@@ -528,7 +528,8 @@ pub struct Resumed {
 /// stops, so a stopped or killed run resumes without losing its solved
 /// subtrees. A ruleset's own search keeps its own checkpoint in the same
 /// format ([`Knowledge::fast_solve_resumable`]; Domineering's keeps its
-/// table and the root's solved first moves), else the general engine runs.
+/// table and the root's solved first moves, the nimber search of impartial
+/// rulesets its memo), else the general engine runs.
 pub fn solve_resumable<R: Knowledge>(
     rules: &R,
     board: &Board,

@@ -275,6 +275,7 @@ impl Board {
                 max_nodes,
                 nimber: false,
                 threads,
+                checkpoint: None,
             },
         )?;
         let one = rep.left_first_wins.xor(rep.right_first_wins);
@@ -294,7 +295,12 @@ impl Board {
     /// the other first player is absent from `first_players`.
     /// `nimber=True` (impartial rulesets, normal play) adds `nimber`, the
     /// position's nimber, as `partizan outcome --nimber` does.
-    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false, threads=None))]
+    /// `checkpoint="run.ckpt"` keeps a checkpoint there, as `partizan
+    /// outcome --checkpoint` does: a search stopped (Ctrl-C, `max_nodes`)
+    /// resumes from it when called again, and `resumed` says what it took
+    /// over; a damaged checkpoint or one of another search is a
+    /// `RuntimeError`, never believed.
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false, threads=None, checkpoint=None))]
     #[allow(clippy::too_many_arguments)]
     fn outcome_report<'py>(
         &self,
@@ -306,6 +312,7 @@ impl Board {
         max_nodes: Option<u64>,
         nimber: bool,
         threads: Option<usize>,
+        checkpoint: Option<std::path::PathBuf>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let rep = crate::outcome::outcome_report(
             py,
@@ -319,6 +326,7 @@ impl Board {
                 max_nodes,
                 nimber,
                 threads,
+                checkpoint,
             },
         )?;
         crate::outcome::report_dict(py, &rep)
@@ -351,6 +359,7 @@ impl Board {
                 max_nodes,
                 nimber: true,
                 threads,
+                checkpoint: None,
             },
         )?;
         rep.nimber

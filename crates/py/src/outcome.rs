@@ -8,7 +8,7 @@ use partizan_report::{
     default_table_mb, nimber_refusal, outcome_through_store, OutcomeReport, OutcomeStore,
 };
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::{solve, Control, First, SearchConfig, SearchError};
+use partizan_solve::search::{solve, solve_resumable, Control, First, SearchConfig, SearchError};
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyRuntimeWarning, PyValueError};
 use pyo3::prelude::*;
 
@@ -30,6 +30,9 @@ pub struct Ask<'a> {
     /// Threads, 1 or 2 (default 1: a Python program may run searches of
     /// its own side by side).
     pub threads: Option<usize>,
+    /// Keep a checkpoint in this file (resume from it when it exists),
+    /// written every minute and when the search stops.
+    pub checkpoint: Option<std::path::PathBuf>,
 }
 
 /// Who wins `board` of `rules`: with the GIL released, Ctrl-C answered,
@@ -49,6 +52,7 @@ pub fn outcome_report(
         max_nodes,
         nimber,
         threads,
+        checkpoint,
     } = ask;
     let threads = match threads {
         None => 1,
@@ -106,10 +110,21 @@ pub fn outcome_report(
                 stop: Some(stop.as_ref()),
                 ..Control::default()
             };
-            outcome_through_store(r, &board, &config, through, || {
-                solve(r, &board, &config, &control)
-            })
-            .map_err(Failure::Search)
+            let mut resumed = None;
+            let mut rep =
+                outcome_through_store(r, &board, &config, through, || match &checkpoint {
+                    None => solve(r, &board, &config, &control),
+                    Some(file) => {
+                        let every = std::time::Duration::from_secs(60);
+                        let (rep, res) =
+                            solve_resumable(r, &board, &config, &control, file, every)?;
+                        resumed = Some(res);
+                        Ok(rep)
+                    }
+                })
+                .map_err(Failure::Search)?;
+            rep.resumed = resumed;
+            Ok(rep)
         })
     });
     if let Some(e) = signal {

@@ -183,3 +183,29 @@ def test_nimbers_of_partizan_or_misere_positions_are_value_errors():
         partizan.Board("domineering", "...|...").nimber()
     with pytest.raises(ValueError, match="normal play"):
         partizan.Board("cram", "...|...").outcome_report(misere=True, nimber=True)
+
+
+def test_a_checkpointed_search_stops_and_resumes(tmp_path):
+    # Cram 4 x 7 less a corner (nimber 1, about 37,000 nodes by nimbers)
+    # and the 4 x 5 Clobber checkerboard (the general engine, 42,000 nodes).
+    for ruleset, text, nimber in [("cram", ".......|.......|.......|......#", True),
+                                  ("clobber", "xoxox|oxoxo|xoxox|oxoxo", False)]:
+        b = partizan.Board(ruleset, text)
+        ck = tmp_path / f"{ruleset}.ckpt"
+        whole = b.outcome_report(nimber=nimber)
+        with pytest.raises(RuntimeError, match="budget|nodes"):
+            b.outcome_report(nimber=nimber, checkpoint=ck, max_nodes=5000)
+        assert ck.exists()
+        rep = b.outcome_report(nimber=nimber, checkpoint=str(ck))
+        assert rep["outcome"] == whole["outcome"]
+        if nimber:
+            assert rep["nimber"] == whole["nimber"] == 1
+        r = rep["resumed"]
+        assert r["sessions"] == 1 and r["entries_loaded"] > 0, r
+        assert r["nodes_before"] >= 5000, r
+        # Damaged: refused, never believed.
+        data = bytearray(ck.read_bytes())
+        data[len(data) // 2] ^= 1
+        ck.write_bytes(bytes(data))
+        with pytest.raises(RuntimeError, match="damaged"):
+            b.outcome_report(nimber=nimber, checkpoint=ck)

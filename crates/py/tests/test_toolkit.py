@@ -17,7 +17,10 @@ CGSUITE = Path("crates/core/tests/data/cgsuite_canonical_short_game.tsv")
 
 
 def cgsuite_rows():
-    root = Path(os.environ.get("PARTIZAN_REPO", Path(__file__).resolve().parents[3]))
+    # The checkout: PARTIZAN_REPO, else three folders up (the default is
+    # only worked out when needed: a copy of the tests may sit shallower).
+    repo = os.environ.get("PARTIZAN_REPO")
+    root = Path(repo) if repo else Path(__file__).resolve().parents[3]
     path = root / CGSUITE
     if not path.exists():
         pytest.fail(f"{path} not found: set PARTIZAN_REPO to the partizan checkout")

@@ -150,9 +150,11 @@ class Board:
         max_nodes: Optional[int] = None,
         nimber: bool = False,
         threads: Optional[int] = None,
+        checkpoint: Optional[Union[str, PathLike[str]]] = None,
     ) -> Dict[str, Any]:
         """The outcome search's whole report (the fields of `partizan outcome --json`;
-        `nimber=True` adds the nimber of an impartial position)."""
+        `nimber=True` adds the nimber of an impartial position; `checkpoint` keeps a
+        resumable checkpoint in that file, and `resumed` says what a run took over)."""
     def nimber(
         self,
         *,

@@ -439,9 +439,9 @@ fn search_board<R: Knowledge>(
     }
     if lines.is_some() && result.is_ok() {
         eprintln!(
-            "outcome {}: done, {} MB  {:.1} s",
+            "outcome {}: done, {} MB at most  {:.1} s",
             r.name(),
-            crate::meter::resident_bytes() >> 20,
+            crate::meter::peak_resident_bytes() >> 20,
             started.elapsed().as_secs_f64()
         );
     }

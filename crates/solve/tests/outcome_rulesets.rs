@@ -196,3 +196,35 @@ fn clobber_five_by_six_checkerboard_is_a_second_player_win() {
         "P"
     );
 }
+
+/// Cram 7 x 7 is a first-player win, as its published nimber (1; Lemoine
+/// and Viennot's Glop, confirmed by Beling) says. README: 168 M nodes and
+/// 15 minutes wall on two threads with a 2.3 GB memo (session 13, the first
+/// time it finished here). Run it alone:
+///
+/// ```text
+/// cargo test --release -p partizan-solve --test outcome_rulesets cram_seven -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore]
+fn cram_seven_by_seven_has_the_published_outcome() {
+    let want = cram_table()
+        .into_iter()
+        .find(|&(h, w, _)| (h, w) == (7, 7))
+        .map(|(_, _, n)| if n == 0 { "P" } else { "N" })
+        .expect("7 x 7 is in the table");
+    let b = Cram.parse(&empty(7, 7)).unwrap();
+    let mut cfg = SearchConfig::for_ruleset(&Cram, Convention::Normal);
+    cfg.table_bytes = 6 << 30;
+    cfg.threads = 2;
+    let rep = solve(&Cram, &b, &cfg, &Control::default()).unwrap();
+    eprintln!(
+        "Cram 7 x 7: {} nodes, {:.0} s",
+        rep.total().nodes,
+        rep.elapsed.as_secs_f64()
+    );
+    assert_eq!(
+        rep.outcomes().expect("both first players searched").class(),
+        want
+    );
+}

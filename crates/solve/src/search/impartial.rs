@@ -1311,7 +1311,7 @@ fn cram_options(
             at ^= t;
             starts.push(pool.len());
             let from = pool.len();
-            let mut rest = m & !(t | t << step);
+            let mut rest = reduced(grid, m & !(t | t << step));
             while rest != 0 {
                 let mut comp = rest & rest.wrapping_neg();
                 loop {
@@ -1329,6 +1329,42 @@ fn cram_options(
             settle(pool, from);
         }
     }
+}
+
+/// A Cram position with the same nimber and no more cells (Beling's
+/// reduction, as his solver `igs` makes it): of the dead ends (cells with
+/// one neighbour) that share their neighbour, one stays — a domino on any
+/// of them leaves the same position, the others dead — and a cell that is
+/// neither a dead end nor next to one goes when every neighbour it has is
+/// next to a dead end (an isolated cell among them). The brute-force twin
+/// is `reduction_keeps_the_nimber`; the search's twins see it through every
+/// option.
+fn reduced(grid: &Grid, p: Bits) -> Bits {
+    let (w, first, last) = (grid.stride, grid.first, grid.last);
+    // Cells of `p` whose neighbour that way is in `p`.
+    let left = p & ((p << 1) & !first);
+    let right = p & ((p >> 1) & !last);
+    let up = p & (p << w);
+    let down = p & (p >> w);
+    let odd = left ^ right ^ up ^ down;
+    let pairs = (left & (right | up | down)) | (right & (up | down)) | (up & down);
+    let ends = odd & !pairs;
+    // The neighbours of the dead ends, one direction after another (ends
+    // above their neighbour, then left of it, below it, right of it): an
+    // end whose neighbour was met already goes.
+    let mut hubs = (ends & down) << w;
+    let at = (ends & right) << 1;
+    let mut out = p & !((hubs & at) >> 1);
+    hubs |= at;
+    let at = (ends & up) >> w;
+    out &= !((hubs & at) << w);
+    hubs |= at;
+    let at = (ends & left) >> 1;
+    out &= !((hubs & at) << 1);
+    hubs |= at;
+    let rest = p & !(ends | hubs);
+    let touching = ((rest << 1) & !first) | ((rest >> 1) & !last) | (rest << w) | (rest >> w);
+    out & !(rest & !touching)
 }
 
 /// Cram regions up to 8 cells wide and 16 high in stride 8, as one
@@ -1447,6 +1483,64 @@ mod tall {
 mod tests {
     use super::*;
     use partizan_games::Cram;
+
+    /// Cram's nimber of a stride-8 set by the definition (every domino,
+    /// the least value no option has), memoised: the reduction's twin.
+    fn brute(p: u64, memo: &mut FxHashMap<u64, u32>) -> u32 {
+        if let Some(&v) = memo.get(&p) {
+            return v;
+        }
+        let [h, v] = domino_starts(Bits::from(p));
+        let mut seen = 0u64;
+        for (firsts, step) in [(h as u64, 1), (v as u64, 8)] {
+            let mut at = firsts;
+            while at != 0 {
+                let t = at & at.wrapping_neg();
+                at ^= t;
+                seen |= 1 << brute(p & !(t | t << step), memo);
+            }
+        }
+        let v = (!seen).trailing_zeros();
+        memo.insert(p, v);
+        v
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+        /// Beling's reduction keeps the nimber of sets of up to 5 x 6
+        /// cells (dense and sparse ones) and removes only cells of the set.
+        #[test]
+        fn reduction_keeps_the_nimber(bits: u64, holes: u64, w in 1usize..=6, h in 1usize..=5) {
+            let mut p = 0u64;
+            for r in 0..h {
+                for c in 0..w {
+                    let i = r * w + c;
+                    if bits >> i & 1 == 1 || (holes >> i & 1 == 1 && i % 3 == 0) {
+                        p |= 1 << (8 * r + c);
+                    }
+                }
+            }
+            let q = u64::try_from(reduced(&GRID8, Bits::from(p))).unwrap();
+            proptest::prop_assert_eq!(q & !p, 0);
+            let mut memo = FxHashMap::default();
+            proptest::prop_assert_eq!(brute(p, &mut memo), brute(q, &mut memo), "{:#x} -> {:#x}", p, q);
+        }
+    }
+
+    /// The reduction on shapes whose answer is known: three dead ends on
+    /// one cell (a T of four) keep one; a path of five (ends, hubs and the
+    /// middle cell that touches hubs only) loses its middle; a 2 x 2
+    /// square stays whole.
+    #[test]
+    fn reduction_on_known_shapes() {
+        let r = |p: u64| u64::try_from(reduced(&GRID8, Bits::from(p))).unwrap();
+        assert_eq!(r(0b111 | 0b010 << 8), 0b011);
+        assert_eq!(r(0b11111), 0b11011);
+        assert_eq!(r(0b11 | 0b11 << 8), 0b11 | 0b11 << 8);
+        assert_eq!(r(0), 0);
+        assert_eq!(r(0b101), 0, "isolated cells go");
+    }
 
     /// The layout of the memo's checkpoint entries, pinned: if this
     /// fails, the layout changed; bump [`ENGINE`].

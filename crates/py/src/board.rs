@@ -249,9 +249,10 @@ impl Board {
     /// `"right"` searches that first player only (about half the work):
     /// the answer is then `True` or `False`, whether they win moving
     /// first, since no outcome class is known (and nothing is stored).
-    /// `threads=2` uses two threads (default 1). Runs with the GIL
-    /// released; Ctrl-C stops it.
-    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, threads=None))]
+    /// `threads=2` uses two threads (default 1); `checkpoint="run.ckpt"`
+    /// keeps a checkpoint there to resume from, as `outcome_report` does.
+    /// Runs with the GIL released; Ctrl-C stops it.
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, threads=None, checkpoint=None))]
     #[allow(clippy::too_many_arguments)]
     fn outcome(
         &self,
@@ -262,6 +263,7 @@ impl Board {
         table_mb: Option<usize>,
         max_nodes: Option<u64>,
         threads: Option<usize>,
+        checkpoint: Option<std::path::PathBuf>,
     ) -> PyResult<Py<PyAny>> {
         let rep = crate::outcome::outcome_report(
             py,
@@ -275,7 +277,7 @@ impl Board {
                 max_nodes,
                 nimber: false,
                 threads,
-                checkpoint: None,
+                checkpoint,
             },
         )?;
         let one = rep.left_first_wins.xor(rep.right_first_wins);
@@ -337,15 +339,18 @@ impl Board {
     /// nimber search (`partizan outcome --nimber`): it reaches boards far
     /// too large to value, e.g. Cram 5 x 7 in seconds. `table_mb` the
     /// memo's size, `max_nodes` a budget (`RuntimeError` when it runs
-    /// out), `threads=2` two threads sharing the memo (default 1). Runs
-    /// with the GIL released; Ctrl-C stops it.
-    #[pyo3(signature = (*, table_mb=None, max_nodes=None, threads=None))]
+    /// out), `threads=2` two threads sharing the memo (default 1),
+    /// `checkpoint="run.ckpt"` a checkpoint to resume from (the memo of
+    /// every region's nimber, as `partizan outcome --nimber --checkpoint`
+    /// keeps it). Runs with the GIL released; Ctrl-C stops it.
+    #[pyo3(signature = (*, table_mb=None, max_nodes=None, threads=None, checkpoint=None))]
     fn nimber(
         &self,
         py: Python<'_>,
         table_mb: Option<usize>,
         max_nodes: Option<u64>,
         threads: Option<usize>,
+        checkpoint: Option<std::path::PathBuf>,
     ) -> PyResult<u32> {
         let rep = crate::outcome::outcome_report(
             py,
@@ -359,7 +364,7 @@ impl Board {
                 max_nodes,
                 nimber: true,
                 threads,
-                checkpoint: None,
+                checkpoint,
             },
         )?;
         rep.nimber

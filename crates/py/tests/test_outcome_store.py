@@ -209,3 +209,15 @@ def test_a_checkpointed_search_stops_and_resumes(tmp_path):
         ck.write_bytes(bytes(data))
         with pytest.raises(RuntimeError, match="damaged"):
             b.outcome_report(nimber=nimber, checkpoint=ck)
+
+
+def test_outcome_and_nimber_take_a_checkpoint_too(tmp_path):
+    # The short forms keep the same resumable checkpoint as outcome_report:
+    # stopped by the budget, then resumed to the answer of a whole run.
+    b = partizan.Board("cram", ".......|.......|.......|......#")
+    for name, call, want in [("nimber", b.nimber, 1), ("outcome", b.outcome, "N")]:
+        ck = tmp_path / f"{name}.ckpt"
+        with pytest.raises(RuntimeError, match="budget|nodes"):
+            call(checkpoint=ck, max_nodes=1000)
+        assert ck.exists()
+        assert call(checkpoint=str(ck)) == want

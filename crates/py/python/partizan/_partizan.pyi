@@ -135,11 +135,13 @@ class Board:
         table_mb: Optional[int] = None,
         max_nodes: Optional[int] = None,
         threads: Optional[int] = None,
+        checkpoint: Optional[Union[str, PathLike[str]]] = None,
     ) -> Union[str, bool, None]:
         """The outcome class by the outcome search (Ctrl-C stops it); `store`
         answers a board solved before and saves a searched one; with
         `first="left"|"right"`, whether that player wins moving first;
-        `threads=2` for two threads (default 1)."""
+        `threads=2` for two threads (default 1); `checkpoint` a resumable
+        checkpoint file, as in `outcome_report`."""
     def outcome_report(
         self,
         store: Optional[Store] = None,
@@ -161,10 +163,11 @@ class Board:
         table_mb: Optional[int] = None,
         max_nodes: Optional[int] = None,
         threads: Optional[int] = None,
+        checkpoint: Optional[Union[str, PathLike[str]]] = None,
     ) -> int:
         """The nimber of an impartial position under normal play (ValueError
         otherwise), by the outcome search's nimber search (`threads=2`: two
-        threads sharing its memo)."""
+        threads sharing its memo; `checkpoint`: a file it resumes from)."""
     def graph(self) -> Dict[str, Any]: ...
     def rows(self) -> List[str]: ...
     def _repr_svg_(self) -> str: ...

@@ -1302,7 +1302,7 @@ fn cram_options(
     let (w, first, last) = (grid.stride, grid.first, grid.last);
     let beside =
         |c: Bits, x: Bits| (((c << 1) & !first) | ((c >> 1) & !last) | (c << w) | (c >> w)) & x;
-    let horizontal = m & (m >> 1) & !last;
+    let horizontal = m & (m >> 1) & !last & !twins(grid, m);
     let vertical = m & (m >> w);
     for (firsts, step) in [(horizontal, 1), (vertical, w)] {
         let mut at = firsts;
@@ -1329,6 +1329,36 @@ fn cram_options(
             settle(pool, from);
         }
     }
+}
+
+/// The first cells of horizontal dominoes in `m` (in `grid`'s stride)
+/// whose option equals the option of an upright domino, so they need no
+/// search (Beling's solver `igs` leaves them out too). In a 2 x 2 block of
+/// free cells whose top-left cell has no free cell left of it or above it
+/// and whose bottom-right cell none right of it or below it, the top
+/// domino leaves the bottom-right cell a dead end on the bottom-left one,
+/// and the right-hand upright domino leaves the top-left cell a dead end
+/// on the same cell, with the rest of the board the same: one position up
+/// to the dead end's place, so one nimber; likewise the bottom domino and
+/// the left-hand upright one. The same with the diagonal mirrored. Twins:
+/// the search's proptests against the canonical forms.
+fn twins(grid: &Grid, m: Bits) -> Bits {
+    let (w, first, last) = (grid.stride, grid.first, grid.last);
+    let has_right = (m >> 1) & !last;
+    let has_left = (m << 1) & !first;
+    let (has_below, has_above) = (m >> w, m << w);
+    // Free cells open one way and shut the other, along a row or a column.
+    let open_right = m & has_right & !has_left;
+    let open_left = m & has_left & !has_right;
+    let open_below = has_below & !has_above;
+    let open_above = has_above & !has_below;
+    // The bottom-left cell of each such block: its top-left shut left and
+    // above and bottom-right shut right and below, or (mirrored) its
+    // top-right shut right and above and bottom-left shut left and below.
+    let shut_main = ((open_right & open_below) << w) & ((open_left & open_above) >> 1);
+    let shut_anti = ((open_left & open_below) << (w - 1)) & open_right & open_above;
+    let bottom = shut_main | shut_anti;
+    bottom | bottom >> w
 }
 
 /// A Cram position with the same nimber and no more cells (Beling's

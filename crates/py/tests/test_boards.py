@@ -147,7 +147,10 @@ def test_gil_is_released_during_a_search():
 
 
 CHILD = """
-import sys, time, partizan
+import signal, sys, time, partizan
+# Python's own Ctrl-C handler, as an interactive Python has it, even when this
+# test runs as a background job (which starts with SIGINT ignored).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 big = partizan.Board("domineering", "\\n".join(["......."] * 7))
 class Slow(partizan.Ruleset):
     # Domineering on frozensets of cells, written in Python

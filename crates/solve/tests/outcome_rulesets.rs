@@ -198,8 +198,8 @@ fn clobber_five_by_six_checkerboard_is_a_second_player_win() {
 }
 
 /// Cram 7 x 7 is a first-player win, as its published nimber (1; Lemoine
-/// and Viennot's Glop, confirmed by Beling) says. README: 168 M nodes and
-/// 15 minutes wall on two threads with a 2.3 GB memo (session 13, the first
+/// and Viennot's Glop, confirmed by Beling) says. README: 131.9 M nodes
+/// and 412 s wall on two threads with a 2.3 GB memo (session 13, the first
 /// time it finished here). Run it alone:
 ///
 /// ```text

@@ -1280,6 +1280,26 @@ struct Grid {
     last: Bits,
 }
 
+impl Grid {
+    /// The cells whose neighbour on the left, on the right, above and
+    /// below is in `x` (in that order; cells outside the grid's columns
+    /// never count).
+    fn with_neighbour(&self, x: Bits) -> [Bits; 4] {
+        let w = self.stride;
+        [
+            (x << 1) & !self.first,
+            (x >> 1) & !self.last,
+            x << w,
+            x >> w,
+        ]
+    }
+
+    /// The cells next to some cell of `x`.
+    fn beside(&self, x: Bits) -> Bits {
+        self.with_neighbour(x).iter().fold(0, |acc, n| acc | n)
+    }
+}
+
 /// Stride 8 (small regions, in [`Key::Small`]'s layout).
 const GRID8: Grid = Grid {
     stride: 8,
@@ -1299,9 +1319,7 @@ fn cram_options(
     starts: &mut Vec<usize>,
     key: impl Fn(Bits) -> Key,
 ) {
-    let (w, first, last) = (grid.stride, grid.first, grid.last);
-    let beside =
-        |c: Bits, x: Bits| (((c << 1) & !first) | ((c >> 1) & !last) | (c << w) | (c >> w)) & x;
+    let (w, last) = (grid.stride, grid.last);
     let horizontal = m & (m >> 1) & !last & !twins(grid, m);
     let vertical = m & (m >> w);
     for (firsts, step) in [(horizontal, 1), (vertical, w)] {
@@ -1315,7 +1333,7 @@ fn cram_options(
             while rest != 0 {
                 let mut comp = rest & rest.wrapping_neg();
                 loop {
-                    let grown = comp | beside(comp, rest);
+                    let grown = comp | (grid.beside(comp) & rest);
                     if grown == comp {
                         break;
                     }
@@ -1343,10 +1361,8 @@ fn cram_options(
 /// the left-hand upright one. The same with the diagonal mirrored. Twins:
 /// the search's proptests against the canonical forms.
 fn twins(grid: &Grid, m: Bits) -> Bits {
-    let (w, first, last) = (grid.stride, grid.first, grid.last);
-    let has_right = (m >> 1) & !last;
-    let has_left = (m << 1) & !first;
-    let (has_below, has_above) = (m >> w, m << w);
+    let w = grid.stride;
+    let [has_left, has_right, has_above, has_below] = grid.with_neighbour(m);
     // Free cells open one way and shut the other, along a row or a column.
     let open_right = m & has_right & !has_left;
     let open_left = m & has_left & !has_right;
@@ -1370,12 +1386,9 @@ fn twins(grid: &Grid, m: Bits) -> Bits {
 /// is `reduction_keeps_the_nimber`; the search's twins see it through every
 /// option.
 fn reduced(grid: &Grid, p: Bits) -> Bits {
-    let (w, first, last) = (grid.stride, grid.first, grid.last);
+    let w = grid.stride;
     // Cells of `p` whose neighbour that way is in `p`.
-    let left = p & ((p << 1) & !first);
-    let right = p & ((p >> 1) & !last);
-    let up = p & (p << w);
-    let down = p & (p >> w);
+    let [left, right, up, down] = grid.with_neighbour(p).map(|n| p & n);
     let odd = left ^ right ^ up ^ down;
     let pairs = (left & (right | up | down)) | (right & (up | down)) | (up & down);
     let ends = odd & !pairs;
@@ -1393,8 +1406,7 @@ fn reduced(grid: &Grid, p: Bits) -> Bits {
     out &= !((hubs & at) << 1);
     hubs |= at;
     let rest = p & !(ends | hubs);
-    let touching = ((rest << 1) & !first) | ((rest >> 1) & !last) | (rest << w) | (rest >> w);
-    out & !(rest & !touching)
+    out & !(rest & !grid.beside(rest))
 }
 
 /// Cram regions up to 8 cells wide and 16 high in stride 8, as one

@@ -225,7 +225,16 @@ fn main() -> ExitCode {
         Err(e) if e.use_stderr() => {
             // A usage error: one line naming the problem, exit code 2.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("error: bad arguments");
+            let mut lines = text.lines();
+            let mut first = lines.next().unwrap_or("error: bad arguments").to_string();
+            if first.ends_with(':') {
+                // "...were not provided:" and the names below it.
+                let names: Vec<&str> = lines
+                    .take_while(|l| !l.trim().is_empty())
+                    .map(str::trim)
+                    .collect();
+                first = format!("{first} {}", names.join(", "));
+            }
             eprintln!("{first} (see --help)");
             return ExitCode::from(2);
         }

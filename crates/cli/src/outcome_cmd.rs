@@ -94,9 +94,15 @@ pub struct OutcomeArgs {
     #[arg(long)]
     pub max_nodes: Option<u64>,
     /// Write the winning strategies as a certificate that `partizan check
-    /// FILE` replays (searches with one thread).
+    /// FILE` replays (searches with one thread). Domineering's keeps whole
+    /// positions and leans on its finer bound (7x7: 25 K lines, 8x8: 1.8 M).
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<std::path::PathBuf>,
+    /// With --certificate: split positions by the general engine whatever
+    /// the ruleset, a proof that leans on no finer bound (far larger:
+    /// Domineering 7x7 569 K records).
+    #[arg(long, requires = "certificate")]
+    pub split_certificate: bool,
     /// Keep a checkpoint in FILE: resume from it when it exists (refused
     /// when damaged or for another search), write it every
     /// --checkpoint-every seconds and when the search stops (a budget,
@@ -210,10 +216,17 @@ fn write_certificate_file<R: Knowledge>(
     cfg: &SearchConfig,
     control: &Control<'_>,
     path: &std::path::Path,
+    split: bool,
 ) -> Result<SearchReport, SearchError> {
     let fail = |e: std::io::Error| SearchError::Write(format!("{}: {e}", path.display()));
+    let positions = if split {
+        certificate::Positions::Split
+    } else {
+        certificate::Positions::Best
+    };
     partizan_solve::files::write_through_temp(path, fail, |out| {
-        certificate::write_certificate(r, board, cfg, control, out).map(|(rep, _)| rep)
+        certificate::write_certificate_as(r, board, cfg, control, out, positions)
+            .map(|(rep, _)| rep)
     })
 }
 
@@ -432,7 +445,9 @@ fn search_board<R: Knowledge>(
             resumed = Some(res);
             rep
         }),
-        (Some(path), _) => write_certificate_file(r, board, cfg, &control, path),
+        (Some(path), _) => {
+            write_certificate_file(r, board, cfg, &control, path, args.split_certificate)
+        }
     };
     if tty {
         eprint!("\r\x1b[K");

@@ -183,8 +183,36 @@ fn certificates_are_written_and_checked() {
     assert_eq!(c["valid"], true);
     assert_eq!(c["outcome"], "L");
     assert!(c["check"]["positions"].as_u64().unwrap() > 10);
-    // A false claim is refused with one line and exit code 2.
     let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("\npositions whole\ncutoffs bounds fine\n"),
+        "{text}"
+    );
+    // The proof that leans on no finer bound: split positions, larger,
+    // accepted too.
+    let split = dir.join("split.txt");
+    let s = split.to_str().unwrap();
+    let v = json(&[
+        "outcome",
+        "domineering",
+        ".....|.....|.....|.....",
+        "--certificate",
+        s,
+        "--split-certificate",
+        "--json",
+    ]);
+    assert_eq!(v["outcome"], "L");
+    let split_text = std::fs::read_to_string(&split).unwrap();
+    assert!(split_text.contains("\npositions split\ncutoffs bounds\n"));
+    assert!(split_text.lines().count() > text.lines().count());
+    let cs = json(&["check", s, "--json"]);
+    assert_eq!(cs["valid"], true);
+    assert_eq!(cs["outcome"], "L");
+    fails(
+        &["outcome", "domineering", "..|..", "--split-certificate"],
+        "--certificate",
+    );
+    // A false claim is refused with one line and exit code 2.
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, text.replace("claim right loses", "claim right wins")).unwrap();
     fails(&["check", bad.to_str().unwrap()], "proof fails");

@@ -68,8 +68,13 @@ impl CheckReport {
         };
         let _ = writeln!(
             s,
-            "valid: {} {} {what} ({} positions replayed, {} decided by values, {} records)",
-            self.ruleset, self.board, self.check.positions, self.check.by_value, self.check.records
+            "valid: {} {} {what} ({} positions replayed, {} decided by values, {} by move bounds, {} records)",
+            self.ruleset,
+            self.board,
+            self.check.positions,
+            self.check.by_value,
+            self.check.by_bounds,
+            self.check.records
         );
         s
     }
@@ -155,7 +160,10 @@ mod tests {
             .map(String::as_str)
             .collect();
         counts.sort_unstable();
-        assert_eq!(counts, ["by_value", "positions", "records", "terminal"]);
+        assert_eq!(
+            counts,
+            ["by_bounds", "by_value", "positions", "records", "terminal"]
+        );
         assert_eq!(v["valid"], true);
         assert_eq!(v["ruleset"], "domineering");
         assert_eq!(v["convention"], "normal");

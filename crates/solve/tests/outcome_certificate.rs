@@ -4,18 +4,33 @@
 
 use partizan_games::{Clobber, Domineering, Konane, Player, Ruleset};
 use partizan_solve::outcome::{wins_plain, Convention};
-use partizan_solve::search::certificate::{check, solve_with_certificate, Certificate, Play};
+use partizan_solve::search::certificate::{
+    check, solve_with_certificate_as, Certificate, Play, Positions,
+};
 use partizan_solve::search::{Control, Knowledge, SearchConfig};
 use rustc_hash::FxHashMap;
 
 fn certify<R: Knowledge>(rules: &R, text: &str, convention: Convention, vc: u32) -> Certificate {
+    certify_with(rules, text, convention, vc, true, Positions::Best)
+}
+
+fn certify_with<R: Knowledge>(
+    rules: &R,
+    text: &str,
+    convention: Convention,
+    vc: u32,
+    bounds: bool,
+    positions: Positions,
+) -> Certificate {
     let b = rules.parse(text).unwrap();
     let mut cfg = SearchConfig::new(convention);
+    cfg.bounds = bounds;
     if convention == Convention::Normal {
         cfg.value_cells = vc;
     }
     cfg.table_bytes = 1 << 20;
-    let (_, cert) = solve_with_certificate(rules, &b, &cfg, &Control::default()).unwrap();
+    let (_, cert) =
+        solve_with_certificate_as(rules, &b, &cfg, &Control::default(), positions).unwrap();
     // Through text and back.
     let again = Certificate::parse(&cert.to_text()).unwrap();
     assert_eq!(again, cert);
@@ -36,7 +51,9 @@ fn proofs_are_accepted() {
     ] {
         let vcs: &[u32] = if text.len() > 20 { &[12] } else { &[0, 4, 12] };
         for &vc in vcs {
-            certify(&Domineering, text, Convention::Normal, vc);
+            for positions in [Positions::Best, Positions::Split] {
+                certify_with(&Domineering, text, Convention::Normal, vc, true, positions);
+            }
         }
         if text.len() <= 20 {
             certify(&Domineering, text, Convention::Misere, 0);
@@ -51,9 +68,15 @@ fn proofs_are_accepted() {
 
 #[test]
 fn tampered_proofs_are_refused() {
+    for positions in [Positions::Best, Positions::Split] {
+        tampered_proofs_are_refused_in(positions);
+    }
+}
+
+fn tampered_proofs_are_refused_in(positions: Positions) {
     let rules = Domineering;
     let text = ".....|.....|.....|.....";
-    let cert = certify(&rules, text, Convention::Normal, 6);
+    let cert = certify_with(&rules, text, Convention::Normal, 6, true, positions);
     let b = rules.parse(text).unwrap();
     // Flip each claim.
     for flip_left in [true, false] {
@@ -105,7 +128,7 @@ fn tampered_proofs_are_refused() {
     );
     // The other ruleset and a bad header.
     assert!(check(&Clobber, &cert, 10).is_err());
-    assert!(Certificate::parse("partizan-certificate 2\n").is_err());
+    assert!(Certificate::parse("partizan-certificate 3\n").is_err());
     let _ = Player::Left;
 }
 
@@ -155,4 +178,186 @@ fn the_streamed_check_agrees_with_the_in_memory_one() {
         matches!(e, SearchError::Write(ref m) if m.contains("disk full")),
         "{e}"
     );
+}
+
+/// The move bounds end lines of the proof: a certificate that declares
+/// them is smaller than one that does not, both are accepted, and the
+/// records of the first do not prove the claims without the bounds. So
+/// for split positions (`cutoffs bounds`) and whole ones (`cutoffs bounds
+/// fine`: the finer bound too).
+#[test]
+fn move_bounds_shorten_proofs_and_are_declared() {
+    let rules = Domineering;
+    let text = "......|......|......|......|......";
+    for (positions, declared) in [
+        (Positions::Split, "\npositions split\ncutoffs bounds\n"),
+        (Positions::Best, "\npositions whole\ncutoffs bounds fine\n"),
+    ] {
+        let with = certify_with(&rules, text, Convention::Normal, 8, true, positions);
+        let without = certify_with(&rules, text, Convention::Normal, 8, false, positions);
+        assert!(with.header.bounds && !without.header.bounds);
+        assert!(with.to_text().contains(declared), "{positions:?}");
+        assert!(without.to_text().contains("\ncutoffs none\n"));
+        let w = check(&rules, &with, 10_000_000).unwrap();
+        let wo = check(&rules, &without, 10_000_000).unwrap();
+        assert!(w.by_bounds > 0 && wo.by_bounds == 0, "{w:?} {wo:?}");
+        assert!(
+            with.records.len() < without.records.len(),
+            "{positions:?}: {} records with the bounds, {} without",
+            with.records.len(),
+            without.records.len()
+        );
+        // The same records read as `cutoffs none`: some line has no record.
+        let mut undeclared = with.clone();
+        undeclared.header.bounds = false;
+        undeclared.header.fine = false;
+        let e = check(&rules, &undeclared, 10_000_000).unwrap_err();
+        assert!(e.to_string().contains("no move recorded"), "{e}");
+    }
+    // Whole positions without the finer bound: still accepted, and more
+    // records than with it.
+    let fine = certify_with(&rules, text, Convention::Normal, 8, true, Positions::Best);
+    let mut coarse = fine.clone();
+    coarse.header.fine = false;
+    assert!(check(&rules, &coarse, 10_000_000).is_err());
+    // A bound that contradicts a claim refutes it: flip a claim whose
+    // line the bounds decide at once (Left first on a board where her
+    // safe moves outnumber Right's every move).
+    let b = "#.#.#|#.#.#|..###";
+    for positions in [Positions::Best, Positions::Split] {
+        let c = certify_with(&rules, b, Convention::Normal, 0, true, positions);
+        let mut flipped = c.clone();
+        flipped.header.claims.left_first = Some(false);
+        let e = check(&rules, &flipped, 10_000_000).unwrap_err();
+        assert!(e.to_string().contains("move bounds"), "{e}");
+    }
+}
+
+/// The finer bound: a claim it contradicts is refuted by name, and a
+/// certificate of another ruleset may not declare it.
+#[test]
+fn the_finer_bound_is_domineerings_and_is_checked() {
+    use partizan_solve::search::domineering::Pos;
+    let rules = Domineering;
+    // The first board (of a fixed enumeration) that the finer bound
+    // decides for Left moving first and the move bounds do not.
+    let mut found = None;
+    'boards: for w in 3..=5usize {
+        for h in 3..=5usize {
+            for holes in 0u32..(1 << 10) {
+                let text: Vec<String> = (0..h)
+                    .map(|r| {
+                        (0..w)
+                            .map(|c| {
+                                let i = (r * w + c) % 10;
+                                if holes >> i & 1 == 1 && (r + c) % 3 == 0 {
+                                    '#'
+                                } else {
+                                    '.'
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let text = text.join("|");
+                let b = rules.parse(&text).unwrap();
+                let p = Pos::new(&b).unwrap();
+                if p.simple_cut_for(Player::Left).is_none() {
+                    if let Some(w) = p.fine_cut_for(Player::Left) {
+                        found = Some((text, w));
+                        break 'boards;
+                    }
+                }
+            }
+        }
+    }
+    let (text, left_wins) = found.expect("no board the finer bound decides alone");
+    let cert = certify(&rules, &text, Convention::Normal, 0);
+    assert_eq!(cert.header.claims.left_first, Some(left_wins), "{text}");
+    let mut flipped = cert.clone();
+    flipped.header.claims.left_first = Some(!left_wins);
+    let e = check(&rules, &flipped, 10_000_000).unwrap_err();
+    assert!(e.to_string().contains("finer bound"), "{text}: {e}");
+    // Declared on Clobber: refused.
+    let mut c = certify(&Clobber, "xoxo|oxox|xoxo", Convention::Normal, 6);
+    assert!(!c.header.whole);
+    c.header.whole = true;
+    c.header.fine = true;
+    let e = check(&Clobber, &c, 10_000_000).unwrap_err();
+    assert!(e.to_string().contains("Domineering's"), "{e}");
+    // And `bounds fine` needs whole positions.
+    let text = cert
+        .to_text()
+        .replacen("positions whole", "positions split", 1);
+    let e = Certificate::parse(&text).unwrap_err();
+    assert!(e.to_string().contains("unknown cutoffs"), "{e}");
+}
+
+/// Whole positions make Domineering proofs far smaller than split ones,
+/// and 7 x 7 is certified and checked inside a test.
+#[test]
+fn whole_positions_make_small_proofs() {
+    let rules = Domineering;
+    let text = "......|......|......|......|......";
+    let whole = certify(&rules, text, Convention::Normal, 12);
+    let split = certify_with(&rules, text, Convention::Normal, 12, true, Positions::Split);
+    assert!(whole.header.whole && !split.header.whole);
+    assert!(
+        whole.records.len() * 4 < split.records.len(),
+        "{} whole, {} split",
+        whole.records.len(),
+        split.records.len()
+    );
+    let seven = ["......."; 7].join("|");
+    let cert = certify(&rules, &seven, Convention::Normal, 12);
+    // Published: 7 x 7 is a first-player win.
+    assert_eq!(cert.header.claims.class(), Some("N"));
+}
+
+/// Domineering 8 x 8 certified (both first players) and checked: about a
+/// minute and 2.3 GB each way in release mode. Run with `cargo test
+/// --release -p partizan-solve --test outcome_certificate -- --ignored`.
+#[test]
+#[ignore]
+fn domineering_eight_by_eight_is_certified() {
+    let rules = Domineering;
+    let eight = rules.parse(&["........"; 8].join("|")).unwrap();
+    let mut cfg = SearchConfig::new(Convention::Normal);
+    cfg.table_bytes = 1 << 30;
+    let (_, cert) =
+        solve_with_certificate_as(&rules, &eight, &cfg, &Control::default(), Positions::Best)
+            .unwrap();
+    // Published: 8 x 8 is a first-player win.
+    assert_eq!(cert.header.claims.class(), Some("N"));
+    let report = check(&rules, &cert, 100_000_000).unwrap();
+    assert!(report.by_bounds > 0 && report.by_value > 0, "{report:?}");
+}
+
+/// Version 1 certificates (no `cutoffs` line) are still read, as
+/// `cutoffs none`; an unknown cutoff is refused by name.
+#[test]
+fn version_one_certificates_are_still_read() {
+    let rules = Domineering;
+    let cert = certify_with(
+        &rules,
+        "....|....|....|....",
+        Convention::Normal,
+        6,
+        false,
+        Positions::Split,
+    );
+    let v2 = cert.to_text();
+    let v1 = v2
+        .replacen("partizan-certificate 2\n", "partizan-certificate 1\n", 1)
+        .replacen("positions split\ncutoffs none\n", "", 1);
+    assert_ne!(v1, v2);
+    let read = Certificate::parse(&v1).unwrap();
+    assert_eq!(read, cert);
+    check(&rules, &read, 10_000_000).unwrap();
+    let bad = v2.replacen("cutoffs none", "cutoffs magic", 1);
+    let e = Certificate::parse(&bad).unwrap_err();
+    assert!(e.to_string().contains("unknown cutoffs 'magic'"), "{e}");
+    // A version 1 file with a cutoffs line is not version 1.
+    let mixed = v2.replacen("partizan-certificate 2", "partizan-certificate 1", 1);
+    assert!(Certificate::parse(&mixed).is_err());
 }

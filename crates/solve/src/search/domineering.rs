@@ -1030,6 +1030,36 @@ struct Shared<'a> {
     saver: Option<&'a checkpoint::Saver<'a>>,
 }
 
+impl<'a> Shared<'a> {
+    /// What a search of `pos` under `rules` shares (started now, keeping
+    /// no checkpoint).
+    fn new(
+        pos: &Pos,
+        table: &'a Table,
+        keys: &'a Keys,
+        rules: Rules,
+        control: &'a Control<'a>,
+        config: &SearchConfig,
+    ) -> Shared<'a> {
+        Shared {
+            hw: rules.hardware && hardware_search(),
+            place: [
+                place_values(pos.n[HZ], pos.n[VT]),
+                place_values(pos.n[VT], pos.n[HZ]),
+            ],
+            table,
+            keys,
+            rules,
+            control,
+            max_nodes: config.max_nodes,
+            nodes: AtomicU64::new(0),
+            start: Instant::now(),
+            last_report: AtomicU64::new(0),
+            saver: None,
+        }
+    }
+}
+
 /// A move: view line and lower bit.
 #[derive(Copy, Clone, Debug)]
 struct Mv {
@@ -1563,22 +1593,9 @@ fn run(
     };
     let keys = Keys::new(board.width(), board.height(), rules.symmetry);
     pos.hash = keys.of(&pos);
-    let sh = Shared {
-        hw: rules.hardware && hardware_search(),
-        place: [
-            place_values(pos.n[HZ], pos.n[VT]),
-            place_values(pos.n[VT], pos.n[HZ]),
-        ],
-        table: &table,
-        keys: &keys,
-        rules,
-        control,
-        max_nodes: config.max_nodes,
-        nodes: AtomicU64::new(0),
-        start,
-        last_report: AtomicU64::new(0),
-        saver: saver.as_ref(),
-    };
+    let mut sh = Shared::new(&pos, &table, &keys, rules, control, config);
+    sh.start = start;
+    sh.saver = saver.as_ref();
     // One first player: left out, from the checkpoint, or searched (and
     // recorded in the checkpoint).
     let one = |first: Player, search: &dyn Fn() -> Result<FirstPlayer, SearchError>| {
@@ -1631,6 +1648,54 @@ fn run(
             resumed,
         )
     }))
+}
+
+/// Asks "does this player, moving first, win this board?" of the fast
+/// path ([`with_oracle`]).
+pub type Oracle<'a> = dyn FnMut(&Board, Player) -> Result<bool, SearchError> + 'a;
+
+/// Run `f` with the fast path as an oracle for boards of `board`'s
+/// rectangle (one table, one thread, for every question; the certificate
+/// prover's choice of winning moves). `None` where [`solve`] does not
+/// apply.
+pub fn with_oracle<T>(
+    board: &Board,
+    config: &SearchConfig,
+    control: &Control<'_>,
+    f: impl FnOnce(&mut Oracle<'_>) -> Result<T, SearchError>,
+) -> Option<Result<T, SearchError>> {
+    if config.convention != Convention::Normal {
+        return None;
+    }
+    let pos = Pos::new(board)?;
+    let rules = rules_for(config);
+    let table = Table::with_bytes(config.table_bytes);
+    let keys = Keys::new(board.width(), board.height(), rules.symmetry);
+    let sh = Shared::new(&pos, &table, &keys, rules, control, config);
+    let mut e = Engine::new(&sh);
+    let (w, h) = (board.width(), board.height());
+    let mut ask = |b: &Board, mover: Player| -> Result<bool, SearchError> {
+        if (b.width(), b.height()) != (w, h) {
+            return Err(SearchError::Inconsistent(format!(
+                "the oracle was asked of a {}x{} board, not {w}x{h}",
+                b.width(),
+                b.height()
+            )));
+        }
+        let Some(mut p) = Pos::new(b) else {
+            return Err(SearchError::Inconsistent(
+                "the oracle cannot hold the board".to_string(),
+            ));
+        };
+        p.hash = keys.of(&p);
+        // Below the root: the table answers, no root move is kept.
+        e.first = mover;
+        e.depth = 1;
+        let r = e.wins(&mut p, view_of(mover));
+        e.depth = 0;
+        r
+    };
+    Some(f(&mut ask))
 }
 
 /// The checkpoint at `path` read into `table` (a fresh state when there is

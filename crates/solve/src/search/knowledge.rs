@@ -44,6 +44,18 @@ pub trait Knowledge: Ruleset {
         file: &std::path::Path,
         every: std::time::Duration,
     ) -> Option<Result<(super::SearchReport, super::Resumed), super::SearchError>>;
+
+    /// Run `f` with the ruleset's own "does this player, moving first, win
+    /// this board?" for boards of `board`'s rectangle (`None`: it has none
+    /// here; Domineering's is its fast path). The certificate prover asks
+    /// it which moves win.
+    fn with_oracle<T>(
+        &self,
+        board: &Board,
+        config: &super::SearchConfig,
+        control: &super::Control<'_>,
+        f: impl FnOnce(Option<&mut super::domineering::Oracle<'_>>) -> Result<T, super::SearchError>,
+    ) -> Result<T, super::SearchError>;
 }
 
 impl<R: Ruleset + 'static> Knowledge for R {
@@ -73,6 +85,33 @@ impl<R: Ruleset + 'static> Knowledge for R {
             return super::domineering::solve_resumable(board, config, control, file, every);
         }
         super::impartial::solve_resumable(self, board, config, control, file, every)
+    }
+
+    fn with_oracle<T>(
+        &self,
+        board: &Board,
+        config: &super::SearchConfig,
+        control: &super::Control<'_>,
+        f: impl FnOnce(Option<&mut super::domineering::Oracle<'_>>) -> Result<T, super::SearchError>,
+    ) -> Result<T, super::SearchError> {
+        let me: &dyn Any = self;
+        if me.is::<Domineering>() {
+            let mut f = Some(f);
+            let run = super::domineering::with_oracle(board, config, control, |o| {
+                f.take().map_or_else(
+                    || Err(super::SearchError::Inconsistent("oracle run twice".into())),
+                    |f| f(Some(o)),
+                )
+            });
+            if let Some(r) = run {
+                return r;
+            }
+            if let Some(f) = f {
+                return f(None);
+            }
+            return Err(super::SearchError::Inconsistent("oracle lost".into()));
+        }
+        f(None)
     }
 }
 

@@ -13,7 +13,7 @@ use partizan_games::Board;
 use partizan_report::outcome::{
     default_table_mb, nimber_refusal, outcome_through_store, OutcomeStore, Resumed,
 };
-use partizan_report::{check_certificate_from, OutcomeReport};
+use partizan_report::{check_certificate_from, write_certificate_file, OutcomeReport};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::{self, CheckProgress};
 use partizan_solve::search::{
@@ -205,29 +205,6 @@ pub fn check(args: CheckArgs, long: &crate::Long, json_out: bool) -> Result<()> 
         print!("{}", rep.render_text());
     }
     Ok(())
-}
-
-/// Write a certificate to `path` as the search finds its records, through
-/// a temporary file renamed into place when complete (a failed or stopped
-/// run leaves no half certificate).
-fn write_certificate_file<R: Knowledge>(
-    r: &R,
-    board: &Board,
-    cfg: &SearchConfig,
-    control: &Control<'_>,
-    path: &std::path::Path,
-    split: bool,
-) -> Result<SearchReport, SearchError> {
-    let fail = |e: std::io::Error| SearchError::Write(format!("{}: {e}", path.display()));
-    let positions = if split {
-        certificate::Positions::Split
-    } else {
-        certificate::Positions::Best
-    };
-    partizan_solve::files::write_through_temp(path, fail, |out| {
-        certificate::write_certificate_as(r, board, cfg, control, out, positions)
-            .map(|(rep, _)| rep)
-    })
 }
 
 /// Resident set size of this process in bytes (Linux), if known.
@@ -446,7 +423,12 @@ fn search_board<R: Knowledge>(
             rep
         }),
         (Some(path), _) => {
-            write_certificate_file(r, board, cfg, &control, path, args.split_certificate)
+            let positions = if args.split_certificate {
+                certificate::Positions::Split
+            } else {
+                certificate::Positions::Best
+            };
+            write_certificate_file(r, board, cfg, &control, path, positions)
         }
     };
     if tty {

@@ -250,9 +250,11 @@ impl Board {
     /// the answer is then `True` or `False`, whether they win moving
     /// first, since no outcome class is known (and nothing is stored).
     /// `threads=2` uses two threads (default 1); `checkpoint="run.ckpt"`
-    /// keeps a checkpoint there to resume from, as `outcome_report` does.
-    /// Runs with the GIL released; Ctrl-C stops it.
-    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, threads=None, checkpoint=None))]
+    /// keeps a checkpoint there to resume from, as `outcome_report` does;
+    /// `certificate="proof.txt"` writes the winning strategies there as a
+    /// certificate that `partizan.check_certificate` (or `partizan check`)
+    /// replays. Runs with the GIL released; Ctrl-C stops it.
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, threads=None, checkpoint=None, certificate=None))]
     #[allow(clippy::too_many_arguments)]
     fn outcome(
         &self,
@@ -264,6 +266,7 @@ impl Board {
         max_nodes: Option<u64>,
         threads: Option<usize>,
         checkpoint: Option<std::path::PathBuf>,
+        certificate: Option<std::path::PathBuf>,
     ) -> PyResult<Py<PyAny>> {
         let rep = crate::outcome::outcome_report(
             py,
@@ -278,6 +281,7 @@ impl Board {
                 nimber: false,
                 threads,
                 checkpoint,
+                certificate,
             },
         )?;
         let one = rep.left_first_wins.xor(rep.right_first_wins);
@@ -301,8 +305,11 @@ impl Board {
     /// outcome --checkpoint` does: a search stopped (Ctrl-C, `max_nodes`)
     /// resumes from it when called again, and `resumed` says what it took
     /// over; a damaged checkpoint or one of another search is a
-    /// `RuntimeError`, never believed.
-    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false, threads=None, checkpoint=None))]
+    /// `RuntimeError`, never believed. `certificate="proof.txt"` writes a
+    /// certificate as `partizan outcome --certificate` does (searched on
+    /// one thread, never answered from the store; not with `checkpoint`
+    /// or `nimber`).
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false, threads=None, checkpoint=None, certificate=None))]
     #[allow(clippy::too_many_arguments)]
     fn outcome_report<'py>(
         &self,
@@ -315,6 +322,7 @@ impl Board {
         nimber: bool,
         threads: Option<usize>,
         checkpoint: Option<std::path::PathBuf>,
+        certificate: Option<std::path::PathBuf>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let rep = crate::outcome::outcome_report(
             py,
@@ -329,6 +337,7 @@ impl Board {
                 nimber,
                 threads,
                 checkpoint,
+                certificate,
             },
         )?;
         crate::outcome::report_dict(py, &rep)
@@ -365,6 +374,7 @@ impl Board {
                 nimber: true,
                 threads,
                 checkpoint,
+                certificate: None,
             },
         )?;
         rep.nimber

@@ -5,9 +5,11 @@
 
 use partizan_games::{with_rules, Board, Rules};
 use partizan_report::{
-    default_table_mb, nimber_refusal, outcome_through_store, OutcomeReport, OutcomeStore,
+    check_certificate_from, default_table_mb, nimber_refusal, outcome_through_store,
+    write_certificate_file, OutcomeReport, OutcomeStore,
 };
 use partizan_solve::outcome::Convention;
+use partizan_solve::search::certificate::Positions;
 use partizan_solve::search::{solve, solve_resumable, Control, First, SearchConfig, SearchError};
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyRuntimeWarning, PyValueError};
 use pyo3::prelude::*;
@@ -33,6 +35,10 @@ pub struct Ask<'a> {
     /// Keep a checkpoint in this file (resume from it when it exists),
     /// written every minute and when the search stops.
     pub checkpoint: Option<std::path::PathBuf>,
+    /// Write the winning strategies to this file as a certificate
+    /// (`partizan outcome --certificate`; one thread, never from the
+    /// store).
+    pub certificate: Option<std::path::PathBuf>,
 }
 
 /// Who wins `board` of `rules`: with the GIL released, Ctrl-C answered,
@@ -53,7 +59,13 @@ pub fn outcome_report(
         nimber,
         threads,
         checkpoint,
+        certificate,
     } = ask;
+    if certificate.is_some() && (checkpoint.is_some() || nimber) {
+        return Err(PyValueError::new_err(
+            "certificate= cannot be combined with checkpoint= or nimber=True (a certificate is written by one uninterrupted outcome search)",
+        ));
+    }
     let threads = match threads {
         None => 1,
         Some(t @ 1..=2) => t,
@@ -98,7 +110,10 @@ pub fn outcome_report(
         };
         let through = handle
             .as_ref()
-            .map_or(OutcomeStore::none(), OutcomeStore::of);
+            .map_or(OutcomeStore::none(), |h| OutcomeStore {
+                read: certificate.is_none(),
+                ..OutcomeStore::of(h)
+            });
         with_rules!(rules, |r| {
             let mut config = SearchConfig::for_ruleset(r, conv);
             config.table_bytes = table_mb << 20;
@@ -111,18 +126,22 @@ pub fn outcome_report(
                 ..Control::default()
             };
             let mut resumed = None;
-            let mut rep =
-                outcome_through_store(r, &board, &config, through, || match &checkpoint {
-                    None => solve(r, &board, &config, &control),
-                    Some(file) => {
+            let mut rep = outcome_through_store(r, &board, &config, through, || {
+                match (&certificate, &checkpoint) {
+                    (Some(path), _) => {
+                        write_certificate_file(r, &board, &config, &control, path, Positions::Best)
+                    }
+                    (None, None) => solve(r, &board, &config, &control),
+                    (None, Some(file)) => {
                         let every = std::time::Duration::from_secs(60);
                         let (rep, res) =
                             solve_resumable(r, &board, &config, &control, file, every)?;
                         resumed = Some(res);
                         Ok(rep)
                     }
-                })
-                .map_err(Failure::Search)?;
+                }
+            })
+            .map_err(Failure::Search)?;
             rep.resumed = resumed;
             Ok(rep)
         })
@@ -161,5 +180,37 @@ enum Failure {
 /// The report as a dict: the fields of `partizan outcome --json`.
 pub fn report_dict<'py>(py: Python<'py>, rep: &OutcomeReport) -> PyResult<Bound<'py, PyAny>> {
     let text = serde_json::to_string(rep).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// Replay the certificate at `path` move by move, as `partizan check` does
+/// (the checker shares with the search only the move generation, the
+/// region finder, the value solver and the bounds the certificate names):
+/// a dict of `partizan check --json`'s fields (`valid`, `ruleset`,
+/// `board`, `convention`, `outcome`, `left_first_wins`,
+/// `right_first_wins`, `check`: `positions`, `by_value`, `by_bounds`,
+/// `terminal`, `records`; `time_ms`). A proof that fails, or a file that
+/// does not read, is a `ValueError` naming the problem; `max_positions`
+/// bounds the replay (default 100,000,000). The GIL is released while it
+/// runs.
+#[pyfunction]
+#[pyo3(signature = (path, *, max_positions=100_000_000))]
+pub fn check_certificate<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    max_positions: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let file = std::fs::File::open(&path).map_err(|e| {
+        pyo3::exceptions::PyOSError::new_err(format!("cannot read {}: {e}", path.display()))
+    })?;
+    let rep = py.detach(|| {
+        check_certificate_from(
+            std::io::BufReader::with_capacity(1 << 20, file),
+            max_positions,
+            &mut |_| {},
+        )
+    });
+    let rep = rep.map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let text = serde_json::to_string(&rep).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     py.import("json")?.call_method1("loads", (text,))
 }

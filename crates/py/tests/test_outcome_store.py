@@ -221,3 +221,44 @@ def test_outcome_and_nimber_take_a_checkpoint_too(tmp_path):
             call(checkpoint=ck, max_nodes=1000)
         assert ck.exists()
         assert call(checkpoint=str(ck)) == want
+
+
+def test_a_certificate_is_written_and_checked(tmp_path):
+    # Domineering 5 x 6 (whole positions, the fast path choosing moves)
+    # and a Clobber board (split positions, the general engine): written
+    # from Python, replayed by the independent checker, the same fields
+    # as `partizan check --json`.
+    for ruleset, text in [("domineering", "......|......|......|......|......"),
+                          ("clobber", CLOBBER)]:
+        b = partizan.Board(ruleset, text)
+        proof = tmp_path / f"{ruleset}.txt"
+        rep = b.outcome_report(certificate=proof)
+        assert proof.exists()
+        c = partizan.check_certificate(proof)
+        assert set(c) == {"valid", "ruleset", "board", "convention", "outcome",
+                          "left_first_wins", "right_first_wins", "check", "time_ms"}
+        assert c["valid"] is True
+        assert c["ruleset"] == ruleset and c["board"] == text
+        assert c["outcome"] == rep["outcome"] == b.outcome()
+        assert c["check"]["positions"] > 0 and c["check"]["records"] > 0
+        text_of = proof.read_text()
+        assert text_of.startswith("partizan-certificate 2\n")
+        assert ("positions whole" in text_of) == (ruleset == "domineering")
+        # A false claim is refused, naming the failure.
+        bad = tmp_path / "bad.txt"
+        flipped = text_of.replace("claim left wins", "claim left LOSES")
+        flipped = flipped.replace("claim left loses", "claim left wins")
+        flipped = flipped.replace("claim left LOSES", "claim left loses")
+        bad.write_text(flipped)
+        with pytest.raises(ValueError, match="proof fails"):
+            partizan.check_certificate(bad)
+    # The short form writes one too; a missing file is an OSError; a
+    # certificate does not combine with a checkpoint.
+    proof = tmp_path / "short.txt"
+    assert partizan.Board("domineering", "....|....|....").outcome(certificate=str(proof)) == "R"
+    assert partizan.check_certificate(str(proof))["outcome"] == "R"
+    with pytest.raises(OSError, match="cannot read"):
+        partizan.check_certificate(tmp_path / "none.txt")
+    with pytest.raises(ValueError, match="checkpoint"):
+        partizan.Board("domineering", "...|...").outcome_report(
+            certificate=tmp_path / "c.txt", checkpoint=tmp_path / "c.ckpt")

@@ -6,9 +6,10 @@ use std::fmt::Write as _;
 use std::io::BufRead;
 use std::time::Instant;
 
-use partizan_games::{with_rules, Rules};
+use partizan_games::{with_rules, Board, Rules};
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::certificate::{self, CertError, CertReader, CheckProgress};
+use partizan_solve::search::certificate::{self, CertError, CertReader, CheckProgress, Positions};
+use partizan_solve::search::{Control, Knowledge, SearchConfig, SearchError, SearchReport};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -114,6 +115,25 @@ pub fn check_certificate_from(
         board: h.board,
         check,
         time_ms: start.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+/// Search `board` and write its certificate to `path` as the search finds
+/// its records, through a temporary file renamed into place when complete
+/// (a failed or stopped run leaves no half certificate); `positions` as
+/// [`certificate::write_certificate_as`].
+pub fn write_certificate_file<R: Knowledge>(
+    r: &R,
+    board: &Board,
+    cfg: &SearchConfig,
+    control: &Control<'_>,
+    path: &std::path::Path,
+    positions: Positions,
+) -> Result<SearchReport, SearchError> {
+    let fail = |e: std::io::Error| SearchError::Write(format!("{}: {e}", path.display()));
+    partizan_solve::files::write_through_temp(path, fail, |out| {
+        certificate::write_certificate_as(r, board, cfg, control, out, positions)
+            .map(|(rep, _)| rep)
     })
 }
 

@@ -25,7 +25,9 @@ pub mod parts;
 pub mod picture;
 pub mod value;
 
-pub use check::{check_certificate, check_certificate_from, CheckError, CheckReport};
+pub use check::{
+    check_certificate, check_certificate_from, write_certificate_file, CheckError, CheckReport,
+};
 pub use outcome::{
     board_outcome, default_table_mb, nimber_refusal, nimber_text, outcome_through_store,
     save_outcome, stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer,

@@ -136,12 +136,14 @@ class Board:
         max_nodes: Optional[int] = None,
         threads: Optional[int] = None,
         checkpoint: Optional[Union[str, PathLike[str]]] = None,
+        certificate: Optional[Union[str, PathLike[str]]] = None,
     ) -> Union[str, bool, None]:
         """The outcome class by the outcome search (Ctrl-C stops it); `store`
         answers a board solved before and saves a searched one; with
         `first="left"|"right"`, whether that player wins moving first;
         `threads=2` for two threads (default 1); `checkpoint` a resumable
-        checkpoint file, as in `outcome_report`."""
+        checkpoint file, as in `outcome_report`; `certificate` a file to write
+        the winning strategies to, which `check_certificate` replays."""
     def outcome_report(
         self,
         store: Optional[Store] = None,
@@ -153,10 +155,12 @@ class Board:
         nimber: bool = False,
         threads: Optional[int] = None,
         checkpoint: Optional[Union[str, PathLike[str]]] = None,
+        certificate: Optional[Union[str, PathLike[str]]] = None,
     ) -> Dict[str, Any]:
         """The outcome search's whole report (the fields of `partizan outcome --json`;
         `nimber=True` adds the nimber of an impartial position; `checkpoint` keeps a
-        resumable checkpoint in that file, and `resumed` says what a run took over)."""
+        resumable checkpoint in that file, and `resumed` says what a run took over;
+        `certificate` writes the winning strategies to that file)."""
     def nimber(
         self,
         *,
@@ -223,6 +227,12 @@ class NotAtomicError(ValueError):
 
 def value(ruleset: str, board: str, store: Optional[Store] = None) -> Value:
     """The value of a board of a built-in ruleset."""
+
+def check_certificate(
+    path: Union[str, PathLike[str]], *, max_positions: int = 100_000_000
+) -> Dict[str, Any]:
+    """Replay a certificate move by move (`partizan check --json`'s fields);
+    a proof that fails is a ValueError naming the problem."""
 
 def rulesets() -> List[Dict[str, Any]]:
     """The built-in rulesets (name, title, aliases, summary, example)."""

@@ -1656,18 +1656,18 @@ pub type Oracle<'a> = dyn FnMut(&Board, Player) -> Result<bool, SearchError> + '
 
 /// Run `f` with the fast path as an oracle for boards of `board`'s
 /// rectangle (one table, one thread, for every question; the certificate
-/// prover's choice of winning moves). `None` where [`solve`] does not
+/// prover's choice of winning moves); with `None` where [`solve`] does not
 /// apply.
 pub fn with_oracle<T>(
     board: &Board,
     config: &SearchConfig,
     control: &Control<'_>,
-    f: impl FnOnce(&mut Oracle<'_>) -> Result<T, SearchError>,
-) -> Option<Result<T, SearchError>> {
-    if config.convention != Convention::Normal {
-        return None;
-    }
-    let pos = Pos::new(board)?;
+    f: impl FnOnce(Option<&mut Oracle<'_>>) -> Result<T, SearchError>,
+) -> Result<T, SearchError> {
+    let pos = match Pos::new(board) {
+        Some(p) if config.convention == Convention::Normal => p,
+        _ => return f(None),
+    };
     let rules = rules_for(config);
     let table = Table::with_bytes(config.table_bytes);
     let keys = Keys::new(board.width(), board.height(), rules.symmetry);
@@ -1695,7 +1695,7 @@ pub fn with_oracle<T>(
         e.depth = 0;
         r
     };
-    Some(f(&mut ask))
+    f(Some(&mut ask))
 }
 
 /// The checkpoint at `path` read into `table` (a fresh state when there is

@@ -96,20 +96,7 @@ impl<R: Ruleset + 'static> Knowledge for R {
     ) -> Result<T, super::SearchError> {
         let me: &dyn Any = self;
         if me.is::<Domineering>() {
-            let mut f = Some(f);
-            let run = super::domineering::with_oracle(board, config, control, |o| {
-                f.take().map_or_else(
-                    || Err(super::SearchError::Inconsistent("oracle run twice".into())),
-                    |f| f(Some(o)),
-                )
-            });
-            if let Some(r) = run {
-                return r;
-            }
-            if let Some(f) = f {
-                return f(None);
-            }
-            return Err(super::SearchError::Inconsistent("oracle lost".into()));
+            return super::domineering::with_oracle(board, config, control, f);
         }
         f(None)
     }

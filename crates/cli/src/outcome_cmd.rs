@@ -118,7 +118,9 @@ pub struct OutcomeArgs {
     /// Seconds between checkpoint writes.
     #[arg(long, value_name = "SECS", default_value_t = 60)]
     pub checkpoint_every: u64,
-    /// Give up after this many seconds (with --checkpoint: resumable).
+    /// Give up after this many seconds of wall time, counted from the
+    /// command's start (reading a checkpoint included; with --checkpoint:
+    /// resumable).
     #[arg(long, value_name = "SECS")]
     pub max_seconds: Option<f64>,
 }
@@ -192,9 +194,12 @@ pub fn check(args: CheckArgs, long: &crate::Long, json_out: bool) -> Result<()> 
     let rep = check_certificate_from(
         std::io::BufReader::with_capacity(1 << 20, file),
         args.max_positions,
-        &mut |p| match p {
-            CheckProgress::Reading(n) => counter.note(format!("{n} records read")),
-            CheckProgress::Replaying(n) => counter.note(format!("{n} positions replayed")),
+        &mut |p| {
+            match p {
+                CheckProgress::Reading(n) => counter.note(format!("{n} records read")),
+                CheckProgress::Replaying(n) => counter.note(format!("{n} positions replayed")),
+            }
+            std::ops::ControlFlow::Continue(())
         },
     );
     drop(watch);
@@ -339,10 +344,11 @@ fn search_board<R: Knowledge>(
         }
         stop.store(true, Ordering::Relaxed);
     };
-    if args.checkpoint.is_some() {
+    if args.checkpoint.is_some() || args.certificate.is_some() {
         // Ctrl-C and a kill (SIGTERM) stop the search, which then
-        // writes its checkpoint. Only one handler per process: a
-        // second `run` (none in the binary) keeps the first.
+        // writes its checkpoint, or removes its half-written
+        // certificate. Only one handler per process: a second `run`
+        // (none in the binary) keeps the first.
         let flag = STOP_SIGNAL.get_or_init(|| {
             let f = std::sync::Arc::new(AtomicBool::new(false));
             let g = f.clone();

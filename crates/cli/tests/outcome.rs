@@ -238,6 +238,52 @@ fn certificates_are_written_and_checked() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A certificate run stopped by a kill (SIGTERM) or Ctrl-C (SIGINT) ends
+/// with one line and exit code 2 and leaves no half-written file behind.
+#[cfg(unix)]
+#[test]
+fn a_killed_certificate_run_leaves_nothing_behind() {
+    use std::process::Stdio;
+    for signal in ["-TERM", "-INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("cert.txt");
+        // 7 x 8 Domineering: about a minute, far past the signal.
+        let board = ["........"; 7].join("|");
+        let child = Command::new(env!("CARGO_BIN_EXE_partizan"))
+            .args([
+                "outcome",
+                "domineering",
+                &board,
+                "--no-store",
+                "--certificate",
+            ])
+            .arg(&file)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Wait for the temporary file: the search is under way.
+        let started = std::time::Instant::now();
+        while std::fs::read_dir(dir.path()).unwrap().next().is_none() {
+            assert!(started.elapsed().as_secs() < 60, "no temporary file");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let killed = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{signal}: {err}");
+        assert!(err.contains("interrupted"), "{signal}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{signal}: {err}");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{signal}: {left:?}");
+    }
+}
+
 /// The binary with a store of its own at `store`.
 fn run_in(store: &std::path::Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_partizan"))

@@ -192,7 +192,7 @@ pub fn report_dict<'py>(py: Python<'py>, rep: &OutcomeReport) -> PyResult<Bound<
 /// `terminal`, `records`; `time_ms`). A proof that fails, or a file that
 /// does not read, is a `ValueError` naming the problem; `max_positions`
 /// bounds the replay (default 100,000,000). The GIL is released while it
-/// runs.
+/// runs and Ctrl-C stops it (`KeyboardInterrupt`).
 #[pyfunction]
 #[pyo3(signature = (path, *, max_positions=100_000_000))]
 pub fn check_certificate<'py>(
@@ -203,13 +203,22 @@ pub fn check_certificate<'py>(
     let file = std::fs::File::open(&path).map_err(|e| {
         pyo3::exceptions::PyOSError::new_err(format!("cannot read {}: {e}", path.display()))
     })?;
-    let rep = py.detach(|| {
+    let (rep, signal) = crate::interrupt::run_watched(py, |stop| {
         check_certificate_from(
             std::io::BufReader::with_capacity(1 << 20, file),
             max_positions,
-            &mut |_| {},
+            &mut |_| {
+                if stop.load(std::sync::atomic::Ordering::Acquire) {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            },
         )
     });
+    if let Some(e) = signal {
+        return Err(e);
+    }
     let rep = rep.map_err(|e| PyValueError::new_err(e.to_string()))?;
     let text = serde_json::to_string(&rep).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     py.import("json")?.call_method1("loads", (text,))

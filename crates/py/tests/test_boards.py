@@ -162,6 +162,17 @@ class Slow(partizan.Ruleset):
 
 
 cells = frozenset((r, c) for r in range(7) for c in range(7))
+
+
+def certificate_check():
+    # 6 x 8 Domineering's proof (about 20 MB, a few seconds to write) takes
+    # seconds to replay: long enough to be stopped.
+    import os, tempfile
+    path = os.path.join(tempfile.mkdtemp(), "d68.cert")
+    partizan.Board("domineering", "|".join(["........"] * 6)).outcome(certificate=path)
+    return lambda: partizan.check_certificate(path)
+
+
 work = {
     "value": big.value,
     "graph": big.graph,
@@ -169,7 +180,10 @@ work = {
     "cram census": lambda: partizan.cram_census(15),
     "sylver census": lambda: partizan.sylver_census(30),
     "outcome search": lambda: partizan.Board("domineering", "|".join(["........"] * 8)).outcome(),
+    "certificate check": certificate_check,
 }[sys.argv[1]]
+if sys.argv[1] == "certificate check":
+    work = work()
 print("ready", flush=True)
 start = time.monotonic()
 try:
@@ -185,7 +199,16 @@ except KeyboardInterrupt:
 
 
 @pytest.mark.parametrize(
-    "work", ["value", "graph", "ruleset", "cram census", "sylver census", "outcome search"]
+    "work",
+    [
+        "value",
+        "graph",
+        "ruleset",
+        "cram census",
+        "sylver census",
+        "outcome search",
+        "certificate check",
+    ],
 )
 def test_ctrl_c_stops_a_long_computation(work):
     # A real SIGINT sent to a child process running 7 x 7 Domineering (far

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 use std::io::BufRead;
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use partizan_games::{with_rules, Board, Rules};
@@ -84,16 +85,19 @@ impl CheckReport {
 /// Parse a certificate's `text` and replay it, visiting at most
 /// `max_positions` positions.
 pub fn check_certificate(text: &str, max_positions: u64) -> Result<CheckReport, CheckError> {
-    check_certificate_from(text.as_bytes(), max_positions, &mut |_| {})
+    check_certificate_from(text.as_bytes(), max_positions, &mut |_| {
+        ControlFlow::Continue(())
+    })
 }
 
 /// Read a certificate from `input` one line at a time and replay it,
 /// visiting at most `max_positions` positions; `progress` hears where the
-/// check is now and then.
+/// check is now and then, and a [`ControlFlow::Break`] from it stops the
+/// check ([`CertError::Stopped`]).
 pub fn check_certificate_from(
     input: impl BufRead,
     max_positions: u64,
-    progress: &mut dyn FnMut(CheckProgress),
+    progress: &mut dyn FnMut(CheckProgress) -> ControlFlow<()>,
 ) -> Result<CheckReport, CheckError> {
     let reader = CertReader::new(input)?;
     let h = reader.header().clone();

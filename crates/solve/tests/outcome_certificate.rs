@@ -2,6 +2,8 @@
 //! independent checker, and tampered proofs (a flipped claim, a losing
 //! move in place of the winning one, a missing record) are refused.
 
+use std::ops::ControlFlow;
+
 use partizan_games::{Clobber, Domineering, Konane, Player, Ruleset};
 use partizan_solve::outcome::{wins_plain, Convention};
 use partizan_solve::search::certificate::{
@@ -145,7 +147,10 @@ fn the_streamed_check_agrees_with_the_in_memory_one() {
     for t in [text.clone(), text.replace('\n', "\r\n")] {
         let reader = CertReader::new(t.as_bytes()).unwrap();
         assert_eq!(reader.header(), &cert.header);
-        let streamed = check_reader(&rules, reader, 10_000_000, &mut |_| {}).unwrap();
+        let streamed = check_reader(&rules, reader, 10_000_000, &mut |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
         assert_eq!(streamed, whole);
     }
     // A record whose board does not parse is refused, naming it.
@@ -154,7 +159,7 @@ fn the_streamed_check_agrees_with_the_in_memory_one() {
         &rules,
         CertReader::new(bad.as_bytes()).unwrap(),
         10_000_000,
-        &mut |_| {},
+        &mut |_| ControlFlow::Continue(()),
     )
     .unwrap_err();
     assert!(e.to_string().contains("bad board 'zz"), "{e}");
@@ -360,4 +365,66 @@ fn version_one_certificates_are_still_read() {
     // A version 1 file with a cutoffs line is not version 1.
     let mixed = v2.replacen("partizan-certificate 2", "partizan-certificate 1", 1);
     assert!(Certificate::parse(&mixed).is_err());
+}
+
+#[test]
+fn a_check_stops_when_its_progress_callback_says_so() {
+    use partizan_solve::search::certificate::{check_reader, CertError, CertReader, CheckProgress};
+    // Without values or bounds the proof is long enough for the checker to
+    // report several times while reading and replaying it.
+    let rules = Domineering;
+    let cert = certify_with(
+        &rules,
+        ".....|.....|.....|.....|.....|.....",
+        Convention::Normal,
+        0,
+        false,
+        Positions::Split,
+    );
+    let text = cert.to_text();
+    let mut heard = Vec::new();
+    let full = check_reader(
+        &rules,
+        CertReader::new(text.as_bytes()).unwrap(),
+        10_000_000,
+        &mut |p| {
+            heard.push(p);
+            ControlFlow::Continue(())
+        },
+    )
+    .unwrap();
+    assert!(
+        heard.iter().any(|p| matches!(p, CheckProgress::Reading(_)))
+            && heard
+                .iter()
+                .any(|p| matches!(p, CheckProgress::Replaying(_))),
+        "{} records, {} positions: {heard:?}",
+        full.records,
+        full.positions
+    );
+    // Stopped while reading, and while replaying: at once, and as stopped.
+    for stop_in_replay in [false, true] {
+        let mut calls = 0;
+        let e = check_reader(
+            &rules,
+            CertReader::new(text.as_bytes()).unwrap(),
+            10_000_000,
+            &mut |p| {
+                calls += 1;
+                match (p, stop_in_replay) {
+                    (CheckProgress::Replaying(_), true) | (CheckProgress::Reading(_), false) => {
+                        ControlFlow::Break(())
+                    }
+                    _ => ControlFlow::Continue(()),
+                }
+            },
+        )
+        .unwrap_err();
+        assert!(matches!(e, CertError::Stopped), "{e}");
+        let reads = heard
+            .iter()
+            .filter(|p| matches!(p, CheckProgress::Reading(_)))
+            .count();
+        assert_eq!(calls, if stop_in_replay { reads + 1 } else { 1 });
+    }
 }

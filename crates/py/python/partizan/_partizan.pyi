@@ -232,7 +232,7 @@ def check_certificate(
     path: Union[str, PathLike[str]], *, max_positions: int = 100_000_000
 ) -> Dict[str, Any]:
     """Replay a certificate move by move (`partizan check --json`'s fields);
-    a proof that fails is a ValueError naming the problem."""
+    a proof that fails is a ValueError naming the problem; Ctrl-C stops it."""
 
 def rulesets() -> List[Dict[str, Any]]:
     """The built-in rulesets (name, title, aliases, summary, example)."""

@@ -76,6 +76,7 @@
 //! interned tail, so neither holds the text or a string per record.
 
 use std::io::{BufRead, Write};
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use partizan_core::{Arena, GameId, Outcome};
@@ -317,6 +318,9 @@ pub enum CertError {
     /// The check would visit more positions than allowed.
     #[error("the check stopped after {0} positions (the limit)")]
     Limit(u64),
+    /// The progress callback asked the check to stop.
+    #[error("the check was stopped before it finished")]
+    Stopped,
     /// Valuing a region failed.
     #[error(transparent)]
     Solve(#[from] SolveError),
@@ -885,7 +889,7 @@ fn prove_whole<R: Ruleset>(
 ) -> Result<u64, SearchError> {
     header.write(out).map_err(write_err)?;
     let bad = |e: CertError| SearchError::Inconsistent(e.to_string());
-    let mut progress = |_: CheckProgress| {};
+    let mut progress = |_: CheckProgress| ControlFlow::Continue(());
     let mut leaves = Checker {
         rules,
         convention: header.convention,
@@ -1042,7 +1046,9 @@ pub struct CheckReport {
     pub records: u64,
 }
 
-/// Where a check is, for a progress display.
+/// Where a check is, for a progress display; the callback that hears it
+/// answers whether to go on ([`ControlFlow::Break`] ends the check with
+/// [`CertError::Stopped`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum CheckProgress {
     /// This many records read.
@@ -1051,8 +1057,9 @@ pub enum CheckProgress {
     Replaying(u64),
 }
 
-/// How often the checker reports where it is.
-const REPORT_EVERY: u64 = 1 << 16;
+/// How often the checker reports where it is (and so asks whether to go
+/// on).
+const REPORT_EVERY: u64 = 1 << 12;
 
 /// A recorded move, parsed: the board after it, or the tail after it (an
 /// interned tail text).
@@ -1116,7 +1123,7 @@ struct Checker<'r, 'p, R: Ruleset> {
     done: FxHashSet<(Board, GameId, bool)>,
     report: CheckReport,
     limit: u64,
-    progress: &'p mut dyn FnMut(CheckProgress),
+    progress: &'p mut dyn FnMut(CheckProgress) -> ControlFlow<()>,
 }
 
 impl<R: Ruleset> Checker<'_, '_, R> {
@@ -1233,8 +1240,10 @@ impl<R: Ruleset> Checker<'_, '_, R> {
         if self.report.positions > self.limit {
             return Err(CertError::Limit(self.limit));
         }
-        if self.report.positions.is_multiple_of(REPORT_EVERY) {
-            (self.progress)(CheckProgress::Replaying(self.report.positions));
+        if self.report.positions.is_multiple_of(REPORT_EVERY)
+            && (self.progress)(CheckProgress::Replaying(self.report.positions)).is_break()
+        {
+            return Err(CertError::Stopped);
         }
         let normal = self.convention == Convention::Normal;
         if let Some((mover_wins, why)) = self.leaf(board, tail, mover, root)? {
@@ -1330,7 +1339,7 @@ fn check_records<R: Ruleset>(
         &mut dyn FnMut(RecordRef<'_>) -> Result<(), CertError>,
     ) -> Result<u64, CertError>,
     limit: u64,
-    progress: &mut dyn FnMut(CheckProgress),
+    progress: &mut dyn FnMut(CheckProgress) -> ControlFlow<()>,
 ) -> Result<CheckReport, CertError> {
     if header.ruleset != rules.name() {
         return Err(CertError::Ruleset {
@@ -1353,8 +1362,8 @@ fn check_records<R: Ruleset>(
     let count = records(&mut |r| {
         moves.insert(rules, r)?;
         read += 1;
-        if read.is_multiple_of(REPORT_EVERY) {
-            progress(CheckProgress::Reading(read));
+        if read.is_multiple_of(REPORT_EVERY) && progress(CheckProgress::Reading(read)).is_break() {
+            return Err(CertError::Stopped);
         }
         Ok(())
     })?;
@@ -1401,7 +1410,9 @@ pub fn check<R: Ruleset>(
         }
         Ok(cert.records.len() as u64)
     };
-    check_records(rules, &cert.header, records, limit, &mut |_| {})
+    check_records(rules, &cert.header, records, limit, &mut |_| {
+        ControlFlow::Continue(())
+    })
 }
 
 /// Replay the certificate `reader` is reading (its header already read),
@@ -1410,7 +1421,7 @@ pub fn check_reader<R: Ruleset, B: BufRead>(
     rules: &R,
     mut reader: CertReader<B>,
     limit: u64,
-    progress: &mut dyn FnMut(CheckProgress),
+    progress: &mut dyn FnMut(CheckProgress) -> ControlFlow<()>,
 ) -> Result<CheckReport, CertError> {
     let header = reader.header.clone();
     check_records(rules, &header, |f| reader.read_records(f), limit, progress)

@@ -90,7 +90,8 @@ pub struct OutcomeArgs {
     /// option has. Costs more than the outcome, which asks only "is it 0?".
     #[arg(long)]
     pub nimber: bool,
-    /// Give up after this many nodes.
+    /// Give up after this many nodes (checked every few thousand nodes: a
+    /// search that ends sooner answers).
     #[arg(long)]
     pub max_nodes: Option<u64>,
     /// Write the winning strategies as a certificate that `partizan check
@@ -251,6 +252,9 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         cfg.symmetry = !args.no_symmetry;
         cfg.handicap = !args.no_handicap;
         cfg.fast = !args.general;
+        if args.max_nodes == Some(0) {
+            bail!("--max-nodes must be at least 1");
+        }
         cfg.max_nodes = args.max_nodes;
         if args.nimber {
             let why = if let Some(why) = nimber_refusal(r, cfg.convention) {

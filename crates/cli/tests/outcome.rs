@@ -106,6 +106,10 @@ fn bad_input_and_limits_are_one_line_errors() {
         "ordering",
     );
     fails(
+        &["outcome", "domineering", "..", "--max-nodes", "0"],
+        "--max-nodes must be at least 1",
+    );
+    fails(
         &[
             "outcome",
             "domineering",
@@ -235,6 +239,38 @@ fn certificates_are_written_and_checked() {
         "cannot write the certificate",
     );
     assert!(!dir.join("no-such-dir").exists());
+    // A folder is not replaced by a certificate.
+    fails(
+        &[
+            "outcome",
+            "domineering",
+            "...|...",
+            "--certificate",
+            dir.to_str().unwrap(),
+        ],
+        "is a directory",
+    );
+    assert!(dir.is_dir());
+    // A pipe (`/dev/stdout` into `partizan check -`'s like) is written to,
+    // not replaced: here the certificate comes out on standard output.
+    #[cfg(unix)]
+    {
+        let out = run(&[
+            "outcome",
+            "domineering",
+            ".....|.....|.....|.....",
+            "--certificate",
+            "/dev/stdout",
+            "--json",
+        ]);
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("partizan-certificate 2\n"), "{text}");
+        let piped = dir.join("piped.txt");
+        std::fs::write(&piped, text.split("\n{").next().unwrap()).unwrap();
+        let c = json(&["check", piped.to_str().unwrap(), "--json"]);
+        assert_eq!(c["outcome"], "L");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

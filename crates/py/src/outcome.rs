@@ -75,6 +75,9 @@ pub fn outcome_report(
             )))
         }
     };
+    if max_nodes == Some(0) {
+        return Err(PyValueError::new_err("max_nodes must be at least 1"));
+    }
     let first = first.parse::<First>().map_err(|_| {
         PyValueError::new_err(format!(
             "first must be 'left', 'right' or 'both', not {first:?}"

@@ -105,6 +105,8 @@ def test_bad_arguments_are_value_errors():
         b.outcome(table_mb=0)
     with pytest.raises(ValueError, match="table_mb"):
         b.outcome_report(table_mb=100_000)
+    with pytest.raises(ValueError, match="max_nodes must be at least 1"):
+        b.outcome(max_nodes=0)
 
 
 def test_store_added_counts_what_was_saved(tmp_path):

@@ -3,7 +3,7 @@
 //! complete.
 
 use std::fs::File;
-use std::io::BufWriter;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Write the file at `path` whole or not at all: `body` writes into a
@@ -12,11 +12,41 @@ use std::path::{Path, PathBuf};
 /// reader never sees half a file, the old file survives a failed or killed
 /// write, and a failed write leaves nothing behind. `io` turns the file
 /// system's errors into the caller's.
+///
+/// A symbolic link is followed (the file it names is replaced, not the
+/// link). Something at `path` that is not a regular file — a pipe, a
+/// terminal, a device such as `/dev/stdout` — cannot be replaced: it is
+/// written to directly, and what it does with a failed write is the
+/// reader's to see.
 pub fn write_through_temp<T, E>(
     path: &Path,
     io: impl Fn(std::io::Error) -> E,
     body: impl FnOnce(&mut BufWriter<File>) -> Result<T, E>,
 ) -> Result<T, E> {
+    let resolved;
+    let path = match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(io(std::io::Error::new(
+                std::io::ErrorKind::IsADirectory,
+                "is a directory",
+            )))
+        }
+        Ok(m) if !m.is_file() => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(&io)?;
+            let mut w = BufWriter::with_capacity(1 << 20, file);
+            let t = body(&mut w)?;
+            w.flush().map_err(&io)?;
+            return Ok(t);
+        }
+        Ok(_) if path.is_symlink() => {
+            resolved = std::fs::canonicalize(path).map_err(&io)?;
+            resolved.as_path()
+        }
+        _ => path,
+    };
     let tmp = temp_sibling(path);
     let file = File::create(&tmp).map_err(&io)?;
     let mut w = BufWriter::with_capacity(1 << 20, file);
@@ -50,7 +80,6 @@ pub fn temp_sibling(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
 
     #[test]
     fn a_whole_write_replaces_the_file_and_a_failed_one_leaves_it() {
@@ -75,5 +104,40 @@ mod tests {
         let missing = dir.path().join("no/such/f.txt");
         assert!(write_through_temp(&missing, io, |_| Ok(())).is_err());
         assert_eq!(temp_sibling(Path::new("x")).parent(), Some(Path::new(".")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_followed_and_a_device_written_to_directly() {
+        let dir = tempfile::tempdir().unwrap();
+        let io = |e: std::io::Error| e.to_string();
+        // A link to a file: the file is replaced, the link stays a link.
+        let real = dir.path().join("real.txt");
+        std::fs::write(&real, "old").unwrap();
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_through_temp(&link, io, |w| w.write_all(b"new").map_err(io)).unwrap();
+        assert!(link.is_symlink());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+        // A device is written to, not replaced: /dev/null swallows it, and
+        // /dev/full's refusal is the caller's error (never a success).
+        let null = Path::new("/dev/null");
+        write_through_temp(null, io, |w| w.write_all(b"x").map_err(io)).unwrap();
+        assert!(!null.is_file());
+        let full = Path::new("/dev/full");
+        if full.exists() {
+            let e = write_through_temp(full, io, |w| w.write_all(b"x").map_err(io));
+            assert!(e.is_err());
+            assert!(!full.is_file());
+        }
+        // A directory is refused, and nothing is made beside it.
+        let e = write_through_temp(dir.path(), io, |_| Ok(())).unwrap_err();
+        assert!(e.contains("directory"), "{e}");
+        let mut names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["link.txt", "real.txt"]);
     }
 }

@@ -2,7 +2,7 @@
 //! the library's outcome search (`partizan_solve::search`), with a winning
 //! first move for each player who has one, node counts and table figures.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write as _};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -97,6 +97,8 @@ pub struct OutcomeArgs {
     /// Write the winning strategies as a certificate that `partizan check
     /// FILE` replays (searches with one thread). Domineering's keeps whole
     /// positions and leans on its finer bound (7x7: 25 K lines, 8x8: 1.8 M).
+    /// `-` writes it to standard output (the report then goes to standard
+    /// error), e.g. to compress it on the way: `--certificate - | gzip`.
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<std::path::PathBuf>,
     /// With --certificate: split positions by the general engine whatever
@@ -177,7 +179,8 @@ fn parallel_name(p: Parallel) -> &'static str {
 /// Arguments of `partizan check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// A certificate written by `partizan outcome --certificate FILE`.
+    /// A certificate written by `partizan outcome --certificate FILE`; `-`
+    /// reads it from standard input (`zcat cert.gz | partizan check -`).
     pub file: std::path::PathBuf,
     /// Give up after replaying this many positions.
     #[arg(long, default_value_t = 100_000_000)]
@@ -188,12 +191,18 @@ pub struct CheckArgs {
 /// line at a time, with progress and the memory budget (`--max-memory`)
 /// watched.
 pub fn check(args: CheckArgs, long: &crate::Long, json_out: bool) -> Result<()> {
-    let file = std::fs::File::open(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let input: Box<dyn std::io::Read> = if is_standard_stream(&args.file) {
+        Box::new(std::io::stdin().lock())
+    } else {
+        Box::new(
+            std::fs::File::open(&args.file)
+                .with_context(|| format!("cannot read {}", args.file.display()))?,
+        )
+    };
     let watch = long.watch(format!("check {}", args.file.display()), "", None);
     let counter = watch.counter();
     let rep = check_certificate_from(
-        std::io::BufReader::with_capacity(1 << 20, file),
+        std::io::BufReader::with_capacity(1 << 20, input),
         args.max_positions,
         &mut |p| {
             match p {
@@ -324,8 +333,14 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
             eprintln!("warning: {w}");
         }
         out.resumed = resumed;
-        print_report(&out, json_out)
+        let to_stderr = args.certificate.as_deref().is_some_and(is_standard_stream);
+        print_report(&out, json_out, to_stderr)
     })
+}
+
+/// Whether a file argument is `-`: standard input or output.
+fn is_standard_stream(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
 }
 
 /// Search `board` as `args` ask (progress, watchdogs, a checkpoint or a
@@ -438,7 +453,17 @@ fn search_board<R: Knowledge>(
             } else {
                 certificate::Positions::Best
             };
-            write_certificate_file(r, board, cfg, &control, path, positions)
+            if is_standard_stream(path) {
+                let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+                certificate::write_certificate_as(r, board, cfg, &control, &mut out, positions)
+                    .and_then(|(rep, _)| {
+                        out.flush()
+                            .map(|()| rep)
+                            .map_err(|e| SearchError::Write(format!("standard output: {e}")))
+                    })
+            } else {
+                write_certificate_file(r, board, cfg, &control, path, positions)
+            }
         }
     };
     if tty {
@@ -489,11 +514,18 @@ fn search_board<R: Knowledge>(
 /// with a checkpoint).
 static STOP_SIGNAL: std::sync::OnceLock<std::sync::Arc<AtomicBool>> = std::sync::OnceLock::new();
 
-fn print_report(out: &OutcomeReport, json_out: bool) -> Result<()> {
-    if json_out {
-        println!("{}", serde_json::to_string_pretty(out)?);
+/// Print the report on standard output, or on standard error when the
+/// certificate took standard output.
+fn print_report(out: &OutcomeReport, json_out: bool, to_stderr: bool) -> Result<()> {
+    let text = if json_out {
+        format!("{}\n", serde_json::to_string_pretty(out)?)
     } else {
-        print!("{}", out.render_text());
+        out.render_text()
+    };
+    if to_stderr {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
     }
     Ok(())
 }

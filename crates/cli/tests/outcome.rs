@@ -271,6 +271,43 @@ fn certificates_are_written_and_checked() {
         let c = json(&["check", piped.to_str().unwrap(), "--json"]);
         assert_eq!(c["outcome"], "L");
     }
+    // `-`: the certificate alone on standard output (the report on
+    // standard error), and `check -` reads it from standard input.
+    let out = run(&[
+        "outcome",
+        "domineering",
+        ".....|.....|.....|.....",
+        "--certificate",
+        "-",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(report["outcome"], "L");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), text);
+    for (input, ok) in [(out.stdout.clone(), true), (b"garbage\n".to_vec(), false)] {
+        use std::io::Write as _;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_partizan"))
+            .args(["check", "-", "--json"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&input).unwrap();
+        let checked = child.wait_with_output().unwrap();
+        if ok {
+            assert!(checked.status.success());
+            let c: serde_json::Value = serde_json::from_slice(&checked.stdout).unwrap();
+            assert_eq!(
+                (c["valid"].as_bool(), c["outcome"].as_str()),
+                (Some(true), Some("L"))
+            );
+        } else {
+            assert_eq!(checked.status.code(), Some(2));
+            assert!(String::from_utf8_lossy(&checked.stderr).contains("line 1"));
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -13,7 +13,9 @@ use partizan_games::Board;
 use partizan_report::outcome::{
     default_table_mb, nimber_refusal, outcome_through_store, OutcomeStore, Resumed,
 };
-use partizan_report::{check_certificate_from, write_certificate_file, OutcomeReport};
+use partizan_report::{
+    check_certificate_from, judge_first_moves, write_certificate_file, FirstMoves, OutcomeReport,
+};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::{self, CheckProgress};
 use partizan_solve::search::{
@@ -90,6 +92,12 @@ pub struct OutcomeArgs {
     /// option has. Costs more than the outcome, which asks only "is it 0?".
     #[arg(long)]
     pub nimber: bool,
+    /// Also judge every first move: which of them win, each by a search
+    /// of the position after it (a mirror image of a position judged
+    /// before takes its answer). One search per distinct move: 8x8
+    /// Domineering's are tens of seconds.
+    #[arg(long)]
+    pub moves: bool,
     /// Give up after this many nodes (checked every few thousand nodes: a
     /// search that ends sooner answers).
     #[arg(long)]
@@ -283,6 +291,9 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         if cfg.threads == 0 || cfg.threads > 2 {
             bail!("--threads must be 1 or 2, not {}", cfg.threads);
         }
+        if args.moves && (args.checkpoint.is_some() || args.certificate.is_some()) {
+            bail!("--moves cannot be combined with --checkpoint or --certificate (they keep one search of the board itself)");
+        }
         if args.checkpoint.is_some() && args.certificate.is_some() {
             bail!("--checkpoint and --certificate cannot be combined (a certificate is written by one uninterrupted search)");
         }
@@ -333,6 +344,9 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
             eprintln!("warning: {w}");
         }
         out.resumed = resumed;
+        if args.moves {
+            out.first_moves = Some(judge_moves(r, &board, &cfg, &args, json_out, max_time)?);
+        }
         let to_stderr = args.certificate.as_deref().is_some_and(is_standard_stream);
         print_report(&out, json_out, to_stderr)
     })
@@ -354,6 +368,71 @@ fn search_board<R: Knowledge>(
     json_out: bool,
     max_time: Option<Duration>,
 ) -> Result<(SearchReport, Option<Resumed>)> {
+    let mut resumed = None;
+    let rep = watched(r, args, json_out, max_time, |control| {
+        match (&args.certificate, &args.checkpoint) {
+            (None, None) => solve(r, board, cfg, control),
+            (None, Some(file)) => solve_resumable(
+                r,
+                board,
+                cfg,
+                control,
+                file,
+                Duration::from_secs(args.checkpoint_every),
+            )
+            .map(|(rep, res)| {
+                resumed = Some(res);
+                rep
+            }),
+            (Some(path), _) => {
+                let positions = if args.split_certificate {
+                    certificate::Positions::Split
+                } else {
+                    certificate::Positions::Best
+                };
+                if is_standard_stream(path) {
+                    let mut out =
+                        std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+                    certificate::write_certificate_as(r, board, cfg, control, &mut out, positions)
+                        .and_then(|(rep, _)| {
+                            out.flush()
+                                .map(|()| rep)
+                                .map_err(|e| SearchError::Write(format!("standard output: {e}")))
+                        })
+                } else {
+                    write_certificate_file(r, board, cfg, control, path, positions)
+                }
+            }
+        }
+    })?;
+    Ok((rep, resumed))
+}
+
+/// Judge every first move of `board` (`--moves`) under the same
+/// watchdogs as the search of the board itself.
+fn judge_moves<R: Knowledge>(
+    r: &R,
+    board: &Board,
+    cfg: &SearchConfig,
+    args: &OutcomeArgs,
+    json_out: bool,
+    max_time: Option<Duration>,
+) -> Result<FirstMoves> {
+    watched(r, args, json_out, max_time, |control| {
+        judge_first_moves(r, board, cfg, control)
+    })
+}
+
+/// Run `work` with the progress display and the watchdogs `args` ask for
+/// (memory, time, Ctrl-C and SIGTERM with a checkpoint or a certificate):
+/// its answer, or a one-line error saying which limit stopped it.
+fn watched<R: Knowledge, T>(
+    r: &R,
+    args: &OutcomeArgs,
+    json_out: bool,
+    max_time: Option<Duration>,
+    work: impl FnOnce(&Control<'_>) -> Result<T, SearchError>,
+) -> Result<T> {
     // Progress on a terminal; the memory and time watchdogs either way.
     let stop = AtomicBool::new(false);
     let why = Mutex::new(None::<StopWhy>);
@@ -432,40 +511,7 @@ fn search_board<R: Knowledge>(
             Duration::from_millis(100)
         },
     };
-    let mut resumed = None;
-    let result = match (&args.certificate, &args.checkpoint) {
-        (None, None) => solve(r, board, cfg, &control),
-        (None, Some(file)) => solve_resumable(
-            r,
-            board,
-            cfg,
-            &control,
-            file,
-            Duration::from_secs(args.checkpoint_every),
-        )
-        .map(|(rep, res)| {
-            resumed = Some(res);
-            rep
-        }),
-        (Some(path), _) => {
-            let positions = if args.split_certificate {
-                certificate::Positions::Split
-            } else {
-                certificate::Positions::Best
-            };
-            if is_standard_stream(path) {
-                let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
-                certificate::write_certificate_as(r, board, cfg, &control, &mut out, positions)
-                    .and_then(|(rep, _)| {
-                        out.flush()
-                            .map(|()| rep)
-                            .map_err(|e| SearchError::Write(format!("standard output: {e}")))
-                    })
-            } else {
-                write_certificate_file(r, board, cfg, &control, path, positions)
-            }
-        }
-    };
+    let result = work(&control);
     if tty {
         eprint!("\r\x1b[K");
     }
@@ -507,7 +553,7 @@ fn search_board<R: Knowledge>(
         Err(e @ SearchError::Budget(_)) => bail!("{e}{resume_note}"),
         Err(e) => return Err(e.into()),
     };
-    Ok((rep, resumed))
+    Ok(rep)
 }
 
 /// Raised by Ctrl-C or SIGTERM once a handler is installed (by a search

@@ -795,3 +795,52 @@ fn a_checkpointed_cram_search_resumes_the_nimber_search() {
         v["resumed"]["nodes_now"].as_u64().unwrap() < whole["stats"]["nodes"].as_u64().unwrap()
     );
 }
+
+/// `--moves` judges every first move: on 4 x 4 Domineering the moves that
+/// win are the ones each first player's own winning move is among, and
+/// the list agrees with a search of each position after a move.
+#[test]
+fn every_first_move_is_judged() {
+    let b = "....|....|....|....";
+    let v = json(&["outcome", "domineering", b, "--moves", "--json"]);
+    let plain = json(&["outcome", "domineering", b, "--json"]);
+    assert!(plain.get("first_moves").is_none());
+    for (side, opp) in [("left", "right"), ("right", "left")] {
+        let moves = v["first_moves"][side].as_array().unwrap();
+        assert_eq!(moves.len(), 12, "{side}");
+        let best = &v["first_players"][side]["move"]["board"];
+        let mine = moves.iter().find(|m| &m["board"] == best).unwrap();
+        assert_eq!(mine["wins"], true, "{side}: the reported winning move wins");
+        for m in moves {
+            // Each position after a move, searched with the opponent first.
+            let after = json(&[
+                "outcome",
+                "domineering",
+                m["board"].as_str().unwrap(),
+                "--first",
+                opp,
+                "--json",
+            ]);
+            let opp_wins = after[format!("{opp}_first_wins")].as_bool().unwrap();
+            assert_eq!(m["wins"].as_bool(), Some(!opp_wins), "{side} {m}");
+        }
+        assert!(moves.iter().any(|m| m["mirror_of"]["index"].is_u64()));
+    }
+    let text =
+        String::from_utf8_lossy(&run(&["outcome", "domineering", b, "--moves"]).stdout).to_string();
+    assert!(
+        text.contains("Left's first moves: 4 of 12 win: r2c1-r3c1 r2c2-r3c2 r2c3-r3c3 r2c4-r3c4"),
+        "{text}"
+    );
+    fails(
+        &[
+            "outcome",
+            "domineering",
+            b,
+            "--moves",
+            "--certificate",
+            "x.txt",
+        ],
+        "--moves cannot be combined",
+    );
+}

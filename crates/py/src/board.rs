@@ -282,6 +282,7 @@ impl Board {
                 threads,
                 checkpoint,
                 certificate,
+                moves: false,
             },
         )?;
         let one = rep.left_first_wins.xor(rep.right_first_wins);
@@ -308,8 +309,11 @@ impl Board {
     /// `RuntimeError`, never believed. `certificate="proof.txt"` writes a
     /// certificate as `partizan outcome --certificate` does (searched on
     /// one thread, never answered from the store; not with `checkpoint`
-    /// or `nimber`).
-    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false, threads=None, checkpoint=None, certificate=None))]
+    /// or `nimber`). `moves=True` adds `first_moves`: every first move of
+    /// each searched first player judged (`cells`, `board`, `wins`,
+    /// `nodes`, `mirror_of`), as `partizan outcome --moves` does (not with
+    /// `checkpoint` or `certificate`).
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false, threads=None, checkpoint=None, certificate=None, moves=false))]
     #[allow(clippy::too_many_arguments)]
     fn outcome_report<'py>(
         &self,
@@ -323,6 +327,7 @@ impl Board {
         threads: Option<usize>,
         checkpoint: Option<std::path::PathBuf>,
         certificate: Option<std::path::PathBuf>,
+        moves: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let rep = crate::outcome::outcome_report(
             py,
@@ -338,6 +343,7 @@ impl Board {
                 threads,
                 checkpoint,
                 certificate,
+                moves,
             },
         )?;
         crate::outcome::report_dict(py, &rep)
@@ -375,6 +381,7 @@ impl Board {
                 threads,
                 checkpoint,
                 certificate: None,
+                moves: false,
             },
         )?;
         rep.nimber

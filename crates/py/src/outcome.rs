@@ -5,8 +5,8 @@
 
 use partizan_games::{with_rules, Board, Rules};
 use partizan_report::{
-    check_certificate_from, default_table_mb, nimber_refusal, outcome_through_store,
-    write_certificate_file, OutcomeReport, OutcomeStore,
+    check_certificate_from, default_table_mb, judge_first_moves, nimber_refusal,
+    outcome_through_store, write_certificate_file, OutcomeReport, OutcomeStore,
 };
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::Positions;
@@ -39,6 +39,8 @@ pub struct Ask<'a> {
     /// (`partizan outcome --certificate`; one thread, never from the
     /// store).
     pub certificate: Option<std::path::PathBuf>,
+    /// Also judge every first move (`partizan outcome --moves`).
+    pub moves: bool,
 }
 
 /// Who wins `board` of `rules`: with the GIL released, Ctrl-C answered,
@@ -60,7 +62,13 @@ pub fn outcome_report(
         threads,
         checkpoint,
         certificate,
+        moves,
     } = ask;
+    if moves && (checkpoint.is_some() || certificate.is_some()) {
+        return Err(PyValueError::new_err(
+            "moves=True cannot be combined with checkpoint= or certificate= (they keep one search of the board itself)",
+        ));
+    }
     if certificate.is_some() && (checkpoint.is_some() || nimber) {
         return Err(PyValueError::new_err(
             "certificate= cannot be combined with checkpoint= or nimber=True (a certificate is written by one uninterrupted outcome search)",
@@ -146,6 +154,10 @@ pub fn outcome_report(
             })
             .map_err(Failure::Search)?;
             rep.resumed = resumed;
+            if moves {
+                rep.first_moves =
+                    Some(judge_first_moves(r, &board, &config, &control).map_err(Failure::Search)?);
+            }
             Ok(rep)
         })
     });

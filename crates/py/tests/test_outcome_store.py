@@ -264,3 +264,20 @@ def test_a_certificate_is_written_and_checked(tmp_path):
     with pytest.raises(ValueError, match="checkpoint"):
         partizan.Board("domineering", "...|...").outcome_report(
             certificate=tmp_path / "c.txt", checkpoint=tmp_path / "c.ckpt")
+
+
+def test_every_first_move_is_judged():
+    # 4 x 4 Domineering: each of Left's 12 first moves judged, and each
+    # judgement agrees with a search of the position after the move.
+    b = partizan.Board("domineering", "....|....|....|....")
+    rep = b.outcome_report(moves=True, first="left")
+    moves = rep["first_moves"]["left"]
+    assert "right" not in rep["first_moves"]
+    assert len(moves) == 12
+    for m in moves:
+        after = partizan.Board("domineering", m["board"])
+        assert m["wins"] is not after.outcome(first="right")
+    assert any(m["wins"] for m in moves) is rep["left_first_wins"]
+    assert "first_moves" not in b.outcome_report()
+    with pytest.raises(ValueError, match="moves=True cannot be combined"):
+        b.outcome_report(moves=True, certificate="x.txt")

@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod moves;
 pub mod outcome;
 pub mod parts;
 pub mod picture;
@@ -28,6 +29,7 @@ pub mod value;
 pub use check::{
     check_certificate, check_certificate_from, write_certificate_file, CheckError, CheckReport,
 };
+pub use moves::{cells_text, judge_first_moves, FirstMoves, JudgedMove, MirrorOf};
 pub use outcome::{
     board_outcome, default_table_mb, nimber_refusal, nimber_text, outcome_through_store,
     save_outcome, stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer,

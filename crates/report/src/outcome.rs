@@ -111,6 +111,10 @@ pub struct OutcomeReport {
     /// (`partizan outcome --checkpoint FILE`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resumed: Option<Resumed>,
+    /// Every first move judged, when asked (`partizan outcome --moves`;
+    /// [`crate::moves::judge_first_moves`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_moves: Option<crate::moves::FirstMoves>,
 }
 
 fn first_player<R: Ruleset>(r: &R, root: &Board, fp: &FirstPlayer) -> FirstPlayerReport {
@@ -157,6 +161,7 @@ impl OutcomeReport {
             saved_to_store: false,
             warnings: Vec::new(),
             resumed: None,
+            first_moves: None,
         }
     }
 
@@ -200,6 +205,9 @@ impl OutcomeReport {
                 if fp.wins { "wins" } else { "loses" }
             );
         }
+        if let Some(fm) = &self.first_moves {
+            s.push_str(&fm.render_text());
+        }
         if let Some(res) = &self.resumed {
             let _ = writeln!(
                 s,
@@ -231,11 +239,7 @@ impl OutcomeReport {
 impl WinningMove {
     /// The cells the move changes as `r1c2-r2c2` (1-based).
     pub fn cells_text(&self) -> String {
-        self.cells
-            .iter()
-            .map(|[r, c]| format!("r{r}c{c}"))
-            .collect::<Vec<_>>()
-            .join("-")
+        crate::moves::cells_text(&self.cells)
     }
 }
 

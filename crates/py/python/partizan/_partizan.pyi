@@ -156,11 +156,13 @@ class Board:
         threads: Optional[int] = None,
         checkpoint: Optional[Union[str, PathLike[str]]] = None,
         certificate: Optional[Union[str, PathLike[str]]] = None,
+        moves: bool = False,
     ) -> Dict[str, Any]:
         """The outcome search's whole report (the fields of `partizan outcome --json`;
         `nimber=True` adds the nimber of an impartial position; `checkpoint` keeps a
         resumable checkpoint in that file, and `resumed` says what a run took over;
-        `certificate` writes the winning strategies to that file)."""
+        `certificate` writes the winning strategies to that file; `moves=True` adds
+        `first_moves`, every first move judged, as `partizan outcome --moves`)."""
     def nimber(
         self,
         *,

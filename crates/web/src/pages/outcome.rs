@@ -29,7 +29,8 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use partizan_games::Board;
 use partizan_report::{
-    outcome_through_store, stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer,
+    cells_text, judge_first_moves, outcome_through_store, stored_outcome, OutcomeReport,
+    OutcomeStore, StoredAnswer,
 };
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, First, Progress, SearchConfig, SearchError};
@@ -108,6 +109,8 @@ pub(crate) struct Ask {
     pub first: First,
     /// Also the nimber (`nimber=1`: impartial rulesets, normal play).
     pub nimber: bool,
+    /// Also judge every first move (`moves=1`).
+    pub moves: bool,
 }
 
 struct Request {
@@ -137,11 +140,13 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
             .parse::<First>()
             .map_err(|_| WebError::param("first", "expected left, right or both"))?,
     };
-    let nimber = match m.get("nimber").map(|s| s.trim()).unwrap_or("") {
-        "" | "0" | "false" => false,
-        "1" | "true" | "on" => true,
-        _ => return Err(WebError::param("nimber", "expected 1 or 0")),
+    let flag = |name: &'static str| match m.get(name).map(|s| s.trim()).unwrap_or("") {
+        "" | "0" | "false" => Ok(false),
+        "1" | "true" | "on" => Ok(true),
+        _ => Err(WebError::param(name, "expected 1 or 0")),
     };
+    let nimber = flag("nimber")?;
+    let moves = flag("moves")?;
     if nimber {
         let why = crate::with_ruleset!(ruleset, |r| Ok::<_, WebError>(
             partizan_report::nimber_refusal(r, convention)
@@ -169,6 +174,7 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
             convention,
             first,
             nimber,
+            moves,
         },
         budget: SearchBudget {
             time_ms: state.limits().budget.as_millis() as u64,
@@ -256,11 +262,24 @@ pub(crate) fn search<R: partizan_solve::search::Knowledge>(
         budget: limits,
     };
     match outcome_through_store(r, board, &cfg, store, || solve(r, board, &cfg, &control)) {
-        Ok(rep) => Ok(Answer::Decided {
-            decided: true,
-            report: Box::new(rep),
-            budget: limits,
-        }),
+        Ok(mut rep) => {
+            if ask.moves {
+                // The outcome stands whatever the judgement of the first
+                // moves comes to; a judgement cut short is left out.
+                match judge_first_moves(r, board, &cfg, &control) {
+                    Ok(fm) => rep.first_moves = Some(fm),
+                    Err(SearchError::Budget(_) | SearchError::Stopped { .. }) => rep.warnings.push(
+                        "the first moves were not all judged within the budget (partizan outcome --moves has none)".to_string(),
+                    ),
+                    Err(e) => return Err(WebError::Internal(e.to_string())),
+                }
+            }
+            Ok(Answer::Decided {
+                decided: true,
+                report: Box::new(rep),
+                budget: limits,
+            })
+        }
         Err(SearchError::Budget(n)) => Ok(unknown(
             format!("unknown within the budget: the node budget of {n} nodes ran out"),
             n,
@@ -293,16 +312,19 @@ async fn compute(state: &AppState, req: Request) -> Result<Answer, WebError> {
         }
     }))?;
     let (ruleset, ask, limits) = (req.ruleset, req.ask, req.budget);
-    // A board solved before needs no heavy-work slot.
-    if let Some(a) = state
-        .store_only(move |st| {
-            let found: Result<_, WebError> =
-                crate::with_ruleset!(ruleset, |r| Ok(from_store(r, &b, ask, limits, st)));
-            found.ok().flatten()
-        })
-        .await
-    {
-        return Ok(a);
+    // A board solved before needs no heavy-work slot (unless its first
+    // moves are to be judged: that is a search).
+    if !ask.moves {
+        if let Some(a) = state
+            .store_only(move |st| {
+                let found: Result<_, WebError> =
+                    crate::with_ruleset!(ruleset, |r| Ok(from_store(r, &b, ask, limits, st)));
+                found.ok().flatten()
+            })
+            .await
+        {
+            return Ok(a);
+        }
     }
     let store = state.store_handle();
     state
@@ -315,7 +337,7 @@ async fn compute(state: &AppState, req: Request) -> Result<Answer, WebError> {
         .await
 }
 
-/// `GET /api/outcome?ruleset=R&board=B[&play=misere][&first=left|right|both][&nimber=1][&max_nodes=N][&table_mb=M]`.
+/// `GET /api/outcome?ruleset=R&board=B[&play=misere][&first=left|right|both][&nimber=1][&moves=1][&max_nodes=N][&table_mb=M]`.
 pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
     let m = params(p)?;
     let req = request(&m, &state)?;
@@ -323,7 +345,14 @@ pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Resp
     Ok(Json(a).into_response())
 }
 
-fn form(ruleset: &str, board: &str, misere: bool, first: &str, nimber: bool) -> String {
+fn form(
+    ruleset: &str,
+    board: &str,
+    misere: bool,
+    first: &str,
+    nimber: bool,
+    moves: bool,
+) -> String {
     let opts = super::explore::ruleset_options(ruleset);
     let firsts: String = [
         ("both", "both"),
@@ -345,10 +374,12 @@ fn form(ruleset: &str, board: &str, misere: bool, first: &str, nimber: bool) -> 
 <label>Play <select name=\"play\"><option value=\"normal\">normal</option><option value=\"misere\"{}>misère</option></select></label>\
 <label>First player <select name=\"first\">{firsts}</select></label>\
 <label title=\"impartial rulesets such as Cram, normal play\"><input type=\"checkbox\" name=\"nimber\" value=\"1\"{}> its nimber too</label>\
+<label title=\"one search per first move\"><input type=\"checkbox\" name=\"moves\" value=\"1\"{}> judge every first move</label>\
 <button type=\"submit\">Who wins?</button></form>",
         escape(board),
         if misere { " selected" } else { "" },
-        if nimber { " checked" } else { "" }
+        if nimber { " checked" } else { "" },
+        if moves { " checked" } else { "" }
     )
 }
 
@@ -420,6 +451,31 @@ fn render(a: &Answer) -> String {
                     "<dt>{who}</dt><dd>{mv} <span class=\"muted\">({how})</span></dd>"
                 );
             }
+            if let Some(fm) = &report.first_moves {
+                for (who, moves) in [("Left", &fm.left), ("Right", &fm.right)] {
+                    let Some(moves) = moves else { continue };
+                    let wins: Vec<String> = moves
+                        .iter()
+                        .filter(|m| m.wins)
+                        .map(|m| {
+                            format!(
+                                "<a class=\"mono\" href=\"/outcome?ruleset={}&amp;board={}\">{}</a>",
+                                report.ruleset,
+                                crate::html::url_encode(&m.board),
+                                cells_text(&m.cells)
+                            )
+                        })
+                        .collect();
+                    let _ = write!(
+                        s,
+                        "<dt>{who}'s first moves</dt><dd class=\"first-moves\">{} of {} win{}{}</dd>",
+                        wins.len(),
+                        moves.len(),
+                        if wins.is_empty() { "" } else { ": " },
+                        wins.join(" ")
+                    );
+                }
+            }
             if !report.from_store {
                 let _ = write!(
                     s,
@@ -473,9 +529,11 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
     };
     let misere = m.get("play").is_some_and(|p| p.starts_with("mis"));
     let first = m.get("first").map_or("both", |f| f.trim());
-    let nimber = m
-        .get("nimber")
-        .is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"));
+    let checked = |name: &str| {
+        m.get(name)
+            .is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"))
+    };
+    let (nimber, moves) = (checked("nimber"), checked("moves"));
     let ruleset = m
         .get("ruleset")
         .map(String::as_str)
@@ -488,7 +546,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
     if !m.contains_key("board") {
         let body = format!(
             "{title}{}{ABOUT}",
-            form(ruleset, &board, misere, first, nimber)
+            form(ruleset, &board, misere, first, nimber, moves)
         );
         return Html(page("Who wins?", "outcome", &body)).into_response();
     }
@@ -504,7 +562,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
             };
             let body = format!(
                 "{title}{}{}<p class=\"muted\"><a href=\"{}\">value it in the explorer</a> (small boards) · JSON: <a href=\"/api/outcome?ruleset={}&amp;board={}\">this search</a></p>{ABOUT}",
-                form(ruleset, &board, misere, first, nimber),
+                form(ruleset, &board, misere, first, nimber, moves),
                 render(&a),
                 explore_href(ruleset, &board),
                 ruleset,
@@ -515,7 +573,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Err(err) if err.status() == StatusCode::BAD_REQUEST => {
             let body = format!(
                 "{title}{}<p class=\"error\" id=\"error\">{}</p>{ABOUT}",
-                form(ruleset, &board, misere, first, nimber),
+                form(ruleset, &board, misere, first, nimber, moves),
                 escape(&err.to_string())
             );
             (
@@ -552,6 +610,7 @@ mod tests {
                 convention: Convention::Normal,
                 first: First::Both,
                 nimber: false,
+                moves: false,
             },
             limits(1_000_000),
             &Budget::unlimited(),
@@ -567,6 +626,62 @@ mod tests {
     }
 
     #[test]
+    fn first_moves_are_judged_and_linked_or_left_out_with_a_warning() {
+        let ask = Ask {
+            convention: Convention::Normal,
+            first: First::Both,
+            nimber: false,
+            moves: true,
+        };
+        // 4 x 4 Domineering: Left's 12 moves, 4 of which win (the report
+        // layer's twin test checks the judgement against brute force).
+        let b = Domineering.parse("....|....|....|....").unwrap();
+        let a = search(
+            &Domineering,
+            &b,
+            ask,
+            limits(1_000_000),
+            &Budget::unlimited(),
+            OutcomeStore::none(),
+        )
+        .unwrap();
+        let v = serde_json::to_value(&a).unwrap();
+        let left = v["first_moves"]["left"].as_array().unwrap();
+        assert_eq!(left.len(), 12);
+        let wins = left.iter().filter(|m| m["wins"] == true).count();
+        assert!(wins >= 1);
+        let html = render(&a);
+        assert!(html.contains(&format!("{wins} of 12 win: ")), "{html}");
+        assert!(html.contains("href=\"/outcome?ruleset=domineering&amp;board="));
+        // A judgement that runs out of nodes leaves the outcome decided and
+        // the moves out, with a warning (6 x 6: the outcome in under a
+        // thousand nodes, before the budget is first looked at, after
+        // 4,096; Left's first move r1c1-r2c1 takes 6,801).
+        let b = Domineering
+            .parse("......|......|......|......|......|......")
+            .unwrap();
+        let a = search(
+            &Domineering,
+            &b,
+            ask,
+            limits(100),
+            &Budget::unlimited(),
+            OutcomeStore::none(),
+        )
+        .unwrap();
+        let v = serde_json::to_value(&a).unwrap();
+        assert_eq!(v["decided"], true, "{v}");
+        assert!(v.get("first_moves").is_none(), "{v}");
+        assert!(
+            v["warnings"][0]
+                .as_str()
+                .unwrap()
+                .contains("not all judged"),
+            "{v}"
+        );
+    }
+
+    #[test]
     fn out_of_nodes_or_time_is_unknown() {
         // The budget is looked at every 4,096 nodes: 8x8 needs millions.
         let b = Domineering
@@ -579,6 +694,7 @@ mod tests {
                 convention: Convention::Normal,
                 first: First::Both,
                 nimber: false,
+                moves: false,
             },
             limits(100),
             &Budget::unlimited(),
@@ -600,6 +716,7 @@ mod tests {
                 convention: Convention::Normal,
                 first: First::Both,
                 nimber: false,
+                moves: false,
             },
             limits(MAX_NODES),
             &Budget::new(Duration::from_millis(300)),
@@ -625,6 +742,7 @@ mod tests {
                     convention: Convention::Normal,
                     first,
                     nimber: false,
+                    moves: false,
                 },
                 limits(1_000_000),
                 &Budget::unlimited(),
@@ -646,7 +764,7 @@ mod tests {
             html.contains("Right moving first was not searched"),
             "{html}"
         );
-        assert!(form("domineering", "..", false, "right", false)
+        assert!(form("domineering", "..", false, "right", false, false)
             .contains("<option value=\"right\" selected>"));
     }
 }

@@ -180,9 +180,9 @@ mod tests {
 
     /// Brute force: a move wins when the plain search says the opponent,
     /// moving next, loses.
-    fn twin<R: Knowledge>(r: &R, text: &str) {
+    fn twin<R: Knowledge>(r: &R, text: &str, conv: Convention) {
         let b = r.parse(text).unwrap();
-        let cfg = SearchConfig::for_ruleset(r, Convention::Normal);
+        let cfg = SearchConfig::for_ruleset(r, conv);
         let fm = judge_first_moves(r, &b, &cfg, &Control::default()).unwrap();
         let mut memo = Default::default();
         for (p, moves) in [(Player::Left, &fm.left), (Player::Right, &fm.right)] {
@@ -191,7 +191,7 @@ mod tests {
             r.options(&b, p, |c| children.push(c));
             assert_eq!(moves.len(), children.len(), "{text}");
             for (m, c) in moves.iter().zip(&children) {
-                let plain = !wins_plain(r, Convention::Normal, c, p.opponent(), &mut memo);
+                let plain = !wins_plain(r, conv, c, p.opponent(), &mut memo);
                 assert_eq!(m.wins, plain, "{} {text} {p:?} {}", r.name(), m.board);
                 assert_eq!(m.board, r.format(c));
                 if let Some(from) = m.mirror_of {
@@ -217,16 +217,18 @@ mod tests {
 
     #[test]
     fn every_first_move_is_judged_as_brute_force_judges_it() {
-        for text in [
-            "....|....|....",
-            "...|...|...",
-            ".....|.....",
-            "..#.|....|.#..|....",
-        ] {
-            twin(&Domineering, text);
-        }
-        for text in ["xox|oxo|xox", "xoxo|oxox", "xo.x|oxox"] {
-            twin(&Clobber, text);
+        for conv in [Convention::Normal, Convention::Misere] {
+            for text in [
+                "....|....|....",
+                "...|...|...",
+                ".....|.....",
+                "..#.|....|.#..|....",
+            ] {
+                twin(&Domineering, text, conv);
+            }
+            for text in ["xox|oxo|xox", "xoxo|oxox", "xo.x|oxox"] {
+                twin(&Clobber, text, conv);
+            }
         }
     }
 

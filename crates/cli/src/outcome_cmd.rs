@@ -300,9 +300,11 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         if args.checkpoint_every == 0 {
             bail!("--checkpoint-every must be at least 1 second");
         }
-        let max_time = match args.max_seconds {
+        let deadline = match args.max_seconds {
             None => None,
-            Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Some(Duration::from_secs_f64(s)),
+            Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => {
+                Some(std::time::Instant::now() + Duration::from_secs_f64(s))
+            }
             Some(s) => bail!("--max-seconds must be a positive number of seconds, not {s}"),
         };
         let table_mb = args
@@ -336,7 +338,7 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         };
         let mut resumed = None;
         let mut out = outcome_through_store(r, &board, &cfg, through, || {
-            let (rep, res) = search_board(r, &board, &cfg, &args, json_out, max_time)?;
+            let (rep, res) = search_board(r, &board, &cfg, &args, json_out, deadline)?;
             resumed = res;
             Ok::<_, anyhow::Error>(rep)
         })?;
@@ -345,7 +347,7 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         }
         out.resumed = resumed;
         if args.moves {
-            out.first_moves = Some(judge_moves(r, &board, &cfg, &args, json_out, max_time)?);
+            out.first_moves = Some(judge_moves(r, &board, &cfg, &args, json_out, deadline)?);
         }
         let to_stderr = args.certificate.as_deref().is_some_and(is_standard_stream);
         print_report(&out, json_out, to_stderr)
@@ -366,10 +368,10 @@ fn search_board<R: Knowledge>(
     cfg: &SearchConfig,
     args: &OutcomeArgs,
     json_out: bool,
-    max_time: Option<Duration>,
+    deadline: Option<std::time::Instant>,
 ) -> Result<(SearchReport, Option<Resumed>)> {
     let mut resumed = None;
-    let rep = watched(r, args, json_out, max_time, |control| {
+    let rep = watched(r, args, json_out, deadline, |control| {
         match (&args.certificate, &args.checkpoint) {
             (None, None) => solve(r, board, cfg, control),
             (None, Some(file)) => solve_resumable(
@@ -416,9 +418,9 @@ fn judge_moves<R: Knowledge>(
     cfg: &SearchConfig,
     args: &OutcomeArgs,
     json_out: bool,
-    max_time: Option<Duration>,
+    deadline: Option<std::time::Instant>,
 ) -> Result<FirstMoves> {
-    watched(r, args, json_out, max_time, |control| {
+    watched(r, args, json_out, deadline, |control| {
         judge_first_moves(r, board, cfg, control)
     })
 }
@@ -430,7 +432,7 @@ fn watched<R: Knowledge, T>(
     r: &R,
     args: &OutcomeArgs,
     json_out: bool,
-    max_time: Option<Duration>,
+    deadline: Option<std::time::Instant>,
     work: impl FnOnce(&Control<'_>) -> Result<T, SearchError>,
 ) -> Result<T> {
     // Progress on a terminal; the memory and time watchdogs either way.
@@ -466,7 +468,7 @@ fn watched<R: Knowledge, T>(
                 halt(StopWhy::Memory(rss));
             }
         }
-        if max_time.is_some_and(|t| started.elapsed() >= t) {
+        if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
             halt(StopWhy::Time);
         }
         if STOP_SIGNAL.get().is_some_and(|f| f.load(Ordering::Relaxed)) {

@@ -843,4 +843,19 @@ fn every_first_move_is_judged() {
         ],
         "--moves cannot be combined",
     );
+    // --max-seconds stops the judgement too (one deadline for the whole
+    // command): 8 x 8's outcome takes about a second, the judgement of
+    // its first moves half a minute.
+    let big = ["........"; 8].join("|");
+    fails(
+        &[
+            "outcome",
+            "domineering",
+            &big,
+            "--moves",
+            "--max-seconds",
+            "3",
+        ],
+        "time limit",
+    );
 }

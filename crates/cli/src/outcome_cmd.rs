@@ -371,8 +371,13 @@ fn search_board<R: Knowledge>(
     deadline: Option<std::time::Instant>,
 ) -> Result<(SearchReport, Option<Resumed>)> {
     let mut resumed = None;
-    let rep = watched(r, args, json_out, deadline, |control| {
-        match (&args.certificate, &args.checkpoint) {
+    let rep = watched(
+        r,
+        args,
+        json_out,
+        deadline,
+        &Mutex::default(),
+        |control| match (&args.certificate, &args.checkpoint) {
             (None, None) => solve(r, board, cfg, control),
             (None, Some(file)) => solve_resumable(
                 r,
@@ -405,8 +410,8 @@ fn search_board<R: Knowledge>(
                     write_certificate_file(r, board, cfg, control, path, positions)
                 }
             }
-        }
-    })?;
+        },
+    )?;
     Ok((rep, resumed))
 }
 
@@ -420,19 +425,26 @@ fn judge_moves<R: Knowledge>(
     json_out: bool,
     deadline: Option<std::time::Instant>,
 ) -> Result<FirstMoves> {
-    watched(r, args, json_out, deadline, |control| {
-        judge_first_moves(r, board, cfg, control)
+    let judging = Mutex::new(String::new());
+    watched(r, args, json_out, deadline, &judging, |control| {
+        judge_first_moves(r, board, cfg, control, &mut |p, k, n| {
+            if let Ok(mut j) = judging.lock() {
+                *j = format!("judging {p:?}'s first move {k} of {n}: ");
+            }
+        })
     })
 }
 
 /// Run `work` with the progress display and the watchdogs `args` ask for
 /// (memory, time, Ctrl-C and SIGTERM with a checkpoint or a certificate):
-/// its answer, or a one-line error saying which limit stopped it.
+/// its answer, or a one-line error saying which limit stopped it. `doing`
+/// is put before each progress line (what the current search is for).
 fn watched<R: Knowledge, T>(
     r: &R,
     args: &OutcomeArgs,
     json_out: bool,
     deadline: Option<std::time::Instant>,
+    doing: &Mutex<String>,
     work: impl FnOnce(&Control<'_>) -> Result<T, SearchError>,
 ) -> Result<T> {
     // Progress on a terminal; the memory and time watchdogs either way.
@@ -486,7 +498,8 @@ fn watched<R: Knowledge, T>(
         if tty || due {
             let line: Vec<String> = p.line.iter().map(|(k, n)| format!("{k}/{n}")).collect();
             let msg = format!(
-                "{} first: {} nodes, {:.0}/s, table {:.1}% full, line {}",
+                "{}{} first: {} nodes, {:.0}/s, table {:.1}% full, line {}",
+                doing.lock().map(|d| d.clone()).unwrap_or_default(),
                 if p.left_first { "Left" } else { "Right" },
                 p.nodes,
                 p.nodes_per_sec,

@@ -155,8 +155,10 @@ pub fn outcome_report(
             .map_err(Failure::Search)?;
             rep.resumed = resumed;
             if moves {
-                rep.first_moves =
-                    Some(judge_first_moves(r, &board, &config, &control).map_err(Failure::Search)?);
+                rep.first_moves = Some(
+                    judge_first_moves(r, &board, &config, &control, &mut |_, _, _| {})
+                        .map_err(Failure::Search)?,
+                );
             }
             Ok(rep)
         })

@@ -89,12 +89,15 @@ pub fn cells_text(cells: &[[usize; 2]]) -> String {
 /// names: one outcome search per position after a move (the opponent
 /// moving first there), under `config` (its table size, budget and
 /// convention; one first player, no nimber) and `control` (a stop flag
-/// stops the whole judgement with the search's error).
+/// stops the whole judgement with the search's error). `judging` hears,
+/// before each search, whose move it is for and which (1-based, of how
+/// many).
 pub fn judge_first_moves<R: Knowledge>(
     r: &R,
     board: &Board,
     config: &SearchConfig,
     control: &Control<'_>,
+    judging: &mut dyn FnMut(Player, usize, usize),
 ) -> Result<FirstMoves, SearchError> {
     let mut out = FirstMoves::default();
     // Each position judged: its mirror key, with the player to move there
@@ -127,6 +130,7 @@ pub fn judge_first_moves<R: Knowledge>(
             let (wins, nodes, mirror_of) = match seen.get(&key) {
                 Some(&(opp_wins, from)) => (!opp_wins, 0, Some(from)),
                 None => {
+                    judging(p, judged.len() + 1, children.len());
                     let rep = solve(r, child, &cfg, control)?;
                     let fp = match opp {
                         Player::Left => &rep.left,
@@ -183,7 +187,7 @@ mod tests {
     fn twin<R: Knowledge>(r: &R, text: &str, conv: Convention) {
         let b = r.parse(text).unwrap();
         let cfg = SearchConfig::for_ruleset(r, conv);
-        let fm = judge_first_moves(r, &b, &cfg, &Control::default()).unwrap();
+        let fm = judge_first_moves(r, &b, &cfg, &Control::default(), &mut |_, _, _| {}).unwrap();
         let mut memo = Default::default();
         for (p, moves) in [(Player::Left, &fm.left), (Player::Right, &fm.right)] {
             let moves = moves.as_ref().unwrap();
@@ -238,7 +242,15 @@ mod tests {
         let b = Domineering.parse("....|....|....|....").unwrap();
         let mut cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
         cfg.first = First::Left;
-        let fm = judge_first_moves(&Domineering, &b, &cfg, &Control::default()).unwrap();
+        let mut heard = Vec::new();
+        let fm = judge_first_moves(
+            &Domineering,
+            &b,
+            &cfg,
+            &Control::default(),
+            &mut |p, k, n| heard.push((p, k, n)),
+        )
+        .unwrap();
         assert!(fm.right.is_none());
         let left = fm.left.unwrap();
         assert_eq!(left.len(), 12);
@@ -247,10 +259,23 @@ mod tests {
         // the middle two rows or not, in a middle column or not.
         let searched = left.iter().filter(|m| m.mirror_of.is_none()).count();
         assert_eq!(searched, 4);
+        // Told before each search: whose move, which, of how many.
+        assert_eq!(heard.len(), 4);
+        assert!(heard
+            .iter()
+            .all(|&(p, k, n)| p == Player::Left && (1..=12).contains(&k) && n == 12));
+        assert_eq!(heard[0].1, 1);
         // Both players: on the square, Right's moves are Left's transposed
         // (a transpose swaps the players), so none is searched again.
         cfg.first = First::Both;
-        let fm = judge_first_moves(&Domineering, &b, &cfg, &Control::default()).unwrap();
+        let fm = judge_first_moves(
+            &Domineering,
+            &b,
+            &cfg,
+            &Control::default(),
+            &mut |_, _, _| {},
+        )
+        .unwrap();
         let right = fm.right.unwrap();
         assert!(right
             .iter()

@@ -266,7 +266,7 @@ pub(crate) fn search<R: partizan_solve::search::Knowledge>(
             if ask.moves {
                 // The outcome stands whatever the judgement of the first
                 // moves comes to; a judgement cut short is left out.
-                match judge_first_moves(r, board, &cfg, &control) {
+                match judge_first_moves(r, board, &cfg, &control, &mut |_, _, _| {}) {
                     Ok(fm) => rep.first_moves = Some(fm),
                     Err(SearchError::Budget(_) | SearchError::Stopped { .. }) => rep.warnings.push(
                         "the first moves were not all judged within the budget (partizan outcome --moves has none)".to_string(),

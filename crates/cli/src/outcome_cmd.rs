@@ -572,7 +572,7 @@ fn watched<R: Knowledge, T>(
 }
 
 /// Raised by Ctrl-C or SIGTERM once a handler is installed (by a search
-/// with a checkpoint).
+/// with a checkpoint or a certificate).
 static STOP_SIGNAL: std::sync::OnceLock<std::sync::Arc<AtomicBool>> = std::sync::OnceLock::new();
 
 /// Print the report on standard output, or on standard error when the

@@ -1,12 +1,15 @@
 //! Every first move of a board judged (`partizan outcome --moves`,
 //! `Board.outcome_report(moves=True)`): which of a player's first moves win,
 //! each by an outcome search of the position after it with the opponent
-//! to move. A move whose position is a mirror image of one judged before
-//! takes that move's answer without a search: an image under a symmetry
-//! of the rules (a reflection of a Domineering board; a transpose, which
-//! swaps the players, so that on a square Right's moves are Left's).
+//! to move. A move whose position folds to the same representative as one
+//! judged before (`solve::regions::canonical_key`, the value solver's own
+//! fold: cropped, then an image under a symmetry of the rules — a
+//! reflection of a Domineering board; a transpose, which swaps the
+//! players, so that on a square Right's moves are Left's) takes that
+//! move's answer without a search.
 
 use partizan_games::{Board, Player};
+use partizan_solve::regions::canonical_key;
 use partizan_solve::search::{
     changed_cells, solve, Control, First, Knowledge, SearchConfig, SearchError,
 };
@@ -25,8 +28,8 @@ pub struct JudgedMove {
     /// Nodes the search of the position after the move took (0 when the
     /// answer is a mirror image's).
     pub nodes: u64,
-    /// The move whose position this one's is a mirror image of, when its
-    /// answer was taken from there.
+    /// The move whose position folds to the same as this one's (a mirror
+    /// image of it), when its answer was taken from there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mirror_of: Option<MirrorOf>,
 }
@@ -100,9 +103,10 @@ pub fn judge_first_moves<R: Knowledge>(
     judging: &mut dyn FnMut(Player, usize, usize),
 ) -> Result<FirstMoves, SearchError> {
     let mut out = FirstMoves::default();
-    // Each position judged: its mirror key, with the player to move there
-    // and whether they win, and where it was judged.
-    let mut seen: HashMap<String, (bool, MirrorOf)> = HashMap::new();
+    // Each position judged, folded, with the player to move there (the
+    // other one when the fold negates): whether they win, and where it
+    // was judged.
+    let mut seen: HashMap<(Board, bool), (bool, MirrorOf)> = HashMap::new();
     for p in [Player::Left, Player::Right] {
         if !config.first.includes(p) {
             continue;
@@ -122,11 +126,8 @@ pub fn judge_first_moves<R: Knowledge>(
             Player::Right => "right",
         };
         for child in &children {
-            let cells = changed_cells(board, child)
-                .into_iter()
-                .map(|(row, col)| [row + 1, col + 1])
-                .collect();
-            let key = mirror_key(r, child, opp);
+            let (folded, negates) = canonical_key(r, child);
+            let key = (folded, (opp == Player::Left) != negates);
             let (wins, nodes, mirror_of) = match seen.get(&key) {
                 Some(&(opp_wins, from)) => (!opp_wins, 0, Some(from)),
                 None => {
@@ -145,7 +146,7 @@ pub fn judge_first_moves<R: Knowledge>(
                 }
             };
             judged.push(JudgedMove {
-                cells,
+                cells: move_cells(board, child),
                 board: r.format(child),
                 wins,
                 nodes,
@@ -160,20 +161,13 @@ pub fn judge_first_moves<R: Knowledge>(
     Ok(out)
 }
 
-/// The least text of `b`, `mover` to move, among its images under the
-/// rules' symmetries (one that negates swaps the players, so the image's
-/// mover is the other one): equal for two positions exactly when one is
-/// such an image of the other, the same player winning moving there.
-fn mirror_key<R: Knowledge>(r: &R, b: &Board, mover: Player) -> String {
-    r.symmetries()
-        .iter()
-        .map(|&s| {
-            let img = r.apply(b, s);
-            let m = if s.negates { mover.opponent() } else { mover };
-            format!("{m:?} {}x{}:{}", img.width(), img.height(), r.format(&img))
-        })
-        .min()
-        .unwrap_or_else(|| format!("{mover:?} {}", r.format(b)))
+/// The cells a move from `before` to `after` changes, as `[row, column]`,
+/// 1-based, top row first.
+pub fn move_cells(before: &Board, after: &Board) -> Vec<[usize; 2]> {
+    changed_cells(before, after)
+        .into_iter()
+        .map(|(row, col)| [row + 1, col + 1])
+        .collect()
 }
 
 #[cfg(test)]

@@ -23,8 +23,8 @@ use partizan_games::{Board, Player, Ruleset};
 use partizan_solve::outcome::Convention;
 pub use partizan_solve::search::Resumed;
 use partizan_solve::search::{
-    changed_cells, solve, Control, First, FirstPlayer, Knowledge, SearchConfig, SearchCounts,
-    SearchError, SearchReport, TableStats,
+    solve, Control, First, FirstPlayer, Knowledge, SearchConfig, SearchCounts, SearchError,
+    SearchReport, TableStats,
 };
 use partizan_store::{OutcomeRead, Store, StoredOutcome};
 use serde::Serialize;
@@ -121,10 +121,7 @@ fn first_player<R: Ruleset>(r: &R, root: &Board, fp: &FirstPlayer) -> FirstPlaye
     FirstPlayerReport {
         wins: fp.wins,
         winning_move: fp.winning_move.as_ref().map(|after| WinningMove {
-            cells: changed_cells(root, after)
-                .into_iter()
-                .map(|(row, col)| [row + 1, col + 1])
-                .collect(),
+            cells: crate::moves::move_cells(root, after),
             board: r.format(after),
         }),
         nodes: fp.counts.nodes,

@@ -2,7 +2,7 @@
 //! the library's outcome search (`partizan_solve::search`), with a winning
 //! first move for each player who has one, node counts and table figures.
 
-use std::io::{IsTerminal, Write as _};
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -14,7 +14,8 @@ use partizan_report::outcome::{
     default_table_mb, nimber_refusal, outcome_through_store, OutcomeStore, Resumed,
 };
 use partizan_report::{
-    check_certificate_from, judge_first_moves, write_certificate_file, FirstMoves, OutcomeReport,
+    check_certificate_from, judge_first_moves, write_certificate_file, write_certificate_stdout,
+    FirstMoves, OutcomeReport,
 };
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::{self, CheckProgress};
@@ -398,14 +399,7 @@ fn search_board<R: Knowledge>(
                     certificate::Positions::Best
                 };
                 if is_standard_stream(path) {
-                    let mut out =
-                        std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
-                    certificate::write_certificate_as(r, board, cfg, control, &mut out, positions)
-                        .and_then(|(rep, _)| {
-                            out.flush()
-                                .map(|()| rep)
-                                .map_err(|e| SearchError::Write(format!("standard output: {e}")))
-                        })
+                    write_certificate_stdout(r, board, cfg, control, positions)
                 } else {
                     write_certificate_file(r, board, cfg, control, path, positions)
                 }

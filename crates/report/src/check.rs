@@ -136,9 +136,35 @@ pub fn write_certificate_file<R: Knowledge>(
 ) -> Result<SearchReport, SearchError> {
     let fail = |e: std::io::Error| SearchError::Write(format!("{}: {e}", path.display()));
     partizan_solve::files::write_through_temp(path, fail, |out| {
-        certificate::write_certificate_as(r, board, cfg, control, out, positions)
-            .map(|(rep, _)| rep)
+        write_certificate_into(r, board, cfg, control, out, positions)
     })
+}
+
+/// [`write_certificate_file`] to standard output (the CLI's `-`), flushed
+/// before the report is returned.
+pub fn write_certificate_stdout<R: Knowledge>(
+    r: &R,
+    board: &Board,
+    cfg: &SearchConfig,
+    control: &Control<'_>,
+    positions: Positions,
+) -> Result<SearchReport, SearchError> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    let rep = write_certificate_into(r, board, cfg, control, &mut out, positions)?;
+    std::io::Write::flush(&mut out)
+        .map_err(|e| SearchError::Write(format!("standard output: {e}")))?;
+    Ok(rep)
+}
+
+fn write_certificate_into<R: Knowledge>(
+    r: &R,
+    board: &Board,
+    cfg: &SearchConfig,
+    control: &Control<'_>,
+    out: &mut dyn std::io::Write,
+    positions: Positions,
+) -> Result<SearchReport, SearchError> {
+    certificate::write_certificate_as(r, board, cfg, control, out, positions).map(|(rep, _)| rep)
 }
 
 #[cfg(test)]

@@ -27,7 +27,8 @@ pub mod picture;
 pub mod value;
 
 pub use check::{
-    check_certificate, check_certificate_from, write_certificate_file, CheckError, CheckReport,
+    check_certificate, check_certificate_from, write_certificate_file, write_certificate_stdout,
+    CheckError, CheckReport,
 };
 pub use moves::{cells_text, judge_first_moves, FirstMoves, JudgedMove, MirrorOf};
 pub use outcome::{

@@ -120,6 +120,16 @@ struct Request {
     budget: SearchBudget,
 }
 
+/// A checkbox parameter: absent, empty, `0` or `false` is off; `1`,
+/// `true` or `on` (what a browser sends) is on; anything else an error.
+fn flag(m: &HashMap<String, String>, name: &'static str) -> Result<bool, WebError> {
+    match m.get(name).map(|s| s.trim()).unwrap_or("") {
+        "" | "0" | "false" => Ok(false),
+        "1" | "true" | "on" => Ok(true),
+        _ => Err(WebError::param(name, "expected 1 or 0")),
+    }
+}
+
 fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, WebError> {
     let ruleset = rules::canonical(super::required(m, "ruleset")?)?;
     let text = super::required(m, "board")?.to_string();
@@ -140,13 +150,8 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
             .parse::<First>()
             .map_err(|_| WebError::param("first", "expected left, right or both"))?,
     };
-    let flag = |name: &'static str| match m.get(name).map(|s| s.trim()).unwrap_or("") {
-        "" | "0" | "false" => Ok(false),
-        "1" | "true" | "on" => Ok(true),
-        _ => Err(WebError::param(name, "expected 1 or 0")),
-    };
-    let nimber = flag("nimber")?;
-    let moves = flag("moves")?;
+    let nimber = flag(m, "nimber")?;
+    let moves = flag(m, "moves")?;
     if nimber {
         let why = crate::with_ruleset!(ruleset, |r| Ok::<_, WebError>(
             partizan_report::nimber_refusal(r, convention)
@@ -529,10 +534,9 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
     };
     let misere = m.get("play").is_some_and(|p| p.starts_with("mis"));
     let first = m.get("first").map_or("both", |f| f.trim());
-    let checked = |name: &str| {
-        m.get(name)
-            .is_some_and(|v| matches!(v.trim(), "1" | "true" | "on"))
-    };
+    // The form shows a box ticked only where the search would read it so
+    // (a malformed value is reported by the search's own parse below).
+    let checked = |name| flag(&m, name).unwrap_or(false);
     let (nimber, moves) = (checked("nimber"), checked("moves"));
     let ruleset = m
         .get("ruleset")

@@ -106,8 +106,9 @@ pub struct OutcomeArgs {
     /// Write the winning strategies as a certificate that `partizan check
     /// FILE` replays (searches with one thread). Domineering's keeps whole
     /// positions and leans on its finer bound (7x7: 25 K lines, 8x8: 1.8 M).
-    /// `-` writes it to standard output (the report then goes to standard
-    /// error), e.g. to compress it on the way: `--certificate - | gzip`.
+    /// A name ending in `.gz` is written gzip-compressed (`check` reads
+    /// either). `-` writes it to standard output (the report then goes to
+    /// standard error), e.g. for another compressor: `--certificate - | xz`.
     #[arg(long, value_name = "FILE")]
     pub certificate: Option<std::path::PathBuf>,
     /// With --certificate: split positions by the general engine whatever
@@ -188,8 +189,9 @@ fn parallel_name(p: Parallel) -> &'static str {
 /// Arguments of `partizan check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// A certificate written by `partizan outcome --certificate FILE`; `-`
-    /// reads it from standard input (`zcat cert.gz | partizan check -`).
+    /// A certificate written by `partizan outcome --certificate FILE`,
+    /// plain or gzip-compressed; `-` reads it from standard input
+    /// (`xzcat cert.xz | partizan check -`).
     pub file: std::path::PathBuf,
     /// Give up after replaying this many positions.
     #[arg(long, default_value_t = 100_000_000)]

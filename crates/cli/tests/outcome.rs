@@ -308,6 +308,30 @@ fn certificates_are_written_and_checked() {
             assert!(String::from_utf8_lossy(&checked.stderr).contains("line 1"));
         }
     }
+    // A name ending in .gz is written compressed and `check` reads it back
+    // (found by its magic bytes, whatever it is called).
+    let zipped = dir.join("cert.txt.gz");
+    let z = json(&[
+        "outcome",
+        "domineering",
+        ".....|.....|.....|.....",
+        "--certificate",
+        zipped.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(z["outcome"], "L");
+    let bytes = std::fs::read(&zipped).unwrap();
+    assert_eq!(&bytes[..2], &[0x1f, 0x8b]);
+    assert!(bytes.len() < text.len());
+    let renamed = dir.join("no-suffix");
+    std::fs::write(&renamed, &bytes).unwrap();
+    let c = json(&["check", renamed.to_str().unwrap(), "--json"]);
+    assert_eq!(
+        (c["valid"].as_bool(), c["outcome"].as_str()),
+        (Some(true), Some("L"))
+    );
+    std::fs::write(&renamed, &bytes[..bytes.len() / 2]).unwrap();
+    fails(&["check", renamed.to_str().unwrap()], "certificate");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -253,7 +253,8 @@ impl Board {
     /// keeps a checkpoint there to resume from, as `outcome_report` does;
     /// `certificate="proof.txt"` writes the winning strategies there as a
     /// certificate that `partizan.check_certificate` (or `partizan check`)
-    /// replays. Runs with the GIL released; Ctrl-C stops it.
+    /// replays (gzip-compressed when the name ends in `.gz`). Runs with the
+    /// GIL released; Ctrl-C stops it.
     #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, threads=None, checkpoint=None, certificate=None))]
     #[allow(clippy::too_many_arguments)]
     fn outcome(

@@ -261,6 +261,17 @@ def test_a_certificate_is_written_and_checked(tmp_path):
     assert partizan.check_certificate(str(proof))["outcome"] == "R"
     with pytest.raises(OSError, match="cannot read"):
         partizan.check_certificate(tmp_path / "none.txt")
+    # A name ending in .gz is written gzip-compressed and read back as
+    # such; cut short it is refused.
+    import gzip
+    zipped = tmp_path / "short.txt.gz"
+    assert partizan.Board("domineering", "....|....|....").outcome(certificate=zipped) == "R"
+    assert gzip.decompress(zipped.read_bytes()).decode() == proof.read_text()
+    assert partizan.check_certificate(zipped)["outcome"] == "R"
+    cut = tmp_path / "cut.gz"
+    cut.write_bytes(zipped.read_bytes()[:-6])
+    with pytest.raises(ValueError, match="certificate"):
+        partizan.check_certificate(cut)
     with pytest.raises(ValueError, match="checkpoint"):
         partizan.Board("domineering", "...|...").outcome_report(
             certificate=tmp_path / "c.txt", checkpoint=tmp_path / "c.ckpt")

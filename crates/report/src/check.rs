@@ -94,7 +94,33 @@ pub fn check_certificate(text: &str, max_positions: u64) -> Result<CheckReport, 
 /// visiting at most `max_positions` positions; `progress` hears where the
 /// check is now and then, and a [`ControlFlow::Break`] from it stops the
 /// check ([`CertError::Stopped`]).
+///
+/// A gzip stream (it starts with gzip's magic bytes, whatever the file's
+/// name) is decompressed on the way in: a certificate written to a name
+/// ending in `.gz` reads back as it was written, and a damaged or
+/// truncated one is an error (its checksum and length are checked at the
+/// end of the stream).
 pub fn check_certificate_from(
+    mut input: impl BufRead,
+    max_positions: u64,
+    progress: &mut dyn FnMut(CheckProgress) -> ControlFlow<()>,
+) -> Result<CheckReport, CheckError> {
+    if input
+        .fill_buf()
+        .map_err(CertError::Io)?
+        .starts_with(&GZIP_MAGIC)
+    {
+        let unzipped =
+            std::io::BufReader::with_capacity(1 << 20, flate2::bufread::MultiGzDecoder::new(input));
+        return check_plain(unzipped, max_positions, progress);
+    }
+    check_plain(input, max_positions, progress)
+}
+
+/// The first two bytes of every gzip stream.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+fn check_plain(
     input: impl BufRead,
     max_positions: u64,
     progress: &mut dyn FnMut(CheckProgress) -> ControlFlow<()>,
@@ -125,7 +151,10 @@ pub fn check_certificate_from(
 /// Search `board` and write its certificate to `path` as the search finds
 /// its records, through a temporary file renamed into place when complete
 /// (a failed or stopped run leaves no half certificate); `positions` as
-/// [`certificate::write_certificate_as`].
+/// [`certificate::write_certificate_as`]. A name ending in `.gz` is
+/// written gzip-compressed ([`check_certificate_from`] reads it back): the
+/// 8 x 8 Domineering proof takes 17 MB instead of 285 MB of text, for
+/// about 7% more time (level 1: 41 MB).
 pub fn write_certificate_file<R: Knowledge>(
     r: &R,
     board: &Board,
@@ -135,10 +164,22 @@ pub fn write_certificate_file<R: Knowledge>(
     positions: Positions,
 ) -> Result<SearchReport, SearchError> {
     let fail = |e: std::io::Error| SearchError::Write(format!("{}: {e}", path.display()));
+    let gzip = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
     partizan_solve::files::write_through_temp(path, fail, |out| {
-        write_certificate_into(r, board, cfg, control, out, positions)
+        if !gzip {
+            return write_certificate_into(r, board, cfg, control, out, positions);
+        }
+        let mut z = flate2::write::GzEncoder::new(out, flate2::Compression::new(GZIP_LEVEL));
+        let rep = write_certificate_into(r, board, cfg, control, &mut z, positions)?;
+        z.try_finish().map_err(fail)?;
+        Ok(rep)
     })
 }
+
+/// The compression level of `.gz` certificates (1 fastest, 9 smallest).
+const GZIP_LEVEL: u32 = 6;
 
 /// [`write_certificate_file`] to standard output (the CLI's `-`), flushed
 /// before the report is returned.
@@ -267,5 +308,53 @@ mod tests {
         // A Right claim added by hand must hold too: Right loses 4 x 5.
         let both = text.replace("claim left wins\n", "claim left wins\nclaim right wins\n");
         assert!(check_certificate(&both, 1_000_000).is_err());
+    }
+
+    #[test]
+    fn a_gz_certificate_is_compressed_and_reads_back_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let b = Domineering.parse("......|......|......|......").unwrap();
+        let cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
+        let control = Control::default();
+        let plain = dir.path().join("proof.txt");
+        let zipped = dir.path().join("proof.txt.GZ");
+        let write = |path: &std::path::Path| {
+            write_certificate_file(&Domineering, &b, &cfg, &control, path, Positions::Best).unwrap()
+        };
+        let (rep_plain, rep_zipped) = (write(&plain), write(&zipped));
+        assert_eq!(rep_plain.class(), rep_zipped.class());
+        let text = std::fs::read(&plain).unwrap();
+        let gz = std::fs::read(&zipped).unwrap();
+        assert!(text.starts_with(b"partizan-certificate"));
+        assert!(gz.starts_with(&GZIP_MAGIC), "not gzip");
+        assert!(
+            gz.len() * 3 < text.len(),
+            "{} vs {} bytes",
+            gz.len(),
+            text.len()
+        );
+        // Both replay to the same answer, the name of neither consulted.
+        let check = |bytes: &[u8]| {
+            check_certificate_from(bytes, 1_000_000, &mut |_| ControlFlow::Continue(()))
+        };
+        let (a, z) = (check(&text).unwrap(), check(&gz).unwrap());
+        assert_eq!((a.outcome, a.check.records), (z.outcome, z.check.records));
+        assert!(a.check.records > 10);
+        // Cut short or with one byte changed, the stream is an error, never
+        // a shorter proof believed.
+        for cut in [gz.len() - 4, gz.len() / 2, 10] {
+            assert!(check(&gz[..cut]).is_err(), "cut at {cut}");
+        }
+        let mut flipped = gz.clone();
+        let mid = flipped.len() / 2;
+        flipped[mid] ^= 0x10;
+        assert!(check(&flipped).is_err());
+        // The gzip of a text that is not a certificate is refused as the
+        // text would be.
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut e, b"hello\n").unwrap();
+        let junk = e.finish().unwrap();
+        let err = check(&junk).unwrap_err().to_string();
+        assert!(err.contains("line 1"), "{err}");
     }
 }

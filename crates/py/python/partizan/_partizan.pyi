@@ -143,7 +143,8 @@ class Board:
         `first="left"|"right"`, whether that player wins moving first;
         `threads=2` for two threads (default 1); `checkpoint` a resumable
         checkpoint file, as in `outcome_report`; `certificate` a file to write
-        the winning strategies to, which `check_certificate` replays."""
+        the winning strategies to (gzip-compressed when it ends in `.gz`),
+        which `check_certificate` replays."""
     def outcome_report(
         self,
         store: Optional[Store] = None,
@@ -233,8 +234,9 @@ def value(ruleset: str, board: str, store: Optional[Store] = None) -> Value:
 def check_certificate(
     path: Union[str, PathLike[str]], *, max_positions: int = 100_000_000
 ) -> Dict[str, Any]:
-    """Replay a certificate move by move (`partizan check --json`'s fields);
-    a proof that fails is a ValueError naming the problem; Ctrl-C stops it."""
+    """Replay a certificate move by move (`partizan check --json`'s fields),
+    plain or gzip-compressed; a proof that fails is a ValueError naming the
+    problem; Ctrl-C stops it."""
 
 def rulesets() -> List[Dict[str, Any]]:
     """The built-in rulesets (name, title, aliases, summary, example)."""

@@ -756,8 +756,12 @@ impl<'a, R: Ruleset> Nimbers<'a, R> {
     /// The budget's look: stop, node limit, progress.
     fn check(&mut self) -> Result<(), SearchError> {
         let sh = self.sh;
+        // The memo's share of its byte budget, counted in small entries:
+        // the bytes its maps have allocated (tall and board keys are
+        // larger, and a map doubles ahead of its entries), so the percent
+        // the progress line shows is the memory's, not the entries'.
         let fill = (
-            sh.memo.len() as u64,
+            (sh.memo.used() / entry_bytes::<u64>()) as u64,
             (sh.memo.bytes / entry_bytes::<u64>()) as u64,
         );
         Budget {

@@ -14,8 +14,9 @@ use partizan_report::outcome::{
     default_table_mb, nimber_refusal, outcome_through_store, OutcomeStore, Resumed,
 };
 use partizan_report::{
-    check_certificate_from, judge_first_moves, write_certificate_file, write_certificate_stdout,
-    FirstMoves, OutcomeReport,
+    check_certificate_from, judge_first_moves, rectangle_boards, write_certificate_file,
+    write_certificate_stdout, FirstMoves, OutcomeReport, RectangleCell, RectangleSpec,
+    RectangleTable,
 };
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::{self, CheckProgress};
@@ -33,8 +34,17 @@ pub struct OutcomeArgs {
     /// Ruleset (every registered one: see `ruleset_help`).
     #[arg(help = ruleset_help())]
     pub ruleset: String,
-    /// Board text: rows separated by '|' or newlines.
-    pub board: String,
+    /// Board text: rows separated by '|' or newlines (or --rectangles).
+    #[arg(required_unless_present = "rectangles")]
+    pub board: Option<String>,
+    /// Instead of one BOARD, a table over rectangles: ROWSxCOLS, each side
+    /// N or A-B (`2-8x2-8`; `2-8` alone for both). Each board is the
+    /// ruleset's rectangle (empty for Domineering, Cram, Snort, Col and
+    /// NoGo; the checkerboard for Clobber), searched as one BOARD would
+    /// be; --max-seconds and --max-nodes then bound each board, and a
+    /// board they stop is a `?` in the table.
+    #[arg(long, value_name = "ROWSxCOLS", conflicts_with_all = ["board", "moves", "checkpoint", "certificate"])]
+    pub rectangles: Option<String>,
     /// Misère play: the player who cannot move wins.
     #[arg(long)]
     pub misere: bool,
@@ -251,79 +261,14 @@ enum StopWhy {
 /// `partizan outcome RULESET BOARD [--misere] [--table-mb MB] ...`.
 pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
     with_ruleset!(args.ruleset, |r| {
+        if let Some(spec) = &args.rectangles {
+            return run_rectangles(r, spec, &args, store, json_out);
+        }
+        let text = args.board.as_deref().unwrap_or_default();
         let board = r
-            .parse(&args.board)
+            .parse(text)
             .with_context(|| format!("bad {} board", r.name()))?;
-        let convention = if args.misere {
-            Convention::Misere
-        } else {
-            Convention::Normal
-        };
-        let mut cfg = SearchConfig::for_ruleset(r, convention);
-        if let (Convention::Normal, Some(v)) = (convention, args.value_cells) {
-            cfg.value_cells = v;
-        }
-        cfg.ordering = args.ordering.parse::<MoveOrdering>()?;
-        if let Some(p) = &args.parallel {
-            cfg.parallel = p.parse::<Parallel>()?;
-        }
-        cfg.first = args.first.parse::<First>()?;
-        cfg.bounds = !args.no_bounds;
-        cfg.symmetry = !args.no_symmetry;
-        cfg.handicap = !args.no_handicap;
-        cfg.fast = !args.general;
-        if args.max_nodes == Some(0) {
-            bail!("--max-nodes must be at least 1");
-        }
-        cfg.max_nodes = args.max_nodes;
-        if args.nimber {
-            let why = if let Some(why) = nimber_refusal(r, cfg.convention) {
-                Some(why)
-            } else if args.general || args.certificate.is_some() {
-                Some("the nimber search does not run with --general or --certificate".to_string())
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                bail!("--nimber: {why}");
-            }
-            cfg.nimber = true;
-        }
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        cfg.threads = args.threads.unwrap_or(if cores >= 2 { 2 } else { 1 });
-        if cfg.threads == 0 || cfg.threads > 2 {
-            bail!("--threads must be 1 or 2, not {}", cfg.threads);
-        }
-        if args.moves && (args.checkpoint.is_some() || args.certificate.is_some()) {
-            bail!("--moves cannot be combined with --checkpoint or --certificate (they keep one search of the board itself)");
-        }
-        if args.checkpoint.is_some() && args.certificate.is_some() {
-            bail!("--checkpoint and --certificate cannot be combined (a certificate is written by one uninterrupted search)");
-        }
-        if args.checkpoint_every == 0 {
-            bail!("--checkpoint-every must be at least 1 second");
-        }
-        let deadline = match args.max_seconds {
-            None => None,
-            Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => {
-                Some(std::time::Instant::now() + Duration::from_secs_f64(s))
-            }
-            Some(s) => bail!("--max-seconds must be a positive number of seconds, not {s}"),
-        };
-        let table_mb = args
-            .table_mb
-            .unwrap_or_else(|| default_table_mb(r.cells(&board).count_ones(), args.max_memory));
-        if table_mb == 0 {
-            bail!("--table-mb must be at least 1");
-        }
-        if let Some(max) = args.max_memory {
-            if table_mb + 8 > max {
-                bail!(
-                    "--table-mb {table_mb} does not fit in --max-memory {max} (the table plus at least 8 MB)"
-                );
-            }
-        }
-        cfg.table_bytes = usize::try_from(table_mb << 20).context("--table-mb is too large")?;
+        let (cfg, deadline) = search_config(r, &board, &args)?;
 
         // The store: a known board is answered from it (not when a
         // certificate, which needs the search, is asked for); a searched
@@ -341,7 +286,8 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         };
         let mut resumed = None;
         let mut out = outcome_through_store(r, &board, &cfg, through, || {
-            let (rep, res) = search_board(r, &board, &cfg, &args, json_out, deadline)?;
+            let doing = Mutex::default();
+            let (rep, res) = search_board(r, &board, &cfg, &args, json_out, deadline, &doing)?;
             resumed = res;
             Ok::<_, anyhow::Error>(rep)
         })?;
@@ -356,6 +302,160 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         print_report(&out, json_out, to_stderr)
     })
 }
+
+/// The search configuration `args` ask for on `board` (the default table
+/// sized to it), and the deadline of --max-seconds counted from now; a
+/// bad combination of options is a one-line error.
+fn search_config<R: Knowledge>(
+    r: &R,
+    board: &Board,
+    args: &OutcomeArgs,
+) -> Result<(SearchConfig, Option<std::time::Instant>)> {
+    let convention = if args.misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    let mut cfg = SearchConfig::for_ruleset(r, convention);
+    if let (Convention::Normal, Some(v)) = (convention, args.value_cells) {
+        cfg.value_cells = v;
+    }
+    cfg.ordering = args.ordering.parse::<MoveOrdering>()?;
+    if let Some(p) = &args.parallel {
+        cfg.parallel = p.parse::<Parallel>()?;
+    }
+    cfg.first = args.first.parse::<First>()?;
+    cfg.bounds = !args.no_bounds;
+    cfg.symmetry = !args.no_symmetry;
+    cfg.handicap = !args.no_handicap;
+    cfg.fast = !args.general;
+    if args.max_nodes == Some(0) {
+        bail!("--max-nodes must be at least 1");
+    }
+    cfg.max_nodes = args.max_nodes;
+    if args.nimber {
+        let why = if let Some(why) = nimber_refusal(r, cfg.convention) {
+            Some(why)
+        } else if args.general || args.certificate.is_some() {
+            Some("the nimber search does not run with --general or --certificate".to_string())
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            bail!("--nimber: {why}");
+        }
+        cfg.nimber = true;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cfg.threads = args.threads.unwrap_or(if cores >= 2 { 2 } else { 1 });
+    if cfg.threads == 0 || cfg.threads > 2 {
+        bail!("--threads must be 1 or 2, not {}", cfg.threads);
+    }
+    if args.moves && (args.checkpoint.is_some() || args.certificate.is_some()) {
+        bail!("--moves cannot be combined with --checkpoint or --certificate (they keep one search of the board itself)");
+    }
+    if args.checkpoint.is_some() && args.certificate.is_some() {
+        bail!("--checkpoint and --certificate cannot be combined (a certificate is written by one uninterrupted search)");
+    }
+    if args.checkpoint_every == 0 {
+        bail!("--checkpoint-every must be at least 1 second");
+    }
+    let deadline = match args.max_seconds {
+        None => None,
+        Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => {
+            Some(std::time::Instant::now() + Duration::from_secs_f64(s))
+        }
+        Some(s) => bail!("--max-seconds must be a positive number of seconds, not {s}"),
+    };
+    let table_mb = args
+        .table_mb
+        .unwrap_or_else(|| default_table_mb(r.cells(board).count_ones(), args.max_memory));
+    if table_mb == 0 {
+        bail!("--table-mb must be at least 1");
+    }
+    if let Some(max) = args.max_memory {
+        if table_mb + 8 > max {
+            bail!(
+                "--table-mb {table_mb} does not fit in --max-memory {max} (the table plus at least 8 MB)"
+            );
+        }
+    }
+    cfg.table_bytes = usize::try_from(table_mb << 20).context("--table-mb is too large")?;
+    Ok((cfg, deadline))
+}
+
+/// `partizan outcome RULESET --rectangles ROWSxCOLS`: every rectangle of
+/// the range searched in turn (through the store, as one board is), the
+/// table printed at the end. A board stopped by --max-seconds or
+/// --max-nodes is a `?`; a memory limit or an interruption stops the
+/// whole table with an error.
+fn run_rectangles<R: Knowledge>(
+    r: &R,
+    spec: &str,
+    args: &OutcomeArgs,
+    store: &StoreChoice,
+    json_out: bool,
+) -> Result<()> {
+    let spec: RectangleSpec = spec
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--rectangles: {e}"))?;
+    let boards = rectangle_boards(r, &spec).map_err(|e| anyhow::anyhow!("--rectangles: {e}"))?;
+    let (st, busy) = store.open_unless_busy()?;
+    if let Some(e) = busy {
+        eprintln!("warning: {e}; running without the store");
+    }
+    let through = || st.as_ref().map_or(OutcomeStore::none(), OutcomeStore::of);
+    let convention = if args.misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    let mut table = RectangleTable::new(r.name(), convention, spec);
+    let n = boards.len();
+    for (k, (rows, cols, board)) in boards.into_iter().enumerate() {
+        let (cfg, deadline) = search_config(r, &board, args)?;
+        let doing = Mutex::new(format!("{rows} x {cols} ({} of {n}): ", k + 1));
+        let started = std::time::Instant::now();
+        let found = outcome_through_store(r, &board, &cfg, through(), || {
+            search_board(r, &board, &cfg, args, json_out, deadline, &doing).map(|(rep, _)| rep)
+        });
+        match found {
+            Ok(out) => {
+                for w in &out.warnings {
+                    eprintln!("warning: {rows} x {cols}: {w}");
+                }
+                table.cells.push(RectangleCell::of(rows, cols, &out));
+            }
+            Err(e) if e.is::<BoardLimit>() => table.cells.push(RectangleCell::stopped(
+                rows,
+                cols,
+                r.format(&board),
+                started.elapsed().as_secs_f64() * 1e3,
+                e.to_string(),
+            )),
+            Err(e) => return Err(e),
+        }
+    }
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&table)?);
+    } else {
+        print!("{}", table.render_text());
+    }
+    Ok(())
+}
+
+/// A search stopped by a limit of its own board (--max-seconds,
+/// --max-nodes), which a table of rectangles shows as `?` and goes on.
+#[derive(Debug)]
+struct BoardLimit(String);
+
+impl std::fmt::Display for BoardLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BoardLimit {}
 
 /// Whether a file argument is `-`: standard input or output.
 fn is_standard_stream(path: &std::path::Path) -> bool {
@@ -372,15 +472,11 @@ fn search_board<R: Knowledge>(
     args: &OutcomeArgs,
     json_out: bool,
     deadline: Option<std::time::Instant>,
+    doing: &Mutex<String>,
 ) -> Result<(SearchReport, Option<Resumed>)> {
     let mut resumed = None;
-    let rep = watched(
-        r,
-        args,
-        json_out,
-        deadline,
-        &Mutex::default(),
-        |control| match (&args.certificate, &args.checkpoint) {
+    let rep = watched(r, args, json_out, deadline, doing, |control| {
+        match (&args.certificate, &args.checkpoint) {
             (None, None) => solve(r, board, cfg, control),
             (None, Some(file)) => solve_resumable(
                 r,
@@ -406,8 +502,8 @@ fn search_board<R: Knowledge>(
                     write_certificate_file(r, board, cfg, control, path, positions)
                 }
             }
-        },
-    )?;
+        }
+    })?;
     Ok((rep, resumed))
 }
 
@@ -546,10 +642,13 @@ fn watched<R: Knowledge, T>(
         Err(SearchError::Stopped { nodes }) => {
             let w = why.lock().ok().and_then(|o| *o);
             match w {
-                Some(StopWhy::Time) => bail!(
-                    "time limit: stopped after --max-seconds {} s and {nodes} nodes{resume_note}",
-                    args.max_seconds.unwrap_or(0.0)
-                ),
+                Some(StopWhy::Time) => {
+                    return Err(BoardLimit(format!(
+                        "time limit: stopped after --max-seconds {} s and {nodes} nodes{resume_note}",
+                        args.max_seconds.unwrap_or(0.0)
+                    ))
+                    .into())
+                }
                 Some(StopWhy::Interrupt) => {
                     bail!("interrupted after {nodes} nodes{resume_note}")
                 }
@@ -561,7 +660,9 @@ fn watched<R: Knowledge, T>(
                 ),
             }
         }
-        Err(e @ SearchError::Budget(_)) => bail!("{e}{resume_note}"),
+        Err(e @ SearchError::Budget(_)) => {
+            return Err(BoardLimit(format!("{e}{resume_note}")).into())
+        }
         Err(e) => return Err(e.into()),
     };
     Ok(rep)

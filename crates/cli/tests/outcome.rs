@@ -1,8 +1,9 @@
 //! `partizan outcome` end to end: the JSON shape, winning moves that are
 //! real moves, the published 6 x 6 answer, and bad input; `--first
 //! left|right`, Domineering's own checkpoint and the per-ruleset parallel
-//! default.
+//! default; tables over rectangles (`--rectangles`).
 
+use std::collections::HashMap;
 use std::process::{Command, Output};
 
 fn run(args: &[&str]) -> Output {
@@ -882,4 +883,204 @@ fn every_first_move_is_judged() {
         ],
         "time limit",
     );
+}
+
+// Tables over rectangles (`outcome RULESET --rectangles ROWSxCOLS`),
+// checked cell by cell against the published tables the solver's own
+// tests use (Bullock's Domineering outcomes, Beling's Cram nimbers).
+
+/// `(rows, cols) -> entry` of a published table in the solver's test data
+/// (`rows cols entry` per line, `#` comments).
+fn published(file: &str) -> HashMap<(usize, usize), String> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../solve/tests/data")
+        .join(file);
+    std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (
+                (f[0].parse().unwrap(), f[1].parse().unwrap()),
+                f[2].to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_domineering_table_agrees_with_bullocks_and_is_stored() {
+    let want = published("domineering_outcomes.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.db");
+    let args = [
+        "--json",
+        "outcome",
+        "domineering",
+        "--rectangles",
+        "1-6x1-6",
+    ];
+    let t = json_in(&store, &args);
+    assert_eq!(t["ruleset"], "domineering");
+    assert_eq!(t["convention"], "normal");
+    let cells = t["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 36);
+    for (i, c) in cells.iter().enumerate() {
+        let (r, k) = (c["rows"].as_u64().unwrap(), c["cols"].as_u64().unwrap());
+        // Row by row, in order.
+        assert_eq!((r, k), (1 + i as u64 / 6, 1 + i as u64 % 6));
+        let board = c["board"].as_str().unwrap();
+        assert_eq!(board, vec![".".repeat(k as usize); r as usize].join("|"));
+        assert_eq!(
+            c["outcome"].as_str().unwrap(),
+            want[&(r as usize, k as usize)],
+            "{r} x {k}"
+        );
+        assert!(c["stopped"].is_null());
+        assert_eq!(c["from_store"], false);
+    }
+    // The second run answers every board from the store, the same table.
+    let again = json_in(&store, &args);
+    let cells2 = again["cells"].as_array().unwrap();
+    for (a, b) in cells.iter().zip(cells2) {
+        assert_eq!(a["outcome"], b["outcome"]);
+        assert_eq!(b["from_store"], true);
+        assert_eq!(b["nodes"], 0);
+    }
+    // The text form: the grid, rows down and columns across.
+    let out = run_in(
+        &store,
+        &["outcome", "domineering", "--rectangles", "4-6x4-6"],
+    );
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[1].split_whitespace().collect::<Vec<_>>(),
+        ["4", "5", "6"]
+    );
+    for (i, r) in (4..=6).enumerate() {
+        let row: Vec<&str> = lines[2 + i].split_whitespace().collect();
+        let expected: Vec<String> = std::iter::once(r.to_string())
+            .chain((4..=6).map(|k| want[&(r, k)].clone()))
+            .collect();
+        assert_eq!(row, expected, "{text}");
+    }
+    assert!(
+        text.contains("9 boards") && text.contains("9 from the store"),
+        "{text}"
+    );
+}
+
+#[test]
+fn cram_nimbers_agree_with_belings() {
+    let want = published("cram_nimbers.txt");
+    let t = json(&[
+        "--json",
+        "outcome",
+        "cram",
+        "--rectangles",
+        "4-5x4-6",
+        "--nimber",
+    ]);
+    let cells = t["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 6);
+    for c in cells {
+        let (r, k) = (
+            c["rows"].as_u64().unwrap() as usize,
+            c["cols"].as_u64().unwrap() as usize,
+        );
+        // Beling lists rows <= columns; a transpose has the same nimber.
+        let published = &want[&(r.min(k), r.max(k))];
+        assert_eq!(&c["nimber"].to_string(), published, "{r} x {k}");
+        let class = if published == "0" { "P" } else { "N" };
+        assert_eq!(c["outcome"], class);
+    }
+}
+
+#[test]
+fn clobber_tables_are_of_checkerboards() {
+    let t = json(&["--json", "outcome", "clobber", "--rectangles", "2x3"]);
+    let c = &t["cells"][0];
+    assert_eq!(c["board"], "xox|oxo");
+    // 2 x 3 Clobber's outcome, searched as the board itself.
+    let one = json(&["--json", "outcome", "clobber", "xox|oxo"]);
+    assert_eq!(c["outcome"], one["outcome"]);
+}
+
+#[test]
+fn a_board_a_limit_stops_is_a_question_mark() {
+    // 6 x 8 Domineering (R, Bullock) takes far more than 2,000 nodes.
+    let t = json(&[
+        "--json",
+        "outcome",
+        "domineering",
+        "--rectangles",
+        "2x3-4",
+        "--max-nodes",
+        "2000",
+    ]);
+    assert!(t["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["stopped"].is_null()));
+    let out = run(&[
+        "outcome",
+        "domineering",
+        "--rectangles",
+        "6x7-8",
+        "--max-nodes",
+        "2000",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[2].split_whitespace().collect::<Vec<_>>(),
+        ["6", "?", "?"],
+        "{text}"
+    );
+    assert!(
+        lines[3].starts_with("6 x 7: ") && lines[3].contains("2000"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_tables_are_one_line_errors() {
+    for (args, needle) in [
+        (
+            vec!["outcome", "domineering", "--rectangles", "0x3"],
+            "at least 1",
+        ),
+        (
+            vec!["outcome", "domineering", "--rectangles", "5-2"],
+            "backwards",
+        ),
+        (
+            vec!["outcome", "domineering", "--rectangles", "1-40"],
+            "at most 1024",
+        ),
+        (
+            vec!["outcome", "domineering", "--rectangles", "12x12"],
+            "too many cells",
+        ),
+        (
+            vec!["outcome", "konane", "--rectangles", "4"],
+            "no standard rectangle",
+        ),
+        (
+            vec!["outcome", "domineering", "...", "--rectangles", "4"],
+            "cannot be used",
+        ),
+        (
+            vec!["outcome", "domineering", "--rectangles", "4", "--moves"],
+            "cannot be used",
+        ),
+        (vec!["outcome", "domineering"], "BOARD"),
+    ] {
+        fails(&args, needle);
+    }
 }

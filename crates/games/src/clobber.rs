@@ -56,6 +56,11 @@ impl Ruleset for Clobber {
         &INFO
     }
 
+    /// The checkerboard, Left's `x` in the top-left corner.
+    fn rectangle(&self, rows: usize, cols: usize) -> Option<String> {
+        Some(crate::ruleset::checkerboard(rows, cols, 'x', 'o'))
+    }
+
     #[inline]
     fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, mut f: F) {
         let (mine, theirs) = match p {

@@ -30,6 +30,10 @@ impl Ruleset for Cram {
         &INFO
     }
 
+    fn rectangle(&self, rows: usize, cols: usize) -> Option<String> {
+        Some(crate::ruleset::empty_rectangle(rows, cols))
+    }
+
     #[inline]
     fn options<F: FnMut(Board)>(&self, b: &Board, _p: Player, mut f: F) {
         dominoes::place_vertical(b, &mut f);

@@ -37,6 +37,10 @@ impl Ruleset for Domineering {
         &INFO
     }
 
+    fn rectangle(&self, rows: usize, cols: usize) -> Option<String> {
+        Some(crate::ruleset::empty_rectangle(rows, cols))
+    }
+
     #[inline]
     fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, mut f: F) {
         match p {

@@ -62,6 +62,10 @@ impl Ruleset for NoGo {
         &INFO
     }
 
+    fn rectangle(&self, rows: usize, cols: usize) -> Option<String> {
+        Some(crate::ruleset::empty_rectangle(rows, cols))
+    }
+
     fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, mut f: F) {
         let (mine, theirs) = match p {
             Player::Left => (0, 1),

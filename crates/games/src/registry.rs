@@ -231,6 +231,28 @@ mod tests {
         }
     }
 
+    #[test]
+    fn rectangles_are_boards_of_their_size() {
+        let mut with = Vec::new();
+        for &r in Rules::ALL {
+            for (rows, cols) in [(1, 1), (2, 3), (4, 5), (8, 16)] {
+                let Some(text) = with_rules!(r, |x| x.rectangle(rows, cols)) else {
+                    continue;
+                };
+                let b: Board = with_rules!(r, |x| x.parse(&text)).unwrap();
+                assert_eq!((b.height(), b.width()), (rows, cols), "{r}");
+                assert_eq!(with_rules!(r, |x| x.format(&b)), text, "{r}");
+                let filled = with_rules!(r, |x| x.cells(&b)).count_ones() as usize;
+                assert_eq!(filled, rows * cols, "{r}: every cell in play");
+                with.push(r.to_string());
+            }
+        }
+        with.dedup();
+        for name in ["domineering", "cram", "clobber", "snort", "col", "nogo"] {
+            assert!(with.iter().any(|w| w == name), "{name} has no rectangle");
+        }
+    }
+
     struct Count;
     impl Visit for Count {
         type Output = usize;

@@ -100,6 +100,14 @@ pub trait Ruleset: Send + Sync {
     /// `before` restricted to `after`'s cells.
     fn may_split(&self, before: &Board, after: &Board) -> bool;
 
+    /// The `rows` x `cols` board that tables of this ruleset study, as
+    /// board text: an empty grid for the placement games, the
+    /// checkerboard for Clobber; `None` (the default) where the ruleset
+    /// has no one such board (`partizan outcome --rectangles`).
+    fn rectangle(&self, _rows: usize, _cols: usize) -> Option<String> {
+        None
+    }
+
     // What an outcome search may use (the solver's `search` module): each
     // method has a conservative default, so a ruleset without special
     // knowledge searches correctly, only slower.
@@ -417,4 +425,23 @@ pub fn format_grid(b: &Board, glyphs: [char; 3], hole: char) -> String {
         }
     }
     s
+}
+
+/// The text of an empty `rows` x `cols` grid (`.` cells, rows joined by
+/// `|`), the [`Ruleset::rectangle`] of the placement games.
+pub fn empty_rectangle(rows: usize, cols: usize) -> String {
+    vec![".".repeat(cols); rows].join("|")
+}
+
+/// The text of a `rows` x `cols` checkerboard of `first` and `second`,
+/// `first` in the top-left corner.
+pub fn checkerboard(rows: usize, cols: usize, first: char, second: char) -> String {
+    (0..rows)
+        .map(|r| {
+            (0..cols)
+                .map(|c| if (r + c) % 2 == 0 { first } else { second })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("|")
 }

@@ -136,6 +136,10 @@ macro_rules! tinted_ruleset {
                 &$info
             }
 
+            fn rectangle(&self, rows: usize, cols: usize) -> Option<String> {
+                Some($crate::ruleset::empty_rectangle(rows, cols))
+            }
+
             /// Reads `L` and `R` as coloured cells (see the module doc).
             fn parse(&self, text: &str) -> Result<$crate::board::Board, $crate::error::BoardError> {
                 $crate::tinted::parse(text, $info.name, $rule)

@@ -13,7 +13,7 @@ use crate::interrupt::Interrupt;
 use crate::tables::Store;
 use crate::value::{adopt, py_str_repr, Value};
 
-fn rules_of(name: &str) -> PyResult<Rules> {
+pub(crate) fn rules_of(name: &str) -> PyResult<Rules> {
     Rules::from_name(name).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 

@@ -57,6 +57,7 @@ fn _partizan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(board::value, m)?)?;
     m.add_function(wrap_pyfunction!(board::rulesets, m)?)?;
     m.add_function(wrap_pyfunction!(outcome::check_certificate, m)?)?;
+    m.add_function(wrap_pyfunction!(outcome::outcome_table, m)?)?;
     m.add_function(wrap_pyfunction!(tables::domineering_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::cram_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::sylver_census, m)?)?;

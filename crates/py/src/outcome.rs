@@ -6,7 +6,8 @@
 use partizan_games::{with_rules, Board, Rules};
 use partizan_report::{
     check_certificate_from, default_table_mb, judge_first_moves, nimber_refusal,
-    outcome_through_store, write_certificate_file, OutcomeReport, OutcomeStore,
+    outcome_through_store, rectangle_boards, write_certificate_file, OutcomeReport, OutcomeStore,
+    RectangleCell, RectangleSpec, RectangleTable,
 };
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::Positions;
@@ -53,6 +54,34 @@ pub fn outcome_report(
     store: Option<&Store>,
     ask: Ask<'_>,
 ) -> PyResult<OutcomeReport> {
+    let rep = search_report(py, rules, board, store, ask).map_err(Failure::into_py)?;
+    warn_all(py, &rep)?;
+    Ok(rep)
+}
+
+/// Raise each warning of the store in `rep` as a `RuntimeWarning`.
+fn warn_all(py: Python<'_>, rep: &OutcomeReport) -> PyResult<()> {
+    for w in &rep.warnings {
+        PyErr::warn(
+            py,
+            &py.get_type::<PyRuntimeWarning>(),
+            &std::ffi::CString::new(w.replace('\0', " ")).unwrap_or_default(),
+            1,
+        )?;
+    }
+    Ok(())
+}
+
+/// [`outcome_report`] without its warnings raised, its failure kept apart
+/// (a node budget spent is not an error to a table of rectangles).
+fn search_report(
+    py: Python<'_>,
+    rules: Rules,
+    board: Board,
+    store: Option<&Store>,
+    ask: Ask<'_>,
+) -> Result<OutcomeReport, Failure> {
+    let bad = |msg: String| Failure::Py(PyValueError::new_err(msg));
     let Ask {
         misere,
         first,
@@ -65,29 +94,25 @@ pub fn outcome_report(
         moves,
     } = ask;
     if moves && (checkpoint.is_some() || certificate.is_some()) {
-        return Err(PyValueError::new_err(
-            "moves=True cannot be combined with checkpoint= or certificate= (they keep one search of the board itself)",
+        return Err(bad(
+            "moves=True cannot be combined with checkpoint= or certificate= (they keep one search of the board itself)".to_string(),
         ));
     }
     if certificate.is_some() && (checkpoint.is_some() || nimber) {
-        return Err(PyValueError::new_err(
-            "certificate= cannot be combined with checkpoint= or nimber=True (a certificate is written by one uninterrupted outcome search)",
+        return Err(bad(
+            "certificate= cannot be combined with checkpoint= or nimber=True (a certificate is written by one uninterrupted outcome search)".to_string(),
         ));
     }
     let threads = match threads {
         None => 1,
         Some(t @ 1..=2) => t,
-        Some(t) => {
-            return Err(PyValueError::new_err(format!(
-                "threads must be 1 or 2, not {t}"
-            )))
-        }
+        Some(t) => return Err(bad(format!("threads must be 1 or 2, not {t}"))),
     };
     if max_nodes == Some(0) {
-        return Err(PyValueError::new_err("max_nodes must be at least 1"));
+        return Err(bad("max_nodes must be at least 1".to_string()));
     }
     let first = first.parse::<First>().map_err(|_| {
-        PyValueError::new_err(format!(
+        bad(format!(
             "first must be 'left', 'right' or 'both', not {first:?}"
         ))
     })?;
@@ -98,14 +123,12 @@ pub fn outcome_report(
     };
     if nimber {
         if let Some(why) = with_rules!(rules, |r| nimber_refusal(r, conv)) {
-            return Err(PyValueError::new_err(why));
+            return Err(bad(why));
         }
     }
     let table_mb = match table_mb {
         Some(mb) if !(1..=4096).contains(&mb) => {
-            return Err(PyValueError::new_err(format!(
-                "table_mb must be 1 to 4096, not {mb}"
-            )))
+            return Err(bad(format!("table_mb must be 1 to 4096, not {mb}")))
         }
         Some(mb) => mb,
         // The command line's default, from the one definition.
@@ -164,34 +187,104 @@ pub fn outcome_report(
         })
     });
     if let Some(e) = signal {
-        return Err(e);
+        return Err(Failure::Py(e));
     }
-    let rep = match res {
-        Ok(rep) => rep,
-        Err(Failure::Py(e)) => return Err(e),
-        Err(Failure::Search(SearchError::Solve(e))) => return Err(solve_error(e)),
-        Err(Failure::Search(e @ SearchError::Value(_))) => {
-            return Err(PyOverflowError::new_err(e.to_string()))
-        }
-        Err(Failure::Search(e)) => return Err(PyRuntimeError::new_err(e.to_string())),
-    };
-    for w in &rep.warnings {
-        PyErr::warn(
-            py,
-            &py.get_type::<PyRuntimeWarning>(),
-            &std::ffi::CString::new(w.replace('\0', " ")).unwrap_or_default(),
-            1,
-        )?;
-    }
-    Ok(rep)
+    res
 }
 
 /// Why a search gave no report.
 enum Failure {
-    /// Opening the store failed.
+    /// A bad argument, a failure to open the store, or Ctrl-C.
     Py(PyErr),
     /// The search failed (stopped, over budget, ...).
     Search(SearchError),
+}
+
+impl Failure {
+    /// The Python exception: a search's failure as the value solver's
+    /// errors map (overflow, ...), else a `RuntimeError`.
+    fn into_py(self) -> PyErr {
+        match self {
+            Failure::Py(e) => e,
+            Failure::Search(SearchError::Solve(e)) => solve_error(e),
+            Failure::Search(e @ SearchError::Value(_)) => PyOverflowError::new_err(e.to_string()),
+            Failure::Search(e) => PyRuntimeError::new_err(e.to_string()),
+        }
+    }
+}
+
+/// A table of outcomes over rectangles, as `partizan outcome RULESET
+/// --rectangles ROWSxCOLS --json` prints it: `ruleset`, `convention`,
+/// `spec` (`rows`, `cols`: fewest and most), and `cells`, one per board
+/// row by row (`rows`, `cols`, `board`, `outcome`, `left_first_wins`,
+/// `right_first_wins`, `nimber` when asked, `nodes`, `time_ms`,
+/// `from_store`, and `stopped`: why a board the node budget stopped has no
+/// answer). `rectangles` is `"2-8x2-8"`, `"3x4-20"` or `"2-6"` (both
+/// sides); each board is the ruleset's rectangle (empty for Domineering,
+/// Cram, Snort, Col, NoGo; the checkerboard for Clobber), searched as
+/// `Board.outcome_report` would (through `store`, one thread unless
+/// `threads=2`); `max_nodes` bounds each board. Ctrl-C stops the table
+/// (`KeyboardInterrupt`).
+#[pyfunction]
+#[pyo3(signature = (ruleset, rectangles, store=None, *, misere=false, first="both", nimber=false, max_nodes=None, table_mb=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn outcome_table<'py>(
+    py: Python<'py>,
+    ruleset: &str,
+    rectangles: &str,
+    store: Option<PyRef<'_, Store>>,
+    misere: bool,
+    first: &str,
+    nimber: bool,
+    max_nodes: Option<u64>,
+    table_mb: Option<usize>,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = crate::board::rules_of(ruleset)?;
+    let spec: RectangleSpec = rectangles
+        .parse()
+        .map_err(|e| PyValueError::new_err(format!("rectangles: {e}")))?;
+    let boards = with_rules!(rules, |r| rectangle_boards(r, &spec))
+        .map_err(|e| PyValueError::new_err(format!("rectangles: {e}")))?;
+    let convention = if misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    };
+    let mut table = RectangleTable::new(rules.name(), convention, spec);
+    for (rows, cols, board) in boards {
+        let text = with_rules!(rules, |r| r.format(&board));
+        let started = std::time::Instant::now();
+        let ask = Ask {
+            misere,
+            first,
+            table_mb,
+            max_nodes,
+            nimber,
+            threads,
+            checkpoint: None,
+            certificate: None,
+            moves: false,
+        };
+        match search_report(py, rules, board, store.as_deref(), ask) {
+            Ok(rep) => {
+                warn_all(py, &rep)?;
+                table.cells.push(RectangleCell::of(rows, cols, &rep));
+            }
+            Err(Failure::Search(e @ SearchError::Budget(_))) => {
+                table.cells.push(RectangleCell::stopped(
+                    rows,
+                    cols,
+                    text,
+                    started.elapsed().as_secs_f64() * 1e3,
+                    e.to_string(),
+                ));
+            }
+            Err(e) => return Err(e.into_py()),
+        }
+    }
+    let text = serde_json::to_string(&table).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
 }
 
 /// The report as a dict: the fields of `partizan outcome --json`.

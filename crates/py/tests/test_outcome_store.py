@@ -292,3 +292,37 @@ def test_every_first_move_is_judged():
     assert "first_moves" not in b.outcome_report()
     with pytest.raises(ValueError, match="moves=True cannot be combined"):
         b.outcome_report(moves=True, certificate="x.txt")
+
+
+def test_a_table_of_rectangles_agrees_with_each_board(tmp_path):
+    # 1-4 x 1-5 Domineering: each cell is the outcome of its own board
+    # (Lachmann, Moore and Rapaport: 4 x 5 is L, 2 x 4 is R), the second
+    # table read from the store; a node budget leaves a cell unanswered.
+    with partizan.Store(tmp_path / "s.sqlite") as store:
+        t = partizan.outcome_table("domineering", "1-4x1-5", store)
+        assert t["ruleset"] == "domineering" and t["convention"] == "normal"
+        assert t["spec"] == {"rows": [1, 4], "cols": [1, 5]}
+        cells = t["cells"]
+        assert [(c["rows"], c["cols"]) for c in cells] == [
+            (r, k) for r in range(1, 5) for k in range(1, 6)]
+        for c in cells:
+            assert c["board"] == "|".join(["." * c["cols"]] * c["rows"])
+            assert c["outcome"] == partizan.Board("domineering", c["board"]).outcome()
+            assert c["from_store"] is False and "stopped" not in c
+        assert cells[-1]["outcome"] == "L" and cells[8]["outcome"] == "R"
+        again = partizan.outcome_table("domineering", "1-4x1-5", store)
+        assert [c["outcome"] for c in again["cells"]] == [c["outcome"] for c in cells]
+        assert all(c["from_store"] and c["nodes"] == 0 for c in again["cells"])
+    # Cram's nimbers (Beling: 4 x 5 is *2), a Clobber checkerboard.
+    cram = partizan.outcome_table("cram", "4x4-5", nimber=True)["cells"]
+    assert [c["nimber"] for c in cram] == [0, 2]
+    assert partizan.outcome_table("clobber", "2x3")["cells"][0]["board"] == "xox|oxo"
+    stopped = partizan.outcome_table("domineering", "6x8", max_nodes=500)["cells"][0]
+    assert stopped["outcome"] is None and "500" in stopped["stopped"]
+    for bad, why in [("0x2", "at least 1"), ("1-40", "at most 1024"), ("12x12", "too many")]:
+        with pytest.raises(ValueError, match=why):
+            partizan.outcome_table("domineering", bad)
+    with pytest.raises(ValueError, match="no standard rectangle"):
+        partizan.outcome_table("konane", "4")
+    with pytest.raises(ValueError):
+        partizan.outcome_table("chess", "4")

@@ -24,6 +24,7 @@ pub mod moves;
 pub mod outcome;
 pub mod parts;
 pub mod picture;
+pub mod rectangles;
 pub mod value;
 
 pub use check::{
@@ -36,6 +37,7 @@ pub use outcome::{
     save_outcome, stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer,
 };
 pub use parts::{parts_table, PartsAsk, PartsTable};
+pub use rectangles::{rectangle_boards, RectangleCell, RectangleSpec, RectangleTable};
 pub use value::{
     board_options, board_options_in, board_value, board_value_in, game_value, player_options,
     term_value, BoardOption, BoardValue, GameValue, Options, OptionsReport, ReportError, Size,

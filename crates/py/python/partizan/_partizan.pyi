@@ -238,6 +238,23 @@ def check_certificate(
     plain or gzip-compressed; a proof that fails is a ValueError naming the
     problem; Ctrl-C stops it."""
 
+def outcome_table(
+    ruleset: str,
+    rectangles: str,
+    store: Optional[Store] = None,
+    *,
+    misere: bool = False,
+    first: str = "both",
+    nimber: bool = False,
+    max_nodes: Optional[int] = None,
+    table_mb: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, Any]:
+    """Outcomes over rectangles (`partizan outcome RULESET --rectangles
+    ROWSxCOLS --json`): `rectangles` is "2-8x2-8", "3x4-20" or "2-6"; each
+    board the ruleset's rectangle, searched through `store`; `cells` row by
+    row, a board `max_nodes` stopped with `stopped` set and no answer."""
+
 def rulesets() -> List[Dict[str, Any]]:
     """The built-in rulesets (name, title, aliases, summary, example)."""
 

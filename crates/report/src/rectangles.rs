@@ -1,0 +1,350 @@
+//! Outcomes over a range of rectangles, the tables papers print
+//! (`partizan outcome RULESET --rectangles 2-8x2-8`): which rectangles
+//! ([`RectangleSpec`]), and the table of their answers ([`RectangleTable`]).
+//! The front end searches each board as it searches one (store, budgets,
+//! progress) and adds its report here; a board its limits stopped is a `?`
+//! with the reason, never a guess.
+
+use std::fmt::Write as _;
+use std::str::FromStr;
+
+use partizan_games::{Board, Ruleset};
+use partizan_solve::outcome::Convention;
+use serde::Serialize;
+
+use crate::outcome::{nimber_text, OutcomeReport};
+
+/// The most boards one table may ask for.
+pub const MAX_RECTANGLES: usize = 1024;
+
+/// Which rectangles: rows `rows.0..=rows.1` by columns `cols.0..=cols.1`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RectangleSpec {
+    /// Fewest and most rows.
+    pub rows: (usize, usize),
+    /// Fewest and most columns.
+    pub cols: (usize, usize),
+}
+
+impl RectangleSpec {
+    /// Every rectangle of the range, row by row.
+    pub fn boards(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (self.rows.0..=self.rows.1)
+            .flat_map(move |r| (self.cols.0..=self.cols.1).map(move |c| (r, c)))
+    }
+
+    /// How many rectangles.
+    pub fn len(&self) -> usize {
+        (self.rows.1 - self.rows.0 + 1) * (self.cols.1 - self.cols.0 + 1)
+    }
+
+    /// Never: a range holds at least one rectangle.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// One side: `N` or `A-B`.
+fn side(text: &str) -> Result<(usize, usize), String> {
+    let number = |t: &str| -> Result<usize, String> {
+        let n: usize = t
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{}' is not a side length", t.trim()))?;
+        if n == 0 {
+            return Err("a side is at least 1".to_string());
+        }
+        Ok(n)
+    };
+    match text.split_once('-') {
+        Some((a, b)) => {
+            let (a, b) = (number(a)?, number(b)?);
+            if a > b {
+                return Err(format!("{a}-{b} runs backwards"));
+            }
+            Ok((a, b))
+        }
+        None => {
+            let n = number(text)?;
+            Ok((n, n))
+        }
+    }
+}
+
+impl FromStr for RectangleSpec {
+    type Err = String;
+
+    /// `ROWSxCOLS`, each side `N` or `A-B` (`2-8x2-8`, `3x4-20`); one side
+    /// alone (`2-8`) is both.
+    fn from_str(text: &str) -> Result<RectangleSpec, String> {
+        let text = text.trim();
+        let (rows, cols) = match text.split_once(['x', 'X', '×']) {
+            Some((r, c)) => (side(r)?, side(c)?),
+            None => {
+                let s = side(text)?;
+                (s, s)
+            }
+        };
+        let spec = RectangleSpec { rows, cols };
+        let n = (rows.1 - rows.0 + 1).saturating_mul(cols.1 - cols.0 + 1);
+        if n > MAX_RECTANGLES {
+            return Err(format!(
+                "{n} rectangles; at most {MAX_RECTANGLES} in one table"
+            ));
+        }
+        Ok(spec)
+    }
+}
+
+/// Every board of `spec` in `r`, row by row, each parsed before any is
+/// searched: a ruleset without a standard rectangle, or a board too large
+/// for it, is an error naming it now rather than after hours of search.
+pub fn rectangle_boards<R: Ruleset>(
+    r: &R,
+    spec: &RectangleSpec,
+) -> Result<Vec<(usize, usize, Board)>, String> {
+    spec.boards()
+        .map(|(rows, cols)| {
+            let text = r.rectangle(rows, cols).ok_or_else(|| {
+                format!(
+                    "{} has no standard rectangle (search a board instead)",
+                    r.name()
+                )
+            })?;
+            let board = r
+                .parse(&text)
+                .map_err(|e| format!("the {rows} x {cols} board: {e}"))?;
+            Ok((rows, cols, board))
+        })
+        .collect()
+}
+
+/// One rectangle's answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RectangleCell {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// The board searched.
+    pub board: String,
+    /// The outcome class (L, R, N, P); `null` when only one first player
+    /// was searched or the search was stopped.
+    pub outcome: Option<&'static str>,
+    /// Left wins moving first (`null`: not searched or stopped).
+    pub left_first_wins: Option<bool>,
+    /// Right wins moving first (`null`: not searched or stopped).
+    pub right_first_wins: Option<bool>,
+    /// The nimber, when asked (`--nimber`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nimber: Option<u32>,
+    /// Nodes searched (0 from the store or when stopped).
+    pub nodes: u64,
+    /// Wall time, milliseconds.
+    pub time_ms: f64,
+    /// Answered from the persistent store.
+    pub from_store: bool,
+    /// Why no answer: the limit that stopped the search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+}
+
+impl RectangleCell {
+    /// The cell of a finished search.
+    pub fn of(rows: usize, cols: usize, rep: &OutcomeReport) -> RectangleCell {
+        RectangleCell {
+            rows,
+            cols,
+            board: rep.board.clone(),
+            outcome: rep.outcome,
+            left_first_wins: rep.left_first_wins,
+            right_first_wins: rep.right_first_wins,
+            nimber: rep.nimber,
+            nodes: rep.stats.nodes,
+            time_ms: rep.time_ms,
+            from_store: rep.from_store,
+            stopped: None,
+        }
+    }
+
+    /// The cell of a search that a limit stopped (`why`).
+    pub fn stopped(
+        rows: usize,
+        cols: usize,
+        board: String,
+        time_ms: f64,
+        why: String,
+    ) -> RectangleCell {
+        RectangleCell {
+            rows,
+            cols,
+            board,
+            outcome: None,
+            left_first_wins: None,
+            right_first_wins: None,
+            nimber: None,
+            nodes: 0,
+            time_ms,
+            from_store: false,
+            stopped: Some(why),
+        }
+    }
+
+    /// What the grid shows: the nimber when there is one, else the class,
+    /// else who wins moving first (`L1`/`R1`: wins, `L0`/`R0`: loses),
+    /// else `?`.
+    fn glyph(&self) -> String {
+        if let Some(n) = self.nimber {
+            return nimber_text(n);
+        }
+        if let Some(c) = self.outcome {
+            return c.to_string();
+        }
+        match (self.left_first_wins, self.right_first_wins) {
+            (Some(w), _) => format!("L{}", u8::from(w)),
+            (_, Some(w)) => format!("R{}", u8::from(w)),
+            _ => "?".to_string(),
+        }
+    }
+}
+
+/// Outcomes over a range of rectangles (`--json`: this type).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RectangleTable {
+    /// The ruleset's name.
+    pub ruleset: &'static str,
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// The range.
+    pub spec: RectangleSpec,
+    /// Each rectangle searched so far, row by row.
+    pub cells: Vec<RectangleCell>,
+}
+
+impl RectangleTable {
+    /// An empty table of `spec`.
+    pub fn new(
+        ruleset: &'static str,
+        convention: Convention,
+        spec: RectangleSpec,
+    ) -> RectangleTable {
+        RectangleTable {
+            ruleset,
+            convention,
+            spec,
+            cells: Vec::with_capacity(spec.len()),
+        }
+    }
+
+    /// The text form: a grid, rows down and columns across, then the
+    /// boards that were stopped and the totals.
+    pub fn render_text(&self) -> String {
+        let mut s = String::new();
+        let play = match self.convention {
+            Convention::Normal => "normal play",
+            Convention::Misere => "misère play",
+        };
+        let _ = writeln!(
+            s,
+            "{} on rectangles, {play} (rows down, columns across; L Left wins, R Right wins, N the first player, P the second; ? stopped by a limit)",
+            self.ruleset
+        );
+        let glyphs: Vec<String> = self.cells.iter().map(RectangleCell::glyph).collect();
+        let w = glyphs
+            .iter()
+            .map(|g| g.chars().count())
+            .chain([self.spec.cols.1.to_string().len()])
+            .max()
+            .unwrap_or(1);
+        let lead = self.spec.rows.1.to_string().len();
+        let _ = write!(s, "{:lead$}", "");
+        for c in self.spec.cols.0..=self.spec.cols.1 {
+            let _ = write!(s, " {c:>w$}");
+        }
+        s.push('\n');
+        let per_row = self.spec.cols.1 - self.spec.cols.0 + 1;
+        for (i, row) in glyphs.chunks(per_row).enumerate() {
+            let _ = write!(s, "{:>lead$}", self.spec.rows.0 + i);
+            for g in row {
+                let _ = write!(s, " {g:>w$}");
+            }
+            s.push('\n');
+        }
+        for c in self.cells.iter().filter(|c| c.stopped.is_some()) {
+            let _ = writeln!(
+                s,
+                "{} x {}: {}",
+                c.rows,
+                c.cols,
+                c.stopped.as_deref().unwrap_or_default()
+            );
+        }
+        let nodes: u64 = self.cells.iter().map(|c| c.nodes).sum();
+        let ms: f64 = self.cells.iter().map(|c| c.time_ms).sum();
+        let stored = self.cells.iter().filter(|c| c.from_store).count();
+        let _ = writeln!(
+            s,
+            "{} boards, {nodes} nodes, {:.2} s{}",
+            self.cells.len(),
+            ms / 1e3,
+            if stored > 0 {
+                format!(", {stored} from the store")
+            } else {
+                String::new()
+            }
+        );
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_bad_ones_say_why() {
+        let s: RectangleSpec = "2-4x3".parse().unwrap();
+        assert_eq!((s.rows, s.cols, s.len()), ((2, 4), (3, 3), 3));
+        assert_eq!(s.boards().collect::<Vec<_>>(), [(2, 3), (3, 3), (4, 3)]);
+        let s: RectangleSpec = " 2-3 ".parse().unwrap();
+        assert_eq!(
+            s.boards().collect::<Vec<_>>(),
+            [(2, 2), (2, 3), (3, 2), (3, 3)]
+        );
+        assert_eq!("5×6".parse::<RectangleSpec>().unwrap().len(), 1);
+        for (bad, why) in [
+            ("", "not a side"),
+            ("0x3", "at least 1"),
+            ("4-2x3", "backwards"),
+            ("1-40x1-40", "at most 1024"),
+            ("2-x3", "not a side"),
+            ("axb", "not a side"),
+            ("99999999999999999999999x2", "not a side"),
+        ] {
+            let e = bad.parse::<RectangleSpec>().unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_grid_shows_each_answer_in_place() {
+        let spec: RectangleSpec = "1-2x1-3".parse().unwrap();
+        let mut t = RectangleTable::new("domineering", Convention::Normal, spec);
+        let class = ["P", "R", "R", "L", "N", "N"];
+        for ((r, c), k) in spec.boards().zip(class) {
+            let mut cell = RectangleCell::stopped(r, c, String::new(), 1.0, String::new());
+            cell.stopped = None;
+            cell.outcome = Some(k);
+            cell.nodes = 10;
+            t.cells.push(cell);
+        }
+        t.cells[5] = RectangleCell::stopped(2, 3, "...|...".into(), 5.0, "time limit".into());
+        let text = t.render_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "  1 2 3");
+        assert_eq!(lines[2], "1 P R R");
+        assert_eq!(lines[3], "2 L N ?");
+        assert_eq!(lines[4], "2 x 3: time limit");
+        assert!(lines[5].starts_with("6 boards, 50 nodes"), "{}", lines[5]);
+    }
+}

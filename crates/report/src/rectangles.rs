@@ -244,10 +244,32 @@ impl RectangleTable {
             Convention::Normal => "normal play",
             Convention::Misere => "misère play",
         };
+        let mut legend = vec!["rows down, columns across"];
+        if self.cells.iter().any(|c| c.nimber.is_some()) {
+            legend.push("0, *, *2, ... the nimber");
+        }
+        if self
+            .cells
+            .iter()
+            .any(|c| c.nimber.is_none() && c.outcome.is_some())
+        {
+            legend.push("L Left wins, R Right wins, N the first player, P the second");
+        }
+        if self
+            .cells
+            .iter()
+            .any(|c| c.outcome.is_none() && c.stopped.is_none())
+        {
+            legend.push("L1/L0 (R1/R0) Left (Right) moving first wins/loses");
+        }
+        if self.cells.iter().any(|c| c.stopped.is_some()) {
+            legend.push("? stopped by a limit");
+        }
         let _ = writeln!(
             s,
-            "{} on rectangles, {play} (rows down, columns across; L Left wins, R Right wins, N the first player, P the second; ? stopped by a limit)",
-            self.ruleset
+            "{} on rectangles, {play} ({})",
+            self.ruleset,
+            legend.join("; ")
         );
         let glyphs: Vec<String> = self.cells.iter().map(RectangleCell::glyph).collect();
         let w = glyphs
@@ -341,10 +363,25 @@ mod tests {
         t.cells[5] = RectangleCell::stopped(2, 3, "...|...".into(), 5.0, "time limit".into());
         let text = t.render_text();
         let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].contains("N the first player") && lines[0].contains("? stopped"));
+        assert!(!lines[0].contains("nimber") && !lines[0].contains("L1/L0"));
         assert_eq!(lines[1], "  1 2 3");
         assert_eq!(lines[2], "1 P R R");
         assert_eq!(lines[3], "2 L N ?");
         assert_eq!(lines[4], "2 x 3: time limit");
         assert!(lines[5].starts_with("6 boards, 50 nodes"), "{}", lines[5]);
+        // A nimber shows as a nimber, one first player's answer as L1/L0.
+        let mut t = RectangleTable::new("cram", Convention::Normal, "1x1-2".parse().unwrap());
+        let mut cell = RectangleCell::stopped(1, 1, ".".into(), 1.0, String::new());
+        cell.stopped = None;
+        let (mut nim, mut left) = (cell.clone(), cell);
+        nim.nimber = Some(2);
+        left.left_first_wins = Some(false);
+        t.cells = vec![nim, left];
+        let text = t.render_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[2], "1 *2 L0");
+        assert!(lines[0].contains("the nimber") && lines[0].contains("L1/L0"));
+        assert!(!lines[0].contains("? stopped"));
     }
 }

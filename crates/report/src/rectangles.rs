@@ -193,7 +193,7 @@ impl RectangleCell {
     /// What the grid shows: the nimber when there is one, else the class,
     /// else who wins moving first (`L1`/`R1`: wins, `L0`/`R0`: loses),
     /// else `?`.
-    fn glyph(&self) -> String {
+    pub fn glyph(&self) -> String {
         if let Some(n) = self.nimber {
             return nimber_text(n);
         }

@@ -11,7 +11,7 @@
 //! * `/sylver` and `/sylver/position` — Sylver Coinage census and positions;
 //! * `/semigroups` — numerical semigroup counts by genus;
 //! * `/outcome` — who wins a board too large to value (the outcome search
-//!   under a time, node and table budget);
+//!   under a time, node and table budget), or a table over rectangles;
 //! * `/grundy` — the impartial engine: Grundy sequences, periods proved;
 //! * `/atlas` — the Domineering value atlas, when one is built;
 //! * `/parts` and `/sylver/trace` — the essays' parts table and told-proof trace;

@@ -262,3 +262,77 @@ async fn a_nimber_is_searched_even_for_a_stored_board_and_refused_where_there_is
         assert!(body.contains(why), "{url}: {body}");
     }
 }
+
+#[tokio::test]
+async fn a_table_over_rectangles_is_each_boards_answer_and_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = AppState::with_store(limits(), &dir.path().join("s.sqlite")).unwrap();
+    let app = router(state.clone());
+    let Reply { status, body, .. } =
+        get(&app, "/api/outcome?ruleset=domineering&rectangles=2-4x2-5").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let t: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(t["ruleset"], "domineering");
+    let cells = t["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 12);
+    for c in cells {
+        assert!(c["stopped"].is_null(), "{c}");
+        assert_eq!(c["from_store"], false);
+        // Each cell is the board's own answer, now read from the store.
+        let Reply { body, .. } = get(
+            &app,
+            &format!(
+                "/api/outcome?ruleset=domineering&board={}",
+                c["board"].as_str().unwrap().replace('|', "%7C")
+            ),
+        )
+        .await;
+        let one: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(one["outcome"], c["outcome"], "{c}");
+        assert_eq!(one["from_store"], true);
+    }
+    // 4 x 5 is L (Lachmann, Moore and Rapaport), 2 x 4 R.
+    assert_eq!(cells[11]["outcome"], "L");
+    assert_eq!(cells[2]["outcome"], "R");
+    // The page: the grid, each answer a link to its board's search.
+    let Reply { status, body, .. } =
+        get(&app, "/outcome?ruleset=domineering&rectangles=2-4x2-5").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.contains("id=\"rectangles\""), "{body}");
+    assert!(body.contains("<th>5</th>"));
+    assert!(body.contains("title=\"4 x 5\">L</a>"), "{body}");
+    assert!(
+        body.contains("board=.....%7C.....%7C.....%7C....."),
+        "{body}"
+    );
+    assert!(body.contains("name=\"rectangles\" value=\"2-4x2-5\""));
+    // A node budget too small leaves `?` cells with the reason.
+    let Reply { body, .. } = get(
+        &app,
+        "/api/outcome?ruleset=domineering&rectangles=6x7-8&max_nodes=1000",
+    )
+    .await;
+    let t: Value = serde_json::from_str(&body).unwrap();
+    for c in t["cells"].as_array().unwrap() {
+        assert!(c["outcome"].is_null());
+        assert!(
+            c["stopped"].as_str().unwrap().contains("node budget"),
+            "{c}"
+        );
+    }
+    // Bad tables are 400s naming the parameter.
+    for (q, why) in [
+        ("rectangles=0x2", "at least 1"),
+        ("rectangles=1-9", "at most 64"),
+        ("rectangles=12x12", "too many cells"),
+        ("rectangles=2&moves=1", "moves"),
+    ] {
+        let Reply { status, body, .. } =
+            get(&app, &format!("/api/outcome?ruleset=domineering&{q}")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{q}: {body}");
+        assert!(body.contains(why), "{q}: {body}");
+    }
+    let Reply { status, body, .. } = get(&app, "/api/outcome?ruleset=konane&rectangles=4").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(body.contains("no standard rectangle"), "{body}");
+}

@@ -17,6 +17,13 @@
 //! `first=left|right` (the form's "First player") searches one first
 //! player only: about half the work, no outcome class (`"outcome": null`),
 //! and never stored.
+//!
+//! `rectangles=2-6x2-6` instead of a board: a table over the ruleset's
+//! rectangles (at most [`MAX_SITE_RECTANGLES`]), every board searched as
+//! one would be, in one heavy-work slot under the request's time budget
+//! (the node budget is each board's); the JSON is the report layer's
+//! [`RectangleTable`] (`partizan outcome --rectangles --json`'s fields)
+//! with the budget, the page a grid linking each answer to its board.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -30,7 +37,7 @@ use axum::Json;
 use partizan_games::Board;
 use partizan_report::{
     cells_text, judge_first_moves, outcome_through_store, stored_outcome, OutcomeReport,
-    OutcomeStore, StoredAnswer,
+    OutcomeStore, RectangleCell, RectangleSpec, RectangleTable, StoredAnswer,
 };
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, First, Progress, SearchConfig, SearchError};
@@ -114,6 +121,8 @@ pub(crate) struct Ask {
 }
 
 struct Request {
+    /// A table over these rectangles instead of one board.
+    rectangles: Option<RectangleSpec>,
     ruleset: &'static str,
     text: String,
     ask: Ask,
@@ -132,7 +141,27 @@ fn flag(m: &HashMap<String, String>, name: &'static str) -> Result<bool, WebErro
 
 fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, WebError> {
     let ruleset = rules::canonical(super::required(m, "ruleset")?)?;
-    let text = super::required(m, "board")?.to_string();
+    let rectangles = match m.get("rectangles").map(|s| s.trim()) {
+        None | Some("") => None,
+        Some(t) => {
+            let spec: RectangleSpec = t.parse().map_err(|e| WebError::param("rectangles", e))?;
+            if spec.len() > MAX_SITE_RECTANGLES {
+                return Err(WebError::param(
+                    "rectangles",
+                    format!(
+                        "{} boards; at most {MAX_SITE_RECTANGLES} on the site (partizan outcome --rectangles has no such limit)",
+                        spec.len()
+                    ),
+                ));
+            }
+            Some(spec)
+        }
+    };
+    let text = if rectangles.is_some() {
+        String::new()
+    } else {
+        super::required(m, "board")?.to_string()
+    };
     if text.chars().count() > MAX_BOARD_TEXT {
         return Err(WebError::param(
             "board",
@@ -152,6 +181,12 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
     };
     let nimber = flag(m, "nimber")?;
     let moves = flag(m, "moves")?;
+    if moves && rectangles.is_some() {
+        return Err(WebError::param(
+            "moves",
+            "first moves are judged on one board, not a table over rectangles",
+        ));
+    }
     if nimber {
         let why = crate::with_ruleset!(ruleset, |r| Ok::<_, WebError>(
             partizan_report::nimber_refusal(r, convention)
@@ -173,6 +208,7 @@ fn request(m: &HashMap<String, String>, state: &AppState) -> Result<Request, Web
         ));
     }
     Ok(Request {
+        rectangles,
         ruleset,
         text,
         ask: Ask {
@@ -307,6 +343,66 @@ pub(crate) fn search<R: partizan_solve::search::Knowledge>(
     }
 }
 
+/// Most boards one table over rectangles may ask for on the site.
+pub const MAX_SITE_RECTANGLES: usize = 64;
+
+/// A table over rectangles as the site answers it: the report layer's
+/// [`RectangleTable`] (the fields of `partizan outcome --rectangles
+/// --json`) and the budget its boards shared.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct TableAnswer {
+    #[serde(flatten)]
+    table: RectangleTable,
+    /// The budget: the time is the whole table's, the nodes each board's.
+    budget: SearchBudget,
+}
+
+/// Search every rectangle of `spec` in one heavy-work slot, each board
+/// through the store under the request's node budget, all under its time
+/// budget: a board the budget stopped is a `?` with the reason.
+async fn compute_table(
+    state: &AppState,
+    req: Request,
+    spec: RectangleSpec,
+) -> Result<TableAnswer, WebError> {
+    let boards =
+        crate::with_ruleset!(req.ruleset, |r| partizan_report::rectangle_boards(r, &spec)
+            .map_err(|e| WebError::param("rectangles", e)))?;
+    let (ruleset, ask, limits) = (req.ruleset, req.ask, req.budget);
+    let store = state.store_handle();
+    state
+        .heavy(move |budget| {
+            crate::with_ruleset!(ruleset, |r| {
+                let mut table = RectangleTable::new(r.name(), ask.convention, spec);
+                for (rows, cols, b) in &boards {
+                    let started = std::time::Instant::now();
+                    let through = store
+                        .as_ref()
+                        .map_or(OutcomeStore::none(), OutcomeStore::of);
+                    table
+                        .cells
+                        .push(match search(r, b, ask, limits, budget, through)? {
+                            Answer::Decided { report, .. } => {
+                                RectangleCell::of(*rows, *cols, &report)
+                            }
+                            Answer::Unknown { reason, board, .. } => RectangleCell::stopped(
+                                *rows,
+                                *cols,
+                                board,
+                                started.elapsed().as_secs_f64() * 1e3,
+                                reason,
+                            ),
+                        });
+                }
+                Ok(TableAnswer {
+                    table,
+                    budget: limits,
+                })
+            })
+        })
+        .await
+}
+
 async fn compute(state: &AppState, req: Request) -> Result<Answer, WebError> {
     // Bad input is answered before any heavy-work slot is taken; any board
     // the ruleset can hold (up to 128 cells) is searched.
@@ -342,17 +438,24 @@ async fn compute(state: &AppState, req: Request) -> Result<Answer, WebError> {
         .await
 }
 
-/// `GET /api/outcome?ruleset=R&board=B[&play=misere][&first=left|right|both][&nimber=1][&moves=1][&max_nodes=N][&table_mb=M]`.
+/// `GET /api/outcome?ruleset=R&board=B[&play=misere][&first=left|right|both][&nimber=1][&moves=1][&max_nodes=N][&table_mb=M]`;
+/// with `rectangles=2-6x2-6` instead of a board, a table over rectangles.
 pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
     let m = params(p)?;
     let req = request(&m, &state)?;
+    if let Some(spec) = req.rectangles {
+        let t = compute_table(&state, req, spec).await?;
+        return Ok(Json(t).into_response());
+    }
     let a = compute(&state, req).await?;
     Ok(Json(a).into_response())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn form(
     ruleset: &str,
     board: &str,
+    rectangles: &str,
     misere: bool,
     first: &str,
     nimber: bool,
@@ -376,12 +479,14 @@ fn form(
         "<form class=\"inline\" method=\"get\" action=\"/outcome\" id=\"outcome-form\">\
 <label>Ruleset <select name=\"ruleset\">{opts}</select></label>\
 <label>Board <input type=\"text\" name=\"board\" value=\"{}\" spellcheck=\"false\"></label>\
+<label title=\"a table over the ruleset's rectangles instead of the board, e.g. 2-6x2-6 (rows x columns)\">or rectangles <input type=\"text\" name=\"rectangles\" value=\"{}\" size=\"8\" placeholder=\"2-6x2-6\" spellcheck=\"false\"></label>\
 <label>Play <select name=\"play\"><option value=\"normal\">normal</option><option value=\"misere\"{}>misère</option></select></label>\
 <label>First player <select name=\"first\">{firsts}</select></label>\
 <label title=\"impartial rulesets such as Cram, normal play\"><input type=\"checkbox\" name=\"nimber\" value=\"1\"{}> its nimber too</label>\
 <label title=\"one search per first move\"><input type=\"checkbox\" name=\"moves\" value=\"1\"{}> judge every first move</label>\
 <button type=\"submit\">Who wins?</button></form>",
         escape(board),
+        escape(rectangles),
         if misere { " selected" } else { "" },
         if nimber { " checked" } else { "" },
         if moves { " checked" } else { "" }
@@ -519,12 +624,70 @@ fn render(a: &Answer) -> String {
     s
 }
 
+/// A table over rectangles: the grid, each answer linking to its board's
+/// own search, then the boards the budget stopped.
+fn render_table(t: &TableAnswer) -> String {
+    let table = &t.table;
+    let mut s =
+        String::from("<div class=\"card\"><table class=\"grid\" id=\"rectangles\"><tr><th></th>");
+    for c in table.spec.cols.0..=table.spec.cols.1 {
+        let _ = write!(s, "<th>{c}</th>");
+    }
+    s.push_str("</tr>");
+    let per_row = table.spec.cols.1 - table.spec.cols.0 + 1;
+    for row in table.cells.chunks(per_row) {
+        let _ = write!(s, "<tr><th>{}</th>", row[0].rows);
+        for c in row {
+            let _ = write!(
+                s,
+                "<td><a href=\"/outcome?ruleset={}&amp;board={}\" title=\"{} x {}\">{}</a></td>",
+                table.ruleset,
+                crate::html::url_encode(&c.board),
+                c.rows,
+                c.cols,
+                escape(&c.glyph())
+            );
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</table>");
+    for c in table.cells.iter().filter(|c| c.stopped.is_some()) {
+        let _ = write!(
+            s,
+            "<p class=\"muted\">{} x {}: {}</p>",
+            c.rows,
+            c.cols,
+            escape(c.stopped.as_deref().unwrap_or_default())
+        );
+    }
+    let nodes: u64 = table.cells.iter().map(|c| c.nodes).sum();
+    let stored = table.cells.iter().filter(|c| c.from_store).count();
+    let _ = write!(
+        s,
+        "<p class=\"muted\">Rows down, columns across: L Left wins, R Right wins, N the first player, P the second (0, *, *2 … nimbers; L1/L0, R1/R0 one first player wins/loses; ? not decided within the budget). {} boards, {} nodes, {} from the store. Budget: {} ms for the table, {} nodes a board. <code>partizan outcome {} --rectangles …</code> on the command line has no time limit.</p></div>",
+        table.cells.len(),
+        thousands(u128::from(nodes)),
+        stored,
+        t.budget.time_ms,
+        thousands(u128::from(t.budget.max_nodes)),
+        table.ruleset
+    );
+    s
+}
+
 const ABOUT: &str = "<p class=\"muted\">The <b>outcome class</b> says who wins with best play: \
 L (Left, whoever starts), R (Right), N (the player to move), P (the other player). This search \
 decides it without the value: an α-β search with a bounded transposition table that splits the \
 board into regions at every node and answers small regions by their exact values. It works on \
 boards far too large to value; each request runs under a time, node and table budget, and a search \
 that runs out says so.</p>";
+
+/// What the page shows: one board's answer, or a table over rectangles
+/// (its body already rendered).
+enum Shown {
+    One(Answer),
+    Table(String),
+}
 
 /// `GET /outcome`.
 pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Response {
@@ -546,27 +709,43 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         .get("board")
         .map(|s| s.trim().to_string())
         .unwrap_or_else(|| "......|......|......|......|......|......".to_string());
+    let rectangles = m.get("rectangles").map_or("", |r| r.trim());
     let title = "<h1>Who wins?</h1>";
-    if !m.contains_key("board") {
+    if !m.contains_key("board") && rectangles.is_empty() {
         let body = format!(
             "{title}{}{ABOUT}",
-            form(ruleset, &board, misere, first, nimber, moves)
+            form(ruleset, &board, rectangles, misere, first, nimber, moves)
         );
         return Html(page("Who wins?", "outcome", &body)).into_response();
     }
     let result = match request(&m, &state) {
-        Ok(req) => compute(&state, req).await,
+        Ok(req) => match req.rectangles {
+            Some(spec) => compute_table(&state, req, spec).await.map(|t| {
+                let url = format!(
+                    "/api/outcome?ruleset={}&amp;rectangles={}",
+                    t.table.ruleset,
+                    crate::html::url_encode(rectangles)
+                );
+                Shown::Table(format!(
+                    "{title}{}{}<p class=\"muted\">JSON: <a href=\"{url}\">this table</a></p>{ABOUT}",
+                    form(t.table.ruleset, &board, rectangles, misere, first, nimber, moves),
+                    render_table(&t)
+                ))
+            }),
+            None => compute(&state, req).await.map(Shown::One),
+        },
         Err(e) => Err(e),
     };
     match result {
-        Ok(a) => {
+        Ok(Shown::Table(body)) => Html(page("Who wins?", "outcome", &body)).into_response(),
+        Ok(Shown::One(a)) => {
             let ruleset = match &a {
                 Answer::Decided { report, .. } => report.ruleset,
                 Answer::Unknown { ruleset, .. } => ruleset,
             };
             let body = format!(
                 "{title}{}{}<p class=\"muted\"><a href=\"{}\">value it in the explorer</a> (small boards) · JSON: <a href=\"/api/outcome?ruleset={}&amp;board={}\">this search</a></p>{ABOUT}",
-                form(ruleset, &board, misere, first, nimber, moves),
+                form(ruleset, &board, rectangles, misere, first, nimber, moves),
                 render(&a),
                 explore_href(ruleset, &board),
                 ruleset,
@@ -577,7 +756,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Err(err) if err.status() == StatusCode::BAD_REQUEST => {
             let body = format!(
                 "{title}{}<p class=\"error\" id=\"error\">{}</p>{ABOUT}",
-                form(ruleset, &board, misere, first, nimber, moves),
+                form(ruleset, &board, rectangles, misere, first, nimber, moves),
                 escape(&err.to_string())
             );
             (
@@ -768,7 +947,7 @@ mod tests {
             html.contains("Right moving first was not searched"),
             "{html}"
         );
-        assert!(form("domineering", "..", false, "right", false, false)
+        assert!(form("domineering", "..", "", false, "right", false, false)
             .contains("<option value=\"right\" selected>"));
     }
 }

@@ -303,6 +303,15 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
     })
 }
 
+/// The convention `args` ask for (`--misere`).
+fn convention(args: &OutcomeArgs) -> Convention {
+    if args.misere {
+        Convention::Misere
+    } else {
+        Convention::Normal
+    }
+}
+
 /// The search configuration `args` ask for on `board` (the default table
 /// sized to it), and the deadline of --max-seconds counted from now; a
 /// bad combination of options is a one-line error.
@@ -311,11 +320,7 @@ fn search_config<R: Knowledge>(
     board: &Board,
     args: &OutcomeArgs,
 ) -> Result<(SearchConfig, Option<std::time::Instant>)> {
-    let convention = if args.misere {
-        Convention::Misere
-    } else {
-        Convention::Normal
-    };
+    let convention = convention(args);
     let mut cfg = SearchConfig::for_ruleset(r, convention);
     if let (Convention::Normal, Some(v)) = (convention, args.value_cells) {
         cfg.value_cells = v;
@@ -405,12 +410,7 @@ fn run_rectangles<R: Knowledge>(
         eprintln!("warning: {e}; running without the store");
     }
     let through = || st.as_ref().map_or(OutcomeStore::none(), OutcomeStore::of);
-    let convention = if args.misere {
-        Convention::Misere
-    } else {
-        Convention::Normal
-    };
-    let mut table = RectangleTable::new(r.name(), convention, spec);
+    let mut table = RectangleTable::new(r.name(), convention(args), spec);
     let n = boards.len();
     for (k, (rows, cols, board)) in boards.into_iter().enumerate() {
         let (cfg, deadline) = search_config(r, &board, args)?;

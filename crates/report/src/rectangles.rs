@@ -236,6 +236,27 @@ impl RectangleTable {
         }
     }
 
+    /// The cells a row at a time, each row's columns in order (what every
+    /// rendering of the grid walks).
+    pub fn grid_rows(&self) -> std::slice::Chunks<'_, RectangleCell> {
+        self.cells.chunks(self.spec.cols.1 - self.spec.cols.0 + 1)
+    }
+
+    /// The boards a limit stopped.
+    pub fn stopped(&self) -> impl Iterator<Item = &RectangleCell> {
+        self.cells.iter().filter(|c| c.stopped.is_some())
+    }
+
+    /// Nodes over every board.
+    pub fn nodes(&self) -> u64 {
+        self.cells.iter().map(|c| c.nodes).sum()
+    }
+
+    /// Boards answered from the store.
+    pub fn from_store(&self) -> usize {
+        self.cells.iter().filter(|c| c.from_store).count()
+    }
+
     /// The text form: a grid, rows down and columns across, then the
     /// boards that were stopped and the totals.
     pub fn render_text(&self) -> String {
@@ -271,10 +292,10 @@ impl RectangleTable {
             self.ruleset,
             legend.join("; ")
         );
-        let glyphs: Vec<String> = self.cells.iter().map(RectangleCell::glyph).collect();
-        let w = glyphs
+        let w = self
+            .cells
             .iter()
-            .map(|g| g.chars().count())
+            .map(|c| c.glyph().chars().count())
             .chain([self.spec.cols.1.to_string().len()])
             .max()
             .unwrap_or(1);
@@ -284,15 +305,14 @@ impl RectangleTable {
             let _ = write!(s, " {c:>w$}");
         }
         s.push('\n');
-        let per_row = self.spec.cols.1 - self.spec.cols.0 + 1;
-        for (i, row) in glyphs.chunks(per_row).enumerate() {
-            let _ = write!(s, "{:>lead$}", self.spec.rows.0 + i);
-            for g in row {
-                let _ = write!(s, " {g:>w$}");
+        for row in self.grid_rows() {
+            let _ = write!(s, "{:>lead$}", row[0].rows);
+            for c in row {
+                let _ = write!(s, " {:>w$}", c.glyph());
             }
             s.push('\n');
         }
-        for c in self.cells.iter().filter(|c| c.stopped.is_some()) {
+        for c in self.stopped() {
             let _ = writeln!(
                 s,
                 "{} x {}: {}",
@@ -301,13 +321,13 @@ impl RectangleTable {
                 c.stopped.as_deref().unwrap_or_default()
             );
         }
-        let nodes: u64 = self.cells.iter().map(|c| c.nodes).sum();
         let ms: f64 = self.cells.iter().map(|c| c.time_ms).sum();
-        let stored = self.cells.iter().filter(|c| c.from_store).count();
+        let stored = self.from_store();
         let _ = writeln!(
             s,
-            "{} boards, {nodes} nodes, {:.2} s{}",
+            "{} boards, {} nodes, {:.2} s{}",
             self.cells.len(),
+            self.nodes(),
             ms / 1e3,
             if stored > 0 {
                 format!(", {stored} from the store")

@@ -634,8 +634,7 @@ fn render_table(t: &TableAnswer) -> String {
         let _ = write!(s, "<th>{c}</th>");
     }
     s.push_str("</tr>");
-    let per_row = table.spec.cols.1 - table.spec.cols.0 + 1;
-    for row in table.cells.chunks(per_row) {
+    for row in table.grid_rows() {
         let _ = write!(s, "<tr><th>{}</th>", row[0].rows);
         for c in row {
             let _ = write!(
@@ -651,7 +650,7 @@ fn render_table(t: &TableAnswer) -> String {
         s.push_str("</tr>");
     }
     s.push_str("</table>");
-    for c in table.cells.iter().filter(|c| c.stopped.is_some()) {
+    for c in table.stopped() {
         let _ = write!(
             s,
             "<p class=\"muted\">{} x {}: {}</p>",
@@ -660,14 +659,12 @@ fn render_table(t: &TableAnswer) -> String {
             escape(c.stopped.as_deref().unwrap_or_default())
         );
     }
-    let nodes: u64 = table.cells.iter().map(|c| c.nodes).sum();
-    let stored = table.cells.iter().filter(|c| c.from_store).count();
     let _ = write!(
         s,
         "<p class=\"muted\">Rows down, columns across: L Left wins, R Right wins, N the first player, P the second (0, *, *2 … nimbers; L1/L0, R1/R0 one first player wins/loses; ? not decided within the budget). {} boards, {} nodes, {} from the store. Budget: {} ms for the table, {} nodes a board. <code>partizan outcome {} --rectangles …</code> on the command line has no time limit.</p></div>",
         table.cells.len(),
-        thousands(u128::from(nodes)),
-        stored,
+        thousands(u128::from(table.nodes())),
+        table.from_store(),
         t.budget.time_ms,
         thousands(u128::from(t.budget.max_nodes)),
         table.ruleset

@@ -39,7 +39,8 @@
 //!   both first players: 25,347 lines (3.2 MB) written in 0.7 s and
 //!   checked in 0.3 s, where split positions took 569,032 records and
 //!   (before the order below) 17,996,823 records in 583 s; 8 x 8:
-//!   1,790,156 lines (285 MB) in 68 s, checked in 26 s at 2.3 GB.
+//!   1,790,156 lines (285 MB) in 56 s at 0.9 GB, checked in 27 s at
+//!   0.7 GB (both were 2.3 GB with whole `Board`s as keys).
 //!
 //! Where the winner has a choice, the prover takes a move that ends the
 //! line at once, and otherwise the first winning move in the search's
@@ -72,8 +73,10 @@
 //!
 //! Both sides stream: the prover writes each record as it finds it
 //! ([`write_certificate`]) and the checker reads the records one line at a
-//! time ([`CertReader`]) into a map keyed by the parsed board and an
-//! interned tail, so neither holds the text or a string per record.
+//! time ([`CertReader`]) into a map keyed by the parsed board's layers and
+//! an interned tail, each recorded move kept as its place among the
+//! mover's options (checked to be one as it is read), so neither side
+//! holds the text, a string or a whole board per record.
 
 use std::io::{BufRead, Write};
 use std::ops::ControlFlow;
@@ -81,7 +84,7 @@ use std::time::Instant;
 
 use partizan_core::{Arena, GameId, Outcome};
 use partizan_games::{Board, Domineering, Player, Ruleset};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use thiserror::Error;
 
 use super::domineering::{Oracle, Pos};
@@ -613,7 +616,7 @@ fn parse_record(line: usize, l: &str) -> Result<RecordRef<'_>, CertError> {
 
 /// The proof being written.
 struct Proof<'w> {
-    seen: FxHashSet<(Board, GameId, bool)>,
+    seen: PosSet,
     out: &'w mut dyn Write,
     records: u64,
     /// The certificate declares `cutoffs bounds`.
@@ -668,7 +671,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
     ) -> Result<(), SearchError> {
         if !proof
             .seen
-            .insert((node.board, node.tail, mover == Player::Left))
+            .add(&node.board, node.tail.index(), mover == Player::Left)
         {
             return Ok(());
         }
@@ -863,7 +866,7 @@ fn prove_split<R: Knowledge>(
     };
     let mut e = Engine::new(rules, &shared)?;
     let mut proof = Proof {
-        seen: FxHashSet::default(),
+        seen: PosSet::default(),
         out,
         records: 0,
         bounds: header.bounds,
@@ -901,7 +904,7 @@ fn prove_whole<R: Ruleset>(
         tail_ids: FxHashMap::default(),
         values: Solver::new(rules, Savings::ALL).map_err(|e| bad(e.into()))?,
         arena: Arena::new(),
-        done: FxHashSet::default(),
+        done: PosSet::default(),
         report: CheckReport::default(),
         limit: u64::MAX,
         progress: &mut progress,
@@ -912,7 +915,7 @@ fn prove_whole<R: Ruleset>(
         leaves: &mut leaves,
         zero,
         ask,
-        seen: FxHashSet::default(),
+        seen: PosSet::default(),
         out,
         records: 0,
     };
@@ -929,7 +932,7 @@ struct Whole<'a, 'c, 'r, 'p, 'o, 'd, R: Ruleset> {
     leaves: &'c mut Checker<'r, 'p, R>,
     zero: GameId,
     ask: &'o mut Oracle<'d>,
-    seen: FxHashSet<(Board, bool)>,
+    seen: PosSet,
     out: &'a mut dyn Write,
     records: u64,
 }
@@ -950,7 +953,7 @@ impl<R: Ruleset> Whole<'_, '_, '_, '_, '_, '_, R> {
         winner: Player,
         root: bool,
     ) -> Result<(), SearchError> {
-        if !self.seen.insert((*board, mover == Player::Left)) {
+        if !self.seen.add(board, 0, mover == Player::Left) {
             return Ok(());
         }
         if !root && self.leaf(board, mover)?.is_some() {
@@ -1061,20 +1064,117 @@ pub enum CheckProgress {
 /// on).
 const REPORT_EVERY: u64 = 1 << 12;
 
-/// A recorded move, parsed: the board after it, or the tail after it (an
-/// interned tail text).
+/// Positions of one proof, keyed compactly. Every position of a proof is
+/// on its root's rectangle (moves and blanked regions keep a board's
+/// size), so a key is the board's layers without the size, a tail's
+/// number and the mover: 24 bytes for a board with only its first layer
+/// (Domineering, Cram), 56 for any other, where a `Board` with a tail and
+/// the mover took 80. The checker's and the prover's memory is mostly
+/// these keys (8 x 8 Domineering: 8.2 M positions replayed, 1.8 M
+/// records).
+struct PosMap<V> {
+    one: FxHashMap<OneLayer, V>,
+    all: FxHashMap<AllLayers, V>,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+struct OneLayer {
+    bits: [u64; 2],
+    tail: u32,
+    left: bool,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+struct AllLayers {
+    bits: [[u64; 2]; 3],
+    tail: u32,
+    left: bool,
+}
+
+/// A layer as two words (no 16-byte alignment to pad the keys to).
+fn words(x: u128) -> [u64; 2] {
+    [x as u64, (x >> 64) as u64]
+}
+
+impl<V> Default for PosMap<V> {
+    fn default() -> Self {
+        PosMap {
+            one: FxHashMap::default(),
+            all: FxHashMap::default(),
+        }
+    }
+}
+
+impl<V> PosMap<V> {
+    /// Key `board` (its layers: the caller keeps every board on one
+    /// rectangle), `tail` and the mover `left` to `v`; the value it had.
+    fn insert(&mut self, board: &Board, tail: u32, left: bool, v: V) -> Option<V> {
+        match board.layers() {
+            [l0, 0, 0] => self.one.insert(
+                OneLayer {
+                    bits: words(l0),
+                    tail,
+                    left,
+                },
+                v,
+            ),
+            [l0, l1, l2] => self.all.insert(
+                AllLayers {
+                    bits: [words(l0), words(l1), words(l2)],
+                    tail,
+                    left,
+                },
+                v,
+            ),
+        }
+    }
+
+    /// The value keyed to `board`, `tail` and `left`.
+    fn get(&self, board: &Board, tail: u32, left: bool) -> Option<&V> {
+        match board.layers() {
+            [l0, 0, 0] => self.one.get(&OneLayer {
+                bits: words(l0),
+                tail,
+                left,
+            }),
+            [l0, l1, l2] => self.all.get(&AllLayers {
+                bits: [words(l0), words(l1), words(l2)],
+                tail,
+                left,
+            }),
+        }
+    }
+
+    /// Add `board`, `tail`, `left` to a set: whether it was new.
+    fn add(&mut self, board: &Board, tail: u32, left: bool) -> bool
+    where
+        V: Default,
+    {
+        self.insert(board, tail, left, V::default()).is_none()
+    }
+}
+
+/// A set of positions of one proof (see [`PosMap`]).
+type PosSet = PosMap<()>;
+
+/// A recorded move, parsed: which of the mover's options it plays (their
+/// place in the ruleset's order of options at the record's board, found
+/// when the record is read), or the tail after it (an interned tail
+/// text).
 #[derive(Copy, Clone, Debug)]
 enum Move {
-    Board(Board),
+    Board(u32),
     Tail(u32),
 }
 
 /// The certificate's records, keyed by (board, interned tail text, Left
-/// to move). Tail texts are few; boards are parsed once, when read.
+/// to move). Tail texts are few; boards are parsed once, when read, and a
+/// recorded move on the board is kept as its place among the mover's
+/// options.
 #[derive(Default)]
 struct Moves {
     texts: FxHashMap<Box<str>, u32>,
-    map: FxHashMap<(Board, u32, bool), Move>,
+    map: PosMap<Move>,
 }
 
 impl Moves {
@@ -1087,7 +1187,15 @@ impl Moves {
         id
     }
 
-    fn insert<R: Ruleset>(&mut self, rules: &R, r: RecordRef<'_>) -> Result<(), CertError> {
+    /// Read record `r` of the proof whose root is `root`: its board must
+    /// be on the root's rectangle and a move on the board one of the
+    /// mover's moves there.
+    fn insert<R: Ruleset>(
+        &mut self,
+        rules: &R,
+        root: &Board,
+        r: RecordRef<'_>,
+    ) -> Result<(), CertError> {
         let parse = |text: &str| {
             rules.parse(text).map_err(|e| CertError::Board {
                 board: text.to_string(),
@@ -1095,14 +1203,38 @@ impl Moves {
             })
         };
         let board = parse(r.board)?;
+        if (board.width(), board.height()) != (root.width(), root.height()) {
+            return Err(CertError::Board {
+                board: r.board.to_string(),
+                msg: format!(
+                    "not on the certificate's {} x {} rectangle",
+                    root.height(),
+                    root.width()
+                ),
+            });
+        }
         let tail = self.text_id(r.tail);
         let play = if r.on_board {
-            Move::Board(parse(r.to)?)
+            let after = parse(r.to)?;
+            // The order the checker's `verify` generates them in.
+            let (mut at, mut i) = (None, 0u32);
+            rules.options(&board, r.mover, |o| {
+                if at.is_none() && o == after {
+                    at = Some(i);
+                }
+                i += 1;
+            });
+            let Some(i) = at else {
+                return Err(CertError::Refuted(format!(
+                    "{} is not a move of {:?} from {}",
+                    r.to, r.mover, r.board
+                )));
+            };
+            Move::Board(i)
         } else {
             Move::Tail(self.text_id(r.to))
         };
-        self.map
-            .insert((board, tail, r.mover == Player::Left), play);
+        self.map.insert(&board, tail, r.mover == Player::Left, play);
         Ok(())
     }
 }
@@ -1120,7 +1252,7 @@ struct Checker<'r, 'p, R: Ruleset> {
     tail_ids: FxHashMap<GameId, Option<u32>>,
     values: Solver<'r, R>,
     arena: Arena,
-    done: FxHashSet<(Board, GameId, bool)>,
+    done: PosSet,
     report: CheckReport,
     limit: u64,
     progress: &'p mut dyn FnMut(CheckProgress) -> ControlFlow<()>,
@@ -1233,7 +1365,7 @@ impl<R: Ruleset> Checker<'_, '_, R> {
         winner: Player,
         root: bool,
     ) -> Result<(), CertError> {
-        if !self.done.insert((*board, tail, mover == Player::Left)) {
+        if !self.done.add(board, tail.index(), mover == Player::Left) {
             return Ok(());
         }
         self.report.positions += 1;
@@ -1277,7 +1409,7 @@ impl<R: Ruleset> Checker<'_, '_, R> {
         if mover == winner {
             let play = self
                 .tail_id(tail)
-                .and_then(|t| self.moves.map.get(&(*board, t, mover == Player::Left)))
+                .and_then(|t| self.moves.map.get(board, t, mover == Player::Left))
                 .copied();
             let Some(play) = play else {
                 return Err(CertError::Refuted(format!(
@@ -1287,15 +1419,15 @@ impl<R: Ruleset> Checker<'_, '_, R> {
                 )));
             };
             match play {
-                Move::Board(after) => {
-                    if !opts.contains(&after) {
+                Move::Board(i) => {
+                    // Read as one of the options at this very board.
+                    let Some(after) = opts.get(i as usize) else {
                         return Err(CertError::Refuted(format!(
-                            "{} is not a move of {mover:?} from {}",
-                            self.rules.format(&after),
+                            "the recorded move is not a move of {mover:?} from {}",
                             self.rules.format(board)
                         )));
-                    }
-                    let (b, t) = self.normalise(&after, tail)?;
+                    };
+                    let (b, t) = self.normalise(after, tail)?;
                     self.verify(&b, t, other, winner, false)
                 }
                 Move::Tail(v) => {
@@ -1360,7 +1492,7 @@ fn check_records<R: Ruleset>(
     let mut moves = Moves::default();
     let mut read = 0u64;
     let count = records(&mut |r| {
-        moves.insert(rules, r)?;
+        moves.insert(rules, &board, r)?;
         read += 1;
         if read.is_multiple_of(REPORT_EVERY) && progress(CheckProgress::Reading(read)).is_break() {
             return Err(CertError::Stopped);
@@ -1378,7 +1510,7 @@ fn check_records<R: Ruleset>(
         tail_ids: FxHashMap::default(),
         values: Solver::new(rules, Savings::ALL)?,
         arena: Arena::new(),
-        done: FxHashSet::default(),
+        done: PosSet::default(),
         report: CheckReport {
             records: count,
             ..CheckReport::default()

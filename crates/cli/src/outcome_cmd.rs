@@ -13,6 +13,7 @@ use partizan_games::Board;
 use partizan_report::outcome::{
     default_table_mb, nimber_refusal, outcome_through_store, OutcomeStore, Resumed,
 };
+use partizan_report::picture::{self, Format};
 use partizan_report::{
     check_certificate_from, judge_first_moves, rectangle_boards, write_certificate_file,
     write_certificate_stdout, FirstMoves, OutcomeReport, RectangleCell, RectangleSpec,
@@ -45,6 +46,11 @@ pub struct OutcomeArgs {
     /// board they stop is a `?` in the table.
     #[arg(long, value_name = "ROWSxCOLS", conflicts_with_all = ["board", "moves", "checkpoint", "certificate"])]
     pub rectangles: Option<String>,
+    /// With --rectangles: draw the table instead of printing it, as svg
+    /// or tikz (to standard output: `> table.svg`), a coloured grid with
+    /// its title and legend.
+    #[arg(long, value_name = "svg|tikz", value_parser = |s: &str| s.parse::<Format>())]
+    pub format: Option<Format>,
     /// Misère play: the player who cannot move wins.
     #[arg(long)]
     pub misere: bool,
@@ -264,6 +270,9 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         if let Some(spec) = &args.rectangles {
             return run_rectangles(r, spec, &args, store, json_out);
         }
+        if args.format.is_some() {
+            bail!("--format draws a table over rectangles: give --rectangles (for one board's picture: partizan draw)");
+        }
         let text = args.board.as_deref().unwrap_or_default();
         let board = r
             .parse(text)
@@ -401,6 +410,9 @@ fn run_rectangles<R: Knowledge>(
     store: &StoreChoice,
     json_out: bool,
 ) -> Result<()> {
+    if json_out && args.format.is_some() {
+        bail!("--format draws the table and --json prints its data: give one of them");
+    }
     let spec: RectangleSpec = spec
         .parse()
         .map_err(|e| anyhow::anyhow!("--rectangles: {e}"))?;
@@ -436,7 +448,9 @@ fn run_rectangles<R: Knowledge>(
             Err(e) => return Err(e),
         }
     }
-    if json_out {
+    if let Some(format) = args.format {
+        print!("{}", picture::pick(table.picture(), format));
+    } else if json_out {
         println!("{}", serde_json::to_string_pretty(&table)?);
     } else {
         print!("{}", table.render_text());

@@ -1080,7 +1080,92 @@ fn bad_tables_are_one_line_errors() {
             "cannot be used",
         ),
         (vec!["outcome", "domineering"], "BOARD"),
+        (
+            vec![
+                "outcome",
+                "domineering",
+                "--rectangles",
+                "4",
+                "--format",
+                "png",
+            ],
+            "svg or tikz",
+        ),
+        (
+            vec![
+                "--json",
+                "outcome",
+                "domineering",
+                "--rectangles",
+                "4",
+                "--format",
+                "svg",
+            ],
+            "give one of them",
+        ),
+        (
+            vec!["outcome", "domineering", "..|..", "--format", "svg"],
+            "give --rectangles",
+        ),
     ] {
         fails(&args, needle);
     }
+}
+
+/// `--format svg|tikz` draws the table: every board's answer in its cell,
+/// on its class's colour, the same answers as the text form's grid.
+#[test]
+fn a_table_is_drawn_as_svg_and_tikz() {
+    let want = published("domineering_outcomes.txt");
+    let svg = run(&[
+        "outcome",
+        "domineering",
+        "--rectangles",
+        "2-5x2-5",
+        "--format",
+        "svg",
+    ]);
+    assert!(svg.status.success());
+    let svg = String::from_utf8(svg.stdout).unwrap();
+    assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"));
+    // One cell per board, its sign the published class, in row order.
+    let signs: Vec<&str> = svg
+        .split("<text")
+        .filter_map(|t| {
+            let (attrs, rest) = t.split_once('>')?;
+            let sign = rest.split("</text>").next()?;
+            (attrs.contains("font-size=\"12\"")).then_some(sign)
+        })
+        .collect();
+    let expected: Vec<String> = (2..=5)
+        .flat_map(|r| (2..=5).map(move |k| (r, k)))
+        .map(|rk| want[&rk].clone())
+        .collect();
+    assert_eq!(signs, expected, "{svg}");
+    let colours = [
+        ("L", "#81a1c1"),
+        ("R", "#d08770"),
+        ("N", "#ebcb8b"),
+        ("P", "#d8dee9"),
+    ];
+    for (class, colour) in colours {
+        let n = expected.iter().filter(|e| *e == class).count();
+        assert_eq!(
+            svg.matches(&format!("fill=\"{colour}\"")).count(),
+            n,
+            "{class}"
+        );
+    }
+    let tikz = run(&[
+        "outcome",
+        "domineering",
+        "--rectangles",
+        "2-5x2-5",
+        "--format",
+        "tikz",
+    ]);
+    assert!(tikz.status.success());
+    let tikz = String::from_utf8(tikz.stdout).unwrap();
+    assert!(tikz.contains("\\begin{tikzpicture}") && tikz.contains("\\end{tikzpicture}"));
+    assert_eq!(tikz.matches("rectangle (").count(), 1 + 1 + 16);
 }

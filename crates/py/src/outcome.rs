@@ -4,6 +4,7 @@
 //! the store, and a searched one is saved there.
 
 use partizan_games::{with_rules, Board, Rules};
+use partizan_report::picture::{pick, Format};
 use partizan_report::{
     check_certificate_from, default_table_mb, judge_first_moves, nimber_refusal,
     outcome_through_store, rectangle_boards, write_certificate_file, OutcomeReport, OutcomeStore,
@@ -224,9 +225,10 @@ impl Failure {
 /// Cram, Snort, Col, NoGo; the checkerboard for Clobber), searched as
 /// `Board.outcome_report` would (through `store`, one thread unless
 /// `threads=2`); `max_nodes` bounds each board. Ctrl-C stops the table
-/// (`KeyboardInterrupt`).
+/// (`KeyboardInterrupt`). `picture="svg"` or `"tikz"` adds `picture`: the
+/// table drawn for a paper, as `--format svg|tikz` draws it.
 #[pyfunction]
-#[pyo3(signature = (ruleset, rectangles, store=None, *, misere=false, first="both", nimber=false, max_nodes=None, table_mb=None, threads=None))]
+#[pyo3(signature = (ruleset, rectangles, store=None, *, misere=false, first="both", nimber=false, max_nodes=None, table_mb=None, threads=None, picture=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn outcome_table<'py>(
     py: Python<'py>,
@@ -239,8 +241,12 @@ pub fn outcome_table<'py>(
     max_nodes: Option<u64>,
     table_mb: Option<usize>,
     threads: Option<usize>,
+    picture: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rules = crate::board::rules_of(ruleset)?;
+    let format = picture
+        .map(|p| p.parse::<Format>().map_err(PyValueError::new_err))
+        .transpose()?;
     let spec: RectangleSpec = rectangles
         .parse()
         .map_err(|e| PyValueError::new_err(format!("rectangles: {e}")))?;
@@ -284,7 +290,11 @@ pub fn outcome_table<'py>(
         }
     }
     let text = serde_json::to_string(&table).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    py.import("json")?.call_method1("loads", (text,))
+    let dict = py.import("json")?.call_method1("loads", (text,))?;
+    if let Some(format) = format {
+        dict.set_item("picture", pick(table.picture(), format))?;
+    }
+    Ok(dict)
 }
 
 /// The report as a dict: the fields of `partizan outcome --json`.

@@ -326,3 +326,21 @@ def test_a_table_of_rectangles_agrees_with_each_board(tmp_path):
         partizan.outcome_table("konane", "4")
     with pytest.raises(ValueError):
         partizan.outcome_table("chess", "4")
+
+
+def test_a_table_is_drawn_for_a_paper():
+    # The picture the CLI's --format draws: a cell per board on its
+    # class's colour, its sign inside; TikZ the same drawing.
+    t = partizan.outcome_table("domineering", "2-3x2-4", picture="svg")
+    svg = t["picture"]
+    assert svg.startswith("<?xml") and svg.rstrip().endswith("</svg>")
+    colour = {"L": "#81a1c1", "R": "#d08770", "N": "#ebcb8b", "P": "#d8dee9"}
+    classes = [c["outcome"] for c in t["cells"]]
+    for k, fill in colour.items():
+        assert svg.count(f'fill="{fill}"') == classes.count(k), k
+    assert "domineering on rectangles, normal play" in svg
+    tikz = partizan.outcome_table("domineering", "2-3x2-4", picture="tikz")["picture"]
+    assert "\\begin{tikzpicture}" in tikz
+    assert "picture" not in partizan.outcome_table("domineering", "2x2")
+    with pytest.raises(ValueError, match="svg or tikz"):
+        partizan.outcome_table("domineering", "2x2", picture="png")

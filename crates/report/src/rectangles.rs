@@ -13,6 +13,7 @@ use partizan_solve::outcome::Convention;
 use serde::Serialize;
 
 use crate::outcome::{nimber_text, OutcomeReport};
+use crate::picture;
 
 /// The most boards one table may ask for.
 pub const MAX_RECTANGLES: usize = 1024;
@@ -257,14 +258,18 @@ impl RectangleTable {
         self.cells.iter().filter(|c| c.from_store).count()
     }
 
-    /// The text form: a grid, rows down and columns across, then the
-    /// boards that were stopped and the totals.
-    pub fn render_text(&self) -> String {
-        let mut s = String::new();
+    /// The title every rendering puts above the grid.
+    pub fn title(&self) -> String {
         let play = match self.convention {
             Convention::Normal => "normal play",
             Convention::Misere => "misère play",
         };
+        format!("{} on rectangles, {play}", self.ruleset)
+    }
+
+    /// What the signs in the grid mean: only the kinds of answer it shows
+    /// (the text form, the site's page and the picture all print this).
+    pub fn legend(&self) -> Vec<&'static str> {
         let mut legend = vec!["rows down, columns across"];
         if self.cells.iter().any(|c| c.nimber.is_some()) {
             legend.push("0, *, *2, ... the nimber");
@@ -286,12 +291,14 @@ impl RectangleTable {
         if self.cells.iter().any(|c| c.stopped.is_some()) {
             legend.push("? stopped by a limit");
         }
-        let _ = writeln!(
-            s,
-            "{} on rectangles, {play} ({})",
-            self.ruleset,
-            legend.join("; ")
-        );
+        legend
+    }
+
+    /// The text form: a grid, rows down and columns across, then the
+    /// boards that were stopped and the totals.
+    pub fn render_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "{} ({})", self.title(), self.legend().join("; "));
         let w = self
             .cells
             .iter()
@@ -336,6 +343,125 @@ impl RectangleTable {
             }
         );
         s
+    }
+}
+
+/// The fill of a cell in the picture: Left's colour, Right's, the first
+/// player's and the second player's (a nimber: 0 the second player's,
+/// any other the first player's); one first player's answer in a pale
+/// shade of the winner's colour; white for a stopped board.
+fn fill(c: &RectangleCell) -> &'static str {
+    const LEFT: &str = "#81a1c1";
+    const RIGHT: &str = "#d08770";
+    const FIRST: &str = "#ebcb8b";
+    const SECOND: &str = "#d8dee9";
+    if let Some(n) = c.nimber {
+        return if n == 0 { SECOND } else { FIRST };
+    }
+    match c.outcome {
+        Some("L") => LEFT,
+        Some("R") => RIGHT,
+        Some("N") => FIRST,
+        Some(_) => SECOND,
+        None => match (c.left_first_wins, c.right_first_wins) {
+            (Some(true), _) | (_, Some(false)) => "#d5e1ee",
+            (Some(false), _) | (_, Some(true)) => "#f3d9cd",
+            _ => "#ffffff",
+        },
+    }
+}
+
+impl RectangleTable {
+    /// The table drawn for a paper, as SVG and as TikZ (one drawing):
+    /// a coloured grid, rows down and columns across, each cell its sign
+    /// ([`RectangleCell::glyph`]) on its class's colour, the title above
+    /// and the legend below.
+    pub fn picture(&self) -> (String, String) {
+        const CELL: f64 = 30.0;
+        const PAD: f64 = 10.0;
+        let cols = self.spec.cols.1 - self.spec.cols.0 + 1;
+        let rows = self.grid_rows().len().max(1);
+        let legend = self.legend();
+        let glyph_width = self
+            .cells
+            .iter()
+            .map(|c| c.glyph().chars().count())
+            .max()
+            .unwrap_or(1) as f64;
+        let cell_w = CELL.max(glyph_width * 8.0 + 8.0);
+        let (x0, y0) = (PAD + 28.0, PAD + 50.0);
+        let title = self.title();
+        let width = (x0 + cols as f64 * cell_w + PAD)
+            .max(PAD * 2.0 + title.chars().count() as f64 * 7.5)
+            .max(
+                PAD * 2.0
+                    + legend.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64 * 6.0,
+            );
+        let height = y0 + rows as f64 * CELL + 12.0 + legend.len() as f64 * 14.0 + PAD;
+        let mut svg =
+            picture::Svg::new(width, height).attr("font-family=\"Helvetica, Arial, sans-serif\"");
+        svg.rect(0.0, 0.0, width, height, "#ffffff", "");
+        svg.text(PAD, PAD + 14.0, &title, 14.0, "start", "");
+        svg.text(
+            x0 + cols as f64 * cell_w / 2.0,
+            y0 - 22.0,
+            "columns",
+            10.0,
+            "middle",
+            "fill=\"#4c566a\"",
+        );
+        for (i, c) in (self.spec.cols.0..=self.spec.cols.1).enumerate() {
+            let x = x0 + (i as f64 + 0.5) * cell_w;
+            svg.text(x, y0 - 6.0, &c.to_string(), 11.0, "middle", "");
+        }
+        svg.text(
+            PAD + 4.0,
+            y0 + rows as f64 * CELL / 2.0,
+            "rows",
+            10.0,
+            "middle",
+            &format!(
+                "fill=\"#4c566a\" transform=\"rotate(-90 {} {})\"",
+                picture::num(PAD + 4.0),
+                picture::num(y0 + rows as f64 * CELL / 2.0)
+            ),
+        );
+        for (r, row) in self.grid_rows().enumerate() {
+            let y = y0 + r as f64 * CELL;
+            svg.text(
+                x0 - 6.0,
+                y + CELL / 2.0 + 4.0,
+                &row[0].rows.to_string(),
+                11.0,
+                "end",
+                "",
+            );
+            for (i, c) in row.iter().enumerate() {
+                let x = x0 + i as f64 * cell_w;
+                svg.rect(
+                    x,
+                    y,
+                    cell_w,
+                    CELL,
+                    fill(c),
+                    "stroke=\"#ffffff\" stroke-width=\"1.5\"",
+                );
+                svg.text(
+                    x + cell_w / 2.0,
+                    y + CELL / 2.0 + 4.5,
+                    &c.glyph(),
+                    12.0,
+                    "middle",
+                    "",
+                );
+            }
+        }
+        let mut y = y0 + rows as f64 * CELL + 12.0;
+        for line in &legend {
+            y += 14.0;
+            svg.text(PAD, y - 3.0, line, 10.0, "start", "fill=\"#4c566a\"");
+        }
+        svg.finish_both()
     }
 }
 
@@ -403,5 +529,52 @@ mod tests {
         assert_eq!(lines[2], "1 *2 L0");
         assert!(lines[0].contains("the nimber") && lines[0].contains("L1/L0"));
         assert!(!lines[0].contains("? stopped"));
+    }
+
+    #[test]
+    fn the_picture_draws_every_cell_on_its_colour() {
+        let spec: RectangleSpec = "1-2x1-3".parse().unwrap();
+        let mut t = RectangleTable::new("domineering", Convention::Normal, spec);
+        for ((r, c), k) in spec.boards().zip(["P", "R", "R", "L", "N", "N"]) {
+            let mut cell = RectangleCell::stopped(r, c, String::new(), 1.0, String::new());
+            cell.stopped = None;
+            cell.outcome = Some(k);
+            t.cells.push(cell);
+        }
+        t.cells[5] = RectangleCell::stopped(2, 3, "...|...".into(), 5.0, "time limit".into());
+        let (svg, tikz) = t.picture();
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+        // The background and one rectangle per cell, on its class's colour.
+        assert_eq!(svg.matches("<rect").count(), 1 + 6);
+        for (class, colour, n) in [
+            ("P", "#d8dee9", 1),
+            ("R", "#d08770", 2),
+            ("L", "#81a1c1", 1),
+            ("N", "#ebcb8b", 1),
+            ("?", "fill=\"#ffffff\" stroke", 1),
+        ] {
+            assert_eq!(svg.matches(colour).count(), n, "{class}");
+            assert!(svg.contains(&format!(">{class}</text>")), "{class}");
+        }
+        assert!(svg.contains("domineering on rectangles, normal play"));
+        for line in t.legend() {
+            assert!(svg.contains(line), "{line}");
+        }
+        // The same drawing in TikZ: one path per rectangle, every sign.
+        assert!(tikz.contains("\\begin{tikzpicture}"));
+        assert_eq!(tikz.matches("rectangle (").count(), 1 + 1 + 6);
+        assert_eq!(tikz.matches("{N}").count(), 1);
+        // Nimbers: 0 on the second player's colour, others the first's.
+        let mut t = RectangleTable::new("cram", Convention::Normal, "1x1-2".parse().unwrap());
+        for n in [0, 3] {
+            let mut cell =
+                RectangleCell::stopped(1, 1 + n as usize, ".".into(), 1.0, String::new());
+            cell.stopped = None;
+            cell.nimber = Some(n);
+            t.cells.push(cell);
+        }
+        let (svg, _) = t.picture();
+        assert!(svg.contains("fill=\"#d8dee9\"") && svg.contains(">*3</text>"));
+        assert!(svg.contains("fill=\"#ebcb8b\""));
     }
 }

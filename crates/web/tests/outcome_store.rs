@@ -306,6 +306,15 @@ async fn a_table_over_rectangles_is_each_boards_answer_and_stored() {
         "{body}"
     );
     assert!(body.contains("name=\"rectangles\" value=\"2-4x2-5\""));
+    // The legend names the signs shown, and the table is drawn for a
+    // paper with its downloads (the CLI's --format picture).
+    assert!(
+        body.contains("Rows down, columns across; L Left wins"),
+        "{body}"
+    );
+    assert!(body.contains("<svg id=\"rectangles-picture\""), "{body}");
+    assert!(body.contains("data-target=\"rectangles-picture\" data-format=\"tikz\""));
+    assert!(body.contains("id=\"tikz-rectangles-picture\""));
     // A node budget too small leaves `?` cells with the reason.
     let Reply { body, .. } = get(
         &app,

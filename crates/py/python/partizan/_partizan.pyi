@@ -249,11 +249,14 @@ def outcome_table(
     max_nodes: Optional[int] = None,
     table_mb: Optional[int] = None,
     threads: Optional[int] = None,
+    picture: Optional[str] = None,
 ) -> Dict[str, Any]:
     """Outcomes over rectangles (`partizan outcome RULESET --rectangles
     ROWSxCOLS --json`): `rectangles` is "2-8x2-8", "3x4-20" or "2-6"; each
     board the ruleset's rectangle, searched through `store`; `cells` row by
-    row, a board `max_nodes` stopped with `stopped` set and no answer."""
+    row, a board `max_nodes` stopped with `stopped` set and no answer.
+    `picture="svg"` or `"tikz"` adds `picture`, the table drawn for a paper
+    (`--format svg|tikz`)."""
 
 def rulesets() -> List[Dict[str, Any]]:
     """The built-in rulesets (name, title, aliases, summary, example)."""

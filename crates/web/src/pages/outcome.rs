@@ -625,7 +625,9 @@ fn render(a: &Answer) -> String {
 }
 
 /// A table over rectangles: the grid, each answer linking to its board's
-/// own search, then the boards the budget stopped.
+/// own search, then the boards the budget stopped, the legend and the
+/// table drawn for a paper (the picture `partizan outcome --rectangles
+/// --format svg|tikz` writes), with its downloads.
 fn render_table(t: &TableAnswer) -> String {
     let table = &t.table;
     let mut s =
@@ -659,15 +661,19 @@ fn render_table(t: &TableAnswer) -> String {
             escape(c.stopped.as_deref().unwrap_or_default())
         );
     }
+    let legend = table.legend().join("; ");
     let _ = write!(
         s,
-        "<p class=\"muted\">Rows down, columns across: L Left wins, R Right wins, N the first player, P the second (0, *, *2 … nimbers; L1/L0, R1/R0 one first player wins/loses; ? not decided within the budget). {} boards, {} nodes, {} from the store. Budget: {} ms for the table, {} nodes a board. <code>partizan outcome {} --rectangles …</code> on the command line has no time limit.</p></div>",
+        "<p class=\"muted\">{}{}. {} boards, {} nodes, {} from the store. Budget: {} ms for the table, {} nodes a board. <code>partizan outcome {} --rectangles …</code> on the command line has no time limit.</p>{}</div>",
+        escape(&legend[..1].to_uppercase()),
+        escape(&legend[1..]),
         table.cells.len(),
         thousands(u128::from(table.nodes())),
         table.from_store(),
         t.budget.time_ms,
         thousands(u128::from(t.budget.max_nodes)),
-        table.ruleset
+        table.ruleset,
+        super::figure("rectangles-picture", table.picture())
     );
     s
 }

@@ -41,7 +41,9 @@ pub struct OutcomeArgs {
     /// Instead of one BOARD, a table over rectangles: ROWSxCOLS, each side
     /// N or A-B (`2-8x2-8`; `2-8` alone for both). Each board is the
     /// ruleset's rectangle (empty for Domineering, Cram, Snort, Col and
-    /// NoGo; the checkerboard for Clobber), searched as one BOARD would
+    /// NoGo; the checkerboard for Clobber; Kōnane's opening, the
+    /// checkerboard less two adjacent stones from the middle; Amazons, one
+    /// queen in each of two opposite corners), searched as one BOARD would
     /// be; --max-seconds and --max-nodes then bound each board, and a
     /// board they stop is a `?` in the table.
     #[arg(long, value_name = "ROWSxCOLS", conflicts_with_all = ["board", "moves", "checkpoint", "certificate"])]

@@ -1009,6 +1009,37 @@ fn clobber_tables_are_of_checkerboards() {
     assert_eq!(c["outcome"], one["outcome"]);
 }
 
+/// Kōnane's tables search its opening (the checkerboard less two
+/// adjacent stones from the middle), Amazons' one queen each in opposite
+/// corners: each cell the answer of that board searched alone.
+#[test]
+fn konane_and_amazons_tables_are_of_their_openings() {
+    let t = json(&["--json", "outcome", "konane", "--rectangles", "3-4x3-5"]);
+    let cells = t["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 6);
+    assert_eq!(cells[4]["board"], "xoxo|o..x|xoxo|oxox");
+    for c in cells {
+        let board = c["board"].as_str().unwrap();
+        assert_eq!(board.matches('.').count(), 2, "{board}");
+        let one = json(&["--json", "outcome", "konane", board]);
+        assert_eq!(c["outcome"], one["outcome"], "{board}");
+    }
+    let t = json(&["--json", "outcome", "amazons", "--rectangles", "2-3"]);
+    let cells = t["cells"].as_array().unwrap();
+    assert_eq!(cells[3]["board"], "L..|...|..R");
+    for c in cells {
+        let board = c["board"].as_str().unwrap();
+        assert!(board.starts_with('L') && board.ends_with('R'), "{board}");
+        let one = json(&["--json", "outcome", "amazons", board]);
+        assert_eq!(c["outcome"], one["outcome"], "{board}");
+    }
+    // 1 x 1 has no room for two queens: named, not "no standard rectangle".
+    fails(
+        &["outcome", "amazons", "--rectangles", "1-2"],
+        "no 1 x 1 rectangle",
+    );
+}
+
 #[test]
 fn a_board_a_limit_stops_is_a_question_mark() {
     // 6 x 8 Domineering (R, Bullock) takes far more than 2,000 nodes.
@@ -1068,7 +1099,7 @@ fn bad_tables_are_one_line_errors() {
             "too many cells",
         ),
         (
-            vec!["outcome", "konane", "--rectangles", "4"],
+            vec!["outcome", "toads", "--rectangles", "4"],
             "no standard rectangle",
         ),
         (

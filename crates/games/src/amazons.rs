@@ -228,6 +228,22 @@ impl Ruleset for Amazons {
         &INFO
     }
 
+    /// One queen each in opposite corners, Left's top left and Right's
+    /// bottom right (`L....|.....|.....|.....|....R` for 5 x 5); none for
+    /// 1 x 1, which has no room for two.
+    fn rectangle(&self, rows: usize, cols: usize) -> Option<String> {
+        if rows * cols < 2 {
+            return None;
+        }
+        let mut text: Vec<char> = crate::ruleset::empty_rectangle(rows, cols)
+            .chars()
+            .collect();
+        text[0] = 'L';
+        let last = text.len() - 1;
+        text[last] = 'R';
+        Some(text.into_iter().collect())
+    }
+
     #[inline]
     fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, mut f: F) {
         let (mine, theirs) = match p {

@@ -67,6 +67,31 @@ impl Ruleset for Konane {
         &INFO
     }
 
+    /// The opening: the checkerboard (`x` in the top-left corner) with two
+    /// adjacent stones taken from the middle — the middle stone of the
+    /// middle row (the upper of two, the left of two) and the one to its
+    /// right (on a single column, the one below it; a 1 x 1 board loses
+    /// its only stone). So `xoxo|o..x|xoxo|oxox` for 4 x 4.
+    fn rectangle(&self, rows: usize, cols: usize) -> Option<String> {
+        let mut grid: Vec<Vec<char>> = crate::ruleset::checkerboard(rows, cols, 'x', 'o')
+            .split('|')
+            .map(|row| row.chars().collect())
+            .collect();
+        let (r, c) = ((rows.max(1) - 1) / 2, (cols.max(1) - 1) / 2);
+        grid[r][c] = '.';
+        if c + 1 < cols {
+            grid[r][c + 1] = '.';
+        } else if r + 1 < rows {
+            grid[r + 1][c] = '.';
+        }
+        Some(
+            grid.iter()
+                .map(|row| row.iter().collect::<String>())
+                .collect::<Vec<_>>()
+                .join("|"),
+        )
+    }
+
     #[inline]
     fn options<F: FnMut(Board)>(&self, b: &Board, p: Player, mut f: F) {
         let (mine, theirs) = match p {

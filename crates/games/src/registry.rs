@@ -248,7 +248,16 @@ mod tests {
             }
         }
         with.dedup();
-        for name in ["domineering", "cram", "clobber", "snort", "col", "nogo"] {
+        for name in [
+            "domineering",
+            "cram",
+            "clobber",
+            "konane",
+            "amazons",
+            "snort",
+            "col",
+            "nogo",
+        ] {
             assert!(with.iter().any(|w| w == name), "{name} has no rectangle");
         }
     }

@@ -102,7 +102,8 @@ pub trait Ruleset: Send + Sync {
 
     /// The `rows` x `cols` board that tables of this ruleset study, as
     /// board text: an empty grid for the placement games, the
-    /// checkerboard for Clobber; `None` (the default) where the ruleset
+    /// checkerboard for Clobber, Kōnane's opening, Amazons' queens in
+    /// opposite corners; `None` (the default) where the ruleset
     /// has no one such board (`partizan outcome --rectangles`).
     fn rectangle(&self, _rows: usize, _cols: usize) -> Option<String> {
         None

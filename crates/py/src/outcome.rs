@@ -222,7 +222,9 @@ impl Failure {
 /// `from_store`, and `stopped`: why a board the node budget stopped has no
 /// answer). `rectangles` is `"2-8x2-8"`, `"3x4-20"` or `"2-6"` (both
 /// sides); each board is the ruleset's rectangle (empty for Domineering,
-/// Cram, Snort, Col, NoGo; the checkerboard for Clobber), searched as
+/// Cram, Snort, Col, NoGo; the checkerboard for Clobber; Kōnane's opening,
+/// two adjacent stones taken from the middle; Amazons with one queen in
+/// each of two opposite corners), searched as
 /// `Board.outcome_report` would (through `store`, one thread unless
 /// `threads=2`); `max_nodes` bounds each board. Ctrl-C stops the table
 /// (`KeyboardInterrupt`). `picture="svg"` or `"tikz"` adds `picture`: the

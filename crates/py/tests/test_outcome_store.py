@@ -323,7 +323,7 @@ def test_a_table_of_rectangles_agrees_with_each_board(tmp_path):
         with pytest.raises(ValueError, match=why):
             partizan.outcome_table("domineering", bad)
     with pytest.raises(ValueError, match="no standard rectangle"):
-        partizan.outcome_table("konane", "4")
+        partizan.outcome_table("toads", "4")
     with pytest.raises(ValueError):
         partizan.outcome_table("chess", "4")
 

@@ -107,10 +107,14 @@ pub fn rectangle_boards<R: Ruleset>(
     spec.boards()
         .map(|(rows, cols)| {
             let text = r.rectangle(rows, cols).ok_or_else(|| {
-                format!(
-                    "{} has no standard rectangle (search a board instead)",
-                    r.name()
-                )
+                if r.rectangle(2, 2).is_some() {
+                    format!("{} has no {rows} x {cols} rectangle", r.name())
+                } else {
+                    format!(
+                        "{} has no standard rectangle (search a board instead)",
+                        r.name()
+                    )
+                }
             })?;
             let board = r
                 .parse(&text)

@@ -110,16 +110,15 @@ fn cram_rectangles_match_the_symmetry_strategy_and_published_nimbers() {
 fn konane_and_clobber_rectangles_match_their_values() {
     for (h, w) in [(2, 3), (3, 3), (3, 4), (4, 4)] {
         let mut t = checkerboard(h, w);
-        // Kōnane opens with two adjacent stones taken from the middle.
+        // Kōnane opens with two adjacent stones taken from the middle (the
+        // ruleset's own rectangle, which tables over rectangles search).
+        let k = Konane.rectangle(h, w).unwrap();
         let (r, c) = ((h - 1) / 2, (w - 1) / 2);
         let mut rows: Vec<Vec<char>> = t.split('|').map(|s| s.chars().collect()).collect();
         rows[r][c] = '.';
         rows[r][c + 1] = '.';
-        let k: String = rows
-            .iter()
-            .map(|r| r.iter().collect::<String>())
-            .collect::<Vec<_>>()
-            .join("|");
+        let opening: Vec<String> = rows.iter().map(|r| r.iter().collect()).collect();
+        assert_eq!(k, opening.join("|"));
         assert_eq!(searched(&Konane, &k), by_value(&Konane, &k), "Kōnane {k}");
         if h * w <= 12 {
             t = checkerboard(h, w);

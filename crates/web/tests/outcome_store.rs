@@ -341,7 +341,7 @@ async fn a_table_over_rectangles_is_each_boards_answer_and_stored() {
         assert_eq!(status, StatusCode::BAD_REQUEST, "{q}: {body}");
         assert!(body.contains(why), "{q}: {body}");
     }
-    let Reply { status, body, .. } = get(&app, "/api/outcome?ruleset=konane&rectangles=4").await;
+    let Reply { status, body, .. } = get(&app, "/api/outcome?ruleset=toads&rectangles=4").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body.contains("no standard rectangle"), "{body}");
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use partizan_games::Board;
+use partizan_games::{Board, Rules};
 use partizan_report::outcome::{
     default_table_mb, nimber_refusal, outcome_through_store, OutcomeStore, Resumed,
 };
@@ -48,9 +48,11 @@ pub struct OutcomeArgs {
     /// board they stop is a `?` in the table.
     #[arg(long, value_name = "ROWSxCOLS", conflicts_with_all = ["board", "moves", "checkpoint", "certificate"])]
     pub rectangles: Option<String>,
-    /// With --rectangles: draw the table instead of printing it, as svg
-    /// or tikz (to standard output: `> table.svg`), a coloured grid with
-    /// its title and legend.
+    /// Draw the answer instead of printing it, as svg or tikz (to standard
+    /// output: `> answer.svg`): a BOARD with each first player's winning
+    /// first move marked in their colour (every winning first move with
+    /// --moves); a table over --rectangles as a coloured grid with its
+    /// title and legend.
     #[arg(long, value_name = "svg|tikz", value_parser = |s: &str| s.parse::<Format>())]
     pub format: Option<Format>,
     /// Misère play: the player who cannot move wins.
@@ -268,12 +270,15 @@ enum StopWhy {
 
 /// `partizan outcome RULESET BOARD [--misere] [--table-mb MB] ...`.
 pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()> {
+    if json_out && args.format.is_some() {
+        bail!("--format draws the answer and --json prints its data: give one of them");
+    }
+    if args.format.is_some() && args.certificate.as_deref().is_some_and(is_standard_stream) {
+        bail!("--format and --certificate - both write to standard output: give the certificate a file");
+    }
     with_ruleset!(args.ruleset, |r| {
         if let Some(spec) = &args.rectangles {
             return run_rectangles(r, spec, &args, store, json_out);
-        }
-        if args.format.is_some() {
-            bail!("--format draws a table over rectangles: give --rectangles (for one board's picture: partizan draw)");
         }
         let text = args.board.as_deref().unwrap_or_default();
         let board = r
@@ -308,6 +313,11 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         out.resumed = resumed;
         if args.moves {
             out.first_moves = Some(judge_moves(r, &board, &cfg, &args, json_out, deadline)?);
+        }
+        if let Some(format) = args.format {
+            let rules = Rules::from_name(r.name())?;
+            print!("{}", picture::pick(out.picture(rules)?, format));
+            return Ok(());
         }
         let to_stderr = args.certificate.as_deref().is_some_and(is_standard_stream);
         print_report(&out, json_out, to_stderr)
@@ -412,9 +422,6 @@ fn run_rectangles<R: Knowledge>(
     store: &StoreChoice,
     json_out: bool,
 ) -> Result<()> {
-    if json_out && args.format.is_some() {
-        bail!("--format draws the table and --json prints its data: give one of them");
-    }
     let spec: RectangleSpec = spec
         .parse()
         .map_err(|e| anyhow::anyhow!("--rectangles: {e}"))?;

@@ -1135,12 +1135,80 @@ fn bad_tables_are_one_line_errors() {
             "give one of them",
         ),
         (
-            vec!["outcome", "domineering", "..|..", "--format", "svg"],
-            "give --rectangles",
+            vec![
+                "--json",
+                "outcome",
+                "domineering",
+                "..|..",
+                "--format",
+                "svg",
+            ],
+            "give one of them",
+        ),
+        (
+            vec![
+                "outcome",
+                "domineering",
+                "..|..",
+                "--format",
+                "svg",
+                "--certificate",
+                "-",
+            ],
+            "both write to standard output",
         ),
     ] {
         fails(&args, needle);
     }
+}
+
+/// `--format svg|tikz` with a BOARD draws the answer: a panel per first
+/// player, the winning first move marked (two dots and a bar for a
+/// domino), every winning first move with `--moves` — as many as the JSON
+/// says win.
+#[test]
+fn an_answer_is_drawn_with_its_winning_moves() {
+    let board = "....|....|....|....|....";
+    let rep = json(&["--json", "outcome", "domineering", board, "--moves"]);
+    let svg = |extra: &[&str]| {
+        let mut args = vec!["outcome", "domineering", board, "--format", "svg"];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let one = svg(&[]);
+    let winners = [&rep["left_first_wins"], &rep["right_first_wins"]]
+        .iter()
+        .filter(|w| w.as_bool() == Some(true))
+        .count();
+    // Each winning first move: a bar and two dots.
+    assert_eq!(one.matches("<circle").count(), 2 * winners, "{one}");
+    assert_eq!(one.matches("<polyline").count(), winners);
+    assert!(one.contains("domineering 5 x 4"), "{one}");
+    let all = svg(&["--moves"]);
+    let mut wins = 0;
+    for side in ["left", "right"] {
+        let moves = rep["first_moves"][side].as_array().unwrap();
+        let k = moves.iter().filter(|m| m["wins"] == true).count();
+        let caption = format!(
+            "{} first: {k} of {} first moves win",
+            if side == "left" { "Left" } else { "Right" },
+            moves.len()
+        );
+        assert!(all.contains(&caption), "{caption}: {all}");
+        wins += k;
+    }
+    assert_eq!(all.matches("<polyline").count(), wins);
+    let blue = all.matches("stroke=\"#1d4ed8\"").count();
+    let red = all.matches("stroke=\"#b91c1c\"").count();
+    assert_eq!(blue + red, wins);
+    let tikz = run(&["outcome", "domineering", board, "--format", "tikz"]);
+    assert!(String::from_utf8_lossy(&tikz.stdout).contains("\\begin{tikzpicture}"));
 }
 
 /// `--format svg|tikz` draws the table: every board's answer in its cell,

@@ -313,8 +313,11 @@ impl Board {
     /// or `nimber`). `moves=True` adds `first_moves`: every first move of
     /// each searched first player judged (`cells`, `board`, `wins`,
     /// `nodes`, `mirror_of`), as `partizan outcome --moves` does (not with
-    /// `checkpoint` or `certificate`).
-    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false, threads=None, checkpoint=None, certificate=None, moves=false))]
+    /// `checkpoint` or `certificate`). `picture="svg"` or `"tikz"` adds
+    /// `picture`: the answer drawn for a paper, each first player's winning
+    /// first move marked (every winning one with `moves=True`), as
+    /// `partizan outcome --format` draws it.
+    #[pyo3(signature = (store=None, *, misere=false, first="both", table_mb=None, max_nodes=None, nimber=false, threads=None, checkpoint=None, certificate=None, moves=false, picture=None))]
     #[allow(clippy::too_many_arguments)]
     fn outcome_report<'py>(
         &self,
@@ -329,7 +332,9 @@ impl Board {
         checkpoint: Option<std::path::PathBuf>,
         certificate: Option<std::path::PathBuf>,
         moves: bool,
+        picture: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let format = crate::outcome::picture_format(picture)?;
         let rep = crate::outcome::outcome_report(
             py,
             self.rules,
@@ -347,7 +352,14 @@ impl Board {
                 moves,
             },
         )?;
-        crate::outcome::report_dict(py, &rep)
+        let dict = crate::outcome::report_dict(py, &rep)?;
+        if let Some(format) = format {
+            let drawn = rep
+                .picture(self.rules)
+                .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+            dict.set_item("picture", partizan_report::picture::pick(drawn, format))?;
+        }
+        Ok(dict)
     }
 
     /// The position's nimber, for an impartial ruleset such as Cram under

@@ -246,9 +246,7 @@ pub fn outcome_table<'py>(
     picture: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rules = crate::board::rules_of(ruleset)?;
-    let format = picture
-        .map(|p| p.parse::<Format>().map_err(PyValueError::new_err))
-        .transpose()?;
+    let format = picture_format(picture)?;
     let spec: RectangleSpec = rectangles
         .parse()
         .map_err(|e| PyValueError::new_err(format!("rectangles: {e}")))?;
@@ -297,6 +295,14 @@ pub fn outcome_table<'py>(
         dict.set_item("picture", pick(table.picture(), format))?;
     }
     Ok(dict)
+}
+
+/// The picture language a `picture=` argument names (`ValueError` for
+/// another).
+pub fn picture_format(picture: Option<&str>) -> PyResult<Option<Format>> {
+    picture
+        .map(|p| p.parse::<Format>().map_err(PyValueError::new_err))
+        .transpose()
 }
 
 /// The report as a dict: the fields of `partizan outcome --json`.

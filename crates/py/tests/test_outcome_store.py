@@ -328,6 +328,21 @@ def test_a_table_of_rectangles_agrees_with_each_board(tmp_path):
         partizan.outcome_table("chess", "4")
 
 
+def test_an_answer_is_drawn_with_its_winning_moves():
+    # Each winning first move marked: a domino is a bar and two dots.
+    b = partizan.Board("domineering", "....|....|....|....|....")
+    rep = b.outcome_report(picture="svg")
+    winners = [rep["left_first_wins"], rep["right_first_wins"]].count(True)
+    assert rep["picture"].count('class="mark"') == 3 * winners
+    every = b.outcome_report(moves=True, picture="tikz")
+    wins = sum(m["wins"] for side in ("left", "right") for m in every["first_moves"][side])
+    assert "\\begin{tikzpicture}" in every["picture"]
+    assert every["picture"].count("\\draw[") == wins
+    assert "picture" not in b.outcome_report()
+    with pytest.raises(ValueError, match="svg or tikz"):
+        b.outcome_report(picture="gif")
+
+
 def test_a_table_is_drawn_for_a_paper():
     # The picture the CLI's --format draws: a cell per board on its
     # class's colour, its sign inside; TikZ the same drawing.

@@ -233,6 +233,111 @@ impl OutcomeReport {
     }
 }
 
+impl OutcomeReport {
+    /// The answer drawn for a paper, as SVG and as TikZ (one drawing): the
+    /// title (the ruleset, the size and the outcome class), then one panel
+    /// per first player searched — the board with that player's winning
+    /// first move marked in their colour (every winning first move, when
+    /// they were all judged: `--moves`) — each with its caption.
+    /// `rules` is the report's ruleset.
+    pub fn picture(
+        &self,
+        rules: partizan_games::Rules,
+    ) -> Result<(String, String), crate::ReportError> {
+        use crate::picture::{self, Mark};
+        let base = picture::board_drawing(rules, &self.board)?;
+        let index = |[r, c]: [usize; 2]| (r - 1) * base.width + (c - 1);
+        let mut panels = Vec::new();
+        for (name, left, fp) in [
+            ("Left", true, &self.first_players.left),
+            ("Right", false, &self.first_players.right),
+        ] {
+            let Some(fp) = fp else { continue };
+            let mut d = base.clone();
+            d.cell_px = 36.0;
+            let judged = self.first_moves.as_ref().and_then(|m| {
+                if left {
+                    m.left.as_ref()
+                } else {
+                    m.right.as_ref()
+                }
+            });
+            let caption = match (judged, fp.wins, &fp.winning_move) {
+                (Some(moves), _, _) => {
+                    let winning: Vec<_> = moves.iter().filter(|m| m.wins).collect();
+                    for m in &winning {
+                        d.marks.push(Mark {
+                            cells: m.cells.iter().map(|&c| index(c)).collect(),
+                            left,
+                        });
+                    }
+                    format!(
+                        "{name} first: {} of {} first moves win",
+                        winning.len(),
+                        moves.len()
+                    )
+                }
+                (None, true, Some(m)) => {
+                    d.marks.push(Mark {
+                        cells: m.cells.iter().map(|&c| index(c)).collect(),
+                        left,
+                    });
+                    format!("{name} first wins with {}", m.cells_text())
+                }
+                (None, true, None) => format!("{name} first wins"),
+                (None, false, _) => format!("{name} first loses"),
+            };
+            panels.push((d, caption));
+        }
+        let class = match self.outcome {
+            Some("L") => "L: Left wins",
+            Some("R") => "R: Right wins",
+            Some("N") => "N: the first player wins",
+            Some(_) => "P: the second player wins",
+            None => "one first player searched",
+        };
+        let title = format!(
+            "{} {} x {}{}, {class}",
+            self.ruleset,
+            base.height,
+            base.width,
+            match self.convention {
+                Convention::Normal => "",
+                Convention::Misere => " (misère)",
+            }
+        );
+        const PAD: f64 = 10.0;
+        const GAP: f64 = 24.0;
+        let widths: Vec<f64> = panels
+            .iter()
+            .map(|(d, c)| d.size().0.max(c.chars().count() as f64 * 6.6))
+            .collect();
+        let board_h = panels.first().map_or(0.0, |(d, _)| d.size().1);
+        let width =
+            (PAD * 2.0 + widths.iter().sum::<f64>() + GAP * (widths.len().max(1) - 1) as f64)
+                .max(PAD * 2.0 + title.chars().count() as f64 * 7.5);
+        let height = PAD + 24.0 + board_h + 22.0 + PAD;
+        let mut svg =
+            picture::Svg::new(width, height).attr("font-family=\"Helvetica, Arial, sans-serif\"");
+        svg.rect(0.0, 0.0, width, height, "#ffffff", "");
+        svg.text(PAD, PAD + 14.0, &title, 14.0, "start", "");
+        let mut x = PAD;
+        for ((d, caption), w) in panels.iter().zip(&widths) {
+            d.draw(&mut svg, x + (w - d.size().0) / 2.0, PAD + 24.0);
+            svg.text(
+                x + w / 2.0,
+                PAD + 24.0 + board_h + 14.0,
+                caption,
+                11.0,
+                "middle",
+                "fill=\"#4c566a\"",
+            );
+            x += w + GAP;
+        }
+        Ok(svg.finish_both())
+    }
+}
+
 impl WinningMove {
     /// The cells the move changes as `r1c2-r2c2` (1-based).
     pub fn cells_text(&self) -> String {

@@ -76,6 +76,9 @@ pub fn pick((svg, tikz): (String, String), format: Format) -> String {
     }
 }
 
+/// The margin around a drawn board, in pixels.
+const BOARD_PAD: f64 = 6.0;
+
 /// The drawing of a board given as text in `rules` (parsed and checked by
 /// the ruleset, so a bad board is an error, not a picture of nothing).
 pub fn board_drawing(rules: Rules, text: &str) -> Result<BoardDrawing, ReportError> {
@@ -504,6 +507,19 @@ pub struct BoardDrawing {
     pub clickable: bool,
     /// Side of one cell in pixels.
     pub cell_px: f64,
+    /// Moves to mark on the board (drawn last).
+    pub marks: Vec<Mark>,
+}
+
+/// A move marked on a drawn board: a bar through the centres of the cells
+/// it changes, in its player's colour (Left's blue, Right's red), a dot on
+/// each.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mark {
+    /// The cells, as indices row by row.
+    pub cells: Vec<usize>,
+    /// Left's move (else Right's).
+    pub left: bool,
 }
 
 impl BoardDrawing {
@@ -518,7 +534,16 @@ impl BoardDrawing {
             runs: Vec::new(),
             clickable: false,
             cell_px: 48.0,
+            marks: Vec::new(),
         }
+    }
+
+    /// The drawing's size with its margin: (width, height).
+    pub fn size(&self) -> (f64, f64) {
+        (
+            self.width as f64 * self.cell_px + 2.0 * BOARD_PAD,
+            self.height as f64 * self.cell_px + 2.0 * BOARD_PAD,
+        )
     }
 
     /// The `<svg>` element.
@@ -528,21 +553,31 @@ impl BoardDrawing {
 
     /// The `<svg>` element and the same drawing in TikZ.
     pub fn render_both(&self, id: &str) -> (String, String) {
-        let s = self.cell_px;
-        let pad = 6.0;
-        let w = self.width as f64 * s + 2.0 * pad;
-        let h = self.height as f64 * s + 2.0 * pad;
+        let (w, h) = self.size();
         let mut svg = Svg::new(w, h).attr(&format!(
             "id=\"{}\" class=\"board\" data-width=\"{}\" data-height=\"{}\"",
             escape(id),
             self.width,
             self.height
         ));
+        self.draw(&mut svg, 0.0, 0.0);
+        svg.finish_both()
+    }
+
+    /// Draw the board into `svg`, its margin's top-left corner at
+    /// (`ox`, `oy`) (the drawing takes [`BoardDrawing::size`]).
+    pub fn draw(&self, svg: &mut Svg, ox: f64, oy: f64) {
+        let s = self.cell_px;
+        let (px, py) = (ox + BOARD_PAD, oy + BOARD_PAD);
+        let centre = |i: usize| {
+            let (r, c) = (i / self.width.max(1), i % self.width.max(1));
+            (px + c as f64 * s + s / 2.0, py + r as f64 * s + s / 2.0)
+        };
         let mut labelled = Vec::new();
         for (i, cell) in self.cells.iter().enumerate() {
             let (r, c) = (i / self.width.max(1), i % self.width.max(1));
-            let x = pad + c as f64 * s;
-            let y = pad + r as f64 * s;
+            let x = px + c as f64 * s;
+            let y = py + r as f64 * s;
             let region = self.region.get(i).copied().flatten();
             let fill = match (cell, region) {
                 (Cell::Hole, _) => HOLE_COLOUR,
@@ -614,29 +649,49 @@ impl BoardDrawing {
             if run.len == 1 {
                 let (x, y) = if run.horizontal {
                     (
-                        pad + run.col as f64 * s + s / 2.0,
-                        pad + run.row as f64 * s + s / 2.0 - off,
+                        px + run.col as f64 * s + s / 2.0,
+                        py + run.row as f64 * s + s / 2.0 - off,
                     )
                 } else {
                     (
-                        pad + run.col as f64 * s + s / 2.0 - off,
-                        pad + run.row as f64 * s + s / 2.0,
+                        px + run.col as f64 * s + s / 2.0 - off,
+                        py + run.row as f64 * s + s / 2.0,
                     )
                 };
                 svg.circle(x, y, 2.6, stroke, &extra);
             } else if run.horizontal {
-                let y = pad + run.row as f64 * s + s / 2.0 - off;
-                let x1 = pad + run.col as f64 * s + s * 0.22;
-                let x2 = pad + (run.col + run.len) as f64 * s - s * 0.22;
+                let y = py + run.row as f64 * s + s / 2.0 - off;
+                let x1 = px + run.col as f64 * s + s * 0.22;
+                let x2 = px + (run.col + run.len) as f64 * s - s * 0.22;
                 svg.line((x1, y), (x2, y), stroke, width, &extra);
             } else {
-                let x = pad + run.col as f64 * s + s / 2.0 - off;
-                let y1 = pad + run.row as f64 * s + s * 0.22;
-                let y2 = pad + (run.row + run.len) as f64 * s - s * 0.22;
+                let x = px + run.col as f64 * s + s / 2.0 - off;
+                let y1 = py + run.row as f64 * s + s * 0.22;
+                let y2 = py + (run.row + run.len) as f64 * s - s * 0.22;
                 svg.line((x, y1), (x, y2), stroke, width, &extra);
             }
         }
-        svg.finish_both()
+        for m in &self.marks {
+            let colour = if m.left { "#1d4ed8" } else { "#b91c1c" };
+            let pts: Vec<(f64, f64)> = m.cells.iter().map(|&i| centre(i)).collect();
+            if pts.len() >= 2 {
+                svg.polyline(
+                    &pts,
+                    colour,
+                    s * 0.22,
+                    "stroke-linecap=\"round\" stroke-linejoin=\"round\" pointer-events=\"none\" class=\"mark\"",
+                );
+            }
+            for (x, y) in pts {
+                svg.circle(
+                    x,
+                    y,
+                    s * 0.16,
+                    colour,
+                    "pointer-events=\"none\" class=\"mark\"",
+                );
+            }
+        }
     }
 }
 

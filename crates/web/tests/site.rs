@@ -467,6 +467,17 @@ async fn outcome_grundy_parts_trace_and_atlas_apis() {
         "{}",
         page.body
     );
+    // The answer drawn for a paper: both winning first moves marked (a
+    // domino each: a bar and two dots), with its downloads.
+    assert!(
+        page.body.contains("<svg id=\"answer-picture\""),
+        "{}",
+        page.body
+    );
+    assert_eq!(page.body.matches("class=\"mark\"").count(), 2 * 3);
+    assert!(page
+        .body
+        .contains("data-target=\"answer-picture\" data-format=\"png\""));
     for (uri, kind) in [
         ("/api/outcome?ruleset=domineering&board=..|.", "bad_board"),
         (

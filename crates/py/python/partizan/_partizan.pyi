@@ -158,12 +158,15 @@ class Board:
         checkpoint: Optional[Union[str, PathLike[str]]] = None,
         certificate: Optional[Union[str, PathLike[str]]] = None,
         moves: bool = False,
+        picture: Optional[str] = None,
     ) -> Dict[str, Any]:
         """The outcome search's whole report (the fields of `partizan outcome --json`;
         `nimber=True` adds the nimber of an impartial position; `checkpoint` keeps a
         resumable checkpoint in that file, and `resumed` says what a run took over;
         `certificate` writes the winning strategies to that file; `moves=True` adds
-        `first_moves`, every first move judged, as `partizan outcome --moves`)."""
+        `first_moves`, every first move judged, as `partizan outcome --moves`;
+        `picture="svg"` or `"tikz"` adds `picture`, the answer drawn with the winning
+        first moves marked, as `partizan outcome --format`)."""
     def nimber(
         self,
         *,

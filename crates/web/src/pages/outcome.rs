@@ -597,11 +597,20 @@ fn render(a: &Answer) -> String {
             }
             let _ = write!(
                 s,
-                "<dt>budget</dt><dd>{} ms, {} nodes, {} MB table</dd></dl></div>",
+                "<dt>budget</dt><dd>{} ms, {} nodes, {} MB table</dd></dl>",
                 budget.time_ms,
                 thousands(u128::from(budget.max_nodes)),
                 budget.table_mb
             );
+            // The answer drawn for a paper (`partizan outcome --format`):
+            // each first player's winning first move marked.
+            let picture = partizan_games::Rules::from_name(report.ruleset)
+                .ok()
+                .and_then(|rules| report.picture(rules).ok());
+            if let Some(p) = picture {
+                s.push_str(&super::figure("answer-picture", p));
+            }
+            s.push_str("</div>");
         }
         Answer::Unknown {
             reason,

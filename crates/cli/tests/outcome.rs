@@ -1209,6 +1209,20 @@ fn an_answer_is_drawn_with_its_winning_moves() {
     assert_eq!(blue + red, wins);
     let tikz = run(&["outcome", "domineering", board, "--format", "tikz"]);
     assert!(String::from_utf8_lossy(&tikz.stdout).contains("\\begin{tikzpicture}"));
+    // An impartial board's nimber is in the title (Beling: 4 x 5 Cram is *2).
+    let cram = run(&[
+        "outcome",
+        "cram",
+        ".....|.....|.....|.....",
+        "--nimber",
+        "--format",
+        "svg",
+    ]);
+    let cram = String::from_utf8_lossy(&cram.stdout);
+    assert!(
+        cram.contains("cram 4 x 5, N: the first player wins (nimber *2)"),
+        "{cram}"
+    );
 }
 
 /// `--format svg|tikz` draws the table: every board's answer in its cell,

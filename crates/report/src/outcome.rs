@@ -297,14 +297,17 @@ impl OutcomeReport {
             None => "one first player searched",
         };
         let title = format!(
-            "{} {} x {}{}, {class}",
+            "{} {} x {}{}, {class}{}",
             self.ruleset,
             base.height,
             base.width,
             match self.convention {
                 Convention::Normal => "",
                 Convention::Misere => " (misère)",
-            }
+            },
+            self.nimber
+                .map(|n| format!(" (nimber {})", nimber_text(n)))
+                .unwrap_or_default()
         );
         const PAD: f64 = 10.0;
         const GAP: f64 = 24.0;

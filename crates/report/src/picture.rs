@@ -511,9 +511,9 @@ pub struct BoardDrawing {
     pub marks: Vec<Mark>,
 }
 
-/// A move marked on a drawn board: a bar through the centres of the cells
-/// it changes, in its player's colour (Left's blue, Right's red), a dot on
-/// each.
+/// A move marked on a drawn board: a dot on each cell it changes, in its
+/// player's colour (Left's blue, Right's red), and a bar through them when
+/// they lie side by side (a domino, a stone's step).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mark {
     /// The cells, as indices row by row.
@@ -674,7 +674,14 @@ impl BoardDrawing {
         for m in &self.marks {
             let colour = if m.left { "#1d4ed8" } else { "#b91c1c" };
             let pts: Vec<(f64, f64)> = m.cells.iter().map(|&i| centre(i)).collect();
-            if pts.len() >= 2 {
+            // A bar only through cells side by side (a domino, a stone's
+            // step); cells apart (a queen's move and its arrow) get dots.
+            let w = self.width.max(1);
+            let side_by_side = m.cells.windows(2).all(|p| {
+                let (a, b) = (p[0].min(p[1]), p[0].max(p[1]));
+                (b - a == 1 && b % w != 0) || b - a == w
+            });
+            if pts.len() >= 2 && side_by_side {
                 svg.polyline(
                     &pts,
                     colour,
@@ -996,6 +1003,40 @@ mod tests {
         assert_eq!(at(true), vec![(0, 0), (1, 0)]);
         assert_eq!(at(false), vec![(0, 0), (0, 1), (0, 2)]);
         assert_eq!(rs.iter().filter(|r| r.odd()).count(), 4);
+    }
+
+    #[test]
+    fn moves_are_marked_by_a_bar_only_through_cells_side_by_side() {
+        let mut d = BoardDrawing::new(3, 3, vec![Cell::Empty; 9]);
+        let bars = |d: &BoardDrawing| d.render("b").matches("<polyline").count();
+        let dots = |d: &BoardDrawing| d.render("b").matches("<circle").count();
+        // A vertical and a horizontal domino: a bar and two dots each.
+        d.marks = vec![
+            Mark {
+                cells: vec![1, 4],
+                left: true,
+            },
+            Mark {
+                cells: vec![6, 7],
+                left: false,
+            },
+        ];
+        well_formed(&d.render("b"));
+        assert_eq!((bars(&d), dots(&d)), (2, 4));
+        assert!(d.render("b").contains("#1d4ed8") && d.render("b").contains("#b91c1c"));
+        // Cells apart (a queen's move and its arrow), or a row's end and
+        // the next row's start: dots only.
+        d.marks = vec![
+            Mark {
+                cells: vec![0, 2, 8],
+                left: true,
+            },
+            Mark {
+                cells: vec![2, 3],
+                left: false,
+            },
+        ];
+        assert_eq!((bars(&d), dots(&d)), (0, 5));
     }
 
     #[test]

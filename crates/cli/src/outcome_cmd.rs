@@ -284,6 +284,13 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         let board = r
             .parse(text)
             .with_context(|| format!("bad {} board", r.name()))?;
+        if args.format.is_some() && picture::is_graph(Rules::from_name(r.name())?, &board) {
+            bail!(
+                "--format draws an answer on a board, and {} positions are graphs (partizan draw {} draws the graph)",
+                r.name(),
+                r.name()
+            );
+        }
         let (cfg, deadline) = search_config(r, &board, &args)?;
 
         // The store: a known board is answered from it (not when a

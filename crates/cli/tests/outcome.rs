@@ -1157,6 +1157,10 @@ fn bad_tables_are_one_line_errors() {
             ],
             "both write to standard output",
         ),
+        (
+            vec!["outcome", "snort-graph", "1-2,2-3,3-4", "--format", "svg"],
+            "positions are graphs",
+        ),
     ] {
         fails(&args, needle);
     }

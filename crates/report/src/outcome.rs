@@ -245,6 +245,20 @@ impl OutcomeReport {
         rules: partizan_games::Rules,
     ) -> Result<(String, String), crate::ReportError> {
         use crate::picture::{self, Mark};
+        let board =
+            partizan_games::with_rules!(rules, |r| r.parse(&self.board)).map_err(|source| {
+                crate::ReportError::Board {
+                    ruleset: rules.name(),
+                    source,
+                }
+            })?;
+        if picture::is_graph(rules, &board) {
+            return Err(crate::ReportError::Picture(format!(
+                "{} positions are graphs, and an answer is drawn on a board (partizan draw {} draws the graph)",
+                rules.name(),
+                rules.name()
+            )));
+        }
         let base = picture::board_drawing(rules, &self.board)?;
         let index = |[r, c]: [usize; 2]| (r - 1) * base.width + (c - 1);
         let mut panels = Vec::new();

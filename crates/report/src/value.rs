@@ -54,6 +54,9 @@ pub enum ReportError {
     /// The persistent table failed.
     #[error("store: {0}")]
     Store(String),
+    /// A picture that cannot be drawn (the reason says why).
+    #[error("cannot draw: {0}")]
+    Picture(String),
 }
 
 /// What a value is worth, in the subject's standard terms. Numbers print

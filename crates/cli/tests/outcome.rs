@@ -1166,6 +1166,32 @@ fn bad_tables_are_one_line_errors() {
     }
 }
 
+/// A graph position's winning moves are named by the position they lead
+/// to, not by the cells of its internal grid.
+#[test]
+fn a_graph_positions_moves_are_named_by_where_they_lead() {
+    let path = "1-2,2-3,3-4";
+    let rep = json(&["--json", "outcome", "snort-graph", path, "--moves"]);
+    let out = run(&["outcome", "snort-graph", path, "--moves"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("r1c1"), "{text}");
+    let after = rep["first_players"]["left"]["move"]["board"]
+        .as_str()
+        .unwrap();
+    assert!(
+        text.contains(&format!("Left first: wins with to {after}")),
+        "{text}"
+    );
+    assert!(
+        text.contains("Left's first moves:") && text.contains(": to "),
+        "{text}"
+    );
+    // A grid's moves keep their cells.
+    let grid = run(&["outcome", "domineering", "..|..", "--moves"]);
+    assert!(String::from_utf8_lossy(&grid.stdout).contains("wins with r1c1-r2c1"));
+}
+
 /// `--format svg|tikz` with a BOARD draws the answer: a panel per first
 /// player, the winning first move marked (two dots and a bar for a
 /// domino), every winning first move with `--moves` — as many as the JSON

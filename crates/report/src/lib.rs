@@ -31,7 +31,7 @@ pub use check::{
     check_certificate, check_certificate_from, write_certificate_file, write_certificate_stdout,
     CheckError, CheckReport,
 };
-pub use moves::{cells_text, judge_first_moves, FirstMoves, JudgedMove, MirrorOf};
+pub use moves::{cells_text, judge_first_moves, move_text, FirstMoves, JudgedMove, MirrorOf};
 pub use outcome::{
     board_outcome, default_table_mb, nimber_refusal, nimber_text, outcome_through_store,
     save_outcome, stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer,

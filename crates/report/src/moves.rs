@@ -57,15 +57,16 @@ pub struct FirstMoves {
 }
 
 impl FirstMoves {
-    /// The text form: per player, how many moves win, and which.
-    pub fn render_text(&self) -> String {
+    /// The text form: per player, how many moves win, and which (see
+    /// [`move_text`]; `ruleset` is the board's).
+    pub fn render_text(&self, ruleset: &str) -> String {
         let mut s = String::new();
         for (name, moves) in [("Left", &self.left), ("Right", &self.right)] {
             let Some(moves) = moves else { continue };
             let winning: Vec<String> = moves
                 .iter()
                 .filter(|m| m.wins)
-                .map(|m| cells_text(&m.cells))
+                .map(|m| move_text(ruleset, &m.cells, &m.board))
                 .collect();
             s.push_str(&format!(
                 "{name}'s first moves: {} of {} win{}{}\n",
@@ -76,6 +77,20 @@ impl FirstMoves {
             ));
         }
         s
+    }
+}
+
+/// A move as a reader names it: on a grid the cells it changes
+/// (`r1c2-r2c2`); on a graph (Hackenbush, Snort, Col on graphs, whose
+/// cells are those of an internal grid) the position it leads to
+/// (`to 1-2,2-3`).
+pub fn move_text(ruleset: &str, cells: &[[usize; 2]], after: &str) -> String {
+    let graph =
+        partizan_games::Rules::from_name(ruleset).is_ok_and(partizan_games::graph_view::is_graph);
+    if graph {
+        format!("to {after}")
+    } else {
+        cells_text(cells)
     }
 }
 
@@ -282,7 +297,7 @@ mod tests {
             left: Some(left.clone()),
             right: None,
         }
-        .render_text();
+        .render_text("domineering");
         let wins = left.iter().filter(|m| m.wins).count();
         assert!(
             text.starts_with(&format!("Left's first moves: {wins} of 12 win")),

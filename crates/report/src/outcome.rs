@@ -193,7 +193,10 @@ impl OutcomeReport {
             };
             let mv = match (fp.wins, &fp.winning_move) {
                 (false, _) => String::new(),
-                (true, Some(m)) => format!(" with {}", m.cells_text()),
+                (true, Some(m)) => format!(
+                    " with {}",
+                    crate::moves::move_text(self.ruleset, &m.cells, &m.board)
+                ),
                 (true, None) => " with (no move needed)".to_string(),
             };
             let _ = writeln!(
@@ -203,7 +206,7 @@ impl OutcomeReport {
             );
         }
         if let Some(fm) = &self.first_moves {
-            s.push_str(&fm.render_text());
+            s.push_str(&fm.render_text(self.ruleset));
         }
         if let Some(res) = &self.resumed {
             let _ = writeln!(

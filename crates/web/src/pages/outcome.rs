@@ -36,7 +36,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use partizan_games::Board;
 use partizan_report::{
-    cells_text, judge_first_moves, outcome_through_store, stored_outcome, OutcomeReport,
+    judge_first_moves, move_text, outcome_through_store, stored_outcome, OutcomeReport,
     OutcomeStore, RectangleCell, RectangleSpec, RectangleTable, StoredAnswer,
 };
 use partizan_solve::outcome::Convention;
@@ -539,7 +539,7 @@ fn render(a: &Answer) -> String {
                 let mv = match &fp.winning_move {
                     Some(m) => format!(
                         "wins with <span class=\"mono\">{}</span> → <a class=\"mono\" href=\"/outcome?ruleset={}&amp;board={}\">{}</a>",
-                        m.cells_text(),
+                        escape(&move_text(report.ruleset, &m.cells, &m.board)),
                         report.ruleset,
                         crate::html::url_encode(&m.board),
                         escape(&m.board)
@@ -572,7 +572,7 @@ fn render(a: &Answer) -> String {
                                 "<a class=\"mono\" href=\"/outcome?ruleset={}&amp;board={}\">{}</a>",
                                 report.ruleset,
                                 crate::html::url_encode(&m.board),
-                                cells_text(&m.cells)
+                                escape(&move_text(report.ruleset, &m.cells, &m.board))
                             )
                         })
                         .collect();

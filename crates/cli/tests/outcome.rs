@@ -1166,30 +1166,43 @@ fn bad_tables_are_one_line_errors() {
     }
 }
 
-/// A graph position's winning moves are named by the position they lead
-/// to, not by the cells of its internal grid.
+/// A graph position's winning moves are named by the vertex or edge
+/// played, not by the cells of its internal grid.
 #[test]
-fn a_graph_positions_moves_are_named_by_where_they_lead() {
+fn a_graph_positions_moves_are_named_by_vertex_or_edge() {
     let path = "1-2,2-3,3-4";
     let rep = json(&["--json", "outcome", "snort-graph", path, "--moves"]);
     let out = run(&["outcome", "snort-graph", path, "--moves"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("r1c1"), "{text}");
-    let after = rep["first_players"]["left"]["move"]["board"]
-        .as_str()
+    // Snort on a path of four: a move colours a vertex, named by its
+    // label; the JSON keeps the position after it.
+    assert!(rep["first_players"]["left"]["move"]["board"].is_string());
+    assert!(text.contains("Left first: wins with vertex "), "{text}");
+    let listed = text
+        .lines()
+        .find(|l| l.starts_with("Left's first moves:"))
         .unwrap();
-    assert!(
-        text.contains(&format!("Left first: wins with to {after}")),
-        "{text}"
-    );
-    assert!(
-        text.contains("Left's first moves:") && text.contains(": to "),
-        "{text}"
-    );
+    assert!(listed.contains("of 4 win"), "{text}");
+    for v in listed.split("vertex ").skip(1) {
+        let label: usize = v.trim().parse().unwrap();
+        assert!((1..=4).contains(&label), "{text}");
+    }
+    // Hackenbush on a graph: a move cuts an edge, named by its ends.
+    let out = run(&["outcome", "hackenbush-graph", "g-1:b,1-2:r,2-g:g"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("wins with edge "), "{text}");
     // A grid's moves keep their cells.
+    // (which winning move two threads find first may vary; the list of
+    // every first move is in the rules' order)
     let grid = run(&["outcome", "domineering", "..|..", "--moves"]);
-    assert!(String::from_utf8_lossy(&grid.stdout).contains("wins with r1c1-r2c1"));
+    assert!(
+        String::from_utf8_lossy(&grid.stdout)
+            .contains("Left's first moves: 2 of 2 win: r1c1-r2c1 r1c2-r2c2"),
+        "{}",
+        String::from_utf8_lossy(&grid.stdout)
+    );
 }
 
 /// `--format svg|tikz` with a BOARD draws the answer: a panel per first

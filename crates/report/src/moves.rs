@@ -58,15 +58,15 @@ pub struct FirstMoves {
 
 impl FirstMoves {
     /// The text form: per player, how many moves win, and which (see
-    /// [`move_text`]; `ruleset` is the board's).
-    pub fn render_text(&self, ruleset: &str) -> String {
+    /// [`move_text`]; `ruleset` and `board` are the position's).
+    pub fn render_text(&self, ruleset: &str, board: &str) -> String {
         let mut s = String::new();
         for (name, moves) in [("Left", &self.left), ("Right", &self.right)] {
             let Some(moves) = moves else { continue };
             let winning: Vec<String> = moves
                 .iter()
                 .filter(|m| m.wins)
-                .map(|m| move_text(ruleset, &m.cells, &m.board))
+                .map(|m| move_text(ruleset, board, &m.cells, &m.board))
                 .collect();
             s.push_str(&format!(
                 "{name}'s first moves: {} of {} win{}{}\n",
@@ -80,18 +80,37 @@ impl FirstMoves {
     }
 }
 
-/// A move as a reader names it: on a grid the cells it changes
-/// (`r1c2-r2c2`); on a graph (Hackenbush, Snort, Col on graphs, whose
-/// cells are those of an internal grid) the position it leads to
-/// (`to 1-2,2-3`).
-pub fn move_text(ruleset: &str, cells: &[[usize; 2]], after: &str) -> String {
-    let graph =
-        partizan_games::Rules::from_name(ruleset).is_ok_and(partizan_games::graph_view::is_graph);
-    if graph {
-        format!("to {after}")
-    } else {
-        cells_text(cells)
+/// A move from `before` to `after` as a reader names it: on a grid the
+/// cells it changes (`r1c2-r2c2`); on a graph (Hackenbush, Snort, Col on
+/// graphs, whose cells are those of an internal grid) the vertex or edge
+/// played (`vertex 2`, `edge 1-3`, by the labels of the edge list), or,
+/// failing that, the position it leads to.
+pub fn move_text(ruleset: &str, before: &str, cells: &[[usize; 2]], after: &str) -> String {
+    use partizan_games::graph_view::{graph_view, is_graph};
+    let Some(rules) = partizan_games::Rules::from_name(ruleset)
+        .ok()
+        .filter(|&r| is_graph(r))
+    else {
+        return cells_text(cells);
+    };
+    let parsed = partizan_games::with_rules!(rules, |r| (r.parse(before), r.parse(after)));
+    let (Ok(before), Ok(after_board)) = parsed else {
+        return format!("to {after}");
+    };
+    let Some(view) = graph_view(rules, &before) else {
+        return format!("to {after}");
+    };
+    let leads = |m: &partizan_games::graph_view::Moves| {
+        m.left == Some(after_board) || m.right == Some(after_board)
+    };
+    if let Some(v) = view.vertices.iter().find(|v| leads(&v.moves)) {
+        return format!("vertex {}", v.label);
     }
+    if let Some(e) = view.edges.iter().find(|e| leads(&e.moves)) {
+        let (a, b) = e.ends;
+        return format!("edge {}-{}", view.vertices[a].label, view.vertices[b].label);
+    }
+    format!("to {after}")
 }
 
 /// Cells `[row, column]` (1-based) as `r1c2-r2c2`.
@@ -297,7 +316,7 @@ mod tests {
             left: Some(left.clone()),
             right: None,
         }
-        .render_text("domineering");
+        .render_text("domineering", "");
         let wins = left.iter().filter(|m| m.wins).count();
         assert!(
             text.starts_with(&format!("Left's first moves: {wins} of 12 win")),

@@ -195,7 +195,7 @@ impl OutcomeReport {
                 (false, _) => String::new(),
                 (true, Some(m)) => format!(
                     " with {}",
-                    crate::moves::move_text(self.ruleset, &m.cells, &m.board)
+                    crate::moves::move_text(self.ruleset, &self.board, &m.cells, &m.board)
                 ),
                 (true, None) => " with (no move needed)".to_string(),
             };
@@ -206,7 +206,7 @@ impl OutcomeReport {
             );
         }
         if let Some(fm) = &self.first_moves {
-            s.push_str(&fm.render_text(self.ruleset));
+            s.push_str(&fm.render_text(self.ruleset, &self.board));
         }
         if let Some(res) = &self.resumed {
             let _ = writeln!(

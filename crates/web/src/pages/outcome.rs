@@ -539,7 +539,7 @@ fn render(a: &Answer) -> String {
                 let mv = match &fp.winning_move {
                     Some(m) => format!(
                         "wins with <span class=\"mono\">{}</span> → <a class=\"mono\" href=\"/outcome?ruleset={}&amp;board={}\">{}</a>",
-                        escape(&move_text(report.ruleset, &m.cells, &m.board)),
+                        escape(&move_text(report.ruleset, &report.board, &m.cells, &m.board)),
                         report.ruleset,
                         crate::html::url_encode(&m.board),
                         escape(&m.board)
@@ -572,7 +572,7 @@ fn render(a: &Answer) -> String {
                                 "<a class=\"mono\" href=\"/outcome?ruleset={}&amp;board={}\">{}</a>",
                                 report.ruleset,
                                 crate::html::url_encode(&m.board),
-                                escape(&move_text(report.ruleset, &m.cells, &m.board))
+                                escape(&move_text(report.ruleset, &report.board, &m.cells, &m.board))
                             )
                         })
                         .collect();

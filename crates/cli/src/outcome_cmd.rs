@@ -284,7 +284,9 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
         let board = r
             .parse(text)
             .with_context(|| format!("bad {} board", r.name()))?;
-        if args.format.is_some() && picture::is_graph(Rules::from_name(r.name())?, &board) {
+        if args.format.is_some()
+            && partizan_games::graph_view::is_graph(Rules::from_name(r.name())?)
+        {
             bail!(
                 "--format draws an answer on a board, and {} positions are graphs (partizan draw {} draws the graph)",
                 r.name(),

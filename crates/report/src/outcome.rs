@@ -248,14 +248,7 @@ impl OutcomeReport {
         rules: partizan_games::Rules,
     ) -> Result<(String, String), crate::ReportError> {
         use crate::picture::{self, Mark};
-        let board =
-            partizan_games::with_rules!(rules, |r| r.parse(&self.board)).map_err(|source| {
-                crate::ReportError::Board {
-                    ruleset: rules.name(),
-                    source,
-                }
-            })?;
-        if picture::is_graph(rules, &board) {
+        if partizan_games::graph_view::is_graph(rules) {
             return Err(crate::ReportError::Picture(format!(
                 "{} positions are graphs, and an answer is drawn on a board (partizan draw {} draws the graph)",
                 rules.name(),

@@ -1137,12 +1137,6 @@ pub fn position_picture(
     }
 }
 
-/// Whether `board` of `rules` is a graph position (Hackenbush, Snort and
-/// Col on graphs), drawn as a graph rather than as a grid of cells.
-pub fn is_graph(rules: Rules, board: &partizan_games::Board) -> bool {
-    partizan_games::graph_view::graph_view(rules, board).is_some()
-}
-
 /// Where each vertex of a graph view is drawn, in a `w` x `h` picture.
 fn graph_layout(view: &GraphView) -> (Vec<(f64, f64)>, f64, f64) {
     use std::f64::consts::PI;

@@ -1105,43 +1105,44 @@ impl<V> Default for PosMap<V> {
     }
 }
 
+/// A position's key in one of [`PosMap`]'s two maps.
+enum PosKey {
+    One(OneLayer),
+    All(AllLayers),
+}
+
+impl PosKey {
+    fn of(board: &Board, tail: u32, left: bool) -> PosKey {
+        match board.layers() {
+            [l0, 0, 0] => PosKey::One(OneLayer {
+                bits: words(l0),
+                tail,
+                left,
+            }),
+            [l0, l1, l2] => PosKey::All(AllLayers {
+                bits: [words(l0), words(l1), words(l2)],
+                tail,
+                left,
+            }),
+        }
+    }
+}
+
 impl<V> PosMap<V> {
     /// Key `board` (its layers: the caller keeps every board on one
     /// rectangle), `tail` and the mover `left` to `v`; the value it had.
     fn insert(&mut self, board: &Board, tail: u32, left: bool, v: V) -> Option<V> {
-        match board.layers() {
-            [l0, 0, 0] => self.one.insert(
-                OneLayer {
-                    bits: words(l0),
-                    tail,
-                    left,
-                },
-                v,
-            ),
-            [l0, l1, l2] => self.all.insert(
-                AllLayers {
-                    bits: [words(l0), words(l1), words(l2)],
-                    tail,
-                    left,
-                },
-                v,
-            ),
+        match PosKey::of(board, tail, left) {
+            PosKey::One(k) => self.one.insert(k, v),
+            PosKey::All(k) => self.all.insert(k, v),
         }
     }
 
     /// The value keyed to `board`, `tail` and `left`.
     fn get(&self, board: &Board, tail: u32, left: bool) -> Option<&V> {
-        match board.layers() {
-            [l0, 0, 0] => self.one.get(&OneLayer {
-                bits: words(l0),
-                tail,
-                left,
-            }),
-            [l0, l1, l2] => self.all.get(&AllLayers {
-                bits: [words(l0), words(l1), words(l2)],
-                tail,
-                left,
-            }),
+        match PosKey::of(board, tail, left) {
+            PosKey::One(k) => self.one.get(&k),
+            PosKey::All(k) => self.all.get(&k),
         }
     }
 

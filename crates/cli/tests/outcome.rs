@@ -656,14 +656,23 @@ fn a_one_sided_certificate_checks_and_proves_no_class() {
     assert_eq!(c["right_first_wins"], false);
     let out = run(&["check", f]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("Right moving first loses"));
-    // A claim for the other side, which the proof does not cover, fails.
+    // A claim for the other side, which the proof does not cover: a
+    // false one fails; a true one the checker proves by its own search.
     let bad = dir.path().join("bad.txt");
+    std::fs::write(
+        &bad,
+        text.replace("claim right loses", "claim left loses\nclaim right loses"),
+    )
+    .unwrap();
+    fails(&["check", bad.to_str().unwrap()], "proof fails");
     std::fs::write(
         &bad,
         text.replace("claim right loses", "claim left wins\nclaim right loses"),
     )
     .unwrap();
-    fails(&["check", bad.to_str().unwrap()], "proof fails");
+    let c = json(&["check", bad.to_str().unwrap(), "--json"]);
+    assert_eq!(c["outcome"], "L", "{c}");
+    assert!(c["check"]["searched"].as_u64().unwrap() > 0, "{c}");
 }
 
 /// 8 x 6 Domineering (8 rows, 6 columns): L (Lachmann, Moore and

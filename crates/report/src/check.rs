@@ -1,6 +1,7 @@
 //! The answer of replaying a certificate ([`CheckReport`], `partizan check
 //! FILE [--json]`): which board, which outcome it proves and what the
-//! independent checker (`partizan_solve::search::certificate::check`) did.
+//! independent checker (`partizan_check`, whose trusted base its crate
+//! documentation lists) did.
 
 use std::fmt::Write as _;
 use std::io::BufRead;
@@ -70,12 +71,13 @@ impl CheckReport {
         };
         let _ = writeln!(
             s,
-            "valid: {} {} {what} ({} positions replayed, {} decided by values, {} by move bounds, {} records)",
+            "valid: {} {} {what} ({} positions replayed, {} decided by values, {} by counting moves, {} searched by the checker itself, {} records)",
             self.ruleset,
             self.board,
             self.check.positions,
             self.check.by_value,
             self.check.by_bounds,
+            self.check.searched,
             self.check.records
         );
         s
@@ -253,7 +255,15 @@ mod tests {
         counts.sort_unstable();
         assert_eq!(
             counts,
-            ["by_bounds", "by_value", "positions", "records", "terminal"]
+            [
+                "by_bounds",
+                "by_value",
+                "positions",
+                "records",
+                "searched",
+                "terminal",
+                "valued"
+            ]
         );
         assert_eq!(v["valid"], true);
         assert_eq!(v["ruleset"], "domineering");

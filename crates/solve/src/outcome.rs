@@ -24,15 +24,8 @@ use serde::Serialize;
 use crate::regions::{region_board, regions};
 use crate::value::{SolveError, Solver};
 
-/// The play convention.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Convention {
-    /// The player who cannot move loses.
-    Normal,
-    /// The player who cannot move wins.
-    Misere,
-}
+/// The play convention (the certificate format's, shared).
+pub use partizan_check::Convention;
 
 /// Who wins a position moving first.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]

@@ -1,0 +1,57 @@
+//! The independent certificate checker.
+//!
+//! A certificate (written by `partizan outcome --certificate`) claims who
+//! wins a board with each player moving first and records, at positions
+//! where the claimed winner moves, a winning move. This crate reads one
+//! and replays it: every reply of the loser, the winner's recorded move,
+//! until the line is decided. It accepts the claim only if every line is
+//! decided for the claimed winner.
+//!
+//! # The trusted base
+//!
+//! A check is as good as the code it trusts. This crate trusts, and only
+//! trusts:
+//!
+//! 1. **The rules**, from `partizan_games`: the ruleset's `parse`, its
+//!    move generation (`options`), its `cells`, and its `footprints`
+//!    (which cells a move can ever touch: they split a board into regions
+//!    whose values add up).
+//! 2. **Its own small value engine** ([`values`]): short games as sets of
+//!    options, compared, added and made canonical by the definitions
+//!    alone, used to value regions of at most `value-cells` cells (capped
+//!    at [`MAX_VALUE_CELLS`]; a header asking for more is refused) by
+//!    plain recursion over the rules' options ([`leaves::RegionValues`]).
+//! 3. **Its own move count for Domineering** ([`leaves::domineering_counts`]):
+//!    safe moves against the most moves the opponent can still make, cell
+//!    by cell.
+//! 4. **This replay** ([`checker`]) and the text format ([`format`]),
+//!    whose every line is bounded.
+//!
+//! It shares no code with the search whose answers it checks: not the
+//! value solver and arena of `partizan_core`, not the search's region
+//! split, move bounds, finer bound, table, move order or symmetry.
+//! (`partizan_core`'s notation parser reads the tails written in records,
+//! but only to find which record belongs to a position: a record proposes
+//! a move, which the replay plays only if it is a move of the position it
+//! stands on, so a misread tail can make a true proof fail, never a false
+//! one pass.) Where the certificate's header names rules the prover
+//! leaned on (`cutoffs bounds fine`: Domineering's finer bound), they are
+//! not believed: a position the prover left without a record, which the
+//! checker's own rules do not decide, is searched by the checker itself,
+//! with its own rules at the leaves, under the check's position limit.
+//!
+//! Every position is keyed with the player claimed to win it, so a
+//! position proved for one claim never stands in for the other (the
+//! forgery of issue 38: a Right move transposing into a position proved
+//! in Left's tree).
+
+pub mod checker;
+pub mod format;
+pub mod leaves;
+pub mod values;
+
+pub use checker::{check, check_reader, CheckProgress, CheckReport, Leaves, PosMap, PosSet, Rule};
+pub use format::{
+    CertError, CertReader, Certificate, Claims, Convention, Header, Play, Record, RecordRef,
+    HEADER, HEADER_V1, MAX_LINE, MAX_VALUE_CELLS,
+};

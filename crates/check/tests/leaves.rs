@@ -1,0 +1,138 @@
+//! The checker's leaf rules against plain minimax: Domineering's move
+//! counts (with integer tails) never decide a position the wrong way, and
+//! regions partition the cells with every footprint inside one.
+
+use partizan_check::leaves::{decide_by_counts, domineering_counts, integer_bounds, regions};
+use partizan_check::values::Values;
+use partizan_games::{Board, Clobber, Domineering, Konane, Player, Ruleset};
+use rustc_hash::FxHashMap;
+
+/// Whether `mover` wins `b` plus the integer `n` (free moves for Left
+/// when positive, for Right when negative), by minimax.
+fn wins(b: &Board, n: i64, mover: Player, memo: &mut FxHashMap<(Board, i64, bool), bool>) -> bool {
+    let key = (*b, n, mover == Player::Left);
+    if let Some(&w) = memo.get(&key) {
+        return w;
+    }
+    let mut opts = Vec::new();
+    Domineering.options(b, mover, |o| opts.push((o, n)));
+    match mover {
+        Player::Left if n > 0 => opts.push((*b, n - 1)),
+        Player::Right if n < 0 => opts.push((*b, n + 1)),
+        _ => {}
+    }
+    let w = opts
+        .iter()
+        .any(|(o, m)| !wins(o, *m, mover.opponent(), memo));
+    memo.insert(key, w);
+    w
+}
+
+fn random_board(rng: &mut fastrand::Rng) -> Board {
+    let rows = rng.usize(2..=4);
+    let cols = rng.usize(2..=5);
+    let text: Vec<String> = (0..rows)
+        .map(|_| {
+            (0..cols)
+                .map(|_| if rng.u8(..4) == 0 { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    Domineering.parse(&text.join("|")).unwrap()
+}
+
+#[test]
+fn counting_moves_never_decides_wrongly() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut memo = FxHashMap::default();
+    let mut values = Values::new();
+    let (mut decided, mut tried) = (0, 0);
+    for _ in 0..600 {
+        let b = random_board(&mut rng);
+        let n = rng.i64(-2..=2);
+        let t = values.integer(n);
+        let (lo, hi) = integer_bounds(&mut values, t, 64).unwrap();
+        assert_eq!((lo, hi), (n, n));
+        let left = domineering_counts(&b, Player::Left);
+        let right = domineering_counts(&b, Player::Right);
+        for mover in Player::BOTH {
+            tried += 1;
+            if let Some(w) = decide_by_counts(left, right, lo, hi, mover) {
+                decided += 1;
+                assert_eq!(
+                    w,
+                    wins(&b, n, mover, &mut memo),
+                    "{} + {n}, {mover:?} to move: {left:?} {right:?}",
+                    Domineering.format(&b)
+                );
+            }
+        }
+    }
+    // The rule must decide something to be worth testing.
+    assert!(decided > tried / 8, "decided {decided} of {tried}");
+}
+
+/// A tail between two integers is read as the one that makes each claim
+/// harder, so a switch's bounds are its stops' integers around it.
+#[test]
+fn a_tail_between_integers_is_bounded_by_them() {
+    let mut v = Values::new();
+    let (three, minus_three) = (v.integer(3), v.integer(-3));
+    let switch = v.make(vec![three], vec![minus_three]);
+    assert_eq!(integer_bounds(&mut v, switch, 64), Some((-4, 4)));
+    let half = {
+        let one = v.integer(1);
+        let zero = v.zero();
+        v.make(vec![zero], vec![one])
+    };
+    assert_eq!(integer_bounds(&mut v, half, 64), Some((0, 1)));
+    let big = v.integer(70);
+    assert_eq!(integer_bounds(&mut v, big, 64), None);
+}
+
+/// The counts by hand on one board: Left's safe moves are the vertical
+/// pairs walled in across (both sides blocked), her most moves the
+/// vertical pairs that fit.
+#[test]
+fn counts_by_hand() {
+    let b = Domineering.parse("#.#.|#.#.|....").unwrap();
+    let l = domineering_counts(&b, Player::Left);
+    assert_eq!((l.safe, l.max), (2, 2));
+    let r = domineering_counts(&b, Player::Right);
+    assert_eq!((r.safe, r.max), (0, 2));
+}
+
+#[test]
+fn regions_partition_the_cells_and_hold_every_footprint() {
+    let mut rng = fastrand::Rng::with_seed(11);
+    for i in 0..300 {
+        let b = random_board(&mut rng);
+        check_regions(&Domineering, &b, i);
+        let c = Clobber
+            .parse(&Domineering.format(&b).replace('#', "x").replace('.', "o"))
+            .unwrap();
+        check_regions(&Clobber, &c, i);
+    }
+    let k = Konane.parse("xox.|o.ox|x.xo").unwrap();
+    check_regions(&Konane, &k, 0);
+}
+
+fn check_regions<R: Ruleset>(rules: &R, b: &Board, i: usize) {
+    let parts = regions(rules, b);
+    let mut union = 0u128;
+    for &p in &parts {
+        assert_eq!(union & p, 0, "{i}: regions overlap");
+        union |= p;
+    }
+    assert_eq!(union, rules.cells(b), "{i}: regions miss cells");
+    rules.footprints(b, |f| {
+        let f = f & rules.cells(b);
+        if f != 0 {
+            assert_eq!(
+                parts.iter().filter(|&&p| p & f != 0).count(),
+                1,
+                "{i}: a footprint spans regions"
+            );
+        }
+    });
+}

@@ -45,28 +45,9 @@ fn default_store_path_with(env: &dyn Fn(&str) -> Option<OsString>) -> Result<Pat
         .ok_or(StoreError::NoLocation)
 }
 
-/// The per-user data directory: XDG on Linux and other Unixes,
-/// `~/Library/Application Support` on macOS, `%APPDATA%` on Windows.
+/// The per-user data directory (the key's too: [`partizan_seal::data_dir`]).
 fn data_dir(env: &dyn Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
-    let absolute = |v: OsString| {
-        let p = PathBuf::from(v);
-        p.is_absolute().then_some(p)
-    };
-    if cfg!(windows) {
-        return env("APPDATA").and_then(absolute);
-    }
-    if cfg!(target_os = "macos") {
-        return env("HOME")
-            .and_then(absolute)
-            .map(|h| h.join("Library").join("Application Support"));
-    }
-    // The XDG base directory spec: a relative XDG_DATA_HOME is ignored.
-    if let Some(p) = env("XDG_DATA_HOME").and_then(absolute) {
-        return Some(p);
-    }
-    env("HOME")
-        .and_then(absolute)
-        .map(|h| h.join(".local").join("share"))
+    partizan_seal::data_dir(env)
 }
 
 /// Which store a command runs with, as chosen on the command line.

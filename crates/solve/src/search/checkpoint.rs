@@ -8,6 +8,7 @@
 //!
 //! ```text
 //! magic "PZCHKPT\n" | format u32 | header | entries | count u64 | crc32 u32
+//!   | mac [32]
 //! header:  engine, ruleset, board (length-prefixed UTF-8), convention u8,
 //!          value cells u32, symmetry u8, sessions u32, nodes before u64,
 //!          Left first, Right first (each: 0 open + refuted first moves,
@@ -28,11 +29,16 @@
 //! checkpoint names its engine, and one engine's file is refused by
 //! another as foreign.
 //!
-//! (little-endian throughout; the CRC-32 covers every byte before it). A
-//! file is believed only whole: the checksum is verified over the whole
-//! file before anything is read from it, and a checkpoint for another
-//! board, ruleset, convention or engine is refused
-//! ([`CheckpointError::Foreign`]). Writes go to a hidden temporary sibling
+//! (little-endian throughout; the CRC-32 covers every byte before it, the
+//! MAC every byte before it too, under the user's key:
+//! [`partizan_seal::user_key`]). A file is believed only whole and only
+//! as written by partizan for this user: the checksum and the MAC are
+//! verified over the whole file before anything is read from it, so a
+//! file edited by hand (its CRC recomputed or not) or made with another
+//! key is refused ([`CheckpointError::Unsealed`]: the decided first
+//! players and table bounds it holds are claims nothing else checks); and
+//! a checkpoint for another board, ruleset, convention or engine is
+//! refused ([`CheckpointError::Foreign`]). Writes go to a hidden temporary sibling
 //! and are renamed over `FILE`, so a kill while writing leaves the previous checkpoint.
 //!
 //! The entries' keys are the engine's position hashes, so a change to the
@@ -40,8 +46,9 @@
 //! the general one in `search::tests`, Domineering's in
 //! `search::domineering::tests`). Format 1 had no refuted first moves,
 //! formats 1 and 2 no check bits in their keys, format 3 one win/loss bit
-//! per entry where format 4 has handicap bounds ([`Entry`]): none of them is
-//! read (a format-3 table keyed integer tails apart from the board).
+//! per entry where format 4 has handicap bounds ([`Entry`]), format 4 no
+//! MAC: none of them is read (a format-3 table keyed integer tails apart
+//! from the board; a format-4 file cannot be told from a forged one).
 
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
@@ -58,13 +65,18 @@ use crate::outcome::Convention;
 
 /// The format's version: bump it whenever the layout or the engine's
 /// position hashing changes.
-pub const FORMAT: u32 = 4;
+pub const FORMAT: u32 = 5;
+
+/// The MAC's domain: a checkpoint's MAC verifies nothing else.
+const MAC_DOMAIN: &str = "partizan checkpoint v5";
 
 const MAGIC: &[u8; 8] = b"PZCHKPT\n";
 /// Bytes per entry in the file.
 const ENTRY_LEN: u64 = 16;
-/// Bytes after the entries: the count and the checksum.
-const TRAILER_LEN: u64 = 12;
+/// Bytes after the entries: the count, the checksum and the MAC.
+const TRAILER_LEN: u64 = 12 + MAC_LEN;
+/// Bytes of the MAC.
+const MAC_LEN: u64 = partizan_seal::MAC_LEN as u64;
 
 /// Why a checkpoint was not written or not believed.
 #[derive(Debug, Error)]
@@ -97,6 +109,19 @@ pub enum CheckpointError {
         path: PathBuf,
         /// Its format.
         found: u32,
+    },
+    /// The file is whole but was not written by partizan with this user's
+    /// key: edited, or from another machine or user (never believed).
+    #[error(
+        "checkpoint {} was not written with this user's key ({key}): not believed (remove it to \
+         start afresh, or set PARTIZAN_KEY to the key file of the machine that wrote it)",
+        path.display()
+    )]
+    Unsealed {
+        /// The file.
+        path: PathBuf,
+        /// The key file used, as text.
+        key: String,
     },
     /// The file is a checkpoint of another search.
     #[error("checkpoint {} is for {found}, not {expected}", path.display())]
@@ -207,15 +232,17 @@ impl State {
     }
 }
 
-/// A writer that keeps the CRC-32 of what went through it.
+/// A writer that keeps the CRC-32 and the MAC of what went through it.
 struct Crc<W> {
     inner: W,
     crc: crc32fast::Hasher,
+    mac: partizan_seal::Mac,
 }
 
 impl<W: Write> Crc<W> {
     fn put(&mut self, b: &[u8]) -> std::io::Result<()> {
         self.crc.update(b);
+        self.mac.update(b);
         self.inner.write_all(b)
     }
     fn str(&mut self, s: &str) -> std::io::Result<()> {
@@ -295,6 +322,7 @@ fn write_to(out: &mut impl Write, state: &State, entries: &dyn Entries) -> std::
     let mut w = Crc {
         inner: out,
         crc: crc32fast::Hasher::new(),
+        mac: partizan_seal::user_key().key.mac(MAC_DOMAIN),
     };
     {
         w.put(MAGIC)?;
@@ -337,7 +365,9 @@ fn write_to(out: &mut impl Write, state: &State, entries: &dyn Entries) -> std::
         let count = entries.write_entries(&mut |b| w.put(b))?;
         w.put(&count.to_le_bytes())?;
         let crc = w.crc.clone().finalize();
-        w.inner.write_all(&crc.to_le_bytes())?;
+        w.put(&crc.to_le_bytes())?;
+        let mac = w.mac.finish();
+        w.inner.write_all(&mac)?;
         Ok(count)
     }
 }
@@ -455,21 +485,50 @@ pub(crate) fn read_entries(
     if len < MAGIC.len() as u64 + 4 + 4 {
         return Err(corrupt(format!("{len} bytes")));
     }
-    // Pass 1: the checksum over everything before the last four bytes.
+    // Pass 1: the checksum and the MAC over everything before them.
     let mut r = BufReader::with_capacity(1 << 20, file);
+    let mut head = [0u8; 12];
+    r.read_exact(&mut head).map_err(io)?;
+    let format = u32::from_le_bytes([head[8], head[9], head[10], head[11]]);
+    if &head[..8] == MAGIC && (1..FORMAT).contains(&format) {
+        return Err(CheckpointError::Outdated {
+            path: path.to_path_buf(),
+            found: format,
+        });
+    }
+    if len < TRAILER_LEN + 12 {
+        return Err(corrupt(format!("{len} bytes")));
+    }
+    let user = partizan_seal::user_key();
     let mut crc = crc32fast::Hasher::new();
-    let mut left = len - 4;
+    let mut mac = user.key.mac(MAC_DOMAIN);
+    crc.update(&head);
+    mac.update(&head);
+    let mut left = len - 12 - 4 - MAC_LEN;
     let mut buf = vec![0u8; 1 << 20];
     while left > 0 {
         let n = left.min(buf.len() as u64) as usize;
         r.read_exact(&mut buf[..n]).map_err(io)?;
         crc.update(&buf[..n]);
+        mac.update(&buf[..n]);
         left -= n as u64;
     }
     let mut tail = [0u8; 4];
     r.read_exact(&mut tail).map_err(io)?;
     if crc.finalize() != u32::from_le_bytes(tail) {
         return Err(corrupt("checksum mismatch".to_string()));
+    }
+    mac.update(&tail);
+    let mut tag = [0u8; partizan_seal::MAC_LEN];
+    r.read_exact(&mut tag).map_err(io)?;
+    if !mac.verify(&tag) {
+        return Err(CheckpointError::Unsealed {
+            path: path.to_path_buf(),
+            key: user.path.as_ref().map_or_else(
+                || "a key of this process alone".to_string(),
+                |p| p.display().to_string(),
+            ),
+        });
     }
     // Pass 2: parse.
     let file = File::open(path).map_err(io)?;
@@ -770,9 +829,10 @@ mod tests {
         assert_eq!(Entry::from_bits(1 << 26), None);
     }
 
-    /// The layout of format 4, pinned: a checkpoint with a decided and an
+    /// The layout of format 5, pinned: a checkpoint with a decided and an
     /// open first player (one refuted first move) and one table entry is
-    /// these bytes. If this fails, the layout changed: bump [`FORMAT`].
+    /// these bytes, then the MAC under the user's key. If this fails, the
+    /// layout changed: bump [`FORMAT`].
     #[test]
     fn the_layout_is_pinned() {
         let b = |e: u128| Board::new(3, 2, [e, 0, 0]).unwrap();
@@ -810,15 +870,14 @@ mod tests {
         let path = dir.path().join("c.ckpt");
         assert_eq!(write(&path, &state, &table).unwrap(), 1);
         let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(&bytes[..12], b"PZCHKPT\n\x04\0\0\0");
-        assert_eq!(bytes.len(), 255);
-        // (The CRC of a whole file is the same for every file, its residue;
-        // the stored checksum pins the bytes.)
-        let n = bytes.len();
-        assert_eq!(
-            u32::from_le_bytes(bytes[n - 4..].try_into().unwrap()),
-            1912421681
-        );
+        assert_eq!(&bytes[..12], b"PZCHKPT\n\x05\0\0\0");
+        assert_eq!(bytes.len(), 255 + 32);
+        // The stored checksum pins the bytes before it; the MAC is the
+        // user key's over them and the checksum.
+        let n = bytes.len() - 32;
+        assert_eq!(u32::from_le_bytes(bytes[n - 4..n].try_into().unwrap()), CRC);
+        let mac = partizan_seal::user_key().key.mac(MAC_DOMAIN);
+        assert!(mac.clone().update(&bytes[..n]).verify(&bytes[n..]));
         let back = Table::with_bytes(1 << 12);
         let (read_back, n) = read(&path, &state.fingerprint, &back).unwrap().unwrap();
         assert_eq!((read_back, n), (state.clone(), 1));
@@ -829,12 +888,12 @@ mod tests {
 
         // A file of an older format (no check bits in its keys) is refused
         // by name, whatever else it holds.
-        for old in [1u32, 2, 3] {
+        for old in [1u32, 2, 3, 4] {
             let mut bytes = std::fs::read(&path).unwrap();
             bytes[8..12].copy_from_slice(&old.to_le_bytes());
-            let n = bytes.len();
+            let n = bytes.len() - 32;
             let crc = crc32fast::hash(&bytes[..n - 4]);
-            bytes[n - 4..].copy_from_slice(&crc.to_le_bytes());
+            bytes[n - 4..n].copy_from_slice(&crc.to_le_bytes());
             let stale = dir.path().join("old.ckpt");
             std::fs::write(&stale, &bytes).unwrap();
             let err = read(&stale, &state.fingerprint, &Table::with_bytes(1 << 12)).unwrap_err();
@@ -844,5 +903,69 @@ mod tests {
             );
             assert!(err.to_string().contains("older than this build"), "{err}");
         }
+    }
+
+    /// The stored checksum of the pinned file.
+    const CRC: u32 = 2_750_982_976;
+
+    /// Issue 38: a checkpoint rewritten with its decided first player
+    /// flipped and its CRC recomputed was believed. Now such a file, and
+    /// one sealed with another key, is refused by name; the file as
+    /// written is read back.
+    #[test]
+    fn a_forged_checkpoint_is_refused() {
+        let state = State {
+            fingerprint: Fingerprint {
+                engine: "general".into(),
+                ruleset: "domineering".into(),
+                board: "..|..".into(),
+                convention: Convention::Normal,
+                value_cells: 0,
+                symmetry: true,
+            },
+            sessions: 1,
+            nodes: 3,
+            left: Some(Decided {
+                wins: true,
+                winning_move: Some(Board::new(2, 2, [0b1010, 0, 0]).unwrap()),
+                counts: SearchCounts::default(),
+            }),
+            right: None,
+            solved: [Vec::new(), Vec::new()],
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.ckpt");
+        write(&path, &state, &Table::with_bytes(1 << 12)).unwrap();
+        let fresh = || Table::with_bytes(1 << 12);
+        assert!(read(&path, &state.fingerprint, &fresh()).unwrap().is_some());
+        let bytes = std::fs::read(&path).unwrap();
+        // The byte that says Left wins (2), after the header's strings and
+        // numbers, made to say she loses (1) and her move dropped (0).
+        let f = &state.fingerprint;
+        let at = 12 + 3 * 4 + f.engine.len() + f.ruleset.len() + f.board.len() + 1 + 4 + 1 + 4 + 8;
+        assert_eq!(bytes[at..at + 2], [2, 1]);
+        let mut forged = bytes[..at].to_vec();
+        forged.extend_from_slice(&[1, 0]);
+        forged.extend_from_slice(&bytes[at + 2 + 2 + 48..]);
+        let n = forged.len() - 32;
+        let crc = crc32fast::hash(&forged[..n - 4]);
+        forged[n - 4..n].copy_from_slice(&crc.to_le_bytes());
+        std::fs::write(&path, &forged).unwrap();
+        let e = read(&path, &state.fingerprint, &fresh()).unwrap_err();
+        assert!(matches!(e, CheckpointError::Unsealed { .. }), "{e}");
+        assert!(
+            e.to_string().contains("not written with this user's key"),
+            "{e}"
+        );
+        // The same bytes with a MAC of another key: refused too.
+        let other = partizan_seal::Key::from_bytes([7; 32]);
+        let mut mac = other.mac(MAC_DOMAIN);
+        let m = bytes.len() - 32;
+        mac.update(&bytes[..m]);
+        let mut foreign = bytes[..m].to_vec();
+        foreign.extend_from_slice(&mac.finish());
+        std::fs::write(&path, &foreign).unwrap();
+        let e = read(&path, &state.fingerprint, &fresh()).unwrap_err();
+        assert!(matches!(e, CheckpointError::Unsealed { .. }), "{e}");
     }
 }

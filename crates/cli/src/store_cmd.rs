@@ -71,15 +71,22 @@ pub enum StoreCmd {
         /// The export file.
         file: PathBuf,
     },
-    /// Check that every entry decodes and recompute stored values from
-    /// scratch; any mismatch is listed with its key and the exit code is 2.
+    /// Check that every entry decodes, recompute stored values from
+    /// scratch and search stored outcomes again; any mismatch is listed
+    /// with its key and the exit code is 2.
     Verify {
-        /// Recompute only this many values, chosen at random.
+        /// Recompute only this many values (and search this many stored
+        /// outcomes), chosen at random; imported ones are always checked.
         #[arg(long, value_name = "N")]
         sample: Option<usize>,
         /// Seed of the random sample.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Nodes each stored outcome is searched with (one not decided
+        /// within them is counted, not failed).
+        #[arg(long, value_name = "N", default_value_t = 20_000_000,
+              value_parser = clap::value_parser!(u64).range(1..))]
+        outcome_nodes: u64,
     },
     /// Fill the table: evaluate every region of up to N cells (every
     /// filling, for games with pieces) with the store attached.
@@ -259,34 +266,47 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, long: &crate::Long, json: bool) ->
                 say!("{}", serde_json::to_string_pretty(&report)?);
             } else {
                 say!(
-                    "imported {} new region values ({} already present, {} conflicting: kept the stored ones; {} recomputed and right, {} unverified until `partizan store verify`), {} new census results ({} already present)",
+                    "imported {} new region values ({} already present, {} conflicting: kept the stored ones; {} recomputed and right, {} unverified until `partizan store verify`), {} new census results and outcomes ({} already present; outcomes searched again: {} right, {} not decided within the budget and unverified until `partizan store verify`; {} Python values left out)",
                     report.regions_added,
                     report.regions_present,
                     report.regions_conflicting,
                     report.regions_recomputed,
                     report.regions_unverified,
                     report.census_added,
-                    report.census_present
+                    report.census_present,
+                    report.outcomes_verified,
+                    report.outcomes_unverified,
+                    report.census_skipped
                 );
             }
             Ok(())
         }
-        StoreCmd::Verify { sample, seed } => {
+        StoreCmd::Verify {
+            sample,
+            seed,
+            outcome_nodes,
+        } => {
             let mut s = open_read_only(&store)?;
             let integrity = s
                 .check_integrity()
                 .context("the store's structure could not be checked")?;
             let watch = long.watch("store verify", "entries", None);
-            let report = verify_with_progress(&s, &VerifyOptions { sample, seed }, &mut |d, t| {
-                watch.set(d, t)
-            });
+            let opts = VerifyOptions {
+                sample,
+                seed,
+                outcome_nodes,
+            };
+            let report = verify_with_progress(&s, &opts, &mut |d, t| watch.set(d, t));
             drop(watch);
             let report = report?;
             // The one write: imported values recomputed and found right are
             // marked verified, unless the file is damaged (then it is left
             // untouched).
             let damaged = !report.bad_entries.is_empty() || integrity == Some(false);
-            let promoted = if report.promotable.is_empty() || damaged {
+            let promoted = if (report.promotable.is_empty()
+                && report.promotable_outcomes.is_empty())
+                || damaged
+            {
                 0
             } else {
                 let rw = open_required(&store, false)?;
@@ -319,23 +339,36 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, long: &crate::Long, json: bool) ->
                 for b in &report.bad_entries {
                     say!("BAD ENTRY {} key {}: {}", b.ruleset, b.key, b.detail);
                 }
+                for m in &report.outcome_mismatches {
+                    say!(
+                        "MISMATCH {}: stored {} but the search finds {}",
+                        m.key,
+                        m.stored,
+                        m.computed
+                    );
+                }
                 for r in &report.unknown_rulesets {
                     say!("skipped ruleset '{r}' (unknown to this build)");
                 }
                 say!(
-                    "{} entries decoded, {} recomputed ({} imported, {} marked verified), {} mismatches, {} bad entries",
+                    "{} entries decoded, {} recomputed ({} imported, {} marked verified), {} mismatches, {} bad entries; {} outcomes, {} searched again ({} not decided within {} nodes), {} mismatches",
                     report.entries,
                     report.recomputed,
                     report.unverified_checked,
                     promoted,
                     report.mismatches.len(),
-                    report.bad_entries.len()
+                    report.bad_entries.len(),
+                    report.outcomes,
+                    report.outcomes_searched,
+                    report.outcomes_undecided,
+                    outcome_nodes,
+                    report.outcome_mismatches.len()
                 );
             }
             if !report.ok() || integrity == Some(false) {
                 bail!(
                     "store verify failed: {} mismatches, {} bad entries{}; the file was left untouched",
-                    report.mismatches.len(),
+                    report.mismatches.len() + report.outcome_mismatches.len(),
                     report.bad_entries.len(),
                     if integrity == Some(false) { ", damaged structure" } else { "" }
                 );

@@ -472,6 +472,7 @@ fn a_stored_outcome_that_cannot_be_right_is_searched_again() {
             nodes: 1,
             partizan_version: "test".into(),
             computed_at: 0,
+            provenance: partizan_store::Provenance::Computed,
         };
         s.put_outcome(&bogus).unwrap();
     }

@@ -453,7 +453,8 @@ pub fn stored_outcome<R: Ruleset>(
     let conv = convention_name(config.convention);
     let o = match store.get_outcome(r.name(), conv, &text) {
         Ok(OutcomeRead::Hit(o)) => o,
-        Ok(OutcomeRead::Miss) => return StoredAnswer::Miss,
+        // An imported outcome not yet searched again is no answer.
+        Ok(OutcomeRead::Miss | OutcomeRead::Unverified(_)) => return StoredAnswer::Miss,
         Ok(OutcomeRead::Damaged(why)) => return StoredAnswer::Rejected(format!("store: {why}")),
         Err(e) => return StoredAnswer::Rejected(format!("store: cannot read: {e}")),
     };
@@ -559,6 +560,7 @@ pub fn save_outcome<R: Ruleset>(
         nodes: rep.total().nodes,
         partizan_version: partizan_store::PARTIZAN_VERSION.to_string(),
         computed_at: partizan_store::record::unix_now(),
+        provenance: partizan_store::Provenance::Computed,
     })?;
     Ok(true)
 }
@@ -703,6 +705,7 @@ mod tests {
             nodes: 0,
             partizan_version: "test".into(),
             computed_at: 0,
+            provenance: partizan_store::Provenance::Computed,
         }
     }
 

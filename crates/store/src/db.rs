@@ -1068,7 +1068,7 @@ pub(crate) fn read_region_on(c: &Connection, ruleset: &str, key: &[u8]) -> Resul
     })
 }
 
-fn census_value(key: &str, stored: &[u8]) -> Result<serde_json::Value> {
+pub(crate) fn census_value(key: &str, stored: &[u8]) -> Result<serde_json::Value> {
     let body = unseal("census", key.as_bytes(), stored).ok_or_else(|| StoreError::Checksum {
         table: "census".into(),
         key: key.to_string(),

@@ -19,7 +19,13 @@
 //! [`RECOMPUTE_CELLS`] cells is recomputed and any mismatch refuses the whole
 //! file (naming the line) before anything is written; larger regions are
 //! stored as *unverified* and are never answered from until `store verify`
-//! has recomputed them.
+//! has recomputed them. Census-table lines that are stored outcomes
+//! (`outcome/...` keys) are searched again ([`crate::outcomes::search_outcome`],
+//! [`IMPORT_OUTCOME_NODES`] nodes each): a different answer refuses the
+//! whole file, an answer found is stored as `verified` (the search's own
+//! record), and one not found within the budget as `unverified`, never
+//! answered from until `store verify` searches it. Values of rulesets
+//! defined in Python are left out (partizan cannot compute them to check).
 
 use std::io::{BufRead, Write};
 
@@ -34,6 +40,9 @@ use crate::db::{blob, check_ruleset, Store, FORMAT_VERSION};
 use crate::encoding::{decode_value, encode_value};
 use crate::error::{one_line, Result, StoreError};
 use crate::keys::{decode_board, from_hex, to_hex};
+use crate::outcomes::{
+    is_outcome_key, outcome_key, search_outcome, OutcomeRead, Searched, StoredOutcome,
+};
 use crate::record::{Provenance, Record};
 use crate::rules::{format_board, stored_rules};
 use crate::v1::decode_value_v1;
@@ -50,6 +59,9 @@ pub const MAX_IMPORT_ENTRIES: usize = 4_000_000;
 
 /// Regions of at most this many playable cells are recomputed on import.
 pub const RECOMPUTE_CELLS: u32 = 12;
+
+/// Nodes each imported outcome is searched with before it is believed.
+pub const IMPORT_OUTCOME_NODES: u64 = 2_000_000;
 
 /// Entries validated per fresh arena (bounds memory on large files).
 const ARENA_RESET: usize = 4096;
@@ -114,6 +126,14 @@ pub struct ImportReport {
     pub census_added: u64,
     /// Census results already stored under the same key (the stored one is kept).
     pub census_present: u64,
+    /// Imported outcomes searched again and found right (stored as verified).
+    pub outcomes_verified: u64,
+    /// Imported outcomes the search could not decide within its budget
+    /// (stored as unverified: never answered from until `store verify`).
+    pub outcomes_unverified: u64,
+    /// Lines left out: values of rulesets defined in Python, which
+    /// partizan cannot recompute.
+    pub census_skipped: u64,
 }
 
 fn stream(e: std::io::Error) -> StoreError {
@@ -259,7 +279,7 @@ struct Pending {
 pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportReport> {
     let mut report = ImportReport::default();
     let mut regions: Vec<Pending> = Vec::new();
-    let mut census: Vec<(String, serde_json::Value)> = Vec::new();
+    let mut census: Vec<(usize, String, serde_json::Value)> = Vec::new();
     let mut arena = Arena::new();
     let mut buf = Vec::new();
     let mut n = 0usize;
@@ -345,7 +365,7 @@ pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportRepo
                     small: cells <= RECOMPUTE_CELLS,
                 });
             }
-            Line::Census { key, value } => census.push((key, value)),
+            Line::Census { key, value } => census.push((n, key, value)),
         }
     }
     if report.lines == 0 {
@@ -355,6 +375,7 @@ pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportRepo
         });
     }
     recompute_small(&mut regions)?;
+    let census = check_census(census, &mut report)?;
     let bodies: Vec<(String, Vec<u8>, Vec<u8>)> = regions
         .iter()
         .map(|p| {
@@ -386,13 +407,86 @@ pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportRepo
         report.regions_conflicting += w.conflicting;
     }
     for (key, value) in census {
-        if store.insert_census(&key, &value)? {
+        let fresh = if is_outcome_key(&key) {
+            // A searched outcome replaces an unverified one.
+            let replace =
+                matches!(
+                    serde_json::from_value::<StoredOutcome>(value.clone()),
+                    Ok(o) if o.provenance == Provenance::Verified
+                ) && !matches!(store.get_outcome_by_key(&key)?, Some(OutcomeRead::Hit(_)));
+            if replace {
+                store.put_census(&key, &value)?;
+                true
+            } else {
+                store.insert_census(&key, &value)?
+            }
+        } else {
+            store.insert_census(&key, &value)?
+        };
+        if fresh {
             report.census_added += 1;
         } else {
             report.census_present += 1;
         }
     }
     Ok(report)
+}
+
+/// Check the census-table lines of an import: outcomes searched again (see
+/// the module comment), Python values left out; what is to be stored.
+fn check_census(
+    lines: Vec<(usize, String, serde_json::Value)>,
+    report: &mut ImportReport,
+) -> Result<Vec<(String, serde_json::Value)>> {
+    let mut out = Vec::with_capacity(lines.len());
+    for (line, key, value) in lines {
+        let bad = |detail: String| StoreError::Import { line, detail };
+        if !is_outcome_key(&key) {
+            if value.get("kind").and_then(|k| k.as_str()) == Some("python-value") {
+                report.census_skipped += 1;
+            } else {
+                out.push((key, value));
+            }
+            continue;
+        }
+        let o: StoredOutcome = serde_json::from_value(value)
+            .map_err(|e| bad(format!("not a stored outcome: {}", short(&e.to_string()))))?;
+        if outcome_key(&o.ruleset, &o.convention, &o.board) != key {
+            return Err(bad(format!(
+                "the outcome of {} {} ({}) under another board's key",
+                short(&o.ruleset),
+                short(&o.board),
+                short(&o.convention)
+            )));
+        }
+        match search_outcome(&o, IMPORT_OUTCOME_NODES, Provenance::Verified)
+            .map_err(|e| bad(e.to_string()))?
+        {
+            Searched::Decided(found) if !found.same_winners(&o) => {
+                return Err(bad(format!(
+                    "{} {} ({}) is {}, not the {} the file says; nothing was imported",
+                    o.ruleset,
+                    o.board,
+                    o.convention,
+                    found.class(),
+                    o.class()
+                )));
+            }
+            Searched::Decided(found) => {
+                report.outcomes_verified += 1;
+                out.push((key, serde_json::to_value(&found).map_err(StoreError::db)?));
+            }
+            Searched::Undecided => {
+                report.outcomes_unverified += 1;
+                let kept = StoredOutcome {
+                    provenance: Provenance::Unverified,
+                    ..o
+                };
+                out.push((key, serde_json::to_value(&kept).map_err(StoreError::db)?));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// At most ~200 characters of a message that may quote input.

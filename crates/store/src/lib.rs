@@ -103,7 +103,7 @@ pub use encoding::{decode_value, encode_value, Translator, VALUE_ENCODING_VERSIO
 pub use error::StoreError;
 pub use export::{export_jsonl, import_jsonl, ExportReport, ImportReport};
 pub use keys::{decode_board, encode_board, KEY_ENCODING_VERSION};
-pub use outcomes::{OutcomeRead, StoredOutcome, OUTCOME_VERSION};
+pub use outcomes::{search_outcome, OutcomeRead, Searched, StoredOutcome, OUTCOME_VERSION};
 pub use path::{default_store_path, resolve_store_path, StoreChoice, STORE_ENV};
 pub use record::{Provenance, Record, PARTIZAN_VERSION, RECORD_VERSION};
 pub use session::{Session, SessionStats, DEFAULT_BATCH};

@@ -10,7 +10,12 @@
 //! ```
 //!
 //! which no region value (the `regions` table, binary keys) and no census
-//! result (`census/...`) can ever share. A row is believed only whole: its
+//! result (`census/...`) can ever share. An imported outcome is a claim:
+//! it is searched again before it is stored ([`search_outcome`]; a
+//! different answer refuses the import), and one the search could not
+//! decide within its budget is kept as `unverified`, never answered from
+//! ([`OutcomeRead::Unverified`]) until `store verify` has searched it
+//! with a larger one. A row is believed only whole: its
 //! checksum must hold, and the record must name the same ruleset, board and
 //! convention as its key and claim no move for a first player it says
 //! loses; anything else is [`OutcomeRead::Damaged`] (recompute it), never
@@ -18,9 +23,14 @@
 //! (`partizan_report::stored_outcome`): that a stored move is a move of the
 //! board, and that a win with no move is a misère win with none to make.
 
+use partizan_games::{with_rules, Board, Player};
+use partizan_solve::outcome::Convention;
+use partizan_solve::search::{solve, Control, SearchConfig, SearchError};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Result, StoreError};
+use crate::record::Provenance;
+use crate::rules::stored_rules;
 use crate::Store;
 
 /// The version of the outcome key and record layout.
@@ -49,6 +59,20 @@ pub struct StoredOutcome {
     pub partizan_version: String,
     /// When, in unix seconds.
     pub computed_at: u64,
+    /// Searched here (`computed`, the default of rows written before
+    /// imports were searched), imported and searched again (`verified`),
+    /// or imported and not yet searched (`unverified`: never answered
+    /// from).
+    #[serde(default = "computed", skip_serializing_if = "is_computed")]
+    pub provenance: Provenance,
+}
+
+fn computed() -> Provenance {
+    Provenance::Computed
+}
+
+fn is_computed(p: &Provenance) -> bool {
+    *p == Provenance::Computed
 }
 
 /// What a look-up found.
@@ -58,6 +82,8 @@ pub enum OutcomeRead {
     Hit(StoredOutcome),
     /// Nothing stored.
     Miss,
+    /// An imported outcome not yet searched again: never an answer.
+    Unverified(StoredOutcome),
     /// A row that fails its checksum or does not match its key: never
     /// believed (the reason says which).
     Damaged(String),
@@ -115,9 +141,123 @@ impl Store {
         };
         Ok(match o.fault(ruleset, convention, board) {
             Some(why) => OutcomeRead::Damaged(format!("{key}: {why}")),
+            None if !o.provenance.trusted() => OutcomeRead::Unverified(o),
             None => OutcomeRead::Hit(o),
         })
     }
+
+    /// The stored outcome under `key` (an [`outcome_key`]), checked as
+    /// [`Store::get_outcome`] checks it; `None` if there is none.
+    pub fn get_outcome_by_key(&self, key: &str) -> Result<Option<OutcomeRead>> {
+        let Some(rest) = key.strip_prefix(&format!("outcome/v{OUTCOME_VERSION}/")) else {
+            return Ok(None);
+        };
+        let mut parts = rest.splitn(3, '/');
+        let (Some(r), Some(c), Some(b)) = (parts.next(), parts.next(), parts.next()) else {
+            return Ok(None);
+        };
+        Ok(match self.get_outcome(r, c, b)? {
+            OutcomeRead::Miss => None,
+            other => Some(other),
+        })
+    }
+
+    /// Every stored outcome row: its key and what it holds (`None`: the
+    /// row fails its checksum or does not parse as an outcome).
+    pub fn outcome_rows(&self) -> Result<Vec<(String, Option<StoredOutcome>)>> {
+        let mut out = Vec::new();
+        for (key, stored) in self.census_raw()? {
+            if !is_outcome_key(&key) {
+                continue;
+            }
+            let parsed = crate::db::census_value(&key, &stored)
+                .ok()
+                .and_then(|v| serde_json::from_value::<StoredOutcome>(v).ok());
+            out.push((key, parsed));
+        }
+        Ok(out)
+    }
+}
+
+/// What searching a stored or imported outcome again found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Searched {
+    /// The search decided both first players: the outcome as searched.
+    Decided(StoredOutcome),
+    /// The search ran out of its node budget.
+    Undecided,
+}
+
+impl StoredOutcome {
+    /// Whether `other` claims the same winners.
+    pub fn same_winners(&self, other: &StoredOutcome) -> bool {
+        (self.left_first_wins, self.right_first_wins)
+            == (other.left_first_wins, other.right_first_wins)
+    }
+
+    /// The class the record claims (L, R, N or P).
+    pub fn class(&self) -> &'static str {
+        match (self.left_first_wins, self.right_first_wins) {
+            (true, true) => "N",
+            (false, false) => "P",
+            (true, false) => "L",
+            (false, true) => "R",
+        }
+    }
+}
+
+/// Search the board of outcome record `o` again from scratch (no store),
+/// both first players, within `max_nodes`: the outcome found, as a record
+/// stamped now with this build and `provenance`, or [`Searched::Undecided`].
+/// A record naming an unknown ruleset or convention or a board its
+/// ruleset does not read is an error.
+pub fn search_outcome(
+    o: &StoredOutcome,
+    max_nodes: u64,
+    provenance: Provenance,
+) -> Result<Searched> {
+    let bad =
+        |why: String| StoreError::Solve(format!("outcome of {} {}: {why}", o.ruleset, o.board));
+    let rules = stored_rules(&o.ruleset).ok_or_else(|| bad("unknown ruleset".to_string()))?;
+    let convention = match o.convention.as_str() {
+        "normal" => Convention::Normal,
+        "misere" => Convention::Misere,
+        c => return Err(bad(format!("unknown convention '{c}'"))),
+    };
+    with_rules!(rules, |r| {
+        let board: Board = r.parse(&o.board).map_err(|e| bad(e.to_string()))?;
+        let mut config = SearchConfig::for_ruleset(r, convention);
+        config.max_nodes = Some(max_nodes.max(1));
+        config.table_bytes = 16 << 20;
+        match solve(r, &board, &config, &Control::default()) {
+            Ok(rep) => {
+                let side = |p: Player| {
+                    let f = if p == Player::Left {
+                        &rep.left
+                    } else {
+                        &rep.right
+                    };
+                    (f.wins, f.winning_move.map(|m| r.format(&m)))
+                };
+                let ((lw, lm), (rw, rm)) = (side(Player::Left), side(Player::Right));
+                Ok(Searched::Decided(StoredOutcome {
+                    ruleset: o.ruleset.clone(),
+                    board: o.board.clone(),
+                    convention: o.convention.clone(),
+                    left_first_wins: lw,
+                    right_first_wins: rw,
+                    left_move: lm,
+                    right_move: rm,
+                    nodes: rep.left.counts.nodes + rep.right.counts.nodes,
+                    partizan_version: crate::record::PARTIZAN_VERSION.to_string(),
+                    computed_at: crate::record::unix_now(),
+                    provenance,
+                }))
+            }
+            Err(SearchError::Budget(_)) => Ok(Searched::Undecided),
+            Err(e) => Err(bad(e.to_string())),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -136,6 +276,7 @@ mod tests {
             nodes: 3,
             partizan_version: "test".into(),
             computed_at: 0,
+            provenance: Provenance::Computed,
         }
     }
 

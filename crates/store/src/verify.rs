@@ -1,8 +1,11 @@
 //! Checking a store: every row's checksum must hold and every entry must
 //! decode to a canonical value; a sample of values (and every imported,
-//! unverified one) must equal what the solver computes from scratch today.
-//! Verifying only reads; [`promote_verified`] then marks the unverified
-//! values that were recomputed and found right (the one write).
+//! unverified one) must equal what the solver computes from scratch today;
+//! and the stored outcomes of whole boards (a sample, and every
+//! unverified one) must be what the outcome search finds today, within
+//! [`VerifyOptions::outcome_nodes`] nodes each. Verifying only reads;
+//! [`promote_verified`] then marks the unverified values and outcomes
+//! that were recomputed and found right (the one write).
 
 use partizan_core::{Arena, GameId};
 use partizan_games::{Board, Ruleset};
@@ -13,7 +16,8 @@ use crate::db::Store;
 use crate::encoding::decode_value;
 use crate::error::{Result, StoreError};
 use crate::keys::{decode_board, to_hex};
-use crate::record::Record;
+use crate::outcomes::{outcome_key, search_outcome, OutcomeRead, Searched, StoredOutcome};
+use crate::record::{Provenance, Record};
 use crate::rules::{format_board, stored_rules};
 use partizan_games::with_rules;
 
@@ -25,6 +29,8 @@ pub struct VerifyOptions {
     pub sample: Option<usize>,
     /// Seed of the sample's choice (the same seed picks the same sample).
     pub seed: u64,
+    /// Nodes each stored outcome is searched with.
+    pub outcome_nodes: u64,
 }
 
 impl Default for VerifyOptions {
@@ -32,8 +38,20 @@ impl Default for VerifyOptions {
         VerifyOptions {
             sample: None,
             seed: 1,
+            outcome_nodes: 20_000_000,
         }
     }
+}
+
+/// A stored outcome the search finds otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutcomeMismatch {
+    /// The row's key.
+    pub key: String,
+    /// The class the row claims.
+    pub stored: &'static str,
+    /// The class the search finds.
+    pub computed: &'static str,
 }
 
 /// A stored value that differs from the recomputed one.
@@ -82,12 +100,26 @@ pub struct VerifyReport {
     /// body), for [`promote_verified`].
     #[serde(skip)]
     pub promotable: Vec<(String, Vec<u8>, Vec<u8>)>,
+    /// Stored outcomes of whole boards.
+    pub outcomes: u64,
+    /// Stored outcomes searched again.
+    pub outcomes_searched: u64,
+    /// Stored outcomes the search finds otherwise.
+    pub outcome_mismatches: Vec<OutcomeMismatch>,
+    /// Stored outcomes the search could not decide within its budget.
+    pub outcomes_undecided: u64,
+    /// Unverified (imported) outcomes searched and found right, as the
+    /// search found them, for [`promote_verified`].
+    #[serde(skip)]
+    pub promotable_outcomes: Vec<StoredOutcome>,
 }
 
 impl VerifyReport {
     /// No mismatch and no undecodable entry.
     pub fn ok(&self) -> bool {
-        self.mismatches.is_empty() && self.bad_entries.is_empty()
+        self.mismatches.is_empty()
+            && self.bad_entries.is_empty()
+            && self.outcome_mismatches.is_empty()
     }
 }
 
@@ -188,6 +220,7 @@ pub fn verify_with_progress(
         })?;
     }
     progress(report.entries, total);
+    verify_outcomes(store, opts, &mut report)?;
     chosen.extend(unverified);
     chosen.sort();
     let todo = chosen.len() as u64;
@@ -210,10 +243,79 @@ pub fn verify_with_progress(
 /// verified (rows changed since are left alone). Needs a writable store;
 /// returns how many were marked.
 pub fn promote_verified(store: &Store, report: &VerifyReport) -> Result<u64> {
-    if report.promotable.is_empty() {
-        return Ok(0);
+    let mut n = 0;
+    for o in &report.promotable_outcomes {
+        // Only over a row that is still the unverified one searched.
+        if matches!(
+            store.get_outcome(&o.ruleset, &o.convention, &o.board)?,
+            OutcomeRead::Unverified(_)
+        ) {
+            store.put_outcome(o)?;
+            n += 1;
+        }
     }
-    store.mark_verified(&report.promotable)
+    if report.promotable.is_empty() {
+        return Ok(n);
+    }
+    Ok(n + store.mark_verified(&report.promotable)?)
+}
+
+/// Search the stored outcomes again: every unverified one and a sample
+/// (or all) of the others.
+fn verify_outcomes(store: &Store, opts: &VerifyOptions, report: &mut VerifyReport) -> Result<()> {
+    let mut rng = Rng(opts.seed ^ 0x6f75_7463_6f6d_6573);
+    let mut chosen: Vec<StoredOutcome> = Vec::new();
+    let mut unverified: Vec<StoredOutcome> = Vec::new();
+    let mut seen = 0u64;
+    for (key, row) in store.outcome_rows()? {
+        report.outcomes += 1;
+        let Some(o) = row else {
+            report.bad_entries.push(BadEntry {
+                ruleset: "outcome".to_string(),
+                key,
+                detail: "fails its checksum or is not an outcome".to_string(),
+            });
+            continue;
+        };
+        if !o.provenance.trusted() {
+            unverified.push(o);
+            continue;
+        }
+        seen += 1;
+        match opts.sample {
+            None => chosen.push(o),
+            Some(n) if chosen.len() < n => chosen.push(o),
+            Some(n) => {
+                let j = rng.below(seen);
+                if (j as usize) < n {
+                    chosen[j as usize] = o;
+                }
+            }
+        }
+    }
+    for (o, was_unverified) in chosen
+        .into_iter()
+        .map(|o| (o, false))
+        .chain(unverified.into_iter().map(|o| (o, true)))
+    {
+        report.outcomes_searched += 1;
+        match search_outcome(&o, opts.outcome_nodes, Provenance::Verified)? {
+            Searched::Undecided => report.outcomes_undecided += 1,
+            Searched::Decided(found) if !found.same_winners(&o) => {
+                report.outcome_mismatches.push(OutcomeMismatch {
+                    key: outcome_key(&o.ruleset, &o.convention, &o.board),
+                    stored: o.class(),
+                    computed: found.class(),
+                });
+            }
+            Searched::Decided(found) => {
+                if was_unverified {
+                    report.promotable_outcomes.push(found);
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Recompute a group of one ruleset's entries with a fresh solver (no store).

@@ -186,6 +186,7 @@ fn two_processes_and_this_one_read_and_add_at_once() {
         &partizan_store::VerifyOptions {
             sample: Some(100),
             seed: 3,
+            ..Default::default()
         },
     )
     .unwrap();

@@ -138,6 +138,7 @@ fn check_damaged(path: &Path, truth: &Truth, what: &str, tally: &mut Tally) {
                 &VerifyOptions {
                     sample: Some(20),
                     seed: 1,
+                    ..Default::default()
                 },
             );
             t

@@ -91,6 +91,7 @@ fn sigkill_mid_run_loses_nothing_committed() {
             &VerifyOptions {
                 sample: Some(200),
                 seed: round,
+                ..Default::default()
             },
         )
         .unwrap();

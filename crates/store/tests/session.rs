@@ -167,6 +167,7 @@ fn verify_reports_a_wrong_value_with_its_key() {
         &VerifyOptions {
             sample: Some(1000),
             seed: 7,
+            ..Default::default()
         },
     )
     .unwrap();
@@ -176,6 +177,7 @@ fn verify_reports_a_wrong_value_with_its_key() {
         &VerifyOptions {
             sample: Some(1),
             seed: 7,
+            ..Default::default()
         },
     )
     .unwrap();

@@ -101,6 +101,7 @@ async fn a_row_that_cannot_be_right_is_searched_again_and_replaced() {
         nodes: 1,
         partizan_version: "test".into(),
         computed_at: 0,
+        provenance: partizan_store::Provenance::Computed,
     };
     // 1. Whole and checksummed, but its moves are no moves of the board.
     store.put_outcome(&bogus).unwrap();

@@ -120,56 +120,84 @@ pub fn mover_wins(values: &mut Values, g: Id, mover: Player) -> bool {
     }
 }
 
-/// One player's moves on a Domineering board: `safe` of them no move of
-/// the opponent can take away, and at most `max` in all.
+/// One player's moves on a Domineering board, as counted for
+/// [`decide_by_counts`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Counts {
     /// Disjoint placements on cells the opponent can never cover.
     pub safe: i64,
     /// The most disjoint placements on the empty cells.
     pub max: i64,
+    /// Disjoint protective areas (see [`domineering_counts`]), no two side
+    /// by side across the player's lines.
+    pub areas: i64,
+    /// Empty cells this player could still cover (an empty neighbour
+    /// along its lines).
+    pub usable: i64,
 }
 
-/// Domineering's counts for `p` (Left places vertically), cell by cell.
-/// A cell is empty when it is in layer 0. A vertical placement's cells
-/// can be covered by Right only through an empty west or east neighbour;
-/// a cell with neither never can be (cells only fill), so two such cells
-/// one above the other are a move Left keeps whatever Right does. Along
-/// each column, a run of `k` such cells holds `k / 2` disjoint ones; a
-/// run of `k` empty cells holds `k / 2` of any kind, and no player ever
-/// makes more moves than disjoint placements fit in the empty cells. Right
-/// the same across.
+/// Domineering's counts for `p` (Left places vertically: her lines are
+/// the columns), cell by cell. A cell is empty when it is in layer 0.
+///
+/// * **Safe moves.** The opponent covers a cell only together with an
+///   empty neighbour across `p`'s lines; a cell with neither such
+///   neighbour empty never can be covered (cells only fill), so two such
+///   cells next to each other along a line are a move `p` keeps whatever
+///   the opponent does. A run of `k` of them along a line holds `k / 2`.
+/// * **Most moves.** Every move covers two empty cells next to each other
+///   along a line, so no player makes more moves than a run of `k` empty
+///   cells holds (`k / 2`), summed over the lines.
+/// * **Protective areas.** Four empty cells on two neighbouring lines and
+///   two neighbouring steps, with both cells beyond one of the lines
+///   (across) filled or off the board: `p` playing on the other line (the
+///   far one) leaves the near one's two cells with both neighbours across
+///   filled, a safe move. So an area `p` plays in first gives `p` two
+///   moves, and makes its four cells useless to the opponent; an area the
+///   opponent plays in first (any of its cells covered) gives nothing.
+///   One move of the opponent covers cells of one area at most, as no two
+///   areas counted lie side by side across the lines.
 pub fn domineering_counts(b: &Board, p: Player) -> Counts {
     let (w, h) = (b.width(), b.height());
-    let empty = |r: usize, c: usize| b.layer(0) & (1u128 << (r * w + c)) != 0;
+    let empty_rc = |r: usize, c: usize| b.layer(0) & (1u128 << (r * w + c)) != 0;
     // Lines along which `p` places, and the cell at (line, step).
     let (lines, steps) = match p {
         Player::Left => (w, h),
         Player::Right => (h, w),
     };
-    let at = |line: usize, step: usize| match p {
+    let rc = |line: usize, step: usize| match p {
         Player::Left => (step, line),
         Player::Right => (line, step),
     };
-    // Can the opponent ever cover (r, c)? Only through an empty neighbour
-    // across p's lines.
-    let reachable = |r: usize, c: usize| match p {
-        Player::Left => (c > 0 && empty(r, c - 1)) || (c + 1 < w && empty(r, c + 1)),
-        Player::Right => (r > 0 && empty(r - 1, c)) || (r + 1 < h && empty(r + 1, c)),
+    let empty = |line: usize, step: usize| {
+        let (r, c) = rc(line, step);
+        empty_rc(r, c)
     };
-    let (mut safe, mut max) = (0i64, 0i64);
+    // Filled or off the board, at a line index that may be out of range.
+    let blocked = |line: isize, step: usize| {
+        line < 0 || line as usize >= lines || !empty(line as usize, step)
+    };
+    // Can the opponent ever cover this cell? Only with an empty neighbour
+    // across p's lines.
+    let reachable = |line: usize, step: usize| {
+        !blocked(line as isize - 1, step) || !blocked(line as isize + 1, step)
+    };
+    let (mut safe, mut max, mut usable) = (0i64, 0i64, 0i64);
     for line in 0..lines {
         let (mut run_empty, mut run_safe) = (0i64, 0i64);
         for step in 0..=steps {
-            let cell = (step < steps).then(|| at(line, step));
-            let e = cell.is_some_and(|(r, c)| empty(r, c));
+            let e = step < steps && empty(line, step);
+            if e && ((step > 0 && empty(line, step - 1))
+                || (step + 1 < steps && empty(line, step + 1)))
+            {
+                usable += 1;
+            }
             if e {
                 run_empty += 1;
             } else {
                 max += run_empty / 2;
                 run_empty = 0;
             }
-            if e && cell.is_some_and(|(r, c)| !reachable(r, c)) {
+            if e && !reachable(line, step) {
                 run_safe += 1;
             } else {
                 safe += run_safe / 2;
@@ -177,17 +205,64 @@ pub fn domineering_counts(b: &Board, p: Player) -> Counts {
             }
         }
     }
-    Counts { safe, max }
+    // Protective areas, packed greedily, line by line.
+    let mut taken = vec![false; lines * steps];
+    let at = |line: usize, step: usize| line * steps + step;
+    let mut areas = 0i64;
+    for line in 0..lines.saturating_sub(1) {
+        for step in 0..steps.saturating_sub(1) {
+            let cells = [
+                (line, step),
+                (line, step + 1),
+                (line + 1, step),
+                (line + 1, step + 1),
+            ];
+            if cells.iter().any(|&(l, s)| !empty(l, s) || taken[at(l, s)]) {
+                continue;
+            }
+            let l = line as isize;
+            let walled = (blocked(l - 1, step) && blocked(l - 1, step + 1))
+                || (blocked(l + 2, step) && blocked(l + 2, step + 1));
+            if !walled {
+                continue;
+            }
+            // No area side by side across the lines: one opponent's move
+            // must not reach two.
+            let beside = [line.checked_sub(1), Some(line + 2)]
+                .into_iter()
+                .flatten()
+                .filter(|&x| x < lines)
+                .any(|x| taken[at(x, step)] || taken[at(x, step + 1)]);
+            if beside {
+                continue;
+            }
+            for &(l, s) in &cells {
+                taken[at(l, s)] = true;
+            }
+            areas += 1;
+        }
+    }
+    Counts {
+        safe,
+        max,
+        areas,
+        usable,
+    }
 }
 
 /// Whether the mover's fate is settled by counting moves on a board whose
-/// tail `t` lies between the integers `lo <= t <= hi`: Left moving first
-/// wins if her safe moves, plus `lo` free moves when `lo > 0`, outnumber
-/// every move Right can make, plus `-lo` when `lo < 0` (she never runs out
-/// first); she loses if Right's safe moves (and `-hi` free ones) are at
-/// least every move she can make (and `hi`). A claim in Left's favour
-/// reads the tail as `lo`, one in Right's as `hi`: a position at least as
-/// good for a player as one that player wins is won too. Right the same.
+/// tail `t` lies between the integers `lo <= t <= hi` (a positive integer
+/// is that many free moves for Left, a negative one for Right).
+///
+/// The player moving first wins if the moves it is sure of outnumber the
+/// moves the other can make at most; it loses if the other, moving second,
+/// is sure of as many moves as it can make at most. A player is sure of
+/// its safe moves and two moves for every protective area it gets to
+/// first: half of them rounded up moving first, rounded down moving
+/// second (the other spoils one a move, at best), each taken area also
+/// four cells fewer that the other can use. A claim in Left's favour reads
+/// the tail as `lo`, one in Right's as `hi`: a position at least as good
+/// for a player as one that player wins is won too.
 pub fn decide_by_counts(
     left: Counts,
     right: Counts,
@@ -195,21 +270,37 @@ pub fn decide_by_counts(
     hi: i64,
     mover: Player,
 ) -> Option<bool> {
-    // Left's sure and most moves, and Right's, with the tail read as n.
-    let left_sure = |n: i64| left.safe + n.max(0);
-    let left_most = |n: i64| left.max + n.max(0);
-    let right_sure = |n: i64| right.safe + (-n).max(0);
-    let right_most = |n: i64| right.max + (-n).max(0);
-    let left_wins_first = left_sure(lo) > right_most(lo);
-    let left_loses_first = right_sure(hi) >= left_most(hi);
-    let right_wins_first = right_sure(hi) > left_most(hi);
-    let right_loses_first = left_sure(lo) >= right_most(lo);
+    // `sure` moving first or second, against `other`'s most, with `free`
+    // moves for the one and `other_free` for the other.
+    let beats = |sure: Counts, first: bool, free: i64, other: Counts, other_free: i64| {
+        let taken = if first {
+            (sure.areas + 1) / 2
+        } else {
+            sure.areas / 2
+        };
+        let mine = sure.safe + 2 * taken + free;
+        let theirs = other.max.min((other.usable - 4 * taken).max(0) / 2) + other_free;
+        (mine, theirs)
+    };
+    let (lo_l, lo_r) = (lo.max(0), (-lo).max(0));
+    let (hi_l, hi_r) = (hi.max(0), (-hi).max(0));
     match mover {
-        Player::Left if left_wins_first => Some(true),
-        Player::Left if left_loses_first => Some(false),
-        Player::Right if right_wins_first => Some(true),
-        Player::Right if right_loses_first => Some(false),
-        _ => None,
+        Player::Left => {
+            let (m, t) = beats(left, true, lo_l, right, lo_r);
+            if m > t {
+                return Some(true);
+            }
+            let (m, t) = beats(right, false, hi_r, left, hi_l);
+            (m >= t).then_some(false)
+        }
+        Player::Right => {
+            let (m, t) = beats(right, true, hi_r, left, hi_l);
+            if m > t {
+                return Some(true);
+            }
+            let (m, t) = beats(left, false, lo_l, right, lo_r);
+            (m >= t).then_some(false)
+        }
     }
 }
 

@@ -29,12 +29,13 @@ fn wins(b: &Board, n: i64, mover: Player, memo: &mut FxHashMap<(Board, i64, bool
 }
 
 fn random_board(rng: &mut fastrand::Rng) -> Board {
-    let rows = rng.usize(2..=4);
+    let rows = rng.usize(2..=5);
     let cols = rng.usize(2..=5);
+    let holes = rng.u8(3..8);
     let text: Vec<String> = (0..rows)
         .map(|_| {
             (0..cols)
-                .map(|_| if rng.u8(..4) == 0 { '#' } else { '.' })
+                .map(|_| if rng.u8(..holes) == 0 { '#' } else { '.' })
                 .collect()
         })
         .collect();
@@ -46,8 +47,8 @@ fn counting_moves_never_decides_wrongly() {
     let mut rng = fastrand::Rng::with_seed(7);
     let mut memo = FxHashMap::default();
     let mut values = Values::new();
-    let (mut decided, mut tried) = (0, 0);
-    for _ in 0..600 {
+    let (mut decided, mut tried, mut with_areas) = (0, 0, 0);
+    for _ in 0..1500 {
         let b = random_board(&mut rng);
         let n = rng.i64(-2..=2);
         let t = values.integer(n);
@@ -55,6 +56,7 @@ fn counting_moves_never_decides_wrongly() {
         assert_eq!((lo, hi), (n, n));
         let left = domineering_counts(&b, Player::Left);
         let right = domineering_counts(&b, Player::Right);
+        with_areas += usize::from(left.areas + right.areas > 0);
         for mover in Player::BOTH {
             tried += 1;
             if let Some(w) = decide_by_counts(left, right, lo, hi, mover) {
@@ -68,8 +70,11 @@ fn counting_moves_never_decides_wrongly() {
             }
         }
     }
-    // The rule must decide something to be worth testing.
+    // The rule must decide something to be worth testing, and protective
+    // areas must come up.
     assert!(decided > tried / 8, "decided {decided} of {tried}");
+    assert!(with_areas > 200, "{with_areas} boards with areas");
+    eprintln!("decided {decided} of {tried}; {with_areas} boards with areas");
 }
 
 /// A tail between two integers is read as the one that makes each claim
@@ -97,9 +102,19 @@ fn a_tail_between_integers_is_bounded_by_them() {
 fn counts_by_hand() {
     let b = Domineering.parse("#.#.|#.#.|....").unwrap();
     let l = domineering_counts(&b, Player::Left);
-    assert_eq!((l.safe, l.max), (2, 2));
+    assert_eq!((l.safe, l.max, l.areas), (2, 2, 0));
     let r = domineering_counts(&b, Player::Right);
-    assert_eq!((r.safe, r.max), (0, 2));
+    assert_eq!((r.safe, r.max, r.areas), (0, 2, 0));
+    // An empty 2 x 2 walled on the west: one area for Left (and one for
+    // Right, walled by the board's edges above and below).
+    let b = Domineering.parse("#..|#..").unwrap();
+    let l = domineering_counts(&b, Player::Left);
+    assert_eq!((l.safe, l.max, l.areas, l.usable), (0, 2, 1, 4));
+    // Left moving first takes it: two moves, Right none.
+    assert_eq!(
+        decide_by_counts(l, domineering_counts(&b, Player::Right), 0, 0, Player::Left),
+        Some(true)
+    );
 }
 
 #[test]

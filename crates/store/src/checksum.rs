@@ -1,7 +1,13 @@
-//! The per-record checksum: CRC-64/XZ (the ECMA-182 polynomial, reflected,
-//! as used by xz), computed over the ruleset, the key and the record body
-//! together, so a flipped bit anywhere in a stored row, or a row found
-//! under the wrong key, never passes for a value.
+//! The per-row seal: since store format 3, a MAC under the user's key
+//! ([`partizan_seal::user_key`]; BLAKE3 keyed, 16 bytes) over the table
+//! (the ruleset, or `"census"` or `"runs"`), the key and the row's body
+//! together, so a flipped bit anywhere in a stored row, a row found under
+//! the wrong key, a row edited by hand with every checksum recomputed, or
+//! a store file brought from a machine with another key, never passes for
+//! a value. Format 2 sealed rows with CRC-64/XZ (the ECMA-182 polynomial,
+//! reflected, as used by xz), which catches damage but not a deliberate
+//! edit; [`unseal_v2`] reads those rows once, when such a store is carried
+//! forward (whose values are then checked again, not believed).
 
 /// The reflected ECMA-182 polynomial.
 const POLY: u64 = 0xc96c_5795_d787_0f42;
@@ -72,21 +78,60 @@ pub fn row_checksum(table: &str, key: &[u8], body: &[u8]) -> u64 {
         .finish()
 }
 
-/// `body` followed by its row checksum (8 bytes, little-endian): what is stored.
+/// Bytes of a row's MAC.
+pub const ROW_MAC_LEN: usize = 16;
+
+/// The MAC's domain: a row's MAC verifies nothing else.
+const ROW_DOMAIN: &str = "partizan store row v3";
+
+fn row_mac(k: &partizan_seal::Key, table: &str, key: &[u8], body: &[u8]) -> partizan_seal::Mac {
+    let mut m = k.mac(ROW_DOMAIN);
+    m.field(table.as_bytes()).field(key).field(body);
+    m
+}
+
+/// `body` followed by its MAC under the user's key ([`ROW_MAC_LEN`]
+/// bytes): what is stored.
 pub fn seal(table: &str, key: &[u8], body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(body.len() + 8);
+    seal_with(&partizan_seal::user_key().key, table, key, body)
+}
+
+/// [`seal`] under the key `k`.
+pub fn seal_with(k: &partizan_seal::Key, table: &str, key: &[u8], body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + ROW_MAC_LEN);
     out.extend_from_slice(body);
-    out.extend_from_slice(&row_checksum(table, key, body).to_le_bytes());
+    out.extend_from_slice(&row_mac(k, table, key, body).finish()[..ROW_MAC_LEN]);
     out
 }
 
-/// The body of a sealed row if its checksum holds for this table and key.
+/// The body of a sealed row if its MAC under the user's key holds for
+/// this table and key.
 pub fn unseal<'a>(table: &str, key: &[u8], stored: &'a [u8]) -> Option<&'a [u8]> {
+    let split = stored.len().checked_sub(ROW_MAC_LEN)?;
+    let (body, tag) = stored.split_at(split);
+    row_mac(&partizan_seal::user_key().key, table, key, body)
+        .verify(tag)
+        .then_some(body)
+}
+
+/// The body of a row sealed by store format 2 (its CRC-64) if the checksum
+/// holds: damage is caught, a deliberate edit is not, so what it reads is
+/// checked again before it is kept.
+pub fn unseal_v2<'a>(table: &str, key: &[u8], stored: &'a [u8]) -> Option<&'a [u8]> {
     let split = stored.len().checked_sub(8)?;
     let (body, sum) = stored.split_at(split);
     let mut b = [0u8; 8];
     b.copy_from_slice(sum);
     (u64::from_le_bytes(b) == row_checksum(table, key, body)).then_some(body)
+}
+
+/// A row sealed as format 2 did (for tests of carrying such stores
+/// forward).
+pub fn seal_v2(table: &str, key: &[u8], body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + 8);
+    out.extend_from_slice(body);
+    out.extend_from_slice(&row_checksum(table, key, body).to_le_bytes());
+    out
 }
 
 #[cfg(test)]
@@ -101,6 +146,24 @@ mod tests {
             0x995d_c9bb_df19_39fa
         );
         assert_eq!(Crc64::new().finish(), 0);
+    }
+
+    #[test]
+    fn a_row_sealed_with_another_key_or_by_crc_alone_is_not_unsealed() {
+        let body = b"some record body";
+        let other = partizan_seal::Key::from_bytes([9; 32]);
+        assert!(unseal(
+            "domineering",
+            &[1],
+            &seal_with(&other, "domineering", &[1], body)
+        )
+        .is_none());
+        // A format-2 row, its CRC right: not a v3 row.
+        assert!(unseal("domineering", &[1], &seal_v2("domineering", &[1], body)).is_none());
+        assert_eq!(
+            unseal_v2("domineering", &[1], &seal_v2("domineering", &[1], body)),
+            Some(&body[..])
+        );
     }
 
     #[test]

@@ -3,9 +3,16 @@
 //!
 //! ```text
 //!   meta     key TEXT → value          format version, created by/at, migrated from
-//!   regions  (ruleset, key) → record‖crc64(ruleset, key, record)
-//!   census   key → JSON‖crc64("census", key, JSON)
-//!   runs     id → JSON‖crc64("runs", id, JSON), the last 32 runs
+//!   regions  (ruleset, key) → record‖mac(ruleset, key, record)
+//!   census   key → JSON‖mac("census", key, JSON)
+//!   runs     id → JSON‖mac("runs", id, JSON), the last 32 runs
+//! ```
+//!
+//! (`mac`: 16 bytes of a MAC under the user's key, [`crate::checksum`];
+//! format 2 had a CRC-64 there and is carried forward on open, its values
+//! checked again: [`crate::migrate`].)
+//!
+//! ```text
 //! ```
 //!
 //! Many processes may open one file at once: WAL readers never wait for a
@@ -32,7 +39,7 @@ use crate::record::{unix_now, Provenance, Record, PARTIZAN_VERSION};
 
 /// The store format written by this build. A file recording a larger number
 /// is refused; a v1 (redb) file is migrated forward on open.
-pub const FORMAT_VERSION: u64 = 2;
+pub const FORMAT_VERSION: u64 = 3;
 
 /// The size limit of a store that never set one: 2 GiB. Enough for every
 /// region of up to 14 cells of every ruleset many times over, and far below
@@ -517,6 +524,25 @@ impl Store {
                 path: path.to_path_buf(),
                 detail: "neither an SQLite nor a redb file".into(),
             }),
+            FileKind::Sqlite if sqlite_format(path)? == Some(2) => {
+                if opts.read_only {
+                    // Copy-on-open: the file is never touched.
+                    let tmp = sibling(
+                        &std::env::temp_dir().join(format!(
+                            "partizan-v2-{}-{}.sqlite",
+                            std::process::id(),
+                            unix_now()
+                        )),
+                        "ro",
+                    );
+                    let m = crate::migrate::migrate_v2(path, &tmp, opts)?;
+                    return Store::open_sqlite(path, &tmp, opts, Some(m), true);
+                }
+                match crate::migrate::migrate_v2_in_place(path, opts)? {
+                    Some(m) => Store::open_sqlite(path, path, opts, Some(m), false),
+                    None => Store::open_existing(path, opts),
+                }
+            }
             FileKind::Sqlite => Store::open_sqlite(path, path, opts, None, false),
             FileKind::RedbV1 if opts.read_only => {
                 // Copy-on-open: the file is never touched.
@@ -1129,6 +1155,22 @@ pub(crate) fn build_store_file(
         )?;
         fill_rows(tx, regions, census, runs)
     })
+}
+
+/// The format an SQLite store file records, if it records one (read
+/// through a read-only connection; `None`: no partizan metadata).
+pub(crate) fn sqlite_format(path: &Path) -> Result<Option<u64>> {
+    let c = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    );
+    let Ok(c) = c else { return Ok(None) };
+    let v: std::result::Result<Option<i64>, _> = c
+        .query_row("SELECT value FROM meta WHERE key = 'format'", [], |r| {
+            r.get(0)
+        })
+        .optional();
+    Ok(v.ok().flatten().and_then(|n| u64::try_from(n).ok()))
 }
 
 /// Check the store's metadata: a partizan store of a format this build reads.

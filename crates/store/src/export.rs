@@ -36,7 +36,7 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 
 use crate::checksum::unseal;
-use crate::db::{blob, check_ruleset, Store, FORMAT_VERSION};
+use crate::db::{blob, check_ruleset, Store};
 use crate::encoding::{decode_value, encode_value};
 use crate::error::{one_line, Result, StoreError};
 use crate::keys::{decode_board, from_hex, to_hex};
@@ -47,6 +47,11 @@ use crate::record::{Provenance, Record};
 use crate::rules::{format_board, stored_rules};
 use crate::v1::decode_value_v1;
 use partizan_games::with_rules;
+
+/// The version of the export's lines (unchanged by store format 3, which
+/// changed only how rows are sealed on disk): 2; 1 files hold values in
+/// the v1 encoding.
+pub const EXPORT_VERSION: u64 = 2;
 
 /// The `format` field of an export's header line.
 pub const EXPORT_FORMAT: &str = "partizan-store";
@@ -158,7 +163,7 @@ pub fn export_jsonl(store: &Store, out: &mut dyn Write) -> Result<ExportReport> 
         out,
         &Line::Header {
             format: EXPORT_FORMAT.to_string(),
-            version: FORMAT_VERSION,
+            version: EXPORT_VERSION,
         },
     )?;
     let mut arena = Arena::new();
@@ -283,7 +288,7 @@ pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportRepo
     let mut arena = Arena::new();
     let mut buf = Vec::new();
     let mut n = 0usize;
-    let mut file_version = FORMAT_VERSION;
+    let mut file_version = EXPORT_VERSION;
     loop {
         if !read_bounded_line(input, &mut buf, n + 1)? {
             break;
@@ -316,9 +321,9 @@ pub fn import_jsonl(store: &Store, input: &mut dyn BufRead) -> Result<ImportRepo
                         short(&format)
                     )));
                 }
-                if version > FORMAT_VERSION {
+                if version > EXPORT_VERSION {
                     return Err(bad(format!(
-                        "store format v{version} is newer than this build's v{FORMAT_VERSION}"
+                        "store format v{version} is newer than this build's v{EXPORT_VERSION}"
                     )));
                 }
                 if version == 0 {

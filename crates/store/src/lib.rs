@@ -38,9 +38,11 @@
 //!
 //! # Encodings (all versioned, all pinned by golden tests)
 //!
-//! * **Store format** ([`FORMAT_VERSION`] = 2) in the `meta` table. A file
-//!   of a newer format is refused: "store format v3 is newer than this
-//!   build's v2".
+//! * **Store format** ([`FORMAT_VERSION`] = 3) in the `meta` table. A file
+//!   of a newer format is refused: "store format v4 is newer than this
+//!   build's v3". Every row is sealed by a MAC under the user's key
+//!   ([`checksum`]); a v1 or v2 file is carried forward on open, its
+//!   values checked again rather than believed ([`migrate`]).
 //! * **Region key** ([`keys`], v1): version byte, width, height, then each of
 //!   the three layers as ⌈w·h/8⌉ little-endian bytes; the key is the region
 //!   *after* symmetry folding, as the solver hands it over.

@@ -1,5 +1,8 @@
-//! Carrying a v1 store (a redb file, the store's own value encoding) forward
-//! to v2 (SQLite, core's value encoding, sealed rows).
+//! Carrying older stores forward: v1 (a redb file, the store's own value
+//! encoding) and v2 (SQLite, rows sealed by a CRC-64) to v3 (rows sealed by
+//! a MAC under the user's key). Whatever an older file holds is checked
+//! again on the way ([`carry_forward`]), not believed: a CRC or no seal at
+//! all cannot tell partizan's rows from rows edited by hand.
 //!
 //! The v1 file is never opened in place (redb writes to a file it opens):
 //! it is copied, the copy is read, and a complete v2 store is built beside
@@ -11,13 +14,19 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use std::collections::BTreeMap;
+
 use partizan_core::Arena;
+use partizan_games::with_rules;
+use partizan_solve::{Savings, Solver};
 use redb::{ReadableTable, TableDefinition, TableHandle};
 
 use crate::db::{build_store_file, take_lock, with_suffix, Migration, StoreOptions};
 use crate::encoding::encode_value;
 use crate::error::{one_line, Result, StoreError};
+use crate::outcomes::{is_outcome_key, StoredOutcome};
 use crate::record::{Provenance, Record};
+use crate::rules::stored_rules;
 use crate::v1::{decode_record_v1, decode_value_v1};
 
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
@@ -134,7 +143,7 @@ fn read_copy(path: &Path, copy: &Path) -> Result<Rows> {
 /// Build a v2 store at `dst` from the v1 store at `src` (`src` untouched).
 pub(crate) fn migrate_v1(src: &Path, dst: &Path, opts: &StoreOptions) -> Result<Migration> {
     let copy = with_suffix(dst, ".v1copy");
-    let (regions, census, runs, skipped) = read_v1(src, &copy)?;
+    let (regions, census, runs, skipped) = carry_forward(read_v1(src, &copy)?)?;
     build_store_file(dst, opts, &regions, &census, &runs, 1)?;
     Ok(Migration {
         from: 1,
@@ -185,6 +194,247 @@ pub(crate) fn migrate_in_place(path: &Path, opts: &StoreOptions) -> Result<Optio
             error: e,
         };
         fs::hard_link(path, &backup).map_err(|e| io("keep a v1 backup of", e))?;
+        if let Err(e) = fs::rename(&tmp, path) {
+            let _ = fs::remove_file(&tmp);
+            return Err(io("install the migrated", e));
+        }
+        m.backup = Some(backup);
+        Ok(Some(m))
+    })();
+    let _ = fs::remove_file(&lock);
+    result
+}
+
+/// Rows of an older store, carried forward to the current format: checked
+/// again rather than believed (their seal, a CRC or none, stops damage but
+/// not a deliberate edit). Small regions (at most
+/// [`crate::export::RECOMPUTE_CELLS`] cells) are recomputed, kept if right
+/// and dropped if not; larger ones are kept as unverified (never answered
+/// from until `store verify` recomputes them); stored outcomes are kept as
+/// unverified (searched by `store verify`); values of rulesets defined in
+/// Python are dropped (recomputed when next asked for). What is dropped is
+/// counted.
+pub(crate) fn carry_forward(rows: Rows) -> Result<Rows> {
+    let (regions, census, runs, mut skipped) = rows;
+    let mut kept = Vec::with_capacity(regions.len());
+    // (key, record body) rows by ruleset.
+    type ByRuleset = BTreeMap<String, Vec<(Vec<u8>, Vec<u8>)>>;
+    let mut by_ruleset = ByRuleset::new();
+    for (ruleset, key, body) in regions {
+        by_ruleset.entry(ruleset).or_default().push((key, body));
+    }
+    for (ruleset, rows) in by_ruleset {
+        match stored_rules(&ruleset) {
+            Some(rules) => {
+                let (k, dropped) = with_rules!(rules, |r| carry_regions(r, &ruleset, rows))?;
+                kept.extend(k);
+                skipped += dropped;
+            }
+            None => {
+                for (key, body) in rows {
+                    match unverified(&body) {
+                        Some(b) => kept.push((ruleset.clone(), key, b)),
+                        None => skipped += 1,
+                    }
+                }
+            }
+        }
+    }
+    let mut census_kept = Vec::with_capacity(census.len());
+    for (key, bytes) in census {
+        let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+            skipped += 1;
+            continue;
+        };
+        if is_outcome_key(&key) {
+            match serde_json::from_value::<StoredOutcome>(v) {
+                Ok(mut o) => {
+                    o.provenance = Provenance::Unverified;
+                    census_kept.push((key, serde_json::to_vec(&o).map_err(StoreError::db)?));
+                }
+                Err(_) => skipped += 1,
+            }
+        } else if v.get("kind").and_then(|k| k.as_str()) == Some("python-value") {
+            skipped += 1;
+        } else {
+            census_kept.push((key, bytes));
+        }
+    }
+    Ok((kept, census_kept, runs, skipped))
+}
+
+/// `body` marked unverified, if it decodes.
+fn unverified(body: &[u8]) -> Option<Vec<u8>> {
+    let mut r = Record::decode(body).ok()?;
+    r.provenance = Provenance::Unverified;
+    Some(r.encode())
+}
+
+type Carried = (Vec<(String, Vec<u8>, Vec<u8>)>, u64);
+
+fn carry_regions<R: partizan_games::Ruleset>(
+    rules: &R,
+    ruleset: &str,
+    rows: Vec<(Vec<u8>, Vec<u8>)>,
+) -> Result<Carried> {
+    let mut arena = Arena::new();
+    let mut solver =
+        Solver::new(rules, Savings::ALL).map_err(|e| StoreError::Solve(e.to_string()))?;
+    let mut kept = Vec::with_capacity(rows.len());
+    let mut dropped = 0;
+    for (i, (key, body)) in rows.into_iter().enumerate() {
+        if i % 4096 == 4095 {
+            arena = Arena::new();
+            solver =
+                Solver::new(rules, Savings::ALL).map_err(|e| StoreError::Solve(e.to_string()))?;
+        }
+        let checked = (|| {
+            let board = crate::keys::decode_board(&key).ok()?;
+            let rec = Record::decode(&body).ok()?;
+            let stored = crate::encoding::decode_value(&mut arena, rec.value).ok()?;
+            let cells = (board.layer(0) | board.layer(1) | board.layer(2)).count_ones();
+            if cells > crate::export::RECOMPUTE_CELLS {
+                return unverified(&body);
+            }
+            let computed = solver.value(&mut arena, &board).ok()?;
+            (computed == stored).then(|| body.clone())
+        })();
+        match checked {
+            Some(b) => kept.push((ruleset.to_string(), key, b)),
+            None => dropped += 1,
+        }
+    }
+    Ok((kept, dropped))
+}
+
+/// Every row of a format-2 store at `path` (read through a copy at `copy`),
+/// each passing its CRC (the others counted as skipped).
+fn read_v2(path: &Path, copy: &Path) -> Result<Rows> {
+    fs::copy(path, copy).map_err(|e| StoreError::Io {
+        op: "copy for migration",
+        path: path.to_path_buf(),
+        error: e,
+    })?;
+    let r = read_v2_copy(copy);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = fs::remove_file(format!("{}{suffix}", copy.display()));
+    }
+    r.map_err(|e| corrupt2(path, e))
+}
+
+fn corrupt2(path: &Path, e: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt {
+        path: path.to_path_buf(),
+        detail: format!("v2 store: {}", one_line(&e.to_string())),
+    }
+}
+
+fn read_v2_copy(copy: &Path) -> std::result::Result<Rows, rusqlite::Error> {
+    let c = rusqlite::Connection::open(copy)?;
+    let mut skipped = 0u64;
+    let mut regions = Vec::new();
+    {
+        let mut st = c.prepare("SELECT ruleset, key, record FROM regions")?;
+        let rows = st.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Vec<u8>>(1)?,
+                r.get::<_, Vec<u8>>(2)?,
+            ))
+        })?;
+        for row in rows {
+            let (ruleset, key, sealed) = row?;
+            match crate::checksum::unseal_v2(&ruleset, &key, &sealed) {
+                Some(body) => {
+                    let body = body.to_vec();
+                    regions.push((ruleset, key, body));
+                }
+                None => skipped += 1,
+            }
+        }
+    }
+    let mut census = Vec::new();
+    {
+        let mut st = c.prepare("SELECT key, value FROM census")?;
+        let rows = st.query_map([], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
+        })?;
+        for row in rows {
+            let (key, sealed) = row?;
+            match crate::checksum::unseal_v2("census", key.as_bytes(), &sealed) {
+                Some(body) => {
+                    let body = body.to_vec();
+                    census.push((key, body));
+                }
+                None => skipped += 1,
+            }
+        }
+    }
+    let mut runs = Vec::new();
+    {
+        let mut st = c.prepare("SELECT id, value FROM runs ORDER BY id")?;
+        let rows = st.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))?;
+        for row in rows {
+            let (id, sealed) = row?;
+            if let Some(body) =
+                crate::checksum::unseal_v2("runs", &(id as u64).to_le_bytes(), &sealed)
+            {
+                runs.push(body.to_vec());
+            }
+        }
+    }
+    Ok((regions, census, runs, skipped))
+}
+
+/// Build a current store at `dst` from the format-2 store at `src` (`src`
+/// untouched), its rows carried forward ([`carry_forward`]).
+pub(crate) fn migrate_v2(src: &Path, dst: &Path, opts: &StoreOptions) -> Result<Migration> {
+    let copy = with_suffix(dst, ".v2copy");
+    let (regions, census, runs, skipped) = carry_forward(read_v2(src, &copy)?)?;
+    build_store_file(dst, opts, &regions, &census, &runs, 2)?;
+    Ok(Migration {
+        from: 2,
+        regions: regions.len() as u64,
+        census: census.len() as u64,
+        skipped,
+        backup: None,
+    })
+}
+
+/// Migrate the format-2 store at `path` in place (keeping it as
+/// `PATH.v2`); `None` if another process already did.
+pub(crate) fn migrate_v2_in_place(path: &Path, opts: &StoreOptions) -> Result<Option<Migration>> {
+    let lock = with_suffix(path, ".migrating");
+    let _held = take_lock(&lock, path, opts.wait)?;
+    let result = (|| {
+        if crate::db::sqlite_format(path)? != Some(2) {
+            return Ok(None);
+        }
+        let tmp = with_suffix(path, ".migrating.sqlite");
+        let mut m = match migrate_v2(path, &tmp, opts) {
+            Ok(m) => m,
+            Err(e) => {
+                let _ = fs::remove_file(&tmp);
+                return Err(e);
+            }
+        };
+        let mut backup = with_suffix(path, ".v2");
+        if backup.exists() {
+            backup = PathBuf::from(format!(
+                "{}.{}",
+                backup.display(),
+                crate::record::unix_now()
+            ));
+        }
+        let io = |op, e| StoreError::Io {
+            op,
+            path: path.to_path_buf(),
+            error: e,
+        };
+        fs::copy(path, &backup).map_err(|e| io("keep a v2 backup of", e))?;
+        for suffix in ["-wal", "-shm"] {
+            let _ = fs::remove_file(format!("{}{suffix}", path.display()));
+        }
         if let Err(e) = fs::rename(&tmp, path) {
             let _ = fs::remove_file(&tmp);
             return Err(io("install the migrated", e));

@@ -240,22 +240,22 @@ fn a_newer_format_is_refused() {
     small_store(&path);
     {
         let store = Store::open(&path).unwrap();
-        set_format_version_for_tests(&store, 3).unwrap();
+        set_format_version_for_tests(&store, 4).unwrap();
     }
     let e = Store::open_with(&path, &no_wait()).unwrap_err();
     assert!(
         matches!(
             e,
             StoreError::NewerFormat {
-                found: 3,
-                supported: 2,
+                found: 4,
+                supported: 3,
                 ..
             }
         ),
         "{e:?}"
     );
     assert!(
-        one_line(&e).starts_with("store format v3 is newer than this build's v2"),
+        one_line(&e).starts_with("store format v4 is newer than this build's v3"),
         "{e}"
     );
 }
@@ -309,7 +309,7 @@ fn a_missing_path_is_created_with_its_folder() {
     let dir = common::tempdir();
     let path = dir.path().join("a").join("b").join("store.redb");
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.format_version(), 2);
+    assert_eq!(store.format_version(), 3);
     assert!(path.exists());
     drop(store);
     // Without `create`, a missing file is an error.

@@ -198,7 +198,7 @@ fn committed_v1_store_migrates_forward_with_every_entry() {
     );
     // Read-write: migrated in place, the v1 file kept beside it.
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.format_version(), 2);
+    assert_eq!(store.format_version(), 3);
     let m = store.migration().unwrap().clone();
     assert_eq!((m.from, m.skipped), (1, 0));
     assert_eq!(std::fs::read(m.backup.unwrap()).unwrap(), original);
@@ -291,7 +291,7 @@ fn committed_v2_store_reads_back_identically() {
     let want = std::fs::read_to_string(data("store_v2.jsonl")).unwrap();
     {
         let store = Store::open_with(&path, &StoreOptions::read_only()).unwrap();
-        assert_eq!(store.format_version(), 2);
+        assert_eq!(store.format_version(), 3);
         assert_eq!(
             strip_text(lines(&export_text(&store))),
             strip_text(lines(&want))

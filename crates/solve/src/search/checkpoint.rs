@@ -968,4 +968,84 @@ mod tests {
         let e = read(&path, &state.fingerprint, &fresh()).unwrap_err();
         assert!(matches!(e, CheckpointError::Unsealed { .. }), "{e}");
     }
+
+    /// Fuzzing the reader beneath the MAC (a fixed-seed corpus, a second
+    /// or so): a checkpoint's bytes mutated (flips, cuts, insertions,
+    /// hostile lengths), then given a right CRC and MAC as if partizan had
+    /// written them, must read back as a state or an error, never a panic
+    /// or an allocation the file's size does not bound.
+    #[test]
+    fn resealed_mutations_never_panic() {
+        let b = |e: u128| Board::new(3, 2, [e, 0, 0]).unwrap();
+        let mut state = State::fresh(Fingerprint {
+            engine: "domineering".into(),
+            ruleset: "domineering".into(),
+            board: "...|...".into(),
+            convention: Convention::Normal,
+            value_cells: 12,
+            symmetry: true,
+        });
+        state.left = Some(Decided {
+            wins: true,
+            winning_move: Some(b(0b110_110)),
+            counts: SearchCounts::default(),
+        });
+        state.solved[1] = vec![b(0b111_100), b(0b011_011)];
+        let table = Table::with_bytes(1 << 12);
+        let mut t = Tally::default();
+        for i in 0..20u64 {
+            table.store(
+                Key {
+                    hash: i.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                    check: i as u32,
+                },
+                Entry::decided(i % 2 == 0, 3),
+                &mut t,
+            );
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.ckpt");
+        write(&path, &state, &table).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let body_len = good.len() - 36;
+        let mut rng = fastrand::Rng::with_seed(38);
+        let (mut read_ok, mut refused) = (0, 0);
+        for _ in 0..2000 {
+            let mut body = good[..body_len].to_vec();
+            for _ in 0..rng.usize(1..4) {
+                match rng.u8(..4) {
+                    0 => {
+                        let i = rng.usize(..body.len());
+                        body[i] ^= rng.u8(1..);
+                    }
+                    1 => body.truncate(rng.usize(..body.len())),
+                    2 => {
+                        let i = rng.usize(..=body.len());
+                        let extra: Vec<u8> = (0..rng.usize(1..40)).map(|_| rng.u8(..)).collect();
+                        body.splice(i..i, extra);
+                    }
+                    _ => {
+                        // A hostile length or count: all ones.
+                        let i = rng.usize(..body.len().saturating_sub(4).max(1));
+                        let end = (i + 4).min(body.len());
+                        body[i..end].fill(0xff);
+                    }
+                }
+                if body.is_empty() {
+                    body.push(0);
+                }
+            }
+            let crc = crc32fast::hash(&body);
+            body.extend_from_slice(&crc.to_le_bytes());
+            let mac = partizan_seal::user_key().key.mac(MAC_DOMAIN);
+            let tag = mac.clone().update(&body).finish();
+            body.extend_from_slice(&tag);
+            std::fs::write(&path, &body).unwrap();
+            match read(&path, &state.fingerprint, &Table::with_bytes(1 << 12)) {
+                Ok(_) => read_ok += 1,
+                Err(_) => refused += 1,
+            }
+        }
+        assert!(refused > 1000, "{read_ok} read, {refused} refused");
+    }
 }

@@ -6,6 +6,9 @@
 //! * [`heap`]: the canonical forms and genera of heap games (octal codes,
 //!   subtraction sets, Nim) heap by heap; [`graph`]: Kayles and Node Kayles
 //!   positions on graphs.
+//! * [`quotient`]: misère quotients of heap games, heap by heap (the
+//!   monoid, its P-portion, the map from heaps to elements, periodicity),
+//!   and sums' outcomes read from them.
 //! * [`brute`]: brute-force misère search on explicit positions, the twin
 //!   every fast path here is tested against.
 //!
@@ -18,6 +21,7 @@ mod error;
 pub mod genus;
 pub mod graph;
 pub mod heap;
+pub mod quotient;
 
 pub use canon::{GameId, MisereArena, Outcome};
 pub use error::MisereError;

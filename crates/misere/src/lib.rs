@@ -5,7 +5,8 @@
 //!   outcomes, and the genus symbol ([`Genus`]).
 //! * [`heap`]: the canonical forms and genera of heap games (octal codes,
 //!   subtraction sets, Nim) heap by heap; [`graph`]: Kayles and Node Kayles
-//!   positions on graphs.
+//!   positions on graphs; [`board`]: impartial rulesets of the games
+//!   registry (Cram).
 //! * [`quotient`]: misère quotients of heap games, heap by heap (the
 //!   monoid, its P-portion, the map from heaps to elements, periodicity),
 //!   and sums' outcomes read from them.
@@ -15,6 +16,7 @@
 //! Misère play: the player who makes the last move loses, so a position
 //! with no move is a win for the player to move (an N-position).
 
+pub mod board;
 pub mod brute;
 pub mod canon;
 mod error;

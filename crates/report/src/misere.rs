@@ -8,8 +8,10 @@ use std::time::Instant;
 
 use partizan_impartial::{parse_heaps, Graph, GraphGame, HeapGame};
 use partizan_misere::graph::GraphForms;
-use partizan_misere::quotient::{MisereQuotient, QuotientOptions, Stability};
-use partizan_misere::{MisereArena, MisereError};
+pub use partizan_misere::quotient::Stability;
+use partizan_misere::quotient::{MisereQuotient, QuotientOptions};
+use partizan_misere::MisereArena;
+pub use partizan_misere::MisereError;
 use serde::Serialize;
 
 /// What a quotient is asked for.

@@ -246,7 +246,7 @@ fn the_budget_is_said() {
 }
 
 #[test]
-#[ignore = "minutes and about 1.2 GB (13.6 million positions for Kayles): cargo test -p partizan-misere --test quotient -- --ignored four_heaps"]
+#[ignore = "15 minutes and 1.2 GB on a loaded 2-core machine (13.6 million positions for Kayles): cargo test -p partizan-misere --test quotient -- --ignored four_heaps"]
 fn every_sum_of_four_heaps_to_20() {
     // The twin: every sum of up to four heaps of at most 20 tokens
     // (10,626 sums) against the multiset search.

@@ -256,3 +256,24 @@ fn every_sum_of_four_heaps_to_20() {
         assert_eq!(twin(code, &q, 20), 10_626);
     }
 }
+
+#[test]
+#[ignore = "about 10 minutes in release on a loaded 2-core machine: cargo test --release -p partizan-misere --test quotient -- --ignored order_638"]
+fn dawsons_kayles_through_heap_33_has_order_638() {
+    // Plambeck and Siegel (Misère quotients for impartial games, JCTA 2008,
+    // arXiv math/0609825) carry Dawson's Kayles' analysis to heap 33 with a
+    // partial quotient of order 638 (read here through a summary citing the
+    // paper; the paper itself was not at hand).
+    let game = HeapGame::parse("0.07").unwrap();
+    let q = MisereQuotient::compute(
+        &game,
+        QuotientOptions {
+            up_to: 33,
+            max_work: 6_000_000_000,
+            ..QuotientOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(q.stability(), &Stability::Partial, "{:?}", q.stability());
+    assert_eq!((q.computed_to(), q.order()), (33, 638));
+}

@@ -10,6 +10,7 @@ use partizan_impartial::graph::GraphSolver;
 use partizan_impartial::{
     parse_heaps, Graph, GraphGame, GrundyReport, GrundySequence, HeapGame, SearchOptions,
 };
+use partizan_report::misere::{misere_graph, misere_quotient, MisereAsk};
 use serde_json::json;
 
 /// Arguments of `partizan grundy`.
@@ -23,9 +24,11 @@ pub struct GrundyArgs {
     /// For kayles / node-kayles on a graph: "5: 0-1 1-2 2-3", "path:10",
     /// "cycle:6", "complete:4", "star:5", "grid:3x3" (at most 64 vertices).
     pub graph: Option<String>,
-    /// The largest heap whose value is wanted.
-    #[arg(long, default_value_t = 100)]
-    pub up_to: usize,
+    /// The largest heap whose value is wanted (default 100; with --misere,
+    /// the largest heap the quotient includes, default 300, or less once
+    /// it is proved periodic).
+    #[arg(long)]
+    pub up_to: Option<usize>,
     /// Compute at least this many values looking for a proof of periodicity
     /// (stops as soon as one is found).
     #[arg(long, default_value_t = 10_000)]
@@ -43,6 +46,16 @@ pub struct GrundyArgs {
     /// Graph games: give up after memoising this many connected positions.
     #[arg(long, default_value_t = 2_000_000)]
     pub max_positions: usize,
+    /// Misère play: the game's misère quotient (monoid, P-portion, heap
+    /// elements; through --up-to, or until proved periodic), or on a graph
+    /// the position's misère canonical form and genus. With --heaps, the
+    /// sum's misère outcome read from the quotient.
+    #[arg(long)]
+    pub misere: bool,
+    /// With --misere: the quotient's work budget (its checks' steps; the
+    /// default is some seconds to a minute).
+    #[arg(long, default_value_t = partizan_report::misere::DEFAULT_MISERE_WORK)]
+    pub misere_work: u64,
 }
 
 /// Run `partizan grundy`.
@@ -54,10 +67,23 @@ pub fn run(a: GrundyArgs, json_out: bool) -> Result<()> {
                 a.game
             );
         };
+        if a.misere {
+            let r = misere_graph(game, graph, a.max_positions)?;
+            return print_report(&r, &r.text(), json_out);
+        }
         return graph_game(game, graph, a.max_positions, json_out);
     }
     if GraphGame::from_name(&a.game) == Some(GraphGame::NodeKayles) {
         bail!("node-kayles is played on a graph: give one, e.g. 'path:10' or '4: 0-1 1-2 2-3'");
+    }
+    if a.misere {
+        let r = misere_quotient(&MisereAsk {
+            game: a.game.clone(),
+            up_to: a.up_to.unwrap_or(300),
+            max_work: a.misere_work,
+            heaps: a.heaps.clone(),
+        })?;
+        return print_report(&r, &r.text(), json_out);
     }
     let game = HeapGame::parse(&a.game)?;
     let heaps = a.heaps.as_deref().map(parse_heaps).transpose()?;
@@ -66,7 +92,7 @@ pub fn run(a: GrundyArgs, json_out: bool) -> Result<()> {
         .flatten()
         .copied()
         .max()
-        .map_or(a.up_to, |h| h.max(a.up_to));
+        .map_or(a.up_to.unwrap_or(100), |h| h.max(a.up_to.unwrap_or(100)));
     let start = Instant::now();
     let seq = GrundySequence::compute(
         &game,
@@ -101,6 +127,16 @@ pub fn run(a: GrundyArgs, json_out: bool) -> Result<()> {
         return Ok(());
     }
     print_text(&report, elapsed_ms, sum.as_ref())
+}
+
+/// A report as pretty JSON or as its text.
+fn print_report<T: serde::Serialize>(report: &T, text: &str, json_out: bool) -> Result<()> {
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(report)?);
+    } else {
+        print!("{text}");
+    }
+    Ok(())
 }
 
 fn outcome(v: u32) -> &'static str {

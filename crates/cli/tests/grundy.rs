@@ -178,3 +178,61 @@ fn bad_input_is_one_line_and_exit_2() {
         "more than 1000 positions",
     );
 }
+
+#[test]
+fn misere_quotient_text_and_json() {
+    // 0.75's misère quotient: order 8, two P-elements, proved periodic.
+    let text = stdout(&["grundy", "0.75", "--misere"]);
+    assert!(text.contains("order 8, P-portion 2 elements"), "{text}");
+    assert!(
+        text.contains("periodic from heap 8 with period 2"),
+        "{text}"
+    );
+    let v = json(&[
+        "grundy", "kayles", "--misere", "--heaps", "3,5,70", "--json",
+    ]);
+    assert_eq!(v["order"], 40);
+    assert_eq!(v["p_portion_size"], 9);
+    assert_eq!(v["stability"]["kind"], "periodic");
+    assert_eq!(v["stability"]["period"], 12);
+    assert_eq!(v["sum"]["heaps"], serde_json::json!([3, 5, 70]));
+    assert!(v["sum"]["outcome"] == "N" || v["sum"]["outcome"] == "P");
+    assert_eq!(v["generators"][0]["heap"], 1);
+}
+
+#[test]
+fn misere_bad_input_and_budget() {
+    fails(&["grundy", "0.0x7", "--misere"], "not a digit");
+    fails(&["grundy", "sub:0,2", "--misere"], "0 is not a move");
+    fails(
+        &["grundy", "kayles", "--misere", "--heaps", "3,x"],
+        "not a number",
+    );
+    // A budget too small to reach the heap asked about: said, exit 2.
+    fails(
+        &[
+            "grundy",
+            "kayles",
+            "--misere",
+            "--misere-work",
+            "2000",
+            "--heaps",
+            "60",
+        ],
+        "past the quotient",
+    );
+    // A budget that stops the quotient itself is reported, not an error.
+    let text = stdout(&["grundy", "kayles", "--misere", "--misere-work", "2000"]);
+    assert!(text.contains("stopped at heap"), "{text}");
+}
+
+#[test]
+fn misere_on_a_graph() {
+    // Node Kayles on a path of 6 is Dawson's Chess heap 6: genus 1^031, a
+    // misère P-position.
+    let text = stdout(&["grundy", "node-kayles", "path:6", "--misere"]);
+    assert!(text.contains("P: the player to move loses"), "{text}");
+    assert!(text.contains("genus 1^031"), "{text}");
+    let v = json(&["grundy", "kayles", "path:5", "--misere", "--json"]);
+    assert_eq!(v["genus"], "4^146");
+}

@@ -7,12 +7,12 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::code::{OctalCode, LEAVE_ONE, LEAVE_THREE, LEAVE_TWO, TAKE_ALL};
+use crate::code::OctalCode;
 
 /// Memoised values of positions of one code.
 #[derive(Debug)]
 pub struct Brute {
-    digits: Vec<u8>,
+    code: OctalCode,
     memo: FxHashMap<Vec<u16>, u32>,
 }
 
@@ -21,7 +21,7 @@ impl Brute {
     #[must_use]
     pub fn new(code: &OctalCode) -> Self {
         Self {
-            digits: code.digits().to_vec(),
+            code: code.clone(),
             memo: FxHashMap::default(),
         }
     }
@@ -45,37 +45,16 @@ impl Brute {
             }
             let h = usize::from(pos[i]);
             let rest: Vec<u16> = pos[..i].iter().chain(&pos[i + 1..]).copied().collect();
-            for (j, &d) in self.digits.clone().iter().enumerate() {
-                if j > h {
-                    break;
-                }
-                let m = (h - j) as u16;
-                let mut children: Vec<Vec<u16>> = Vec::new();
-                if d & TAKE_ALL != 0 && m == 0 {
-                    children.push(Vec::new());
-                }
-                if d & LEAVE_ONE != 0 && m >= 1 && j > 0 {
-                    children.push(vec![m]);
-                }
-                if d & LEAVE_TWO != 0 && m >= 2 {
-                    for a in 1..=m / 2 {
-                        children.push(vec![a, m - a]);
-                    }
-                }
-                if d & LEAVE_THREE != 0 && m >= 3 {
-                    for a in 1..=m / 3 {
-                        for b in a..=(m - a) / 2 {
-                            children.push(vec![a, b, m - a - b]);
-                        }
-                    }
-                }
-                for parts in children {
-                    let mut child = rest.clone();
-                    child.extend(parts);
-                    child.sort_unstable();
-                    let v = self.value_sorted(child);
-                    seen.push(v);
-                }
+            let mut children: Vec<Vec<u16>> = Vec::new();
+            self.code.heap_options(h, |parts| {
+                children.push(parts.iter().map(|&p| p as u16).collect());
+            });
+            for parts in children {
+                let mut child = rest.clone();
+                child.extend(parts);
+                child.sort_unstable();
+                let v = self.value_sorted(child);
+                seen.push(v);
             }
         }
         seen.sort_unstable();

@@ -296,8 +296,9 @@ impl GraphGame {
         }
     }
 
-    /// Call `f` with every option of the position `mask`.
-    fn options(self, g: &Graph, mask: u64, mut f: impl FnMut(u64)) {
+    /// Call `f` with every option of the position `mask` (the vertices
+    /// left after the move).
+    pub fn options(self, g: &Graph, mask: u64, mut f: impl FnMut(u64)) {
         for v in bits(mask) {
             match self {
                 Self::NodeKayles => f(mask & !(g.adj[v] | 1 << v)),

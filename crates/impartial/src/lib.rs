@@ -21,6 +21,7 @@ pub mod code;
 pub mod engine;
 mod error;
 pub mod graph;
+mod options;
 pub mod period;
 pub mod sequence;
 pub mod subtraction;

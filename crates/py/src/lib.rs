@@ -17,6 +17,8 @@
 //! * [`engine::Engine`]: games defined in Python, valued with memoisation in
 //!   Rust calling back into the user's option functions.
 //! * [`tables`]: the census, Sylver Coinage and the store.
+//! * [`misere`]: misère quotients of heap games and misère forms of graph
+//!   positions, as dicts.
 //!
 //! A new operation of core's CGT toolkit (atomic weight, reduced form,
 //! thermograph walls, ...) reaches Python as one `#[getter]` or method on
@@ -32,6 +34,7 @@ pub mod atlas;
 pub mod board;
 pub mod engine;
 pub mod interrupt;
+pub mod misere;
 pub mod outcome;
 pub mod tables;
 pub mod value;
@@ -58,6 +61,8 @@ fn _partizan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(board::rulesets, m)?)?;
     m.add_function(wrap_pyfunction!(outcome::check_certificate, m)?)?;
     m.add_function(wrap_pyfunction!(outcome::outcome_table, m)?)?;
+    m.add_function(wrap_pyfunction!(misere::misere_quotient, m)?)?;
+    m.add_function(wrap_pyfunction!(misere::misere_graph, m)?)?;
     m.add_function(wrap_pyfunction!(tables::domineering_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::cram_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::sylver_census, m)?)?;

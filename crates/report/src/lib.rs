@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod misere;
 pub mod moves;
 pub mod outcome;
 pub mod parts;
@@ -30,6 +31,10 @@ pub mod value;
 pub use check::{
     check_certificate, check_certificate_from, write_certificate_file, write_certificate_stdout,
     CheckError, CheckReport,
+};
+pub use misere::{
+    misere_graph, misere_quotient, MisereAsk, MisereGraphReport, MisereQuotientReport,
+    MisereReportError,
 };
 pub use moves::{cells_text, judge_first_moves, move_text, FirstMoves, JudgedMove, MirrorOf};
 pub use outcome::{

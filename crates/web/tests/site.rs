@@ -54,8 +54,11 @@ const PAGES: &[(&str, &[&str])] = &[
         "/api/outcome",
         &["ruleset", "board", "play", "max_nodes", "table_mb"],
     ),
-    ("/grundy", &["game", "up_to", "search", "heaps"]),
-    ("/api/grundy", &["game", "up_to", "search", "heaps"]),
+    ("/grundy", &["game", "up_to", "search", "heaps", "misere"]),
+    (
+        "/api/grundy",
+        &["game", "up_to", "search", "heaps", "misere"],
+    ),
     (
         "/atlas",
         &["value", "kind", "min_temperature", "max_cells", "limit"],
@@ -498,6 +501,24 @@ async fn outcome_grundy_parts_trace_and_atlas_apis() {
     let r = get(&app, "/api/grundy?game=0.07&up_to=200").await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.body);
     assert_eq!(r.json()["period"], 34);
+    // Misère play: 0.75's quotient, what `partizan grundy 0.75 --misere
+    // --json` prints, and its section of the page; a bad switch is a 400.
+    let r = get(&app, "/api/grundy?game=0.75&misere=1&heaps=1,2").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["order"], 8);
+    assert_eq!(r.json()["stability"]["kind"], "periodic");
+    assert_eq!(r.json()["sum"]["heaps"], serde_json::json!([1, 2]));
+    let page = get(&app, "/grundy?game=0.75&misere=1").await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(page
+        .body
+        .contains("id=\"misere-order\">order 8, P-portion 2 elements<"));
+    let r = get(&app, "/api/grundy?game=node-kayles&graph=path:6&misere=1").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["genus"], "1^031");
+    let r = get(&app, "/api/grundy?game=0.75&misere=2").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST, "{}", r.body);
+    assert_eq!(r.json()["kind"], "bad_param");
     // The parts table: a 2x2 board is one region, so its whole graph is
     // the product of its regions' graphs.
     let r = get(&app, "/api/parts?ruleset=domineering&boards=..%7C..").await;

@@ -241,6 +241,26 @@ def check_certificate(
     plain or gzip-compressed; a proof that fails is a ValueError naming the
     problem; Ctrl-C stops it."""
 
+def misere_quotient(
+    game: str,
+    *,
+    up_to: int = 300,
+    heaps: Optional[List[int]] = None,
+    max_work: int = 300_000_000,
+) -> Dict[str, Any]:
+    """The misère quotient of a heap game (`partizan grundy GAME --misere
+    --json`'s fields: order, p_portion_size, stability, generators,
+    relations, p_portion, elements, heaps, sum, ...); a budget that stops it
+    is in `stability`; a bad game or a heap past what is known is a
+    ValueError."""
+
+def misere_graph(
+    game: str, graph: str, *, max_positions: int = 2_000_000
+) -> Dict[str, Any]:
+    """Kayles or Node Kayles on a graph under misère play (`partizan grundy
+    GAME GRAPH --misere --json`'s fields: outcome, misere_nim_value,
+    nim_value, genus, form, birthday, positions)."""
+
 def outcome_table(
     ruleset: str,
     rectangles: str,

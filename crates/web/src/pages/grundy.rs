@@ -18,6 +18,10 @@ use partizan_impartial::graph::{GraphSolver, GraphValue};
 use partizan_impartial::{
     parse_heaps, Graph, GraphGame, GrundyReport, GrundySequence, HeapGame, SearchOptions,
 };
+use partizan_report::misere::{
+    misere_graph, misere_quotient, MisereAsk, MisereError, MisereGraphReport, MisereQuotientReport,
+    MisereReportError,
+};
 use serde_json::json;
 
 use super::{number_param, params, Params};
@@ -41,6 +45,13 @@ pub const MAX_GRAPH_TEXT: usize = 20_000;
 /// Connected positions a graph request may value before it is refused
 /// (Kayles on a graph is exponential in the worst case).
 pub const MAX_GRAPH_POSITIONS: usize = 2_000_000;
+/// The misère quotient's work budget on the site (some seconds).
+pub const MISERE_WORK: u64 = 100_000_000;
+/// The most heaps a misère quotient includes on the site.
+pub const MAX_MISERE_HEAPS: usize = 1000;
+/// Connected positions a misère graph request may value (canonical forms
+/// cost more than Grundy values).
+pub const MAX_MISERE_GRAPH_POSITIONS: usize = 200_000;
 
 struct Ask {
     game: String,
@@ -49,6 +60,12 @@ struct Ask {
     heaps: Option<Vec<usize>>,
     /// Kayles or Node Kayles on this graph instead of a heap sequence.
     graph: Option<String>,
+    /// Misère play too: the quotient (heaps up to `misere_up_to`), or the
+    /// graph position's misère canonical form.
+    misere: bool,
+    /// The largest heap the misère quotient includes (300 unless `up_to`
+    /// is given).
+    misere_up_to: usize,
 }
 
 fn ask(m: &HashMap<String, String>) -> Result<Ask, WebError> {
@@ -91,12 +108,29 @@ fn ask(m: &HashMap<String, String>) -> Result<Ask, WebError> {
             format!("over {MAX_GRAPH_TEXT} characters"),
         ));
     }
+    let misere = match m.get("misere").map(|s| s.trim()) {
+        None | Some("" | "0" | "false" | "off") => false,
+        Some("1" | "true" | "on" | "yes") => true,
+        Some(other) => {
+            return Err(WebError::param(
+                "misere",
+                format!("'{other}' is not 1 or 0"),
+            ))
+        }
+    };
+    let misere_up_to = if m.contains_key("up_to") {
+        up_to.min(MAX_MISERE_HEAPS)
+    } else {
+        300
+    };
     Ok(Ask {
         game,
         up_to,
         search,
         heaps,
         graph,
+        misere,
+        misere_up_to,
     })
 }
 
@@ -190,10 +224,60 @@ async fn run(state: &AppState, m: &HashMap<String, String>) -> Result<(Ask, Comp
                 search,
                 heaps,
                 graph: None,
+                misere: false,
+                misere_up_to: 0,
             })
         })
         .await?;
     Ok((a, c))
+}
+
+/// The misère quotient asked for (what `partizan grundy GAME --misere
+/// --json` prints), within the site's budget.
+async fn run_misere(state: &AppState, a: &Ask) -> Result<MisereQuotientReport, WebError> {
+    let ask = MisereAsk {
+        game: a.game.clone(),
+        up_to: a.misere_up_to,
+        max_work: MISERE_WORK,
+        heaps: a.heaps.as_ref().map(|h| {
+            h.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        }),
+    };
+    state
+        .heavy(move |_| misere_quotient(&ask).map_err(misere_error))
+        .await
+}
+
+/// A graph position's misère canonical form, within the site's budget.
+async fn run_misere_graph(
+    state: &AppState,
+    a: &Ask,
+    text: &str,
+) -> Result<MisereGraphReport, WebError> {
+    let (game, _) = graph_ask(a, text)?;
+    let text = text.to_string();
+    state
+        .heavy(move |_| misere_graph(game, &text, MAX_MISERE_GRAPH_POSITIONS).map_err(misere_error))
+        .await
+}
+
+/// A misère request that cannot be answered: bad input or a heap past
+/// what the quotient knows names a parameter (400); a position budget is
+/// the graph budget's refusal.
+fn misere_error(e: MisereReportError) -> WebError {
+    match e {
+        MisereReportError::Misere(MisereError::TooManyPositions { limit }) => {
+            WebError::GraphTooLarge(limit)
+        }
+        MisereReportError::Misere(MisereError::TooManyGames { .. }) => {
+            WebError::param("graph", e.to_string())
+        }
+        MisereReportError::Unknown { .. } => WebError::param("heaps", e.to_string()),
+        other => WebError::param("game", other.to_string()),
+    }
 }
 
 fn outcome(v: u32) -> &'static str {
@@ -207,10 +291,21 @@ fn outcome(v: u32) -> &'static str {
 /// `GET /api/grundy?game=CODE[&up_to=N][&search=N][&heaps=3,5,7]`: what
 /// `partizan grundy CODE --up-to N --json` prints (without the timing);
 /// `GET /api/grundy?game=kayles|node-kayles&graph=G`: what `partizan grundy
-/// GAME G --json` prints.
+/// GAME G --json` prints. With `misere=1`: what the same command prints
+/// with `--misere` (the misère quotient, or the graph position's misère
+/// canonical form).
 pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
     let m = params(p)?;
     let a = ask(&m)?;
+    if a.misere {
+        if let Some(text) = &a.graph {
+            let r = run_misere_graph(&state, &a, text).await?;
+            return Ok(Json(r).into_response());
+        }
+        HeapGame::parse(&a.game).map_err(|e| WebError::param("game", e.to_string()))?;
+        let r = run_misere(&state, &a).await?;
+        return Ok(Json(r).into_response());
+    }
     if let Some(text) = &a.graph {
         let (_, graph, v) = run_graph(&state, &a, text).await?;
         return Ok(Json(graph_json(&graph, &v)).into_response());
@@ -320,6 +415,11 @@ fn form(a: Option<&Ask>) -> String {
         })
         .unwrap_or_default();
     let graph = a.and_then(|a| a.graph.clone()).unwrap_or_default();
+    let misere = if a.is_some_and(|a| a.misere) {
+        " checked"
+    } else {
+        ""
+    };
     let mut gx = String::new();
     for (g, text, what) in [
         (
@@ -363,9 +463,11 @@ fn form(a: Option<&Ask>) -> String {
 <label>Values up to <input type=\"text\" name=\"up_to\" value=\"{up_to}\" style=\"min-width:6rem\"></label>\
 <label>Heaps <input type=\"text\" name=\"heaps\" value=\"{}\" placeholder=\"3,5,7\" style=\"min-width:6rem\"></label>\
 <label>Graph <input type=\"text\" name=\"graph\" value=\"{}\" placeholder=\"5: 0-1 1-2 2-3\" spellcheck=\"false\"></label>\
+<label><input type=\"checkbox\" name=\"misere\" value=\"1\"{misere}> misère play</label>\
 <button type=\"submit\">Compute</button></form>\
 <p class=\"muted\">Octal or hexadecimal codes, <code>sub:</code> subtraction sets, <code>allbut:</code> all-but games, names (nim, kayles, dawsons-kayles, dawsons-chess, treblecross). At most {MAX_UP_TO} values. Try {ex}</p>\
-<p class=\"muted\">On a graph (game <code>kayles</code>: delete a vertex or the two ends of an edge; <code>node-kayles</code>: delete a vertex and its neighbours): an edge list <code>n: a-b c-d</code> on vertices 0 to n−1 (at most 64), or <code>path:N</code>, <code>cycle:N</code>, <code>complete:N</code>, <code>star:N</code>, <code>grid:RxC</code>. Try {gx}</p>",
+<p class=\"muted\">On a graph (game <code>kayles</code>: delete a vertex or the two ends of an edge; <code>node-kayles</code>: delete a vertex and its neighbours): an edge list <code>n: a-b c-d</code> on vertices 0 to n−1 (at most 64), or <code>path:N</code>, <code>cycle:N</code>, <code>complete:N</code>, <code>star:N</code>, <code>grid:RxC</code>. Try {gx}</p>\
+<p class=\"muted\"><b>Misère play</b> (the last player to move loses): a heap game's misère quotient (Plambeck and Siegel), computed heap by heap, and a graph position's misère canonical form and genus. Try <a href=\"/grundy?game=kayles&amp;misere=1\">Kayles</a> · <a href=\"/grundy?game=0.75&amp;misere=1\"><code>0.75</code></a></p>",
         escape(game),
         escape(&heaps),
         escape(&graph)
@@ -541,6 +643,113 @@ fn render_graph(a: &Ask, game: GraphGame, graph: &Graph, v: &GraphValue) -> Stri
     s
 }
 
+/// The misère quotient's section of the page.
+fn render_misere(a: &Ask, r: &MisereQuotientReport) -> String {
+    let mut s = String::from("<h2>Misère play</h2>");
+    let ok = matches!(
+        r.stability,
+        partizan_report::misere::Stability::Periodic { .. }
+    );
+    let join = |v: &[String]| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            escape(&v.join(", "))
+        }
+    };
+    let gens: Vec<String> = r
+        .generators
+        .iter()
+        .map(|g| format!("{} (heap {})", g.name, g.heap))
+        .collect();
+    let grew: Vec<String> = r.expansions.iter().map(ToString::to_string).collect();
+    let _ = write!(
+        s,
+        "<div class=\"card\" id=\"misere\"><dl class=\"kv\">\
+<dt>misère quotient</dt><dd id=\"misere-order\">order {}, P-portion {} element{}</dd>\
+<dt>through heap</dt><dd>{}</dd><dt>status</dt><dd class=\"{}\" id=\"misere-status\">{}</dd>\
+<dt>generators</dt><dd>{}</dd><dt>relations</dt><dd>{}</dd><dt>P-portion</dt><dd>{}</dd>\
+<dt>grew at heaps</dt><dd>{}</dd><dt>work</dt><dd>{} checks, {} states walked ({:.0} ms)</dd>",
+        r.order,
+        r.p_portion_size,
+        if r.p_portion_size == 1 { "" } else { "s" },
+        r.computed_to,
+        if ok { "ok" } else { "refused" },
+        escape(&r.status),
+        join(&gens),
+        join(&r.relations),
+        join(&r.p_portion),
+        join(&grew),
+        r.checks,
+        r.states,
+        r.elapsed_ms
+    );
+    if let Some(sum) = &r.sum {
+        let parts: Vec<String> = sum.heaps.iter().map(ToString::to_string).collect();
+        let _ = write!(
+            s,
+            "<dt>sum</dt><dd id=\"misere-sum\">{}: {} (element {})</dd>",
+            parts.join(" + "),
+            sum.outcome,
+            escape(&sum.element)
+        );
+    }
+    s.push_str("</dl></div>");
+    let mut t = String::from(
+        "<table id=\"misere-heaps\"><thead><tr><th class=\"num\">heap</th><th>element</th><th>P?</th></tr></thead><tbody>",
+    );
+    for (h, w) in r.heaps.iter().enumerate().take(SHOWN) {
+        let p = r.p_portion.iter().any(|x| x == w);
+        let _ = write!(
+            t,
+            "<tr><td class=\"num\">{h}</td><td><code>{}</code></td><td>{}</td></tr>",
+            escape(w),
+            if p { "P" } else { "" }
+        );
+    }
+    t.push_str("</tbody></table>");
+    s.push_str(&t);
+    let _ = write!(
+        s,
+        "<p class=\"muted\">A sum of heaps is a misère P-position (the player to move loses) exactly when the product of its heaps' elements is in the P-portion. JSON: <a href=\"/api/grundy?game={}&amp;misere=1&amp;up_to={}\">this quotient</a>, the same as <code>partizan grundy {} --misere --up-to {} --json</code>.</p>",
+        url_encode(&a.game),
+        a.misere_up_to,
+        escape(&a.game),
+        a.misere_up_to
+    );
+    s
+}
+
+/// A graph position's misère section.
+fn render_misere_graph(r: &MisereGraphReport) -> String {
+    format!(
+        "<h2>Misère play</h2><div class=\"card\" id=\"misere\"><dl class=\"kv\">\
+<dt>outcome</dt><dd id=\"misere-outcome\">{}: the player to move {}</dd>\
+<dt>genus</dt><dd id=\"misere-genus\">{} (G+ = {}, G− = {})</dd><dt>birthday</dt><dd>{}</dd>\
+<dt>canonical form</dt><dd><code>{}</code></dd><dt>positions valued</dt><dd>{}</dd></dl></div>",
+        r.outcome,
+        if r.outcome == "P" { "loses" } else { "wins" },
+        escape(&r.genus),
+        r.nim_value,
+        r.misere_nim_value,
+        r.birthday,
+        escape(&r.form),
+        r.positions
+    )
+}
+
+/// The misère section of a page, or the reason it has none.
+fn misere_section(result: Result<String, WebError>) -> Result<String, WebError> {
+    match result {
+        Ok(html) => Ok(html),
+        Err(err) if err.status() == StatusCode::BAD_REQUEST => Ok(format!(
+            "<h2>Misère play</h2><p class=\"error\" id=\"misere-error\">{}</p>",
+            escape(&err.to_string())
+        )),
+        Err(err) => Err(err),
+    }
+}
+
 const ABOUT: &str = "<p class=\"muted\">The <b>Grundy value</b> (nim-value) G(n) of a heap of n \
 is the least number not among its options' values (the mex); a sum of heaps is won by the player \
 to move exactly when the values' nim-sum is not 0 (outcome N, else P). A sequence is \
@@ -564,8 +773,18 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
     if let Some((result, a)) = graph {
         return match result {
             Ok((game, graph, v)) => {
+                let misere = if a.misere {
+                    let text = a.graph.clone().unwrap_or_default();
+                    let r = run_misere_graph(&state, &a, &text).await;
+                    match misere_section(r.map(|r| render_misere_graph(&r))) {
+                        Ok(html) => html,
+                        Err(err) => return PageError(err).into_response(),
+                    }
+                } else {
+                    String::new()
+                };
                 let body = format!(
-                    "{title}{}{}{ABOUT}",
+                    "{title}{}{}{misere}{ABOUT}",
                     form(Some(&a)),
                     render_graph(&a, game, &graph, &v)
                 );
@@ -588,7 +807,16 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
     }
     match run(&state, &m).await {
         Ok((a, c)) => {
-            let body = format!("{title}{}{}{ABOUT}", form(Some(&a)), render(&a, &c));
+            let misere = if a.misere {
+                let r = run_misere(&state, &a).await;
+                match misere_section(r.map(|r| render_misere(&a, &r))) {
+                    Ok(html) => html,
+                    Err(err) => return PageError(err).into_response(),
+                }
+            } else {
+                String::new()
+            };
+            let body = format!("{title}{}{}{misere}{ABOUT}", form(Some(&a)), render(&a, &c));
             Html(page("Grundy values", "grundy", &body)).into_response()
         }
         Err(err) if err.status() == StatusCode::BAD_REQUEST => {
@@ -619,6 +847,8 @@ mod tests {
             search: 10_000,
             heaps: Some(vec![3, 7, 12]),
             graph: None,
+            misere: false,
+            misere_up_to: 0,
         })
         .unwrap()
     }
@@ -641,6 +871,8 @@ mod tests {
                 search: 10_000,
                 heaps: None,
                 graph: None,
+                misere: false,
+                misere_up_to: 0,
             },
             &c,
         );
@@ -689,6 +921,8 @@ mod tests {
             search: 100,
             heaps: None,
             graph: Some("4: 0-1 1-2 2-3 3-0".into()),
+            misere: false,
+            misere_up_to: 0,
         };
         let html = render_graph(&a, game, &graph, &v);
         assert!(html.contains(&format!("id=\"graph-value\">{}<", v.value)));
@@ -713,6 +947,37 @@ mod tests {
     }
 
     #[test]
+    fn misere_sections() {
+        let mut m = HashMap::new();
+        m.insert("game".to_string(), "0.75".to_string());
+        m.insert("misere".to_string(), "1".to_string());
+        let a = ask(&m).unwrap();
+        assert!(a.misere);
+        assert_eq!(a.misere_up_to, 300);
+        let r = misere_quotient(&MisereAsk::new("0.75")).unwrap();
+        let html = render_misere(&a, &r);
+        assert!(
+            html.contains("id=\"misere-order\">order 8, P-portion 2 elements<"),
+            "{html}"
+        );
+        assert!(html.contains("class=\"ok\" id=\"misere-status\""), "{html}");
+        assert!(html.contains("id=\"misere-heaps\""));
+        m.insert("misere".to_string(), "maybe".to_string());
+        assert!(matches!(ask(&m), Err(WebError::BadParam { name, .. }) if name == "misere"));
+        let g = misere_graph(GraphGame::Kayles, "path:5", 1000).unwrap();
+        assert!(render_misere_graph(&g).contains("id=\"misere-genus\">4^146"));
+        // A budget refusal is a section with the reason, not a failed page.
+        let err = misere_error(MisereReportError::Unknown {
+            heap: 9,
+            known: 3,
+            status: "partial".into(),
+        });
+        assert!(misere_section(Err(err))
+            .unwrap()
+            .contains("id=\"misere-error\""));
+    }
+
+    #[test]
     fn caps_and_bad_codes() {
         let mut m = HashMap::new();
         m.insert("up_to".to_string(), (MAX_UP_TO + 1).to_string());
@@ -723,6 +988,8 @@ mod tests {
             search: 10,
             heaps: None,
             graph: None,
+            misere: false,
+            misere_up_to: 0,
         })
         .is_err());
     }

@@ -45,6 +45,7 @@ macro_rules! print {
 mod atlas_cmd;
 mod census_cmd;
 mod grundy_cmd;
+mod manners;
 mod meter;
 mod outcome_cmd;
 mod parts_cmd;
@@ -57,11 +58,11 @@ mod values;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exact combinatorial game analysis: values, regions, censuses.
 #[derive(Parser, Debug)]
-#[command(name = "partizan", version, about, arg_required_else_help = true)]
+#[command(name = "partizan", about, arg_required_else_help = true)]
 struct Cli {
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
@@ -137,6 +138,10 @@ enum Command {
     Analyse(toolkit_cmd::AnalyseArgs),
     /// Draw a board, or its thermograph (--thermograph), as SVG or TikZ.
     Draw(toolkit_cmd::DrawArgs),
+    /// Shell completions: bash, zsh or fish.
+    Completions(manners::CompletionsArgs),
+    /// The man page (roff), of partizan or of one command.
+    Man(manners::ManArgs),
 }
 
 /// How long commands show progress and how much memory they may take.
@@ -215,7 +220,10 @@ fn shorten_quotes(msg: &str, max: usize) -> String {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = manners::command(Cli::command())
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             // `partizan` alone: the usage and the list of commands.
@@ -223,20 +231,16 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         Err(e) if e.use_stderr() => {
-            // A usage error: one line naming the problem, exit code 2.
-            let text = e.render().to_string();
-            let mut lines = text.lines();
-            let mut first = lines.next().unwrap_or("error: bad arguments").to_string();
-            if first.ends_with(':') {
-                // "...were not provided:" and the names below it.
-                let names: Vec<&str> = lines
-                    .take_while(|l| !l.trim().is_empty())
-                    .map(str::trim)
-                    .collect();
-                first = format!("{first} {}", names.join(", "));
-            }
-            eprintln!("{first} (see --help)");
-            return ExitCode::from(2);
+            // A usage error: one line naming the problem (and clap's "did
+            // you mean"), exit code 2; a JSON object under --json.
+            let code = manners::code::BAD_INPUT;
+            manners::report_error(
+                manners::json_asked(),
+                "usage",
+                &manners::usage_line(&e),
+                code,
+            );
+            return ExitCode::from(code);
         }
         Err(e) => {
             // --help and --version.
@@ -249,6 +253,8 @@ fn main() -> ExitCode {
         show: cli.progress.map_or(meter::Show::Auto, meter::Show::Lines),
         max_memory: cli.max_memory.unwrap_or_else(meter::default_max_memory),
     };
+    // `game` and `analyse` read a --json among their values themselves.
+    let json_errors = cli.json || manners::json_asked();
     let result = match cli.command {
         Command::Value(a) => values::value(a, &store, &long, cli.json),
         Command::Graph(a) => values::graph(a, &long, cli.json),
@@ -277,12 +283,19 @@ fn main() -> ExitCode {
         Command::Compare(a) => toolkit_cmd::compare(a, cli.json),
         Command::Analyse(a) => toolkit_cmd::analyse(a, cli.json),
         Command::Draw(a) => toolkit_cmd::draw(a),
+        Command::Completions(a) => manners::completions(a, &mut manners::command(Cli::command())),
+        Command::Man(a) => manners::man(a, manners::command(Cli::command())),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The answer is printed; the code says what it was.
+        Err(e) if e.is::<manners::Exit>() => {
+            ExitCode::from(e.downcast_ref::<manners::Exit>().map_or(2, |x| x.0))
+        }
         Err(e) => {
-            eprintln!("error: {}", one_line(&e));
-            ExitCode::from(2)
+            let code = manners::code::BAD_INPUT;
+            manners::report_error(json_errors, "error", &one_line(&e), code);
+            ExitCode::from(code)
         }
     }
 }

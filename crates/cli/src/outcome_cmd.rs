@@ -17,7 +17,7 @@ use partizan_report::picture::{self, Format};
 use partizan_report::{
     check_certificate_from, judge_first_moves, rectangle_boards, write_certificate_file,
     write_certificate_stdout, FirstMoves, OutcomeReport, RectangleCell, RectangleSpec,
-    RectangleTable,
+    RectangleTable, Undecided,
 };
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::{self, CheckProgress};
@@ -310,18 +310,33 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
             None => OutcomeStore::none(),
         };
         let mut resumed = None;
-        let mut out = outcome_through_store(r, &board, &cfg, through, || {
+        let found = outcome_through_store(r, &board, &cfg, through, || {
             let doing = Mutex::default();
             let (rep, res) = search_board(r, &board, &cfg, &args, json_out, deadline, &doing)?;
             resumed = res;
             Ok::<_, anyhow::Error>(rep)
-        })?;
+        });
+        let mut out = match found {
+            Ok(out) => out,
+            Err(e) => return undecided(r, &board, &args, json_out, e),
+        };
         for w in &out.warnings {
             eprintln!("warning: {w}");
         }
         out.resumed = resumed;
         if args.moves {
-            out.first_moves = Some(judge_moves(r, &board, &cfg, &args, json_out, deadline)?);
+            // The outcome stands whatever the judgement of the first moves
+            // comes to; a judgement cut short by a limit is left out with
+            // a warning (as on the site).
+            match judge_moves(r, &board, &cfg, &args, json_out, deadline) {
+                Ok(moves) => out.first_moves = Some(moves),
+                Err(e) if e.is::<BoardLimit>() => {
+                    let w = format!("the first moves were not all judged: {e}");
+                    eprintln!("warning: {w}");
+                    out.warnings.push(w);
+                }
+                Err(e) => return Err(e),
+            }
         }
         if let Some(format) = args.format {
             let rules = Rules::from_name(r.name())?;
@@ -477,13 +492,19 @@ fn run_rectangles<R: Knowledge>(
 }
 
 /// A search stopped by a limit of its own board (--max-seconds,
-/// --max-nodes), which a table of rectangles shows as `?` and goes on.
+/// --max-nodes), which a table of rectangles shows as `?` and goes on, and
+/// one board answers as undecided (exit code 3).
 #[derive(Debug)]
-struct BoardLimit(String);
+struct BoardLimit {
+    /// Which limit, and what a checkpoint kept.
+    reason: String,
+    /// Nodes searched before the stop.
+    nodes: u64,
+}
 
 impl std::fmt::Display for BoardLimit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.reason)
     }
 }
 
@@ -675,10 +696,13 @@ fn watched<R: Knowledge, T>(
             let w = why.lock().ok().and_then(|o| *o);
             match w {
                 Some(StopWhy::Time) => {
-                    return Err(BoardLimit(format!(
-                        "time limit: stopped after --max-seconds {} s and {nodes} nodes{resume_note}",
-                        args.max_seconds.unwrap_or(0.0)
-                    ))
+                    return Err(BoardLimit {
+                        reason: format!(
+                            "time limit: stopped after --max-seconds {} s and {nodes} nodes{resume_note}",
+                            args.max_seconds.unwrap_or(0.0)
+                        ),
+                        nodes,
+                    }
                     .into())
                 }
                 Some(StopWhy::Interrupt) => {
@@ -692,8 +716,12 @@ fn watched<R: Knowledge, T>(
                 ),
             }
         }
-        Err(e @ SearchError::Budget(_)) => {
-            return Err(BoardLimit(format!("{e}{resume_note}")).into())
+        Err(e @ SearchError::Budget(nodes)) => {
+            return Err(BoardLimit {
+                reason: format!("{e}{resume_note}"),
+                nodes,
+            }
+            .into())
         }
         Err(e) => return Err(e.into()),
     };
@@ -704,11 +732,51 @@ fn watched<R: Knowledge, T>(
 /// with a checkpoint or a certificate).
 static STOP_SIGNAL: std::sync::OnceLock<std::sync::Arc<AtomicBool>> = std::sync::OnceLock::new();
 
+/// A search of one board its budget stopped (`BoardLimit`): the answer
+/// "undecided" with the reason (`"decided": false` under `--json`), and
+/// exit code 3; any other error is passed on.
+fn undecided<R: Knowledge>(
+    r: &R,
+    board: &Board,
+    args: &OutcomeArgs,
+    json_out: bool,
+    e: anyhow::Error,
+) -> Result<()> {
+    let Some(limit) = e.downcast_ref::<BoardLimit>() else {
+        return Err(e);
+    };
+    let u = Undecided::new(r, board, convention(args), &limit.reason, limit.nodes);
+    let text = if json_out {
+        format!("{}\n", serde_json::to_string_pretty(&u)?)
+    } else {
+        u.render_text()
+    };
+    if args.certificate.as_deref().is_some_and(is_standard_stream) {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+    Err(crate::manners::Exit(crate::manners::code::UNDECIDED).into())
+}
+
+/// A decided answer as `--json` prints it: `"decided": true` and the
+/// report, as the site's `/api/outcome` answers.
+#[derive(serde::Serialize)]
+struct Decided<'a> {
+    decided: bool,
+    #[serde(flatten)]
+    report: &'a OutcomeReport,
+}
+
 /// Print the report on standard output, or on standard error when the
 /// certificate took standard output.
 fn print_report(out: &OutcomeReport, json_out: bool, to_stderr: bool) -> Result<()> {
     let text = if json_out {
-        format!("{}\n", serde_json::to_string_pretty(out)?)
+        let d = Decided {
+            decided: true,
+            report: out,
+        };
+        format!("{}\n", serde_json::to_string_pretty(&d)?)
     } else {
         out.render_text()
     };

@@ -12,6 +12,11 @@ use serde_json::{json, Map, Value};
 
 /// Arguments of `partizan compare`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Examples:\n  partizan compare '{1|0} + ^' '^'          # >\n  \
+partizan compare '*' 0 --exit-status && echo equal   # exit 6: confused\n  \
+partizan compare 'clobber:xo.ox' '{1|-1}'"
+)]
 pub struct CompareArgs {
     /// The first value, in CGSuite notation (`{1|0} + ^`, `±1`, `Tiny(2)`).
     #[arg(allow_hyphen_values = true)]
@@ -19,9 +24,14 @@ pub struct CompareArgs {
     /// The second value.
     #[arg(allow_hyphen_values = true)]
     pub h: String,
+    /// Say the answer by the exit code too, for scripts: 0 for =, 4 for <,
+    /// 5 for >, 6 for || (2 stays bad input).
+    #[arg(long)]
+    pub exit_status: bool,
 }
 
-/// `partizan compare G H`: prints `<`, `>`, `=` or `||` (confused), exit 0.
+/// `partizan compare G H`: prints `<`, `>`, `=` or `||` (confused), exit 0
+/// (with `--exit-status`, the exit code says which).
 pub fn compare(args: CompareArgs, json_out: bool) -> Result<()> {
     let mut a = Arena::new();
     let g = parse(&mut a, &args.g, "G")?;
@@ -37,7 +47,15 @@ pub fn compare(args: CompareArgs, json_out: bool) -> Result<()> {
     } else {
         println!("{c}");
     }
-    Ok(())
+    use crate::manners::{code, Exit};
+    use partizan_core::Comparison;
+    match c {
+        _ if !args.exit_status => Ok(()),
+        Comparison::Equal => Ok(()),
+        Comparison::Less => Err(Exit(code::LESS).into()),
+        Comparison::Greater => Err(Exit(code::GREATER).into()),
+        Comparison::Confused => Err(Exit(code::CONFUSED).into()),
+    }
 }
 
 /// Values longer than this are summarised unless `--full`.

@@ -10,6 +10,19 @@ use crate::with_ruleset;
 
 /// Arguments of `partizan value`.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Prints the canonical value of a board (any registered ruleset: `partizan \
+rulesets`), summarised past 2,000 characters; --stats adds the solver's counts, --json the \
+outcome, stops, mean, temperature and counts. The board's value is kept in the store, so asking \
+again is instant.\n\nExamples:\n  \
+partizan value domineering '...|...'                       # {2|-1/2}\n  \
+partizan value domineering '...|...' --json                # value, outcome, stops, mean, temperature, counts\n  \
+partizan value clobber 'xoxo|ox..' --stats                 # with the solver's counts\n  \
+partizan value toads 'T.TFTFF'                             # ^^*\n  \
+partizan value hackenbush-graph 'g-1:b,1-2:r,2-g:g'        # 1/2*\n  \
+partizan value domineering '...|...' --thermograph --format svg > t.svg\n  \
+partizan value clobber 'xox|ox.' --decompose off --no-symmetry --no-memo   # each saving switchable"
+)]
 pub struct ValueArgs {
     /// Ruleset (see `partizan rulesets`).
     pub ruleset: String,
@@ -305,7 +318,10 @@ pub fn game(args: GameArgs, json_out: bool) -> Result<()> {
             "--json" => json_out = true,
             "--full" => full = true,
             "--no-store" => {}
-            flag if flag.starts_with("--") => {
+            // A flag is `--` and a letter: `--1` is notation (minus minus one).
+            flag if flag.starts_with("--")
+                && flag[2..].starts_with(|c: char| c.is_ascii_alphabetic()) =>
+            {
                 anyhow::bail!("unknown flag '{flag}' for game (see --help)")
             }
             _ => values.push(v),
@@ -350,6 +366,9 @@ pub fn rulesets(json_out: bool) -> Result<()> {
             .collect();
         println!("{}", serde_json::to_string_pretty(&list)?);
     } else {
+        // Names in one column as wide as the longest, the rest beside it.
+        let width = Rules::ALL.iter().map(|r| r.info().name.len()).max();
+        let width = width.unwrap_or(0);
         for r in Rules::ALL {
             let i = r.info();
             let glyphs: Vec<String> = i
@@ -357,9 +376,9 @@ pub fn rulesets(json_out: bool) -> Result<()> {
                 .iter()
                 .map(|g| format!("{} {}", g.ch, g.meaning))
                 .collect();
-            println!("{:<12} {}", i.name, i.summary);
+            println!("{:<width$}  {}", i.name, i.summary);
             println!(
-                "{:<12} glyphs: {}; e.g. '{}'",
+                "{:<width$}  glyphs: {}; e.g. '{}'",
                 "",
                 glyphs.join(", "),
                 i.example

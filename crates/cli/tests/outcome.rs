@@ -6,6 +6,8 @@
 use std::collections::HashMap;
 use std::process::{Command, Output};
 
+mod support;
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_partizan"))
         .args(args)
@@ -27,12 +29,28 @@ fn json(args: &[&str]) -> serde_json::Value {
 fn fails(args: &[&str], needle: &str) {
     let out = run(args);
     assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
+    // Under --json the error is a JSON object on standard output instead.
+    let err = support::error_text(args, &out);
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
     assert!(
         err.to_lowercase().contains(&needle.to_lowercase()),
         "{args:?}: {err} should mention {needle}"
     );
+}
+
+/// A search its budget stopped: exit code 3 (not 2, which is bad input)
+/// and one line on standard output saying nothing is decided, and why.
+fn undecided(args: &[&str], needle: &str) {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(3), "{args:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.trim_end().lines().count(), 1, "one line: {text}");
+    assert!(text.starts_with("undecided: "), "{text}");
+    assert!(
+        text.to_lowercase().contains(&needle.to_lowercase()),
+        "{args:?}: {text} should mention {needle}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
 
 #[test]
@@ -122,10 +140,11 @@ fn bad_input_and_limits_are_one_line_errors() {
         ],
         "max-memory",
     );
-    // The budget is looked at every few thousand nodes, so the boards must
+    // A search the budget stops is undecided (exit 3), not bad input. The
+    // budget is looked at every few thousand nodes, so the boards must
     // need more than that: 8x8 on Domineering's own search, 6x6 on the
     // general engine.
-    fails(
+    undecided(
         &[
             "outcome",
             "domineering",
@@ -135,7 +154,7 @@ fn bad_input_and_limits_are_one_line_errors() {
         ],
         "budget",
     );
-    fails(
+    undecided(
         &[
             "outcome",
             "domineering",
@@ -306,7 +325,9 @@ fn certificates_are_written_and_checked() {
             );
         } else {
             assert_eq!(checked.status.code(), Some(2));
-            assert!(String::from_utf8_lossy(&checked.stderr).contains("line 1"));
+            // --json: the error is a JSON object on standard output.
+            let e: serde_json::Value = serde_json::from_slice(&checked.stdout).unwrap();
+            assert!(e["error"].as_str().unwrap().contains("line 1"), "{e}");
         }
     }
     // A name ending in .gz is written compressed and `check` reads it back
@@ -504,7 +525,7 @@ fn a_stopped_run_resumes_from_its_checkpoint() {
     ];
     let mut stopped: Vec<&str> = base.to_vec();
     stopped.extend(["--max-nodes", "20000"]);
-    fails(&stopped, "resume");
+    undecided(&stopped, "resume");
     let mut resumed: Vec<&str> = base.to_vec();
     resumed.push("--json");
     let v = json(&resumed);
@@ -696,7 +717,7 @@ fn domineerings_own_search_resumes_from_its_checkpoint() {
     ];
     let mut stopped = base.to_vec();
     stopped.extend(["--max-nodes", "8192"]);
-    fails(&stopped, "resume");
+    undecided(&stopped, "resume");
     let mut resumed = base.to_vec();
     resumed.push("--json");
     let v = json(&resumed);
@@ -807,7 +828,7 @@ fn a_checkpointed_cram_search_resumes_the_nimber_search() {
     ];
     let mut stopped = base.to_vec();
     stopped.extend(["--max-nodes", "10000"]);
-    fails(&stopped, "resume");
+    undecided(&stopped, "resume");
     let bytes = std::fs::read(ck).unwrap();
     assert!(
         bytes.windows(9).any(|w| w == b"nimbers-1"),
@@ -880,19 +901,27 @@ fn every_first_move_is_judged() {
     );
     // --max-seconds stops the judgement too (one deadline for the whole
     // command): 8 x 8's outcome takes about a second, the judgement of
-    // its first moves half a minute.
+    // its first moves half a minute. The outcome stands; the judgement
+    // cut short is left out with a warning, as on the site.
     let big = ["........"; 8].join("|");
-    fails(
-        &[
-            "outcome",
-            "domineering",
-            &big,
-            "--moves",
-            "--max-seconds",
-            "3",
-        ],
-        "time limit",
-    );
+    let out = run(&[
+        "outcome",
+        "domineering",
+        &big,
+        "--moves",
+        "--max-seconds",
+        "3",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&v["decided"], &v["outcome"]), (&true.into(), &"N".into()));
+    assert!(v.get("first_moves").is_none(), "{v}");
+    let warned = v["warnings"].as_array().unwrap();
+    assert!(warned
+        .iter()
+        .any(|w| w.as_str().unwrap().contains("time limit")));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning: the first moves"));
 }
 
 // Tables over rectangles (`outcome RULESET --rectangles ROWSxCOLS`),

@@ -3,6 +3,8 @@
 
 use std::process::{Command, Output};
 
+mod support;
+
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_partizan"))
         .args(args)
@@ -25,11 +27,13 @@ fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_str(&stdout(args)).expect("valid JSON")
 }
 
-/// A failing command: exit code 2 and one line on stderr naming `needle`.
+/// A failing command: exit code 2 and one line on stderr naming `needle`
+/// (under `--json`, a JSON object on stdout).
 fn fails(args: &[&str], needle: &str) {
     let out = run(args);
     assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
+    // Under --json the error is a JSON object on standard output instead.
+    let err = support::error_text(args, &out);
     assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
     assert!(
         err.to_lowercase().contains(&needle.to_lowercase()),

@@ -19,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod check;
 pub mod misere;
 pub mod moves;
@@ -28,6 +29,7 @@ pub mod picture;
 pub mod rectangles;
 pub mod value;
 
+pub use analysis::{calculate, Calculation, PairComparison, ValueAnalysis};
 pub use check::{
     check_certificate, check_certificate_from, write_certificate_file, write_certificate_stdout,
     CheckError, CheckReport,
@@ -39,7 +41,7 @@ pub use misere::{
 pub use moves::{cells_text, judge_first_moves, move_text, FirstMoves, JudgedMove, MirrorOf};
 pub use outcome::{
     board_outcome, default_table_mb, nimber_refusal, nimber_text, outcome_through_store,
-    save_outcome, stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer,
+    save_outcome, stored_outcome, OutcomeReport, OutcomeStore, StoredAnswer, Undecided,
 };
 pub use parts::{parts_table, PartsAsk, PartsTable};
 pub use rectangles::{rectangle_boards, RectangleCell, RectangleSpec, RectangleTable};

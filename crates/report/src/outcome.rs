@@ -67,6 +67,54 @@ pub struct FirstPlayers {
     pub right: Option<FirstPlayerReport>,
 }
 
+/// A search its budget stopped before it decided: nothing is claimed
+/// (`"decided": false`, `"outcome": null`). The command line prints it
+/// under `--json` (exit code 3) and the site's `/api/outcome` answers it,
+/// beside its budget.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Undecided {
+    /// Always `false`.
+    pub decided: bool,
+    /// The ruleset's name.
+    pub ruleset: &'static str,
+    /// The board in the ruleset's notation.
+    pub board: String,
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// Always `null`: no outcome is claimed.
+    pub outcome: Option<&'static str>,
+    /// Which limit stopped it.
+    pub reason: String,
+    /// Nodes searched before it stopped.
+    pub nodes: u64,
+}
+
+impl Undecided {
+    /// `board` of `r`, stopped by `reason` after `nodes` nodes.
+    pub fn new<R: Ruleset>(
+        r: &R,
+        board: &Board,
+        convention: Convention,
+        reason: impl Into<String>,
+        nodes: u64,
+    ) -> Undecided {
+        Undecided {
+            decided: false,
+            ruleset: r.name(),
+            board: r.format(board),
+            convention,
+            outcome: None,
+            reason: reason.into(),
+            nodes,
+        }
+    }
+
+    /// The text form: one line saying that nothing is decided, and why.
+    pub fn render_text(&self) -> String {
+        format!("undecided: {}; nothing is claimed\n", self.reason)
+    }
+}
+
 /// Who wins a board, by the outcome search (`partizan outcome --json`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct OutcomeReport {

@@ -46,6 +46,7 @@ pub fn explore_href(ruleset: &str, board: &str) -> String {
 
 /// The navigation entries: (key, label, address).
 const NAV: &[(&str, &str, &str)] = &[
+    ("value", "Values", "/value"),
     ("explore", "Board explorer", "/explore"),
     ("outcome", "Who wins", "/outcome"),
     ("census", "Census", "/census/domineering"),
@@ -76,6 +77,9 @@ table{border-collapse:collapse;margin:.4rem 0 1rem;background:#fff;font-size:.92
 th,td{border:1px solid #dde2ea;padding:.25rem .55rem;text-align:left;vertical-align:top}
 th{background:#eef1f6;font-weight:600;font-size:.88rem}
 .scroll{overflow-x:auto;max-width:100%}
+main:has(table.wide){max-width:1400px}
+table.compact th,table.compact td{padding:.2rem .4rem;font-size:.85rem}
+table.compact th{font-size:.8rem}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 td.num{white-space:nowrap}
 table.sortable th{cursor:pointer;user-select:none}
@@ -90,6 +94,8 @@ table.sortable th:after{content:" \2195";color:#9aa6b8;font-size:.8em}
 .muted{color:#6b7687}
 .swatch{display:inline-block;width:.95em;height:.95em;border:1px solid #555;vertical-align:-.12em;margin-right:.3em}
 form.inline{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap;margin:.4rem 0 .8rem}
+form.stack{display:flex;flex-direction:column;gap:.35rem;margin:.4rem 0 .8rem;max-width:52rem}
+textarea{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.95em;padding:.35rem .45rem;border:1px solid #b9c2cf;border-radius:4px;width:100%;resize:vertical}
 input[type=text]{font-family:ui-monospace,"DejaVu Sans Mono",monospace;padding:.3rem .45rem;min-width:18rem;border:1px solid #b9c2cf;border-radius:4px}
 select,button{padding:.3rem .5rem;border:1px solid #b9c2cf;border-radius:4px;background:#fff}
 button{cursor:pointer;background:#2457a6;color:#fff;border-color:#2457a6}
@@ -103,7 +109,7 @@ rect.picked{stroke:#d00000;stroke-width:4}
 .dlbar button{padding:.1rem .45rem;font-size:.82rem;background:#fff;color:#2457a6}
 ul.opts{list-style:none;padding:0;margin:.2rem 0;columns:2 14rem}
 ul.opts li{break-inside:avoid;margin:.1rem 0}
-.tag{font-size:.75rem;border-radius:3px;padding:0 .3rem;margin-left:.3rem;background:#eef1f6;color:#445}
+.tag{font-size:.75rem;border-radius:3px;padding:0 .3rem;margin-left:.3rem;background:#eef1f6;color:#445;display:inline-block;white-space:nowrap;overflow-wrap:normal}
 .tag.best{background:#d8f3dc;color:#1b6b2f}
 .tag.dom{background:#fde2e1;color:#a4161a}
 .tag.rev{background:#fff3c4;color:#7a4d00}

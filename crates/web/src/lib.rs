@@ -1,6 +1,9 @@
 //! partizan-web: the local site. Server-rendered pages with SVG drawings
 //! computed live, and a JSON API mirroring the command line's `--json`.
 //!
+//! * `/value` — values typed in CGSuite notation: canonical form, outcome,
+//!   stops, mean, temperature, atomic weight, reduced form, incentives and
+//!   the thermograph drawn (SVG, PNG, TikZ); several added and compared;
 //! * `/explore` — a board, its regions in colour, each region's value and
 //!   position-graph size, the whole board's value, and the position-graph
 //!   identity (the drawing is refused when the identity fails); play by

@@ -315,60 +315,25 @@ fn play_download_and_no_overflow_in_headless_chromium() {
     assert_eq!(board_text(&browser), "#..|#..|...");
 
     // Download the board as SVG: catch the blob and check that it parses.
-    browser
-        .execute(
-            "window.__dl = null; var orig = URL.createObjectURL;\
-             URL.createObjectURL = function (b) { b.text().then(function (t) { window.__dl = t; }); return orig(b); };\
-             HTMLAnchorElement.prototype.click = function () {}; return true;",
-        )
-        .expect("hook downloads");
-    let button = browser
-        .find("button.dl[data-target=board][data-format=svg]")
-        .expect("svg button");
-    browser.click(&button).expect("download svg");
-    browser
-        .wait_for(
-            "return typeof window.__dl === 'string';",
-            Duration::from_secs(10),
-        )
-        .expect("svg downloaded");
-    let parsed = browser
-        .execute(
-            "var d = new DOMParser().parseFromString(window.__dl, 'image/svg+xml');\
-             return d.getElementsByTagName('parsererror').length === 0 && d.documentElement.tagName === 'svg'\
-               && d.querySelectorAll('rect').length >= 9;",
-        )
-        .unwrap();
-    assert_eq!(parsed, Value::Bool(true), "the SVG download parses");
-    let svg = browser.execute("return window.__dl;").unwrap();
-    let svg = svg.as_str().unwrap_or_default();
+    let svg = download(&browser, "board", "svg");
+    assert!(
+        svg_count(&browser, &svg, "rect").is_some_and(|n| n >= 9),
+        "the SVG download parses"
+    );
     assert!(
         svg.starts_with("<?xml") && svg.contains("<svg"),
         "{svg:.80}"
     );
     save("downloaded-board.svg", svg.as_bytes());
     // The TikZ download is the text served beside the drawing.
-    browser.execute("window.__dl = null; return true;").unwrap();
-    let button = browser
-        .find("button.dl[data-target=board][data-format=tikz]")
-        .expect("tikz button");
-    browser.click(&button).expect("download tikz");
-    browser
-        .wait_for(
-            "return typeof window.__dl === 'string';",
-            Duration::from_secs(10),
-        )
-        .expect("tikz downloaded");
-    let tikz = browser.execute("return window.__dl;").unwrap();
-    assert!(tikz
-        .as_str()
-        .unwrap_or_default()
-        .contains("\\begin{tikzpicture}"));
+    let tikz = download(&browser, "board", "tikz");
+    assert!(tikz.contains("\\begin{tikzpicture}"));
 
     // Every page at 1400 and 800 pixels: screenshots, and nothing wider
     // than the viewport outside a box that scrolls.
     let pages = [
         ("home", "/"),
+        ("value", "/value?values=%7B3%7C%7C2*%7C1*%7D%0A%5E%0A*"),
         (
             "explore",
             "/explore?ruleset=domineering&board=....|....|.%23..|....&mode=left",
@@ -382,9 +347,18 @@ fn play_download_and_no_overflow_in_headless_chromium() {
             "/explore?ruleset=amazons&board=L...|.%23..|...R",
         ),
         ("census", "/census/domineering?max_cells=6"),
+        ("census-default", "/census/domineering"),
         ("census-cram", "/census/cram?max_cells=6"),
         ("sylver", "/sylver?max_gaps=10"),
         ("sylver-position", "/sylver/position?generators=5,7"),
+        (
+            "outcome-moves",
+            "/outcome?ruleset=clobber&board=xoxo|oxox|xoxo&moves=on",
+        ),
+        (
+            "explore-tags",
+            "/explore?ruleset=domineering&board=..%23..|.%23...|%23....|...%23.",
+        ),
         ("semigroups", "/semigroups?max_genus=12"),
         ("api", "/api"),
         ("outcome", "/outcome"),
@@ -427,4 +401,246 @@ fn play_download_and_no_overflow_in_headless_chromium() {
             );
         }
     }
+}
+
+/// Two-column lists (`dl.kv`) whose labels are not all in the left
+/// column and values in the right, and option tags broken over two lines.
+const LAYOUT_JS: &str = r#"
+var bad = [];
+document.querySelectorAll('dl.kv').forEach(function (dl) {
+  var dts = Array.from(dl.children).filter(function (c) { return c.tagName === 'DT'; });
+  var dds = Array.from(dl.children).filter(function (c) { return c.tagName === 'DD'; });
+  Array.from(dl.children).forEach(function (c) {
+    if (c.tagName !== 'DT' && c.tagName !== 'DD') bad.push((dl.id || 'dl') + ': a ' + c.tagName + ' in the list');
+  });
+  if (!dts.length) return;
+  var left = Math.min.apply(null, dts.map(function (e) { return e.getBoundingClientRect().left; }));
+  dts.forEach(function (e) {
+    if (Math.abs(e.getBoundingClientRect().left - left) > 1) bad.push((dl.id || 'dl') + ': label "' + e.textContent + '" not in the left column');
+  });
+  dds.forEach(function (e) {
+    if (e.getBoundingClientRect().left <= left + 1) bad.push((dl.id || 'dl') + ': value "' + e.textContent.slice(0, 30) + '" in the label column');
+  });
+});
+document.querySelectorAll('.tag').forEach(function (t) {
+  if (t.getClientRects().length !== 1) bad.push('tag "' + t.textContent + '" broken over lines');
+});
+return bad.slice(0, 12);
+"#;
+
+/// The researcher's pages in a real browser: the value page's drawing and
+/// downloads, lists in two columns, whole option tags, the explorer's
+/// short legend and its packing reading below the value, the census table
+/// inside its page, the Sylver form keeping the generators, and the losing
+/// first moves listed, at 1400 and 800 pixels.
+#[test]
+fn a_researcher_s_pages_in_headless_chromium() {
+    let browser = match Browser::start() {
+        Ok(b) => b,
+        Err(why) => {
+            eprintln!("SKIPPED a_researcher_s_pages_in_headless_chromium: {why}");
+            return;
+        }
+    };
+    let store = tempfile::tempdir().expect("store dir");
+    let server = TestServer::start_with_store(Limits::default(), &store.path().join("s.redb"));
+    let open = |path: &str| {
+        browser.goto(&server.url(path)).expect("open page");
+        browser
+            .wait_for(
+                "return document.readyState === 'complete';",
+                Duration::from_secs(60),
+            )
+            .expect("page loaded");
+    };
+    let number = |script: &str| -> f64 {
+        browser
+            .execute(script)
+            .expect("script")
+            .as_f64()
+            .unwrap_or(f64::NAN)
+    };
+    for width in [1400u32, 800] {
+        browser.set_window_size(width, 1000).expect("resize");
+
+        // The value page: reached from the header, every reading, the
+        // thermograph drawn, its SVG download a real SVG.
+        open("/");
+        let link = browser.find("nav a[href='/value']").expect("header link");
+        browser.click(&link).expect("click Values");
+        browser
+            .wait_for(
+                "return location.pathname === '/value' && !!document.getElementById('values');",
+                Duration::from_secs(30),
+            )
+            .expect("value page");
+        browser
+            .execute(
+                "document.getElementById('values').value = '{3||2*|1*}\\n^';\
+                 document.getElementById('value-form').submit(); return true;",
+            )
+            .expect("submit");
+        browser
+            .wait_for(
+                "return !!document.getElementById('canonical-1') && document.readyState === 'complete';",
+                Duration::from_secs(60),
+            )
+            .expect("analysed");
+        let text = |id: &str| {
+            browser
+                .find(&format!("#{id}"))
+                .and_then(|e| browser.text(&e))
+                .unwrap_or_default()
+        };
+        assert_eq!(text("canonical-1"), "{3||2*|1*}");
+        assert_eq!(text("mean-1"), "9/4");
+        assert_eq!(text("temperature-1"), "3/4");
+        assert_eq!(text("reduced-1"), "{3||2|1}");
+        assert!(
+            text("comparisons").contains("G1 > G2"),
+            "{}",
+            text("comparisons")
+        );
+        let drawn = number(
+            "var s = document.getElementById('thermograph-1'); if (!s) return 0;\
+             var r = s.getBoundingClientRect(); return r.width * (s.querySelectorAll('polyline,path,line').length > 2 ? 1 : 0);",
+        );
+        assert!(drawn > 200.0, "thermograph drawn {drawn} px wide");
+        let svg = download(&browser, "thermograph-1", "svg");
+        let lines = svg_count(&browser, &svg, "line,polyline,path");
+        assert!(lines.is_some_and(|n| n > 2), "the thermograph's SVG parses");
+        check_page(&browser, "value-typed", width);
+
+        // The outcome page: labels left, values right; losing moves too.
+        open("/outcome?ruleset=clobber&board=xoxo|oxox|xoxo&moves=on");
+        let losing = text("first-moves-left");
+        assert!(losing.contains(" lose"), "{losing}");
+        check_page(&browser, "outcome-moves", width);
+        // Again: answered from the store, its note outside the list.
+        open("/outcome?ruleset=clobber&board=xoxo|oxox|xoxo");
+        assert!(
+            browser.find("#from-store").is_ok(),
+            "answered from the store"
+        );
+        check_page(&browser, "outcome-from-store", width);
+
+        // The explorer: whole tags, a short legend, the packing reading
+        // below the value and the position graph.
+        open("/explore?ruleset=domineering&board=..%23..|.%23...|%23....|...%23.");
+        let legend =
+            number("return document.getElementById('glyphs').getBoundingClientRect().height;");
+        assert!(legend < 80.0, "the glyph legend is {legend} px tall");
+        let below = number(
+            "var y = function (id) { return document.getElementById(id).getBoundingClientRect().top; };\
+             return y('interval') - Math.max(y('whole-value'), y('identity'));",
+        );
+        assert!(
+            below > 0.0,
+            "the packing reading is {below} px below the value"
+        );
+        let board_top =
+            number("return document.getElementById('board').getBoundingClientRect().top;");
+        assert!(board_top < 450.0, "the board starts {board_top} px down");
+        check_page(&browser, "explore-tags", width);
+
+        // The census at its default size: the table stays inside the page.
+        open("/census/domineering");
+        let out = number(
+            "var m = document.querySelector('main').getBoundingClientRect().right, worst = -1e9;\
+             document.querySelectorAll('main table').forEach(function (t) { worst = Math.max(worst, t.getBoundingClientRect().right - m); });\
+             return worst;",
+        );
+        assert!(
+            out <= 1.0,
+            "a census table reaches {out} px past the page's right edge"
+        );
+        if width >= 1400 {
+            // Wide enough to show every column without scrolling.
+            let hidden = number(
+                "var worst = 0; document.querySelectorAll('main table').forEach(function (t) {\
+                 worst = Math.max(worst, t.scrollWidth - t.clientWidth); }); return worst;",
+            );
+            assert!(
+                hidden <= 1.0,
+                "{hidden} px of a census table hidden at {width} px"
+            );
+        }
+        check_page(&browser, "census-default", width);
+        open("/census/cram");
+        check_page(&browser, "census-cram-default", width);
+
+        // The Sylver form keeps the generators typed.
+        open("/sylver/position?generators=5,7,10");
+        let kept = browser
+            .execute("return document.getElementById('generators').value;")
+            .unwrap();
+        assert_eq!(kept, Value::from("5,7,10"));
+        check_page(&browser, "sylver-generators", width);
+    }
+}
+
+/// Click the download button of picture `target` in `format` and return
+/// what it would save (the blob is caught; no file is written).
+fn download(b: &Browser, target: &str, format: &str) -> String {
+    b.execute(
+        "window.__dl = null; if (!window.__hooked) { window.__hooked = true; var orig = URL.createObjectURL;\
+         URL.createObjectURL = function (x) { x.text().then(function (t) { window.__dl = t; }); return orig(x); };\
+         HTMLAnchorElement.prototype.click = function () {}; } return true;",
+    )
+    .expect("hook downloads");
+    let button = b
+        .find(&format!(
+            "button.dl[data-target={target}][data-format={format}]"
+        ))
+        .expect("download button");
+    b.click(&button).expect("download");
+    b.wait_for(
+        "return typeof window.__dl === 'string';",
+        Duration::from_secs(10),
+    )
+    .expect("downloaded");
+    let text = b.execute("return window.__dl;").expect("download text");
+    text.as_str().unwrap_or_default().to_string()
+}
+
+/// How many elements matching `selector` the SVG document `text` holds, as
+/// the browser parses it; `None` when it is not an SVG document.
+fn svg_count(b: &Browser, text: &str, selector: &str) -> Option<usize> {
+    let script = format!(
+        "var d = new DOMParser().parseFromString({}, 'image/svg+xml');\
+         if (d.getElementsByTagName('parsererror').length || d.documentElement.tagName !== 'svg') return -1;\
+         return d.querySelectorAll({}).length;",
+        Value::from(text),
+        Value::from(selector)
+    );
+    let n = b.execute(&script).expect("parse").as_i64().unwrap_or(-1);
+    usize::try_from(n).ok()
+}
+
+/// A screenshot that is not blank, nothing wider than the viewport, and
+/// the page's two-column lists and tags whole.
+fn check_page(b: &Browser, name: &str, width: u32) {
+    let png = b.screenshot().expect("screenshot");
+    save(&format!("{name}-{width}.png"), &png);
+    let (colours, top_share, _, _) = pixel_variety(&png);
+    assert!(
+        colours > 20 && top_share < 0.99,
+        "{name} at {width} looks blank"
+    );
+    let error = b
+        .execute("return !!document.getElementById('error');")
+        .unwrap();
+    assert_eq!(error, Value::Bool(false), "{name}: an error page");
+    let bad = b.execute(OVERFLOW_JS).expect("overflow check");
+    assert_eq!(
+        bad.as_array().map(Vec::len),
+        Some(0),
+        "{name} at {width} px overflows: {bad}"
+    );
+    let bad = b.execute(LAYOUT_JS).expect("layout check");
+    assert_eq!(
+        bad.as_array().map(Vec::len),
+        Some(0),
+        "{name} at {width} px: {bad}"
+    );
 }

@@ -21,6 +21,8 @@ fn app() -> Router {
 /// Every page and API path with the query parameters it reads.
 const PAGES: &[(&str, &[&str])] = &[
     ("/", &[]),
+    ("/value", &["values"]),
+    ("/api/analyse", &["values"]),
     ("/explore", &["ruleset", "board", "mode", "overlay"]),
     ("/census", &[]),
     ("/census/domineering", &["max_cells", "filter", "size"]),

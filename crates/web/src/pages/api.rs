@@ -307,6 +307,12 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
         "/api/thermograph?values={3|-1}&format=svg",
     ),
     (
+        "GET /api/analyse",
+        "values (separated by ;)",
+        "What the <a href=\"/value\">value page</a> shows: for each value in CGSuite notation its canonical form, outcome, stops, mean, temperature, atomic weight (or why it is undefined), reduced form, infinitesimal part, frozen and orthodox forms, options, incentives and thermograph; for several, their sum analysed the same way and every pair compared with its difference. At most 8 values.",
+        "/api/analyse?values={3||2*|1*};^",
+    ),
+    (
         "GET /api/game",
         "values (separated by ;)",
         "The notation calculator: exactly what <code>partizan game V1 V2 … --json</code> prints — the canonical form of the sum and its outcome, stops, mean and temperature.",

@@ -372,7 +372,7 @@ The census asserts its invariants — the count lies in its interval, both compu
         size_links("domineering", max_cells, limit)
     );
     // Tables per size.
-    b.push_str("<h2>By size</h2><p class=\"muted\">Exact and contained are over the number-valued regions; for hot ones, whether the count lies between the stops and whether the interval meets them.</p><div class=\"scroll\"><table class=\"sortable\" id=\"by-size\"><thead><tr><th class=\"num\">cells</th><th class=\"num\">shapes</th><th class=\"num\">numbers</th><th class=\"num\">exact</th><th class=\"num\">%</th><th class=\"num\">contained</th><th class=\"num\">%</th><th class=\"num\">points</th><th class=\"num\">hot</th><th class=\"num\">count in stops</th><th class=\"num\">interval meets stops</th><th class=\"num\">strips</th><th class=\"num\">strips exact</th><th class=\"num\">miss above</th><th class=\"num\">miss below</th><th class=\"num\">mean width</th></tr></thead><tbody>");
+    b.push_str("<h2>By size</h2><p class=\"muted\">Exact and contained are over the number-valued regions; for hot ones, whether the count lies between the stops and whether the interval meets them.</p><div class=\"scroll\"><table class=\"sortable wide compact\" id=\"by-size\"><thead><tr><th class=\"num\">cells</th><th class=\"num\">shapes</th><th class=\"num\">numbers</th><th class=\"num\">exact</th><th class=\"num\">%</th><th class=\"num\">contained</th><th class=\"num\">%</th><th class=\"num\">points</th><th class=\"num\">hot</th><th class=\"num\">count in stops</th><th class=\"num\">interval meets stops</th><th class=\"num\">strips</th><th class=\"num\">strips exact</th><th class=\"num\">miss above</th><th class=\"num\">miss below</th><th class=\"num\">mean width</th></tr></thead><tbody>");
     for (n, t) in &report.by_size {
         b.push_str(&tally_row(&n.to_string(), t));
     }
@@ -537,7 +537,7 @@ Cram is impartial, so every region is a nimber; a region of nim-value 0 is a sec
         size_links("cram", max_cells, limit)
     );
     let max_nim = report.totals.nim_values.keys().copied().max().unwrap_or(0);
-    b.push_str("<h2>By size</h2><table class=\"sortable\"><thead><tr><th class=\"num\">cells</th><th class=\"num\">shapes</th><th class=\"num\">value 0</th><th class=\"num\">share 0</th>");
+    b.push_str("<h2>By size</h2><table class=\"sortable wide compact\" id=\"by-size\"><thead><tr><th class=\"num\">cells</th><th class=\"num\">shapes</th><th class=\"num\">value 0</th><th class=\"num\">share 0</th>");
     for k in 1..=max_nim {
         let _ = write!(b, "<th class=\"num\">*{k}</th>");
     }

@@ -477,28 +477,31 @@ pub(crate) fn ruleset_options(selected: &str) -> String {
 
 fn form(ruleset: &str, board: &str) -> String {
     let opts = ruleset_options(ruleset);
-    let mut glyph_help = String::new();
-    for r in partizan_games::Rules::ALL {
-        let i = r.info();
-        let glyphs: Vec<String> = i
-            .glyphs
-            .iter()
-            .map(|g| {
-                format!(
-                    "<code>{}</code> {}",
-                    escape(&g.ch.to_string()),
-                    escape(g.meaning)
-                )
-            })
-            .collect();
-        let _ = write!(glyph_help, "<br>{}: {}", escape(i.title), glyphs.join(", "));
-    }
+    // The chosen ruleset's glyphs only (`partizan rulesets` lists them all).
+    let glyph_help = match partizan_games::Rules::from_name(ruleset) {
+        Ok(r) => {
+            let i = r.info();
+            let glyphs: Vec<String> = i
+                .glyphs
+                .iter()
+                .map(|g| {
+                    format!(
+                        "<code>{}</code> {}",
+                        escape(&g.ch.to_string()),
+                        escape(g.meaning)
+                    )
+                })
+                .collect();
+            format!(" {}: {}.", escape(i.title), glyphs.join(", "))
+        }
+        Err(_) => String::new(),
+    };
     format!(
         "<form class=\"inline\" method=\"get\" action=\"/explore\" id=\"explore-form\">\
 <label>Ruleset <select name=\"ruleset\" id=\"ruleset\">{opts}</select></label>\
 <label>Board <input type=\"text\" name=\"board\" id=\"board-text\" value=\"{}\" spellcheck=\"false\"></label>\
 <button type=\"submit\">Show</button></form>\
-<p class=\"muted\">Rows separated by <code>|</code>. Click a cell to change it.{glyph_help}</p>",
+<p class=\"muted\" id=\"glyphs\">Rows separated by <code>|</code>. Click a cell to change it.{glyph_help}</p>",
         escape(board)
     )
 }
@@ -938,13 +941,6 @@ fn render(e: &Explored, view: View) -> String {
         },
         e.regions.len()
     );
-    if let Some(rd) = e.reading {
-        let _ = write!(
-            whole,
-            "<dt>packing count</dt><dd>{}</dd><dt>interval</dt><dd id=\"interval\">[{}, {}]</dd>",
-            rd.count, rd.low, rd.high
-        );
-    }
     let _ = write!(
         whole,
         "<dt>sum of regions</dt><dd>{}</dd></dl>",
@@ -980,6 +976,16 @@ fn render(e: &Explored, view: View) -> String {
                 escape(why)
             );
         }
+    }
+    // The essays' packing reading: kept, but after what a researcher
+    // reads first (the value and its readings, the position graph).
+    if let Some(rd) = e.reading {
+        let _ = write!(
+            whole,
+            "<h3>Packing reading</h3><dl class=\"kv\" id=\"packing\"><dt>packing count</dt><dd id=\"packing-count\">{}</dd><dt>interval</dt><dd id=\"interval\">[{}, {}]</dd></dl>\
+<p class=\"muted\" style=\"font-size:.85em\">The essays' guess at a Domineering value from domino packings (see the terms below).</p>",
+            rd.count, rd.low, rd.high
+        );
     }
     whole.push_str("</div>");
     let _ = write!(body, "<div class=\"row\">{drawing_card}{whole}</div>");

@@ -1,9 +1,11 @@
 //! The front page: what each page illustrates, with a few boards and
 //! positions from the essays to start from.
 
+use axum::extract::State;
 use axum::response::Html;
 
 use crate::html::{explore_href, page};
+use crate::AppState;
 
 /// Boards from "Finding the parts": twenty squares each, blocked differently.
 pub(crate) const EXAMPLES: &[(&str, &str, &str)] = &[
@@ -41,7 +43,9 @@ pub(crate) const EXAMPLES: &[(&str, &str, &str)] = &[
     ("amazons", "L..#|.#..|..#R", "Amazons: queens and arrows"),
 ];
 
-pub(crate) async fn home() -> Html<String> {
+pub(crate) async fn home(State(state): State<AppState>) -> Html<String> {
+    // The census page's own default: the largest census the site allows.
+    let cells = state.limits().max_census_cells;
     let mut ex = String::new();
     for (r, b, what) in EXAMPLES {
         ex.push_str(&format!(
@@ -59,6 +63,10 @@ you ask for it, and every drawing that illustrates an identity is refused when t
 fails on that input.</p>
 <div class="row">
 <div class="card" style="flex:1;min-width:300px">
+<h3><a href="/value">Values</a></h3>
+<p>Type a value in CGSuite notation — <a href="/value?values=%7B3%7C%7C2*%7C1*%7D"><code>{{3||2*|1*}}</code></a> —
+and get its canonical form, stops, mean, temperature, atomic weight, reduced form, incentives
+and thermograph; several values are added and compared.</p>
 <h3><a href="/explore">Board explorer</a></h3>
 <p>Type a board or click its cells. The board falls into regions — components of the relation
 “some move touches both cells” — and the whole board's position graph is the product of the
@@ -67,9 +75,9 @@ regions' graphs. The explorer shows both numbers and draws the regions only when
 </div>
 <div class="card" style="flex:1;min-width:300px">
 <h3><a href="/census/domineering">Region census</a></h3>
-<p>Every Domineering region up to eight squares: its value beside the packing readings — the
+<p id="census-blurb">Every Domineering region up to {cells} squares: its value beside the packing readings — the
 count of odd runs, and the interval from pessimistic to optimistic packings — with hit rates by
-size and the distribution of errors.</p>
+size and the distribution of errors (the essays' figures are <a href="/census/domineering?max_cells=8">at eight squares</a>).</p>
 <h3><a href="/sylver">Sylver Coinage</a></h3>
 <p>Positions are numerical semigroups. A position page marks each move struck (the pairing test
 strikes it), survivor, or winning, with the remoteness and a winning line.

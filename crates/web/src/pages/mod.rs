@@ -12,6 +12,7 @@ mod home;
 mod outcome;
 mod semigroups;
 mod sylver;
+mod value;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -177,6 +178,8 @@ async fn security_headers(mut resp: Response) -> Response {
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(home::home))
+        .route("/value", get(value::page_handler))
+        .route("/api/analyse", get(value::api))
         .route("/api", get(api::doc))
         .route("/api/health", get(api::health))
         .route("/api/value", get(api::value))

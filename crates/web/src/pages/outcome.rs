@@ -37,7 +37,7 @@ use axum::Json;
 use partizan_games::Board;
 use partizan_report::{
     judge_first_moves, move_text, outcome_through_store, stored_outcome, OutcomeReport,
-    OutcomeStore, RectangleCell, RectangleSpec, RectangleTable, StoredAnswer,
+    OutcomeStore, RectangleCell, RectangleSpec, RectangleTable, StoredAnswer, Undecided,
 };
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, First, Progress, SearchConfig, SearchError};
@@ -88,20 +88,10 @@ pub(crate) enum Answer {
     },
     /// The search ran out of budget: nothing is claimed.
     Unknown {
-        /// Always false.
-        decided: bool,
-        /// The ruleset.
-        ruleset: &'static str,
-        /// The board.
-        board: String,
-        /// Normal or misère.
-        convention: Convention,
-        /// Always `null`: no outcome is claimed.
-        outcome: Option<&'static str>,
-        /// Which limit stopped it.
-        reason: String,
-        /// Nodes searched before it stopped.
-        nodes: u64,
+        /// What stopped it (`"decided": false`, `"outcome": null`, the
+        /// reason and the nodes), as `partizan outcome --json` prints it.
+        #[serde(flatten)]
+        undecided: Undecided,
         /// The budget it ran under.
         budget: SearchBudget,
     },
@@ -293,13 +283,7 @@ pub(crate) fn search<R: partizan_solve::search::Knowledge>(
         interval: Duration::from_millis(50),
     };
     let unknown = |reason: String, nodes: u64| Answer::Unknown {
-        decided: false,
-        ruleset: r.name(),
-        board: r.format(board),
-        convention,
-        outcome: None,
-        reason,
-        nodes,
+        undecided: Undecided::new(r, board, convention, reason, nodes),
         budget: limits,
     };
     match outcome_through_store(r, board, &cfg, store, || solve(r, board, &cfg, &control)) {
@@ -385,12 +369,12 @@ async fn compute_table(
                             Answer::Decided { report, .. } => {
                                 RectangleCell::of(*rows, *cols, &report)
                             }
-                            Answer::Unknown { reason, board, .. } => RectangleCell::stopped(
+                            Answer::Unknown { undecided, .. } => RectangleCell::stopped(
                                 *rows,
                                 *cols,
-                                board,
+                                undecided.board,
                                 started.elapsed().as_secs_f64() * 1e3,
-                                reason,
+                                undecided.reason,
                             ),
                         });
                 }
@@ -508,11 +492,13 @@ fn render(a: &Answer) -> String {
             };
             let _ = write!(
                 s,
-                "<div class=\"card\"><p id=\"outcome\">{class} ({} play): Left moving first {}, Right moving first {}.</p><dl class=\"kv\">",
+                "<div class=\"card\"><p id=\"outcome\">{class} ({} play): Left moving first {}, Right moving first {}.</p>",
                 if report.convention == Convention::Normal { "normal" } else { "misère" },
                 says(report.left_first_wins),
                 says(report.right_first_wins),
             );
+            // Paragraphs before the two-column list, never inside it (a
+            // <p> in the grid takes a column and swaps the rest).
             if let Some(n) = report.nimber {
                 let _ = write!(
                     s,
@@ -529,6 +515,7 @@ fn render(a: &Answer) -> String {
             for w in &report.warnings {
                 let _ = write!(s, "<p class=\"refused warning\">Warning: {}</p>", escape(w));
             }
+            s.push_str("<dl class=\"kv\" id=\"answer\">");
             for (who, fp) in [
                 ("Left first", &report.first_players.left),
                 ("Right first", &report.first_players.right),
@@ -564,25 +551,34 @@ fn render(a: &Answer) -> String {
             if let Some(fm) = &report.first_moves {
                 for (who, moves) in [("Left", &fm.left), ("Right", &fm.right)] {
                     let Some(moves) = moves else { continue };
-                    let wins: Vec<String> = moves
-                        .iter()
-                        .filter(|m| m.wins)
-                        .map(|m| {
-                            format!(
-                                "<a class=\"mono\" href=\"/outcome?ruleset={}&amp;board={}\">{}</a>",
-                                report.ruleset,
-                                crate::html::url_encode(&m.board),
-                                escape(&move_text(report.ruleset, &report.board, &m.cells, &m.board))
-                            )
-                        })
-                        .collect();
+                    // Each move links to the search of the position after it.
+                    let linked = |wins: bool| -> Vec<String> {
+                        moves
+                            .iter()
+                            .filter(|m| m.wins == wins)
+                            .map(|m| {
+                                format!(
+                                    "<a class=\"mono\" href=\"/outcome?ruleset={}&amp;board={}\">{}</a>",
+                                    report.ruleset,
+                                    crate::html::url_encode(&m.board),
+                                    escape(&move_text(report.ruleset, &report.board, &m.cells, &m.board))
+                                )
+                            })
+                            .collect()
+                    };
+                    let (wins, loses) = (linked(true), linked(false));
+                    let side = who.to_lowercase();
                     let _ = write!(
                         s,
-                        "<dt>{who}'s first moves</dt><dd class=\"first-moves\">{} of {} win{}{}</dd>",
+                        "<dt>{who}'s first moves</dt><dd class=\"first-moves\" id=\"first-moves-{side}\">\
+<span class=\"winning\">{} of {} win{}{}</span><br><span class=\"losing\">{} lose{}{}</span></dd>",
                         wins.len(),
                         moves.len(),
                         if wins.is_empty() { "" } else { ": " },
-                        wins.join(" ")
+                        wins.join(" "),
+                        loses.len(),
+                        if loses.is_empty() { "" } else { ": " },
+                        loses.join(" "),
                     );
                 }
             }
@@ -612,12 +608,8 @@ fn render(a: &Answer) -> String {
             }
             s.push_str("</div>");
         }
-        Answer::Unknown {
-            reason,
-            nodes,
-            budget,
-            ..
-        } => {
+        Answer::Unknown { undecided, budget } => {
+            let (reason, nodes) = (&undecided.reason, &undecided.nodes);
             let _ = write!(
                 s,
                 "<div class=\"card\"><p class=\"refused\" id=\"outcome\">Unknown: {} after {} nodes. Nothing is claimed.</p>\
@@ -753,7 +745,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Ok(Shown::One(a)) => {
             let ruleset = match &a {
                 Answer::Decided { report, .. } => report.ruleset,
-                Answer::Unknown { ruleset, .. } => ruleset,
+                Answer::Unknown { undecided, .. } => undecided.ruleset,
             };
             let body = format!(
                 "{title}{}{}<p class=\"muted\"><a href=\"{}\">value it in the explorer</a> (small boards) · JSON: <a href=\"/api/outcome?ruleset={}&amp;board={}\">this search</a></p>{ABOUT}",

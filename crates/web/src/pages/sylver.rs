@@ -221,16 +221,19 @@ fn list(v: &[u32]) -> String {
     v.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
 }
 
-fn render_position(a: &Analysis) -> String {
+/// The position page; `typed` is the generators as the visitor typed them
+/// (kept in the form), if the position was asked by generators.
+fn render_position(a: &Analysis, typed: Option<&str>) -> String {
     let mut b = String::new();
     let gaps = list(&a.gaps);
+    let generators = typed.map_or_else(|| list(&a.generators), str::to_string);
     let _ = write!(
         b,
         "<h1>Sylver Coinage position</h1>{}\
 <div class=\"card\"><dl class=\"kv\"><dt>gaps</dt><dd class=\"mono\" id=\"gaps\">{}</dd><dt>generators</dt><dd class=\"mono\">⟨{}⟩</dd>\
 <dt>genus</dt><dd>{}</dd><dt>Frobenius number</dt><dd>{}</dd><dt>irreducible</dt><dd>{}</dd>\
 <dt>remoteness</dt><dd id=\"remoteness\">{}</dd><dt>verdict</dt><dd id=\"verdict\">{}</dd></dl></div>",
-        form(&gaps),
+        form(&gaps, &generators),
         escape(&gaps),
         list(&a.generators),
         a.genus,
@@ -331,11 +334,12 @@ fn render_position(a: &Analysis) -> String {
     b
 }
 
-fn form(gaps: &str) -> String {
+fn form(gaps: &str, generators: &str) -> String {
     format!(
         "<form class=\"inline\" method=\"get\" action=\"/sylver/position\"><label>Gaps <input type=\"text\" name=\"gaps\" value=\"{}\"></label><button type=\"submit\">Play</button></form>\
-<form class=\"inline\" method=\"get\" action=\"/sylver/position\"><label>or generators <input type=\"text\" name=\"generators\" value=\"\" placeholder=\"5,7\"></label><button type=\"submit\">Play</button></form>",
-        escape(gaps)
+<form class=\"inline\" method=\"get\" action=\"/sylver/position\"><label>or generators <input type=\"text\" name=\"generators\" id=\"generators\" value=\"{}\" placeholder=\"5,7\"></label><button type=\"submit\">Play</button></form>",
+        escape(gaps),
+        escape(generators)
     )
 }
 
@@ -348,17 +352,38 @@ async fn compute(
 }
 
 /// `GET /sylver/position?gaps=...` or `?generators=...`.
-pub(crate) async fn position_page(
-    State(state): State<AppState>,
-    p: Params,
-) -> Result<Html<String>, PageError> {
-    let m = params(p)?;
-    let (a, _) = compute(&state, &m).await?;
-    Ok(Html(page(
-        "Sylver Coinage position",
-        "sylver",
-        &render_position(&a),
-    )))
+pub(crate) async fn position_page(State(state): State<AppState>, p: Params) -> Response {
+    let m = match params(p) {
+        Ok(m) => m,
+        Err(e) => return PageError(e).into_response(),
+    };
+    let typed = m
+        .get("generators")
+        .map(|g| g.trim())
+        .filter(|g| !g.is_empty());
+    match compute(&state, &m).await {
+        Ok((a, _)) => Html(page(
+            "Sylver Coinage position",
+            "sylver",
+            &render_position(&a, typed),
+        ))
+        .into_response(),
+        // Bad input: the form again, with what was typed and the problem.
+        Err(e) if e.status() == axum::http::StatusCode::BAD_REQUEST => {
+            let gaps = m.get("gaps").map_or("", |g| g.trim());
+            let body = format!(
+                "<h1>Sylver Coinage position</h1>{}<p class=\"error\" id=\"error\">{}</p>",
+                form(gaps, typed.unwrap_or("")),
+                escape(&e.to_string())
+            );
+            (
+                axum::http::StatusCode::BAD_REQUEST,
+                Html(page("Sylver Coinage position", "sylver", &body)),
+            )
+                .into_response()
+        }
+        Err(e) => PageError(e).into_response(),
+    }
 }
 
 /// `GET /api/sylver/play?gaps=...` or `?generators=...`: what `partizan
@@ -593,7 +618,7 @@ A position is a numerical semigroup and its gaps are the numbers still available
 (an irreducible semigroup other than ⟨2,3⟩): such a position is won for the player who moves next. A move the test does not strike is a <em>survivor</em>.</p>\
 {}<p>Positions of up to {} gaps. Try <a href=\"/sylver/position?gaps=1,2,3,4,5,6,7,8,10,11,13,14,16,19,28\">the fifteen-gap position</a> from <em>A different question at every depth</em>, \
 or <a href=\"/sylver/position?generators=5,7\">⟨5,7⟩</a>, or <a href=\"/sylver/position?generators=4,6,9\">⟨4,6,9⟩</a>.</p>{}",
-        form(""),
+        form("", ""),
         state.limits().max_sylver_gaps,
         render_census(&c, state.limits().max_sylver_census_gaps)
     );
@@ -614,7 +639,7 @@ mod tests {
         assert_eq!(a.remoteness % 2, 1);
         assert_eq!(a.line.len() as u32, a.remoteness);
         assert!(a.moves.iter().any(|m| m.mark == MoveMark::Winning));
-        let html = render_position(&a);
+        let html = render_position(&a, None);
         assert!(html.contains("id=\"numberline\""));
     }
 

@@ -29,6 +29,22 @@ impl TestServer {
 
     /// [`TestServer::start`] reading the value atlas from `atlas` (or none).
     pub fn start_with_atlas(limits: Limits, atlas: Option<std::path::PathBuf>) -> TestServer {
+        TestServer::start_with(limits, None, atlas)
+    }
+
+    /// [`TestServer::start`] reading through (and adding to) the store at
+    /// `path`, as `partizan serve` does.
+    pub fn start_with_store(limits: Limits, path: &std::path::Path) -> TestServer {
+        let store = partizan_store::Store::open(path).expect("store");
+        TestServer::start_with(limits, Some(store), None)
+    }
+
+    /// A site with these limits, store and atlas.
+    pub fn start_with(
+        limits: Limits,
+        store: Option<partizan_store::Store>,
+        atlas: Option<std::path::PathBuf>,
+    ) -> TestServer {
         let (tx_addr, rx_addr) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -42,7 +58,7 @@ impl TestServer {
                     .await
                     .expect("bind");
                 tx_addr.send(listener.local_addr().expect("addr")).ok();
-                let state = AppState::build_with_atlas(limits, None, atlas);
+                let state = AppState::build_with_atlas(limits, store, atlas);
                 partizan_web::serve(listener, state, async {
                     let _ = stop_rx.await;
                 })

@@ -11,6 +11,8 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use partizan_core::{Arena, Dyadic, GameId, OpError, ValueError};
+use partizan_report::picture;
+use partizan_report::ValueSummary;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -105,11 +107,19 @@ fn dyadic_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Dyadic>> {
     Ok(None)
 }
 
-/// A number as a dyadic, or a `TypeError` naming what was expected.
+/// A number as a dyadic (an int, a dyadic `Fraction`, or a string such
+/// as `"1/2"`), or a `TypeError` naming what was expected.
 fn require_dyadic(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Dyadic> {
+    if let Ok(text) = obj.extract::<String>() {
+        return text.trim().parse::<Dyadic>().map_err(|e| {
+            PyValueError::new_err(format!(
+                "{what} must be a dyadic number such as '1' or '-1/2', not '{text}': {e}"
+            ))
+        });
+    }
     dyadic_of(obj)?.ok_or_else(|| {
         PyTypeError::new_err(format!(
-            "{what} must be an int or a dyadic Fraction, got {}",
+            "{what} must be an int, a dyadic Fraction or a string such as '1/2', got {}",
             type_name(obj)
         ))
     })
@@ -141,11 +151,15 @@ impl Operand {
     }
 }
 
-/// `obj` as a game: a `Value`, an int or a dyadic `Fraction`; `None` for
-/// anything else.
+/// `obj` as a game: a `Value`, an int, a dyadic `Fraction`, or a string
+/// in CGSuite notation (`up + "1/2"`; a string that does not parse is a
+/// `ValueError`); `None` for anything else.
 pub fn coerce(obj: &Bound<'_, PyAny>) -> PyResult<Option<Operand>> {
     if let Ok(v) = obj.cast::<Value>() {
         return Ok(Some(Operand::Value(v.get().clone())));
+    }
+    if let Ok(text) = obj.extract::<String>() {
+        return parse(obj.py(), &text).map(|v| Some(Operand::Value(v)));
     }
     Ok(dyadic_of(obj)?.map(Operand::Number))
 }
@@ -153,7 +167,7 @@ pub fn coerce(obj: &Bound<'_, PyAny>) -> PyResult<Option<Operand>> {
 fn require(obj: &Bound<'_, PyAny>) -> PyResult<Operand> {
     coerce(obj)?.ok_or_else(|| {
         PyTypeError::new_err(format!(
-            "expected a partizan Value, an int or a dyadic Fraction, got {}",
+            "expected a partizan Value, an int, a dyadic Fraction or a string in CGSuite notation, got {}",
             type_name(obj)
         ))
     })
@@ -307,8 +321,15 @@ impl Value {
         op: CompareOp,
         py: Python<'_>,
     ) -> PyResult<Py<PyAny>> {
-        let Some(b) = coerce(other)? else {
-            return Ok(py.NotImplemented());
+        // A string that is not notation is simply not equal (no error from
+        // `==`); an ordering against it is Python's TypeError.
+        let b = match coerce(other) {
+            Ok(Some(b)) => b,
+            Ok(None) => return Ok(py.NotImplemented()),
+            Err(_) if other.is_instance_of::<pyo3::types::PyString>() => {
+                return Ok(py.NotImplemented())
+            }
+            Err(e) => return Err(e),
         };
         let r = on(py, self, |x, a| {
             let b = b.id_in(x)?;
@@ -532,7 +553,7 @@ impl Value {
     /// (linear between points, vertical above the last, which is where the
     /// mast starts), the `mast` and `temperature`, and `cgsuite`, the
     /// thermograph as CGSuite prints it.
-    fn thermograph<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    fn thermograph<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let t = on(py, self, |x, a| x.thermograph(a)).map_err(value_error)?;
         let d = PyDict::new(py);
         for (name, wall) in [("left", &t.left), ("right", &t.right)] {
@@ -548,7 +569,36 @@ impl Value {
         d.set_item("mast", fraction(py, t.mast)?)?;
         d.set_item("temperature", fraction(py, t.temperature)?)?;
         d.set_item("cgsuite", t.cgsuite())?;
-        Ok(d)
+        // The dict that notebooks draw (`_repr_svg_`): the picture the
+        // command line's `analyse --thermograph --format svg` draws.
+        let title = self.__str__(py);
+        let title = if title.chars().count() <= 60 {
+            title
+        } else {
+            String::new()
+        };
+        let (svg, _) = picture::thermograph(&t, "thermograph", &title, 420.0);
+        let class = py.import("partizan.display")?.getattr("Thermograph")?;
+        class.call1((d, svg))
+    }
+
+    /// HTML for notebooks: the value with its outcome, stops, mean and
+    /// temperature beside a small thermograph.
+    fn _repr_html_(&self, py: Python<'_>) -> PyResult<String> {
+        let (text, facts, th) = on(py, self, |x, a| {
+            let facts = ValueSummary::of(x, a);
+            let shown = if facts.size.characters <= 300 {
+                facts.value.clone()
+            } else {
+                let mut cut: String = facts.value.chars().take(300).collect();
+                cut.push('…');
+                cut
+            };
+            (shown, facts, x.thermograph(a))
+        });
+        let th = th.map_err(value_error)?;
+        let (svg, _) = picture::thermograph(&th, "thermograph", "", 240.0);
+        Ok(value_html(&text, &facts, &svg))
     }
 
     /// The atomic weight (CGSuite's `AtomicWeight`), as a value: 0 for
@@ -671,6 +721,40 @@ impl Value {
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Value {
         self.clone()
     }
+}
+
+/// The notebook HTML of a value: its (possibly shortened) notation, its
+/// facts and its thermograph picture.
+fn value_html(text: &str, f: &ValueSummary, svg: &str) -> String {
+    let outcome = match f.outcome.as_str() {
+        "L" => "L: Left wins",
+        "R" => "R: Right wins",
+        "N" => "N: the first player wins",
+        "P" => "P: the second player wins",
+        other => other,
+    };
+    let row = |k: &str, v: &str| {
+        format!(
+            "<tr><th style=\"text-align:left;padding-right:1em\">{k}</th><td><code>{}</code></td></tr>",
+            picture::escape(v)
+        )
+    };
+    format!(
+        "<div class=\"partizan-value\" style=\"display:flex;gap:1.5em;align-items:flex-start;flex-wrap:wrap\">\
+<div><p><code>{}</code></p><table>{}{}{}{}{}</table></div><div>{svg}</div></div>",
+        picture::escape(text),
+        row("outcome", outcome),
+        row("stops", &format!("{} / {}", f.left_stop, f.right_stop)),
+        row("mean", &f.mean),
+        row("temperature", &f.temperature),
+        row(
+            "size",
+            &format!(
+                "birthday {}, {} subpositions",
+                f.size.birthday, f.size.subpositions
+            )
+        ),
+    )
 }
 
 /// A string as Python's `repr` writes it (single quotes unless the text

@@ -131,8 +131,12 @@ def test_cooling_heating_freezing():
     assert game(2).overheat(1, 1) == 2  # an integer n becomes n . s
     with pytest.raises(ValueError):
         g.cool(-1)
-    with pytest.raises(TypeError):
+    # A string is a number in notation ("1/2"); one that is not is a ValueError.
+    assert g.cool("1") == g.cool(1)
+    with pytest.raises(ValueError):
         g.cool("hot")
+    with pytest.raises(TypeError):
+        g.cool([1])
 
 
 def test_incentives_compare_options_latex():

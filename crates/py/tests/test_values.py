@@ -105,7 +105,10 @@ def test_bad_input_is_a_value_error():
         game(Fraction(1, 3))
     with pytest.raises(TypeError):
         construct([None], [])
-    assert (game(1) == "1") is False
+    # A string is a value in notation wherever a value is taken, so "1"
+    # equals game(1); a string that is not notation is simply unequal.
+    assert (game(1) == "1") is True
+    assert (game(1) == "one") is False
 
 
 def test_latex():

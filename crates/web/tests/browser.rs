@@ -94,14 +94,22 @@ fn save(name: &str, png: &[u8]) {
     }
 }
 
+/// Headless Chromium, or `None` (the test skips, saying why) where
+/// chromedriver or chromium is missing.
+fn start_browser(test: &str) -> Option<Browser> {
+    match Browser::start() {
+        Ok(b) => Some(b),
+        Err(why) => {
+            eprintln!("SKIPPED {test}: {why}");
+            None
+        }
+    }
+}
+
 #[test]
 fn explorer_and_census_in_headless_chromium() {
-    let browser = match Browser::start() {
-        Ok(b) => b,
-        Err(why) => {
-            eprintln!("SKIPPED explorer_and_census_in_headless_chromium: {why}");
-            return;
-        }
+    let Some(browser) = start_browser("explorer_and_census_in_headless_chromium") else {
+        return;
     };
     let server = TestServer::start(Limits::default());
 
@@ -243,12 +251,8 @@ return bad.slice(0, 12);
 
 #[test]
 fn play_download_and_no_overflow_in_headless_chromium() {
-    let browser = match Browser::start() {
-        Ok(b) => b,
-        Err(why) => {
-            eprintln!("SKIPPED play_download_and_no_overflow_in_headless_chromium: {why}");
-            return;
-        }
+    let Some(browser) = start_browser("play_download_and_no_overflow_in_headless_chromium") else {
+        return;
     };
     // A small value atlas for the atlas page.
     let atlas = tempfile::tempdir().expect("atlas dir");
@@ -435,12 +439,8 @@ return bad.slice(0, 12);
 /// first moves listed, at 1400 and 800 pixels.
 #[test]
 fn a_researcher_s_pages_in_headless_chromium() {
-    let browser = match Browser::start() {
-        Ok(b) => b,
-        Err(why) => {
-            eprintln!("SKIPPED a_researcher_s_pages_in_headless_chromium: {why}");
-            return;
-        }
+    let Some(browser) = start_browser("a_researcher_s_pages_in_headless_chromium") else {
+        return;
     };
     let store = tempfile::tempdir().expect("store dir");
     let server = TestServer::start_with_store(Limits::default(), &store.path().join("s.redb"));

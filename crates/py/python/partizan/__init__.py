@@ -14,6 +14,26 @@ line, and games defined in Python::
     >>> partizan.game("^") + partizan.game("*")
     game('^*')
 
+A string in CGSuite notation is taken wherever a value is::
+
+    >>> partizan.up + "1/2"
+    game('1/2^')
+    >>> partizan.game("{2|-1/2}").cool("1/2")
+    game('{3/2|0}')
+
+Values are *partially* ordered: ``<=`` is the CGT order, and two values may
+be confused (neither is ``<=`` the other: ``star.confused(zero)``), so
+``sorted(values)`` is not meaningful. For a stable order to display values
+in, ``sorted(values, key=partizan.order_key)`` (mean, then the stops,
+then birthday and notation)::
+
+    >>> [str(v) for v in sorted(["*", "1", "^", "-1/2", "{1|-1}"], key=partizan.order_key)]
+    ['-1/2', '*', '^', '{1|-1}', '1']
+
+In a notebook a value shows its facts and thermograph (``_repr_html_``), a
+thermograph (``v.thermograph()``, a dict) draws itself, and a census shows
+a summary.
+
 Long computations release the GIL and stop cleanly on Ctrl-C
 (``KeyboardInterrupt``).
 
@@ -45,6 +65,7 @@ from ._partizan import (
     rulesets,
     value,
 )
+from .display import Thermograph, order_key
 from .rules import Ruleset, ruleset, stable_key
 from .tables import (
     CramCensus,
@@ -83,6 +104,7 @@ __all__ = [
     "Store",
     "SylverCensus",
     "SylverPlay",
+    "Thermograph",
     "Value",
     "__version__",
     "arena_size",
@@ -99,6 +121,7 @@ __all__ = [
     "from_bytes",
     "game",
     "nimber",
+    "order_key",
     "ruleset",
     "rulesets",
     "semigroup_counts",

@@ -4,10 +4,13 @@ from fractions import Fraction
 from os import PathLike
 from typing import Any, Dict, Hashable, Iterable, List, Optional, Tuple, Union
 
+from .display import Thermograph
+
 __version__: str
 
-_Number = Union[int, Fraction]
-_Game = Union["Value", int, Fraction]
+# Strings are CGSuite notation ("^", "{1|0}", "1/2") wherever a value is taken.
+_Number = Union[int, Fraction, str]
+_Game = Union["Value", int, Fraction, str]
 
 class Value:
     """A short partizan game's canonical value."""
@@ -63,9 +66,10 @@ class Value:
         """The canonical form's options for ``"left"`` or ``"right"``."""
     def as_fraction(self) -> Fraction:
         """The number as a Fraction; ValueError if not a number."""
-    def thermograph(self) -> Dict[str, Any]:
+    def thermograph(self) -> "Thermograph":
         """``{"left": [(t, x), ...], "right": [...], "mast": x, "temperature": t,
-        "cgsuite": "Thermograph(...)"}``: walls as exact breakpoints from t = -1."""
+        "cgsuite": "Thermograph(...)"}``: walls as exact breakpoints from t = -1;
+        a dict that notebooks draw (``_repr_svg_``)."""
     def atomic_weight(self) -> Value:
         """The atomic weight; ``NotAtomicError`` if undefined."""
     def is_atomic(self) -> bool:
@@ -97,6 +101,8 @@ class Value:
     def to_bytes(self) -> bytes:
         """The stable, versioned encoding."""
     def _repr_latex_(self) -> str: ...
+    def _repr_html_(self) -> str:
+        """The value, its outcome, stops, mean, temperature and a small thermograph."""
 
 class Board:
     """A position of a built-in ruleset."""

@@ -6,10 +6,12 @@ so if it is missing.
 
 from __future__ import annotations
 
+import html
 import json
+import math
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import _partizan
 from ._partizan import Value, game
@@ -41,6 +43,26 @@ def _frac(text: Optional[str]) -> Optional[Fraction]:
     return None if text is None else Fraction(text)
 
 
+def _exact_and_float(text: Optional[str]) -> Tuple[Optional[str], float]:
+    """A number as its exact text and as a float (NaN when absent)."""
+    if text is None:
+        return None, math.nan
+    return text, float(Fraction(text))
+
+
+def _html_table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    cells = "".join(f"<th>{html.escape(str(h))}</th>" for h in head)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows
+    )
+    return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _totals_html(title: str, totals: Dict[str, Any]) -> str:
+    rows = [(k.replace("_", " "), v) for k, v in totals.items() if not isinstance(v, (dict, list))]
+    return f"<p><b>{html.escape(title)}</b></p>" + _html_table(["total", ""], rows)
+
+
 @dataclass(frozen=True)
 class DomineeringShape:
     """One region of the Domineering census: its board, value and packing
@@ -70,27 +92,79 @@ class DomineeringShape:
         return _partizan.Board("domineering", self.shape)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class DomineeringCensus:
     """Every Domineering region up to ``max_cells`` cells (one per symmetry
     class), with the report's tables as a dict (``report["totals"]``:
-    ``shapes``, ``numbers``, ``exact``, ``contained``, ``points``, ...)."""
+    ``shapes``, ``numbers``, ``exact``, ``contained``, ``points``, ...).
+    Its ``repr`` is one line; notebooks show a summary (``_repr_html_``)."""
 
     max_cells: int
     records: List[DomineeringShape]
     report: Dict[str, Any]
+
+    def __repr__(self) -> str:
+        t = self.report.get("totals", {})
+        return (
+            f"DomineeringCensus(max_cells={self.max_cells}, {len(self.records):,} regions: "
+            f"{t.get('numbers', 0):,} numbers, {t.get('exact', 0):,} counted exactly, "
+            f"{t.get('contained', 0):,} in their interval)"
+        )
+
+    def _repr_html_(self) -> str:
+        head = ["shape", "cells", "value", "count", "interval", "exact"]
+        rows = [
+            (r.shape, r.cells, r.value, r.count, f"[{r.low}, {r.high}]", r.exact)
+            for r in self.records[-10:]
+        ]
+        return (
+            _totals_html(repr(self), self.report.get("totals", {}))
+            + f"<p>The last {len(rows)} of {len(self.records):,} regions "
+            "(<code>.records</code>, <code>.to_pandas()</code>):</p>"
+            + _html_table(head, rows)
+        )
 
     def to_dicts(self) -> List[Dict[str, Any]]:
         """One plain dict per shape."""
         return [asdict(r) for r in self.records]
 
     def to_pandas(self):
-        """One row per shape as a pandas DataFrame (needs pandas)."""
-        return _pandas().DataFrame(self.to_dicts())
+        """One row per shape as a pandas DataFrame (needs pandas). ``value``
+        is a column of :class:`partizan.Value` objects; ``number``,
+        ``left_stop``, ``right_stop``, ``mean`` and ``temperature`` are
+        floats (NaN where there is none) with the exact text beside each
+        (``left_stop_exact``, ...); the packings are columns of ints."""
+        pd = _pandas()
+        rows = []
+        for r in self.records:
+            v = game(r.value)
+            row: Dict[str, Any] = {"shape": r.shape, "cells": r.cells, "value": v}
+            numbers = {
+                "number": None if r.number is None else str(r.number),
+                "left_stop": str(r.left_stop),
+                "right_stop": str(r.right_stop),
+                "mean": str(v.mean),
+                "temperature": None if r.temperature is None else str(r.temperature),
+            }
+            for k, text in numbers.items():
+                exact, x = _exact_and_float(text)
+                row[k] = x
+                row[k + "_exact"] = exact
+            row.update(
+                count=r.count,
+                low=r.low,
+                high=r.high,
+                exact=r.exact,
+                contained=r.contained,
+                strip=r.strip,
+            )
+            row.update(r.packings)
+            rows.append(row)
+        return pd.DataFrame(rows)
 
 
 def domineering_census(max_cells: int = 8) -> DomineeringCensus:
-    """The Domineering region census to ``max_cells`` cells (1 to 15): the
+    """The Domineering region census to ``max_cells`` cells (1 to 16): the
     essays' 1,042 regions at 8 cells. Ctrl-C stops it."""
     data = json.loads(_partizan.domineering_census(max_cells))
     records = [
@@ -128,21 +202,47 @@ class CramShape:
         return _partizan.Board("cram", self.shape)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CramCensus:
-    """Every Cram region up to ``max_cells`` cells with its nim-value."""
+    """Every Cram region up to ``max_cells`` cells with its nim-value. Its
+    ``repr`` is one line; notebooks show a summary (``_repr_html_``)."""
 
     max_cells: int
     records: List[CramShape]
     report: Dict[str, Any]
+
+    def __repr__(self) -> str:
+        nonzero = sum(1 for r in self.records if r.nim)
+        return (
+            f"CramCensus(max_cells={self.max_cells}, {len(self.records):,} regions: "
+            f"{nonzero:,} first-player wins, {len(self.records) - nonzero:,} second-player wins)"
+        )
+
+    def _repr_html_(self) -> str:
+        rows = [(r.shape, r.cells, f"*{r.nim}" if r.nim else "0") for r in self.records[-10:]]
+        return (
+            f"<p><b>{html.escape(repr(self))}</b></p>"
+            + f"<p>The last {len(rows)} of {len(self.records):,} regions "
+            "(<code>.records</code>, <code>.to_pandas()</code>):</p>"
+            + _html_table(["shape", "cells", "value"], rows)
+        )
 
     def to_dicts(self) -> List[Dict[str, Any]]:
         """One plain dict per shape."""
         return [asdict(r) for r in self.records]
 
     def to_pandas(self):
-        """One row per shape as a pandas DataFrame (needs pandas)."""
-        return _pandas().DataFrame(self.to_dicts())
+        """One row per shape as a pandas DataFrame (needs pandas): ``nim``
+        as an int and ``value`` as a column of :class:`partizan.Value`
+        objects (the nimbers)."""
+        pd = _pandas()
+        stars = {}
+        rows = []
+        for r in self.records:
+            if r.nim not in stars:
+                stars[r.nim] = _partizan.nimber(r.nim)
+            rows.append({"shape": r.shape, "cells": r.cells, "nim": r.nim, "value": stars[r.nim]})
+        return pd.DataFrame(rows)
 
 
 def cram_census(max_cells: int = 8) -> CramCensus:
@@ -152,7 +252,7 @@ def cram_census(max_cells: int = 8) -> CramCensus:
     return CramCensus(max_cells=max_cells, records=records, report=data["report"])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SylverCensus:
     """The Sylver Coinage census: every irreducible position with 2 to
     ``max_gaps`` gaps through the finishing search and the four proofs.
@@ -166,6 +266,15 @@ class SylverCensus:
     by_genus: List[Dict[str, Any]]
     bands: List[Dict[str, Any]]
     report: Dict[str, Any]
+
+    def __repr__(self) -> str:
+        return (
+            f"SylverCensus(max_gaps={self.max_gaps}, order={self.order!r}, "
+            f"{len(self.positions):,} irreducible positions)"
+        )
+
+    def _repr_html_(self) -> str:
+        return _totals_html(repr(self), self.totals)
 
     def to_pandas(self):
         """One row per position as a pandas DataFrame (needs pandas)."""

@@ -58,6 +58,9 @@ pub enum AtlasError {
         /// [`Shape::MAX_CELLS`].
         max: usize,
     },
+    /// A build setting past its limit ([`MAX_THREADS`], [`MAX_SHARDS`]).
+    #[error("{0}")]
+    Limit(String),
     /// A shard named as `K/N` with `K >= N` or `N == 0`.
     #[error("shard {index}/{count} does not exist (want 0 <= K < N)")]
     BadShard {
@@ -103,6 +106,17 @@ pub enum AtlasError {
         have: usize,
         /// Size asked for.
         want: usize,
+    },
+    /// A level file is missing below one that is present (deleted or
+    /// moved): the directory is not an atlas of the smaller size.
+    #[error("{path} is missing, though the atlas has levels up to {top} cells: build the atlas again to {top} cells (or remove the levels above {missing})")]
+    MissingLevel {
+        /// The missing level file.
+        path: String,
+        /// Its size in cells.
+        missing: usize,
+        /// The largest level present.
+        top: usize,
     },
     /// Shard files to merge disagree or are missing.
     #[error("shards do not merge: {0}")]
@@ -709,6 +723,12 @@ impl AtlasConfig {
     }
 }
 
+/// The most worker threads a build takes (each holds a worker's tables).
+pub const MAX_THREADS: usize = 1024;
+/// The most shards the top size is cut into in one build (each shard reads
+/// every region one size smaller again; the 18-cell level took 40).
+pub const MAX_SHARDS: usize = 4096;
+
 /// Check an atlas size bound.
 pub fn check_atlas_cells(max_cells: usize) -> Result<usize, AtlasError> {
     if max_cells == 0 || max_cells > Shape::MAX_CELLS {
@@ -1076,6 +1096,17 @@ impl Atlas {
         }
         if config.shards == Some(0) {
             return Err(AtlasError::BadShard { index: 0, count: 0 });
+        }
+        if let Some(n) = config.shards.filter(|&n| n > MAX_SHARDS) {
+            return Err(AtlasError::Limit(format!(
+                "{n} shards; at most {MAX_SHARDS} (each reads every region one size smaller)"
+            )));
+        }
+        if config.threads > MAX_THREADS {
+            return Err(AtlasError::Limit(format!(
+                "{} threads; at most {MAX_THREADS}",
+                config.threads
+            )));
         }
         let threads = config.threads.max(1);
         let part_size = config.part_size.max(1);

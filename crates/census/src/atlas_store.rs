@@ -1227,7 +1227,7 @@ impl DirStore {
     /// The atlas to `max_cells` (default: every size present) read from
     /// the directory; [`AtlasError::NotBuilt`] if it holds less (or none).
     pub fn load_atlas(&mut self, max_cells: Option<usize>) -> Result<Atlas, AtlasError> {
-        let have = self.levels_present();
+        let have = self.levels_present()?;
         let want = max_cells.unwrap_or(have);
         if want == 0 || want > have {
             return Err(AtlasError::NotBuilt {
@@ -1255,7 +1255,7 @@ impl DirStore {
         q: &Query,
         loaded: Option<&Atlas>,
     ) -> Result<(QueryAnswer, f64, usize), AtlasError> {
-        let have = self.levels_present();
+        let have = self.levels_present()?;
         let want = q.max_cells.unwrap_or(have);
         if want == 0 || want > have {
             return Err(AtlasError::NotBuilt {
@@ -1280,14 +1280,25 @@ impl DirStore {
     }
 
     /// The largest size `n` such that every level `1..=n` has a file (not
-    /// checked; loading checks).
-    #[must_use]
-    pub fn levels_present(&self) -> usize {
+    /// checked; loading checks). A level file missing below one that is
+    /// there is [`AtlasError::MissingLevel`]: a directory with a level
+    /// deleted would otherwise answer as a smaller atlas, without a word.
+    pub fn levels_present(&self) -> Result<usize, AtlasError> {
         let mut n = 0;
         while n < Shape::MAX_CELLS && self.path(n + 1, None).exists() {
             n += 1;
         }
-        n
+        if let Some(top) = (n + 2..=Shape::MAX_CELLS)
+            .rev()
+            .find(|&k| self.path(k, None).exists())
+        {
+            return Err(AtlasError::MissingLevel {
+                path: self.path(n + 1, None).display().to_string(),
+                missing: n + 1,
+                top,
+            });
+        }
+        Ok(n)
     }
 
     /// Combine the `count` shard files of size `cells` into the level file

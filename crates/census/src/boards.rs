@@ -21,10 +21,17 @@ use serde::Serialize;
 use crate::census::{Census, CensusError};
 use crate::rng::SplitMix64;
 
+/// The most regions a board of the census adds up ([`BoardConfig::max_regions`]):
+/// sums of hot values grow exponentially with their number (30 switches
+/// summed make a form of two billion characters), and every region count
+/// up to it is sampled in turn. The essays' boards have 1 to 4.
+pub const MAX_BOARD_REGIONS: usize = 16;
+
 /// How boards are chosen.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BoardConfig {
-    /// Boards of 1 to `max_regions` regions (at least 1).
+    /// Boards of 1 to `max_regions` regions (at least 1, at most
+    /// [`MAX_BOARD_REGIONS`]).
     pub max_regions: usize,
     /// Boards drawn per region count when not exhaustive.
     pub samples: u64,
@@ -91,6 +98,12 @@ pub fn board_census(
     arena: &mut Arena,
     config: &BoardConfig,
 ) -> Result<BoardReport, CensusError> {
+    if config.max_regions > MAX_BOARD_REGIONS {
+        return Err(CensusError::Config(format!(
+            "boards of up to {} regions asked; at most {MAX_BOARD_REGIONS}",
+            config.max_regions
+        )));
+    }
     let pool: Vec<usize> = (0..census.records.len())
         .filter(|&i| !config.numbers_only || census.records[i].number.is_some())
         .collect();

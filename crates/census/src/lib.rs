@@ -46,11 +46,11 @@ pub use atlas::{
     Query, QueryAnswer, ValueKind,
 };
 pub use atlas_store::DirStore;
-pub use boards::{board_census, BoardConfig, BoardReport, BoardTally};
+pub use boards::{board_census, BoardConfig, BoardReport, BoardTally, MAX_BOARD_REGIONS};
 pub use catalogue::{count_fixed, Catalogue};
 pub use census::{
     build_catalogue, check_max_cells, Census, CensusError, CramCensus, CramRecord, Invariant,
-    ShapeRecord,
+    ShapeRecord, MAX_CENSUS_CELLS,
 };
 pub use readings::{read, Packings, Reading};
 pub use report::{write_atomic, write_csv, CensusReport, CramReport, Tally};

@@ -265,7 +265,7 @@ fn shards_merge_into_the_unsharded_level() {
         };
         Atlas::build(&cfg, &mut ps).unwrap();
     }
-    assert_eq!(ps.levels_present(), 8);
+    assert_eq!(ps.levels_present().unwrap(), 8);
     ps.merge_shards(9, 3).unwrap();
     let a = std::fs::read(whole.path().join("level-09.pzal")).unwrap();
     let b = std::fs::read(parts.path().join("level-09.pzal")).unwrap();
@@ -682,7 +682,11 @@ fn a_build_stopped_inside_a_level_resumes_to_the_same_atlas() {
     };
     let err = Atlas::build(&cfg, &mut store).unwrap_err();
     assert!(matches!(err, AtlasError::Stopped { parts: 9 }), "{err}");
-    assert_eq!(store.levels_present(), 9, "size 9 finished, its parts gone");
+    assert_eq!(
+        store.levels_present().unwrap(),
+        9,
+        "size 9 finished, its parts gone"
+    );
     let parts = |d: &std::path::Path| -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(d)
             .unwrap()
@@ -748,4 +752,79 @@ fn a_build_stopped_inside_a_level_resumes_to_the_same_atlas() {
         err.contains("part-0-of-4") && err.contains("checksum"),
         "{err}"
     );
+}
+
+/// A level file deleted below the top one: the directory used to answer as
+/// a smaller atlas, silently. Now every reader refuses it, naming the file.
+#[test]
+fn a_missing_level_below_the_top_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = DirStore::new(dir.path());
+    Atlas::build(&AtlasConfig::new(6), &mut store).unwrap();
+    assert_eq!(store.levels_present().unwrap(), 6);
+    std::fs::remove_file(dir.path().join("level-03.pzal")).unwrap();
+    let err = store.levels_present().unwrap_err();
+    assert!(
+        matches!(
+            err,
+            AtlasError::MissingLevel {
+                missing: 3,
+                top: 6,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("level-03.pzal"), "{err}");
+    assert!(matches!(
+        store.load_atlas(None),
+        Err(AtlasError::MissingLevel { .. })
+    ));
+    assert!(matches!(
+        store.load_atlas(Some(2)),
+        Err(AtlasError::MissingLevel { .. })
+    ));
+    assert!(matches!(
+        store.find(&Query::default()),
+        Err(AtlasError::MissingLevel { .. })
+    ));
+    // the top level gone is only a smaller atlas
+    Atlas::build(&AtlasConfig::new(6), &mut store).unwrap();
+    assert_eq!(store.levels_present().unwrap(), 6);
+    std::fs::remove_file(dir.path().join("level-06.pzal")).unwrap();
+    assert_eq!(store.levels_present().unwrap(), 5);
+}
+
+/// `atlas build --threads 18446744073709551615` aborted on its workers'
+/// allocation and `--shards 4294967296` ran shard after shard without end:
+/// both are errors before any work.
+#[test]
+fn build_settings_past_their_limits_are_refused() {
+    use partizan_census::atlas::{MAX_SHARDS, MAX_THREADS};
+    for cfg in [
+        AtlasConfig {
+            threads: usize::MAX,
+            ..AtlasConfig::new(4)
+        },
+        AtlasConfig {
+            threads: MAX_THREADS + 1,
+            ..AtlasConfig::new(4)
+        },
+        AtlasConfig {
+            shards: Some(MAX_SHARDS + 1),
+            ..AtlasConfig::new(4)
+        },
+        AtlasConfig {
+            shards: Some(usize::MAX),
+            ..AtlasConfig::new(4)
+        },
+    ] {
+        let err = Atlas::build(&cfg, &mut NoStore).unwrap_err();
+        assert!(matches!(err, AtlasError::Limit(_)), "{err}");
+    }
+    let ok = AtlasConfig {
+        threads: 2,
+        ..AtlasConfig::new(4)
+    };
+    assert!(Atlas::build(&ok, &mut NoStore).is_ok());
 }

@@ -156,6 +156,22 @@ fn a_wrong_value_is_refused_naming_the_shape() {
     }
 }
 
+/// `--max-regions 18446744073709551615` once sampled boards of every
+/// region count up to it, without end; past the cap it is an error now.
+#[test]
+fn boards_of_too_many_regions_are_refused() {
+    let (c, mut arena) = census8();
+    for max_regions in [partizan_census::MAX_BOARD_REGIONS + 1, usize::MAX] {
+        let cfg = BoardConfig {
+            max_regions,
+            ..BoardConfig::default()
+        };
+        let e = board_census(&c, &mut arena, &cfg).unwrap_err();
+        assert!(matches!(e, CensusError::Config(_)), "{e}");
+        assert!(e.to_string().contains("at most 16"), "{e}");
+    }
+}
+
 #[test]
 fn boards_are_reproducible() {
     let (c, mut arena) = census8();

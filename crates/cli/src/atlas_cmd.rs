@@ -389,7 +389,7 @@ pub fn census_atlas_report(
 ) -> Result<(partizan_census::AtlasReport, String)> {
     let dir = DirArg { dir: None };
     if let Ok(path) = atlas_dir(&dir) {
-        if DirStore::new(&path).levels_present() >= max_cells {
+        if DirStore::new(&path).levels_present()? >= max_cells {
             let (atlas, _) = load(&dir, Some(max_cells))?;
             return Ok((atlas.report(hottest), path.display().to_string()));
         }

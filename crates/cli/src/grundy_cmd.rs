@@ -7,6 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::Args;
 use partizan_impartial::graph::GraphSolver;
+use partizan_impartial::sequence::MAX_VALUES;
 use partizan_impartial::{
     parse_heaps, Graph, GraphGame, GrundyReport, GrundySequence, HeapGame, SearchOptions,
 };
@@ -93,6 +94,12 @@ pub fn run(a: GrundyArgs, json_out: bool) -> Result<()> {
         .copied()
         .max()
         .map_or(a.up_to.unwrap_or(100), |h| h.max(a.up_to.unwrap_or(100)));
+    if a.values && up_to >= MAX_VALUES {
+        bail!(
+            "--values lists at most {MAX_VALUES} values (G(0) to G({})), not G(0) to G({up_to}): lower --up-to",
+            MAX_VALUES - 1
+        );
+    }
     let start = Instant::now();
     let seq = GrundySequence::compute(
         &game,

@@ -58,6 +58,26 @@ mod values;
 
 use std::process::ExitCode;
 
+/// Work that was done and written, but not whole: `store export` leaving
+/// damaged rows out. Its exit code is 7 (`manners::code::PARTIAL`), apart from 2 (nothing done), so a
+/// script can tell "written, but partial" from "failed"; its message says
+/// what is missing.
+#[derive(Debug)]
+pub struct Partial(pub String);
+
+impl Partial {
+    /// The exit code of a partial result.
+    pub const EXIT_CODE: u8 = manners::code::PARTIAL;
+}
+
+impl std::fmt::Display for Partial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Partial {}
+
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exact combinatorial game analysis: values, regions, censuses.
@@ -291,6 +311,10 @@ fn main() -> ExitCode {
         // The answer is printed; the code says what it was.
         Err(e) if e.is::<manners::Exit>() => {
             ExitCode::from(e.downcast_ref::<manners::Exit>().map_or(2, |x| x.0))
+        }
+        Err(e) if e.is::<Partial>() => {
+            manners::report_error(json_errors, "partial", &one_line(&e), Partial::EXIT_CODE);
+            ExitCode::from(Partial::EXIT_CODE)
         }
         Err(e) => {
             let code = manners::code::BAD_INPUT;

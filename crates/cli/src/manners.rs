@@ -30,6 +30,9 @@ pub mod code {
     pub const GREATER: u8 = 5;
     /// `compare --exit-status`: G || H (confused).
     pub const CONFUSED: u8 = 6;
+    /// A result written but not whole (`store export` leaving damaged
+    /// rows out); the one-line error says what is missing.
+    pub const PARTIAL: u8 = 7;
 }
 
 /// A finished command that asks for an exit code other than 0, having
@@ -50,7 +53,8 @@ impl std::error::Error for Exit {}
 const AFTER_HELP: &str = "Exit codes: 0 done (and `compare --exit-status`: equal); 2 bad input or \
 another failure, with a one-line error; 3 a search stopped by its budget (--max-seconds, \
 --max-nodes) before deciding, answered \"decided\": false; `compare --exit-status`: 4 less, \
-5 greater, 6 confused.\nWith --json, an error is a JSON object {\"error\", \"kind\", \
+5 greater, 6 confused; 7 a result written but not whole (store export leaving \
+damaged rows out).\nWith --json, an error is a JSON object {\"error\", \"kind\", \
 \"exit_code\"} on standard output (nothing on standard error), so a script reads one stream; \
 on standard error when standard output carries a certificate (--certificate -).";
 

@@ -56,6 +56,9 @@ pub enum StoreCmd {
     /// Entries per ruleset, size on disk, and the hit rate of the last runs.
     Stats,
     /// Write every entry as JSON Lines, to standard output or --out FILE.
+    /// Damaged rows (their checksum fails) are left out: the rest is still
+    /// written, stderr says how many are missing, and the exit code is 3
+    /// (a partial export; 0 means every row is in it, 2 that it failed).
     Export {
         /// Output format.
         #[arg(long, value_enum, default_value_t = ExportFormat::Jsonl)]
@@ -229,13 +232,12 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, long: &crate::Long, json: bool) ->
                         r => {
                             let (report, flushed) = r?;
                             flushed?;
-                            warn_damaged(report.damaged);
+                            return partial_if_damaged(&report, "standard output");
                         }
                     }
                 }
                 Some(path) => {
                     let report = export_to_file(&s, &path)?;
-                    warn_damaged(report.damaged);
                     if json {
                         let mut v = serde_json::to_value(report)?;
                         v["out"] = json!(path);
@@ -248,6 +250,7 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, long: &crate::Long, json: bool) ->
                             path.display()
                         );
                     }
+                    return partial_if_damaged(&report, &path.display().to_string());
                 }
             }
             Ok(())
@@ -420,10 +423,17 @@ pub fn run(cmd: StoreCmd, store: StoreChoice, long: &crate::Long, json: bool) ->
     }
 }
 
-fn warn_damaged(n: u64) {
-    if n > 0 {
-        eprintln!("warning: {n} damaged records were left out of the export (run `partizan store verify`)");
+/// An export that left damaged rows out is partial: an error of its own
+/// kind ([`crate::Partial`], exit code 7) after the good rows are written.
+fn partial_if_damaged(report: &partizan_store::ExportReport, to: &str) -> Result<()> {
+    if report.damaged == 0 {
+        return Ok(());
     }
+    Err(crate::Partial(format!(
+        "partial export: {} damaged records (failing their checksum) were left out; the other {} region values and {} census results were written to {to} (run `partizan store verify`)",
+        report.damaged, report.regions, report.census
+    ))
+    .into())
 }
 
 /// Export to `path` through a temporary file beside it, renamed into place,

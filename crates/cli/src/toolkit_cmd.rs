@@ -8,6 +8,7 @@ use clap::Args;
 use partizan_core::thermo::Trajectory;
 use partizan_core::{Arena, Dyadic, GameId};
 use partizan_report::picture::{self, Format};
+use partizan_report::MAX_VALUE_TEXT;
 use serde_json::{json, Map, Value};
 
 /// Arguments of `partizan compare`.
@@ -254,7 +255,7 @@ impl Shower {
     /// The value's text, or `None` when it is over the limit.
     fn text(&self, a: &mut Arena, g: GameId) -> Option<String> {
         let len = a.display_len(g);
-        if !self.full && len > self.limit {
+        if (!self.full && len > self.limit) || len > MAX_VALUE_TEXT {
             return None;
         }
         Some(if self.latex {
@@ -269,8 +270,13 @@ impl Shower {
             Some(t) => t,
             None => {
                 let s = a.size_summary(g);
+                let how = if s.printed_len > MAX_VALUE_TEXT {
+                    "too long to print"
+                } else {
+                    "use --full or --out FILE"
+                };
                 format!(
-                    "<{} characters: {} left and {} right options, {} subpositions, birthday {}; use --full or --out FILE>",
+                    "<{} characters: {} left and {} right options, {} subpositions, birthday {}; {how}>",
                     s.printed_len, s.left_options, s.right_options, s.subpositions, s.birthday
                 )
             }
@@ -477,6 +483,10 @@ pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
         limit: args.limit,
     };
     if let Some(path) = &args.out {
+        let len = a.display_len(g);
+        if len > MAX_VALUE_TEXT {
+            bail!("--out: the value has {len} characters, more than the {MAX_VALUE_TEXT} that are written");
+        }
         let text = if args.latex {
             a.display_latex(g)
         } else {

@@ -159,6 +159,14 @@ pub fn value(
     if let Some(w) = report.store.as_ref().and_then(|u| u.warning.as_ref()) {
         eprintln!("warning: store: {w}");
     }
+    let printed = report.value.size.characters <= partizan_report::MAX_VALUE_TEXT;
+    if !printed && (args.out.is_some() || args.thermograph || args.format.is_some()) {
+        anyhow::bail!(
+            "the value has {} characters, more than the {} that are printed or drawn",
+            report.value.size.characters,
+            partizan_report::MAX_VALUE_TEXT
+        );
+    }
     if let Some(path) = &args.out {
         write_whole(path, &format!("{}\n", report.value.value))?;
     }

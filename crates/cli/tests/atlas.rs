@@ -307,3 +307,23 @@ fn sharded_build_progress_names_the_shard() {
         "{last}"
     );
 }
+
+/// A level file deleted below the top one is refused by every reader,
+/// naming the file, instead of answering as a smaller atlas; a build puts
+/// it back.
+#[test]
+fn a_deleted_level_is_named_not_skipped() {
+    let d = TempDir::new("gap");
+    let dir = d.path();
+    json(dir, &["atlas", "build", "--max-cells", "6", "--json"]);
+    std::fs::remove_file(dir.join("level-03.pzal")).unwrap();
+    for args in [
+        &["atlas", "report"][..],
+        &["atlas", "find", "--value", "0"],
+        &["census", "domineering", "--max-cells", "4"],
+    ] {
+        fails(dir, args, "level-03.pzal is missing");
+    }
+    json(dir, &["atlas", "build", "--max-cells", "6", "--json"]);
+    json(dir, &["atlas", "report", "--json"]);
+}

@@ -120,6 +120,12 @@ impl Arena {
         if let Some(n) = self.as_nimber(a) {
             return n + 1;
         }
+        if self.node(a).is_number() {
+            // every subposition of a number is a number, and the only
+            // nimber among them is 0; the walk would go as deep as the
+            // integer is large (Tiny(200000) overflowed the stack)
+            return 1;
+        }
         if let Some(&v) = memo.get(&a) {
             return v;
         }

@@ -605,6 +605,8 @@ pub(crate) enum Mode {
 pub(crate) trait Acc: Clone + Default {
     fn put(&mut self, s: &str);
     fn append(&mut self, o: &Self);
+    /// The bytes a copy of this holds.
+    fn held(&self) -> usize;
 }
 
 impl Acc for String {
@@ -614,6 +616,9 @@ impl Acc for String {
     fn append(&mut self, o: &Self) {
         self.push_str(o);
     }
+    fn held(&self) -> usize {
+        self.len()
+    }
 }
 
 impl Acc for usize {
@@ -622,6 +627,9 @@ impl Acc for usize {
     }
     fn append(&mut self, o: &Self) {
         *self = self.saturating_add(*o);
+    }
+    fn held(&self) -> usize {
+        0
     }
 }
 
@@ -790,10 +798,19 @@ impl<V: Acc> Printer<V> {
                 bars = n;
             }
         }
-        self.memo.insert(key, (out.clone(), bars));
+        // Long texts are not kept: a form of 30 switches summed prints
+        // 2 GB, and keeping the text of every subposition as well took
+        // 21 GB; printed again, a long text costs about what copying it
+        // would.
+        if out.held() <= MEMO_TEXT {
+            self.memo.insert(key, (out.clone(), bars));
+        }
         (out, bars)
     }
 }
+
+/// The longest text the printer keeps for a subposition it meets again.
+const MEMO_TEXT: usize = 4096;
 
 fn fmt_number(x: Dyadic, mode: Mode) -> String {
     if mode == Mode::Plain || x.is_integer() {

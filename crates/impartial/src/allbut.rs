@@ -17,6 +17,10 @@ pub struct AllBut {
     excluded: Vec<usize>,
 }
 
+/// Work units of one excluded number looked at while computing a value
+/// (a count decremented and restored: about two nanoseconds).
+pub const ALLBUT_WEIGHT: u64 = 2;
+
 /// An arithmetic period seen in computed values: `G(n + period) =
 /// G(n) + saltus` for `from <= n` throughout the computed range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,11 +73,34 @@ impl AllBut {
     /// excluded ones, give each value in `O(|excluded|)`.
     #[must_use]
     pub fn values(&self, len: usize) -> Vec<u32> {
-        let mut g: Vec<u32> = Vec::with_capacity(len);
+        self.values_within(len, u64::MAX).0
+    }
+
+    /// Work units of one value: [`ALLBUT_WEIGHT`] per excluded number, and
+    /// one.
+    #[must_use]
+    pub fn work_per_value(&self) -> u64 {
+        ALLBUT_WEIGHT * self.excluded.len() as u64 + 1
+    }
+
+    /// [`Self::values`] under a work budget (units of about a nanosecond,
+    /// as [`crate::SearchOptions::max_work`]: [`ALLBUT_WEIGHT`] per
+    /// excluded number looked at, one per value): the values computed
+    /// before the budget ran out, and whether all `len` were.
+    #[must_use]
+    pub fn values_within(&self, len: usize, max_work: u64) -> (Vec<u32>, bool) {
+        let per_value = self.work_per_value();
+        let mut work = 0u64;
+        // grown as values come, never reserved up front: `len` is a request
+        let mut g: Vec<u32> = Vec::new();
         let mut count: Vec<u32> = Vec::new();
         let mut global_mex = 0usize; // least value no earlier heap has
         let mut removed: Vec<u32> = Vec::with_capacity(self.excluded.len());
         for n in 0..len {
+            if work > max_work {
+                return (g, false);
+            }
+            work += per_value;
             removed.clear();
             for &f in &self.excluded {
                 if f <= n {
@@ -100,7 +127,7 @@ impl AllBut {
                 global_mex += 1;
             }
         }
-        g
+        (g, true)
     }
 
     /// The least arithmetic period the values show over at least three

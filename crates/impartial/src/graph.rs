@@ -43,13 +43,21 @@ pub struct Graph {
 impl Graph {
     /// A graph with `n` vertices and no edges.
     pub fn empty(n: usize) -> Result<Self, ImpartialError> {
+        Self::fits(n)?;
+        Ok(Self { adj: vec![0; n] })
+    }
+
+    /// `n` vertices are at most [`MAX_VERTICES`]: checked before a family's
+    /// edge list is built, so `path:99999999999` is an error, not a
+    /// terabyte allocation.
+    fn fits(n: usize) -> Result<(), ImpartialError> {
         if n > MAX_VERTICES {
             return Err(ImpartialError::TooManyVertices {
                 found: n,
                 max: MAX_VERTICES,
             });
         }
-        Ok(Self { adj: vec![0; n] })
+        Ok(())
     }
 
     /// A graph from an edge list (vertices `0..n`).
@@ -82,6 +90,7 @@ impl Graph {
 
     /// The path on `n` vertices.
     pub fn path(n: usize) -> Result<Self, ImpartialError> {
+        Self::fits(n)?;
         let edges: Vec<_> = (1..n).map(|i| (i - 1, i)).collect();
         Self::from_edges(n, &edges)
     }
@@ -97,6 +106,7 @@ impl Graph {
 
     /// The complete graph on `n` vertices.
     pub fn complete(n: usize) -> Result<Self, ImpartialError> {
+        Self::fits(n)?;
         let edges: Vec<_> = (0..n)
             .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
             .collect();
@@ -105,12 +115,15 @@ impl Graph {
 
     /// The star: centre 0 and leaves `1..=leaves`.
     pub fn star(leaves: usize) -> Result<Self, ImpartialError> {
+        let n = leaves.saturating_add(1);
+        Self::fits(n)?;
         let edges: Vec<_> = (1..=leaves).map(|l| (0, l)).collect();
-        Self::from_edges(leaves + 1, &edges)
+        Self::from_edges(n, &edges)
     }
 
     /// The `rows x cols` grid graph (vertex `r * cols + c`).
     pub fn grid(rows: usize, cols: usize) -> Result<Self, ImpartialError> {
+        Self::fits(rows.saturating_mul(cols))?;
         let mut edges = Vec::new();
         for r in 0..rows {
             for c in 0..cols {
@@ -373,13 +386,20 @@ pub struct GraphSolver<'g> {
     game: GraphGame,
     memo: FxHashMap<u64, u32>,
     max_positions: usize,
+    /// Options looked at so far (a dense graph has thousands per position).
+    work: u64,
     exhausted: bool,
 }
+
+/// Options a budget of `n` positions also allows per position: a position
+/// budget alone let a dense graph (`complete:64`, 2,016 Kayles options per
+/// position) run for minutes inside it.
+pub const OPTIONS_PER_POSITION: u64 = 64;
 
 /// The budget of a graph solve ran out: more distinct connected positions
 /// than allowed (graph games are exponential in the worst case).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("graph game needs more than {max_positions} positions (a larger budget might finish it)")]
+#[error("graph game needs more than {max_positions} positions, or {} options looked at (a larger budget might finish it)", (*max_positions as u64).saturating_mul(OPTIONS_PER_POSITION))]
 pub struct PositionBudgetExceeded {
     /// The budget.
     pub max_positions: usize,
@@ -394,6 +414,7 @@ impl<'g> GraphSolver<'g> {
             game,
             memo: FxHashMap::default(),
             max_positions: usize::MAX,
+            work: 0,
             exhausted: false,
         }
     }
@@ -421,13 +442,15 @@ impl<'g> GraphSolver<'g> {
         if let Some(&v) = self.memo.get(&comp) {
             return v;
         }
-        if self.exhausted || self.memo.len() >= self.max_positions {
+        let max_work = (self.max_positions as u64).saturating_mul(OPTIONS_PER_POSITION);
+        if self.exhausted || self.memo.len() >= self.max_positions || self.work > max_work {
             // Out of budget: unwind quickly; the answer will be refused.
             self.exhausted = true;
             return 0;
         }
         let mut children = Vec::new();
         self.game.options(self.graph, comp, |c| children.push(c));
+        self.work += children.len() as u64;
         let mut seen = SmallSet::default();
         for c in children {
             seen.insert(self.value(c));
@@ -530,6 +553,34 @@ mod tests {
     }
 
     #[test]
+    fn huge_families_are_refused_before_their_edges_are_built() {
+        // each of these once asked for terabytes (an abort, not an error)
+        let max = usize::MAX.to_string();
+        for text in [
+            "path:99999999999".to_string(),
+            "cycle:99999999999".to_string(),
+            "complete:99999999999".to_string(),
+            format!("star:{max}"),
+            format!("grid:{max}x{max}"),
+            "path:65".to_string(),
+            "star:64".to_string(),
+        ] {
+            assert!(
+                matches!(
+                    Graph::parse(&text),
+                    Err(ImpartialError::TooManyVertices {
+                        max: MAX_VERTICES,
+                        ..
+                    })
+                ),
+                "{text}"
+            );
+        }
+        assert!(Graph::star(63).is_ok());
+        assert!(Graph::grid(usize::MAX, 2).is_err());
+    }
+
+    #[test]
     fn bad_graph_text_is_named() {
         assert!(matches!(
             Graph::parse("3: 0-3"),
@@ -579,6 +630,22 @@ mod tests {
         );
         let mut enough = GraphSolver::with_budget(GraphGame::NodeKayles, &g, full.positions);
         assert_eq!(enough.solve_within().unwrap().value, full.value);
+    }
+
+    #[test]
+    fn a_dense_graph_runs_out_of_options_not_of_time() {
+        // 2,016 Kayles options at the root, thousands at each position
+        // below it: a position budget alone let complete:64 run for
+        // minutes inside the CLI's default of 2,000,000 positions. With
+        // 100 positions the option budget is 6,400: four positions deep
+        let g = Graph::complete(64).unwrap();
+        let mut s = GraphSolver::with_budget(GraphGame::Kayles, &g, 100);
+        assert_eq!(
+            s.solve_within(),
+            Err(PositionBudgetExceeded { max_positions: 100 })
+        );
+        assert!(s.work <= 100 * OPTIONS_PER_POSITION + 2100, "{}", s.work);
+        assert!(s.positions() < 10, "{} positions", s.positions());
     }
 
     #[test]

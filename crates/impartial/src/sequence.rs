@@ -112,6 +112,11 @@ pub struct SearchOptions {
     pub max_work: u64,
 }
 
+/// The most values a sequence computes (or a report lists), whatever
+/// `up_to` and `search` ask: 64 MiB of values. Past it a value is known
+/// only through a proved period.
+pub const MAX_VALUES: usize = 1 << 24;
+
 /// The default work budget of [`SearchOptions`]: a few seconds.
 pub const DEFAULT_MAX_WORK: u64 = 3_000_000_000;
 
@@ -140,23 +145,28 @@ pub struct GrundySequence {
 
 impl GrundySequence {
     /// Compute by the mex recurrence (fast engine) until periodicity is
-    /// proved or `max(up_to + 1, search)` values are known. Proof attempts
+    /// proved or `max(up_to + 1, search)` values are known (at most
+    /// [`MAX_VALUES`]), or the work budget runs out. Proof attempts
     /// run at lengths growing by a quarter, so at most about 25% more values
     /// than the proof needs are computed.
     #[must_use]
     pub fn compute(game: &HeapGame, opts: SearchOptions) -> Self {
-        let limit = opts.up_to.saturating_add(1).max(opts.search).max(1);
+        let limit = opts
+            .up_to
+            .saturating_add(1)
+            .max(opts.search)
+            .clamp(1, MAX_VALUES);
         if let HeapGame::AllBut(a) = game {
-            let values = a.values(limit);
+            let (values, whole) = a.values_within(limit, opts.max_work);
             let arith = AllBut::apparent_period(&values);
             return Self {
                 game: game.clone(),
+                words_scanned: a.work_per_value() * values.len() as u64,
                 values,
                 periodicity: None,
                 apparent: arith.map(|p| (p.period, p.from)),
                 saltus: arith.map(|p| p.saltus),
-                words_scanned: 0,
-                out_of_budget: false,
+                out_of_budget: !whole,
             };
         }
         let Some(code) = game.code() else {
@@ -265,7 +275,9 @@ impl GrundySequence {
     }
 
     /// A serialisable report: what was computed and proved, the head of
-    /// the sequence and, with `all_values`, every value through `up_to`.
+    /// the sequence and, with `all_values`, every value through `up_to`
+    /// (the first [`MAX_VALUES`] at most: a front end refuses to list more
+    /// before it asks).
     #[must_use]
     pub fn report(&self, up_to: usize, all_values: bool) -> GrundyReport {
         let known = self.game == HeapGame::Nim || self.periodicity.is_some();
@@ -299,7 +311,11 @@ impl GrundySequence {
             up_to,
             known_through,
             head: (0..=head_len).filter_map(|n| self.get(n)).collect(),
-            values: all_values.then(|| (0..=known_through).filter_map(|n| self.get(n)).collect()),
+            values: all_values.then(|| {
+                (0..=known_through.min(MAX_VALUES - 1))
+                    .filter_map(|n| self.get(n))
+                    .collect()
+            }),
             words_scanned: self.words_scanned,
             out_of_budget: self.out_of_budget,
         }
@@ -432,5 +448,44 @@ mod tests {
         assert!(s.periodicity().is_none());
         assert!(s.computed().len() < 10_000);
         assert_eq!(s.get(9), Some(2));
+    }
+
+    #[test]
+    fn an_all_but_game_keeps_to_the_budget_and_the_value_cap() {
+        // all-but values are cheap, so a huge request once ran until an
+        // allocation of hundreds of gigabytes aborted the process
+        let game = HeapGame::parse("allbut:1").unwrap();
+        let s = GrundySequence::compute(
+            &game,
+            SearchOptions {
+                up_to: usize::MAX,
+                search: 10,
+                max_work: 1_000_000,
+            },
+        );
+        assert!(s.out_of_budget());
+        assert!(s.computed().len() > 1000 && s.computed().len() < 1_000_000);
+        assert_eq!(
+            s.report(usize::MAX, false).known_through,
+            s.computed().len() - 1
+        );
+        let s = GrundySequence::compute(
+            &game,
+            SearchOptions {
+                up_to: usize::MAX,
+                search: usize::MAX,
+                max_work: u64::MAX,
+            },
+        );
+        assert!(!s.out_of_budget());
+        assert_eq!(s.computed().len(), MAX_VALUES);
+        // a proved period answers any heap, but a listing stops at the cap
+        let kayles =
+            GrundySequence::compute(&HeapGame::parse("0.77").unwrap(), SearchOptions::default());
+        assert_eq!(kayles.report(usize::MAX, false).known_through, usize::MAX);
+        assert_eq!(
+            kayles.report(MAX_VALUES + 5, true).values.map(|v| v.len()),
+            Some(MAX_VALUES)
+        );
     }
 }

@@ -48,5 +48,5 @@ pub use rectangles::{rectangle_boards, RectangleCell, RectangleSpec, RectangleTa
 pub use value::{
     board_options, board_options_in, board_value, board_value_in, game_value, player_options,
     term_value, BoardOption, BoardValue, GameValue, Options, OptionsReport, ReportError, Size,
-    StoreUse, ValueSummary, PRINT_LIMIT,
+    StoreUse, ValueSummary, MAX_VALUE_TEXT, PRINT_LIMIT,
 };

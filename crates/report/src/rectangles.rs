@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 use std::str::FromStr;
 
-use partizan_games::{Board, Ruleset};
+use partizan_games::{Board, Ruleset, MAX_CELLS};
 use partizan_solve::outcome::Convention;
 use serde::Serialize;
 
@@ -54,6 +54,11 @@ fn side(text: &str) -> Result<(usize, usize), String> {
             .map_err(|_| format!("'{}' is not a side length", t.trim()))?;
         if n == 0 {
             return Err("a side is at least 1".to_string());
+        }
+        if n > MAX_CELLS {
+            return Err(format!(
+                "a side of {n} is over {MAX_CELLS}, the most cells a board holds"
+            ));
         }
         Ok(n)
     };
@@ -492,6 +497,10 @@ mod tests {
             ("2-x3", "not a side"),
             ("axb", "not a side"),
             ("99999999999999999999999x2", "not a side"),
+            // once parsed, then a board text of 200 GB was built for it
+            ("99999999999x2", "over 128"),
+            ("2x129", "over 128"),
+            ("129", "over 128"),
         ] {
             let e = bad.parse::<RectangleSpec>().unwrap_err();
             assert!(e.contains(why), "{bad}: {e}");

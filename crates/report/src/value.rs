@@ -63,7 +63,8 @@ pub enum ReportError {
 /// in CGSuite notation (`3/2`, `-1/4`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ValueSummary {
-    /// The canonical form in CGSuite notation.
+    /// The canonical form in CGSuite notation (empty for a form of more
+    /// than [`MAX_VALUE_TEXT`] characters: see `size`).
     pub value: String,
     /// Outcome class: `L`, `R`, `N` (first player wins) or `P` (second).
     pub outcome: String,
@@ -101,6 +102,11 @@ pub struct Size {
 /// unless the full form is asked for.
 pub const PRINT_LIMIT: usize = 2000;
 
+/// Forms longer than this many characters (64 MiB) are never printed, even
+/// when asked for in full: [`ValueSummary::value`] is then empty and the
+/// size says how long the form is.
+pub const MAX_VALUE_TEXT: usize = 1 << 26;
+
 impl ValueSummary {
     /// The summary of `g`.
     pub fn of(arena: &mut Arena, g: GameId) -> ValueSummary {
@@ -119,7 +125,13 @@ impl ValueSummary {
                 birthday: sz.birthday,
                 characters: sz.printed_len,
             },
-            value: arena.display(g),
+            // a form past the cap is described, never built: 30 switches
+            // summed print 2 GB from 29 characters of input
+            value: if sz.printed_len <= MAX_VALUE_TEXT {
+                arena.display(g)
+            } else {
+                String::new()
+            },
             outcome: arena.outcome(g).to_string(),
             left_stop: arena.left_stop(g).to_string(),
             right_stop: arena.right_stop(g).to_string(),
@@ -132,18 +144,25 @@ impl ValueSummary {
     /// The form itself when it has at most `limit` characters; otherwise a
     /// line saying how big it is (with the facts that stay readable).
     pub fn shown(&self, limit: Option<usize>) -> String {
-        match limit {
-            Some(n) if self.size.characters > n => format!(
-                "(a canonical form of {} characters: {} Left and {} Right options, birthday {}, {} subpositions; {}; print it with --full or --out FILE)",
-                self.size.characters,
-                self.size.left_options,
-                self.size.right_options,
-                self.size.birthday,
-                self.size.subpositions,
-                self.facts_line()
-            ),
-            _ => self.value.clone(),
-        }
+        let (how, hint) = if self.size.characters > MAX_VALUE_TEXT {
+            (
+                format!(", too long to print (at most {MAX_VALUE_TEXT})"),
+                "",
+            )
+        } else if limit.is_some_and(|n| self.size.characters > n) {
+            (String::new(), "; print it with --full or --out FILE")
+        } else {
+            return self.value.clone();
+        };
+        format!(
+            "(a canonical form of {} characters{how}: {} Left and {} Right options, birthday {}, {} subpositions; {}{hint})",
+            self.size.characters,
+            self.size.left_options,
+            self.size.right_options,
+            self.size.birthday,
+            self.size.subpositions,
+            self.facts_line()
+        )
     }
 
     /// One line: outcome, stops, mean and temperature.
@@ -624,6 +643,28 @@ fn orthodox_flags(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_form_too_long_to_print_is_described_not_built() {
+        // 29 characters a term: 30 switches summed print 2,147,717,197
+        // characters, and building that text (and every subposition's) took
+        // 21 GB and 79 s
+        let terms: Vec<String> = (1..=30).map(|k| format!("{{{k}|-{k}}}")).collect();
+        let started = std::time::Instant::now();
+        let v = game_value(&terms).unwrap();
+        assert_eq!(v.value.size.characters, 2_147_717_197);
+        assert!(v.value.value.is_empty());
+        for limit in [None, Some(PRINT_LIMIT)] {
+            let t = v.render_text(limit);
+            assert!(t.contains("too long to print"), "{t}");
+            assert!(t.contains("outcome N"), "{t}");
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(60));
+        // under the cap nothing changes
+        let small = game_value(&["{1|-1}", "{2|-2}"]).unwrap();
+        assert_eq!(small.value.value, "±{3|1}");
+    }
+
     use super::*;
 
     #[test]

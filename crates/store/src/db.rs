@@ -23,7 +23,6 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, ErrorKind, Read};
 use std::ops::{Deref, DerefMut};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -282,7 +281,7 @@ impl Drop for Conn {
 /// Run an engine call, turning a panic inside it into an error: a damaged
 /// file must never crash the program.
 fn guarded<T>(path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    match crate::quiet::catch(f) {
         Ok(r) => r.map_err(|e| classify(path, e)),
         Err(p) => {
             let msg = p

@@ -90,6 +90,7 @@ pub mod keys;
 mod migrate;
 pub mod outcomes;
 pub mod path;
+mod quiet;
 pub mod record;
 pub mod rules;
 mod session;

@@ -54,7 +54,9 @@ fn read_v1(path: &Path, copy: &Path) -> Result<Rows> {
         path: path.to_path_buf(),
         error: e,
     })?;
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_copy(path, copy)));
+    // redb panics on some damaged files: an error, said once, not a panic
+    // message and a backtrace before it
+    let r = crate::quiet::catch(|| read_copy(path, copy));
     let _ = fs::remove_file(copy);
     match r {
         Ok(r) => r,

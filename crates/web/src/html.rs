@@ -140,6 +140,16 @@ pub const APP_JS_PATH: &str = "/static/app.js";
 /// PNG download draws the SVG through one).
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+/// The headers every answer carries, by name (lower case) and value: the
+/// Content-Security-Policy, no MIME sniffing, no referrer sent elsewhere.
+/// The router adds them to its answers, the front door
+/// ([`crate::front_door`]) to the refusals it writes before the router.
+pub const SECURITY_HEADERS: [(&str, &str); 3] = [
+    ("content-security-policy", CSP),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+];
+
 /// Wrap a page body in the site frame. `active` is the nav key to highlight.
 pub fn page(title: &str, active: &str, body: &str) -> String {
     let mut nav = String::new();

@@ -36,6 +36,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod front_door;
 pub mod graphs;
 pub mod html;
 pub mod identity;
@@ -331,6 +332,9 @@ pub async fn serve_with(
                     builder
                         .timer(TokioTimer::new())
                         .header_read_timeout(header_timeout);
+                    // heads hyper would refuse by itself are refused
+                    // by the front door, with the site's headers
+                    let stream = front_door::Guarded::new(stream);
                     let conn = builder.serve_connection(TokioIo::new(stream), service);
                     let mut conn = std::pin::pin!(conn);
                     tokio::select! {

@@ -214,16 +214,12 @@ pub(crate) async fn thermograph(
             let (g, title) = match input {
                 Input::Board(ruleset, b) => crate::with_ruleset!(ruleset, |r| {
                     let v = value_report(r, &b, Savings::ALL, store.as_ref(), budget)?;
-                    let g = arena
-                        .parse(&v.value.value)
-                        .map_err(|e| WebError::Internal(e.to_string()))?;
+                    let g = reread(&mut arena, &v.value, "board")?;
                     Ok::<_, WebError>((g, v.board))
                 })?,
                 Input::Values(terms) => {
                     let v = partizan_report::game_value(&terms).map_err(report_fault)?;
-                    let g = arena
-                        .parse(&v.value.value)
-                        .map_err(|e| WebError::Internal(e.to_string()))?;
+                    let g = reread(&mut arena, &v.value, "values")?;
                     (g, v.value.value)
                 }
             };
@@ -445,6 +441,28 @@ pub(crate) async fn health(State(state): State<AppState>) -> Json<Value> {
         "free_permits": state.free_permits(),
         "max_heavy": state.limits().max_heavy,
     }))
+}
+
+/// The value a report printed, read back into `arena`; a form too long to
+/// print (its text left empty) is a 400 naming `param`, not a failure.
+fn reread(
+    arena: &mut partizan_core::Arena,
+    v: &partizan_report::ValueSummary,
+    param: &str,
+) -> Result<partizan_core::GameId, WebError> {
+    if v.size.characters > partizan_report::MAX_VALUE_TEXT {
+        return Err(WebError::param(
+            param,
+            format!(
+                "its value has {} characters, too long to draw (at most {})",
+                v.size.characters,
+                partizan_report::MAX_VALUE_TEXT
+            ),
+        ));
+    }
+    arena
+        .parse(&v.value)
+        .map_err(|e| WebError::Internal(e.to_string()))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use axum::extract::State;
@@ -43,11 +43,17 @@ pub(crate) struct AtlasData {
 }
 
 /// The atlas the site reads: its directory and the levels present there
-/// (capped), or `None` when none is built.
-fn present(state: &AppState) -> Option<(PathBuf, usize)> {
-    let dir = state.atlas_dir()?.to_path_buf();
-    let n = DirStore::new(&dir).levels_present().min(ATLAS_CELLS);
-    (n > 0).then_some((dir, n))
+/// (capped), `None` when none is built, an error when a level is missing
+/// below the top one.
+fn present(state: &AppState) -> Result<Option<(PathBuf, usize)>, WebError> {
+    let Some(dir) = state.atlas_dir().map(Path::to_path_buf) else {
+        return Ok(None);
+    };
+    let n = DirStore::new(&dir)
+        .levels_present()
+        .map_err(|e| WebError::Unavailable(format!("the atlas cannot be read: {e}")))?
+        .min(ATLAS_CELLS);
+    Ok((n > 0).then_some((dir, n)))
 }
 
 async fn load(state: &AppState, dir: PathBuf, cells: usize) -> Result<Arc<AtlasData>, WebError> {
@@ -136,7 +142,7 @@ fn find(data: &AtlasData, q: &Query) -> Result<partizan_census::QueryAnswer, Web
 /// command to run when no atlas is built.
 pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
     let m = params(p)?;
-    let Some((dir, cells)) = present(&state) else {
+    let Some((dir, cells)) = present(&state)? else {
         return Err(WebError::Unavailable(NOT_BUILT.to_string()).into());
     };
     let q = query(&m, cells)?;
@@ -274,7 +280,11 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Err(e) => return PageError(e).into_response(),
     };
     let head = "<h1>The Domineering atlas</h1>";
-    let Some((dir, cells)) = present(&state) else {
+    let present = match present(&state) {
+        Ok(p) => p,
+        Err(e) => return PageError(e).into_response(),
+    };
+    let Some((dir, cells)) = present else {
         let body = format!(
             "{head}<div class=\"card\" id=\"atlas-missing\"><p>No atlas is built yet. Build one with</p>\
 <pre class=\"mono\">partizan atlas build --max-cells 13</pre><p>(every Domineering region to 13 cells, a few seconds; up to 18 cells with <code>--shard</code>). \

@@ -159,18 +159,12 @@ async fn app_js() -> Response {
 /// referrer sent elsewhere.
 async fn security_headers(mut resp: Response) -> Response {
     let h = resp.headers_mut();
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(crate::html::CSP),
-    );
-    h.insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    h.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
+    for (name, value) in crate::html::SECURITY_HEADERS {
+        h.insert(
+            header::HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        );
+    }
     resp
 }
 

@@ -164,7 +164,9 @@ pub struct Leaves<'r, R: Ruleset> {
     convention: Convention,
     value_cells: u32,
     whole: bool,
-    domineering: bool,
+    /// Whether Domineering's move counts decide positions (always, for the
+    /// checker; a prover told not to lean on move bounds turns them off).
+    counts: bool,
     /// The checker's own values.
     pub values: Values,
     regions: RegionValues,
@@ -183,6 +185,15 @@ pub enum Rule {
 }
 
 impl<'r, R: Ruleset> Leaves<'r, R> {
+    /// These rules without the move counts: a prover that is not to lean
+    /// on move bounds (`cutoffs none`) ends its lines only at values. The
+    /// checker never asks for this.
+    #[must_use]
+    pub fn without_counts(mut self) -> Self {
+        self.counts = false;
+        self
+    }
+
     /// The rules for a certificate's settings: regions of at most
     /// `value_cells` cells (capped by [`crate::MAX_VALUE_CELLS`]) are
     /// valued; `whole` positions keep them on the board, split ones blank
@@ -207,7 +218,7 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
             convention,
             value_cells,
             whole,
-            domineering: rules.name() == Domineering.name(),
+            counts: rules.name() == Domineering.name(),
             values: Values::new(),
             regions: RegionValues::default(),
             budget: u64::MAX,
@@ -299,7 +310,7 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
             let w = leaves::mover_wins(&mut self.values, g, mover);
             return Ok(Some((w, Rule::Values)));
         }
-        if self.domineering {
+        if self.counts {
             let left = leaves::domineering_counts(board, Player::Left);
             let right = leaves::domineering_counts(board, Player::Right);
             if let Some((lo, hi)) = leaves::integer_bounds(&mut self.values, tail, TAIL_REACH) {

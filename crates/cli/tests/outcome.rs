@@ -209,7 +209,7 @@ fn certificates_are_written_and_checked() {
     assert!(c["check"]["positions"].as_u64().unwrap() > 10);
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(
-        text.contains("\npositions whole\ncutoffs bounds fine\n"),
+        text.contains("\npositions whole\ncutoffs bounds\n"),
         "{text}"
     );
     // The proof that leans on no finer bound: split positions, larger,

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use partizan_games::{Clobber, Domineering, Konane, Player, Ruleset};
 use partizan_solve::outcome::{wins_plain, Convention};
 use partizan_solve::search::certificate::{
-    check, solve_with_certificate_as, Certificate, Play, Positions, Record,
+    check, solve_with_certificate_as, Certificate, Leaves, Play, Positions, Record,
 };
 use partizan_solve::search::{Control, Knowledge, SearchConfig};
 use rustc_hash::FxHashMap;
@@ -200,15 +200,14 @@ fn the_streamed_check_agrees_with_the_in_memory_one() {
 /// them is smaller than one that does not, both are accepted, and the
 /// checker does not need the header's word for them: it decides positions
 /// by its own move counts, and searches out what the prover's finer bound
-/// settled. So for split positions (`cutoffs bounds`) and whole ones
-/// (`cutoffs bounds fine`: the finer bound too).
+/// settled. So for split positions and whole ones (`cutoffs bounds`).
 #[test]
 fn move_bounds_shorten_proofs_and_are_declared() {
     let rules = Domineering;
     let text = "......|......|......|......|......";
     for (positions, declared) in [
         (Positions::Split, "\npositions split\ncutoffs bounds\n"),
-        (Positions::Best, "\npositions whole\ncutoffs bounds fine\n"),
+        (Positions::Best, "\npositions whole\ncutoffs bounds\n"),
     ] {
         let with = certify_with(&rules, text, Convention::Normal, 8, true, positions);
         let without = certify_with(&rules, text, Convention::Normal, 8, false, positions);
@@ -245,16 +244,18 @@ fn move_bounds_shorten_proofs_and_are_declared() {
     }
 }
 
-/// The finer bound: the prover stops where it decides, the checker does
-/// not believe it but searches those positions out with its own rules (a
-/// claim it contradicts is refused), and a certificate of another ruleset
-/// may not declare it.
+/// The finer bound: the prover no longer stops where it decides (the
+/// checker would have to search those positions out), but a certificate of
+/// an older build that did (`cutoffs bounds fine`) is still checked: a
+/// position left without a record is searched with the checker's own
+/// rules (a claim it contradicts is refused), and a certificate of another
+/// ruleset may not declare it.
 #[test]
 fn the_finer_bound_is_domineerings_and_is_checked() {
     use partizan_solve::search::domineering::Pos;
     let rules = Domineering;
     // The first board (of a fixed enumeration) that the finer bound
-    // decides for Left moving first and the move bounds do not.
+    // decides for Left moving first and the move bounds do not ...
     let mut found = None;
     'boards: for w in 3..=5usize {
         for h in 3..=5usize {
@@ -276,7 +277,12 @@ fn the_finer_bound_is_domineerings_and_is_checked() {
                 let text = text.join("|");
                 let b = rules.parse(&text).unwrap();
                 let p = Pos::new(&b).unwrap();
-                if p.simple_cut_for(Player::Left).is_none() {
+                // ... and the checker's own rules (its move counts with
+                // protective areas) do not either.
+                let mut own = Leaves::new(&rules, Convention::Normal, 0, true).unwrap();
+                let zero = own.values.zero();
+                let by_own = own.leaf(&b, zero, Player::Left).unwrap();
+                if p.simple_cut_for(Player::Left).is_none() && by_own.is_none() {
                     if let Some(w) = p.fine_cut_for(Player::Left) {
                         found = Some((text, w));
                         break 'boards;
@@ -286,10 +292,19 @@ fn the_finer_bound_is_domineerings_and_is_checked() {
         }
     }
     let (text, left_wins) = found.expect("no board the finer bound decides alone");
-    let cert = certify(&rules, &text, Convention::Normal, 0);
-    assert_eq!(cert.header.claims.left_first, Some(left_wins), "{text}");
-    assert!(cert.header.fine);
-    check(&rules, &cert, 10_000_000).unwrap();
+    let honest = certify(&rules, &text, Convention::Normal, 0);
+    assert_eq!(honest.header.claims.left_first, Some(left_wins), "{text}");
+    assert!(honest.header.whole && !honest.header.fine);
+    assert!(!honest.records.is_empty(), "{text}");
+    let plain = check(&rules, &honest, 10_000_000).unwrap();
+    assert_eq!(plain.searched, 0, "{plain:?}");
+    // What an older prover wrote: the root, decided by the finer bound,
+    // ends the line at once, with no record; the checker searches it.
+    let mut cert = honest.clone();
+    cert.header.fine = true;
+    cert.records.clear();
+    let r = check(&rules, &cert, 10_000_000).unwrap();
+    assert!(r.searched > 0, "{r:?}");
     let mut flipped = cert.clone();
     flipped.header.claims.left_first = Some(!left_wins);
     assert!(check(&rules, &flipped, 10_000_000).is_err(), "{text}");
@@ -358,8 +373,8 @@ fn records_are_checked_as_they_are_read() {
     check(&Domineering, &extra, 10_000_000).unwrap();
 }
 
-/// Whole positions make Domineering proofs far smaller than split ones,
-/// and 7 x 7 is certified and checked inside a test.
+/// Whole positions make Domineering proofs smaller than split ones (at
+/// least by a half), and 7 x 7 is certified and checked inside a test.
 #[test]
 fn whole_positions_make_small_proofs() {
     let rules = Domineering;
@@ -368,7 +383,7 @@ fn whole_positions_make_small_proofs() {
     let split = certify_with(&rules, text, Convention::Normal, 12, true, Positions::Split);
     assert!(whole.header.whole && !split.header.whole);
     assert!(
-        whole.records.len() * 4 < split.records.len(),
+        whole.records.len() * 3 < split.records.len() * 2,
         "{} whole, {} split",
         whole.records.len(),
         split.records.len()

@@ -13,10 +13,12 @@
 //!   they do not reach, searches it itself.
 //! * `whole`: the board keeps every region (the tail is 0). Domineering
 //!   writes these: the winner's moves are chosen by its fast path (an
-//!   oracle asked about whole boards), and a line ends where the checker's
-//!   own rules decide it ([`Leaves`]) or, with `cutoffs bounds fine`,
-//!   where the fast path's finer bound does, which the checker does not
-//!   believe but searches out with its own rules.
+//!   oracle asked about whole boards), and a line ends only where the
+//!   checker's own rules decide it ([`Leaves`]). (Older certificates that
+//!   also stopped where the fast path's finer bound did, `cutoffs bounds
+//!   fine`, are still read: the checker searches those positions out with
+//!   its own rules, which on 8 x 8 takes far longer than replaying a proof
+//!   that goes on to its own leaves.)
 //!
 //! Where the winner has a choice, the prover takes a move that ends the
 //! line at once, and otherwise the first winning move in the search's
@@ -34,7 +36,7 @@ pub use partizan_check::{
     Header, Leaves, Play, PosSet, Record, RecordRef, HEADER, HEADER_V1,
 };
 
-use super::domineering::{Oracle, Pos};
+use super::domineering::Oracle;
 use super::{
     Engine, Knowledge, Node, SearchConfig, SearchError, SearchReport, Shared, Table, Zobrist,
 };
@@ -193,8 +195,8 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
 ///
 /// Where the ruleset has an oracle (Domineering under normal play) the
 /// proof keeps whole positions and leans on what the fast path leans on
-/// (the move bounds, the finer bound, values of boards whose regions are
-/// all small), so it is about as large as the fast path's search;
+/// only where the checker's own rules decide (move bounds, values of
+/// boards whose regions are all small), so the checker searches nothing;
 /// otherwise the general engine walks split positions.
 pub fn write_certificate<R: Knowledge>(
     rules: &R,
@@ -258,7 +260,6 @@ pub fn write_certificate_as<R: Knowledge>(
     let records = rules.with_oracle(board, &config, control, |ask| match ask {
         Some(ask) if normal && positions == Positions::Best => {
             header.whole = true;
-            header.fine = header.bounds;
             prove_whole(rules, board, &header, &firsts, ask, out)
         }
         _ => prove_split(rules, board, &config, control, &header, &firsts, out),
@@ -312,9 +313,7 @@ fn prove_split<R: Knowledge>(
 }
 
 /// The proof on whole positions: the oracle picks the winner's moves; a
-/// line ends where the checker's own rules ([`Leaves`]) decide it, or,
-/// when the header declares `cutoffs bounds fine`, where the fast path's
-/// finer bound does (the checker searches those out itself).
+/// line ends where the checker's own rules ([`Leaves`]) decide it.
 fn prove_whole<R: Ruleset>(
     rules: &R,
     board: &Board,
@@ -327,10 +326,12 @@ fn prove_whole<R: Ruleset>(
     let bad = |e: CertError| SearchError::Inconsistent(e.to_string());
     let mut leaves =
         Leaves::new(rules, header.convention, header.value_cells, true).map_err(bad)?;
+    if !header.bounds {
+        leaves = leaves.without_counts();
+    }
     let mut w = Whole {
         rules,
         leaves: &mut leaves,
-        fine: header.fine,
         ask,
         seen: PosSet::default(),
         out,
@@ -347,8 +348,6 @@ fn prove_whole<R: Ruleset>(
 struct Whole<'a, 'c, 'r, 'o, 'd, R: Ruleset> {
     rules: &'a R,
     leaves: &'c mut Leaves<'r, R>,
-    /// Lines also end where Domineering's finer bound decides them.
-    fine: bool,
     ask: &'o mut Oracle<'d>,
     seen: PosSet,
     out: &'a mut dyn Write,
@@ -363,14 +362,7 @@ impl<R: Ruleset> Whole<'_, '_, '_, '_, '_, R> {
             .leaves
             .leaf(b, zero, mover)
             .map_err(|e| SearchError::Inconsistent(e.to_string()))?;
-        if let Some((w, _)) = by_rules {
-            return Ok(Some(w));
-        }
-        Ok(if self.fine {
-            Pos::new(b).and_then(|p| p.fine_cut_for(mover))
-        } else {
-            None
-        })
+        Ok(by_rules.map(|(w, _)| w))
     }
 
     /// Record `winner`'s strategy from `board` with `mover` to move.

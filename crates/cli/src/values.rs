@@ -40,9 +40,15 @@ pub struct ValueArgs {
     /// Print the solver's counts too (always present in --json).
     #[arg(long)]
     pub stats: bool,
-    /// Refused: misère values do not add over regions (use `outcome --misere`).
+    /// The misère canonical form instead, for an impartial ruleset (Cram,
+    /// Node Kayles...): genus, misère nim value and outcome, in the
+    /// universe of impartial games. Partizan rulesets are refused (their
+    /// misère forms are not computed; `outcome --misere` says who wins).
     #[arg(long)]
     pub misere: bool,
+    /// With --misere: the most boards valued before giving up.
+    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    pub misere_positions: usize,
     /// Print the canonical form however long it is (past 2,000 characters
     /// it is otherwise summarised by its size and facts).
     #[arg(long)]
@@ -130,10 +136,20 @@ pub fn value(
 ) -> Result<()> {
     let rules = crate::rulesets::rules(&args.ruleset)?;
     if args.misere {
-        anyhow::bail!(
-            "misère values are not computed by sums: under misère play the value of a board is not the sum of its regions' values, so decomposition cannot be used to add them; ask `partizan outcome {} BOARD --misere` for who wins",
-            rules.name()
-        );
+        if !partizan_games::with_rules!(rules, |r| r.impartial()) {
+            anyhow::bail!(
+                "misère canonical forms are computed for impartial rulesets only, and {} is partizan (under misère play a board's value is not the sum of its regions', and partizan misère forms are not built yet); ask `partizan outcome {} BOARD --misere` for who wins",
+                rules.name(),
+                rules.name()
+            );
+        }
+        let report = partizan_report::misere_board(rules, &args.board, args.misere_positions)?;
+        if json_out {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            print!("{}", report.text());
+        }
+        return Ok(());
     }
     let savings = Savings {
         memo: !args.no_memo,

@@ -236,3 +236,70 @@ fn misere_on_a_graph() {
     let v = json(&["grundy", "kayles", "path:5", "--misere", "--json"]);
     assert_eq!(v["genus"], "4^146");
 }
+
+/// `value RULESET BOARD --misere` on an impartial ruleset: a Cram strip
+/// 1 x n is a heap of Dawson's Kayles (0.07), so its genus is the one
+/// CGSuite's GameHeapTest pins for heap n (the data crates/misere's
+/// canonical.rs pins too), and each board's misère outcome, alone and
+/// beside other regions, is what the outcome search finds under misère
+/// play. A partizan ruleset is refused by name.
+#[test]
+fn value_misere_gives_an_impartial_board_its_misere_form() {
+    let genera = [
+        "0", "0", "1", "1", "2", "0", "3", "1", "1", "0", "3^1431", "3", "2^0520", "2", "4^146",
+        "0", "5^057", "2^0520", "2", "3^1431", "3",
+    ];
+    // Heap 0 is no board; a genus written g alone is g^{g'...} with its
+    // tail left off, so compare the head and, where given, the tail.
+    for (n, want) in genera.iter().enumerate().skip(1) {
+        let strip = ".".repeat(n);
+        let v = json(&["--no-store", "value", "cram", &strip, "--misere", "--json"]);
+        let genus = v["genus"].as_str().unwrap();
+        if want.contains('^') {
+            assert_eq!(genus, *want, "1 x {n}");
+        } else {
+            assert_eq!(genus.split('^').next(), Some(*want), "1 x {n}: {genus}");
+        }
+        assert!(v["universe"]
+            .as_str()
+            .unwrap()
+            .starts_with("impartial games"));
+    }
+    for board in [
+        "....|....",
+        "....#..|....###",
+        "....#....|....#....",
+        "...|...|...",
+        "....|..#.|....",
+        ".....#.|.....#.",
+    ] {
+        let v = json(&["--no-store", "value", "cram", board, "--misere", "--json"]);
+        let o = json(&["--no-store", "outcome", "cram", board, "--misere", "--json"]);
+        let searched = o["outcome"].as_str().unwrap();
+        // The outcome search names a class (N or P for an impartial game).
+        assert_eq!(v["outcome"].as_str().unwrap(), searched, "{board}");
+    }
+    let text = stdout(&["--no-store", "value", "cram", "............", "--misere"]);
+    assert!(text.contains("genus 2^0520 (G+ = 2, G- = 0)"), "{text}");
+    assert!(text.contains("P: the player to move loses"), "{text}");
+    fails(
+        &["--no-store", "value", "domineering", "..|..", "--misere"],
+        "impartial rulesets only",
+    );
+    fails(
+        &[
+            "--no-store",
+            "value",
+            "cram",
+            "....|....|....|....",
+            "--misere",
+            "--misere-positions",
+            "10",
+        ],
+        "more than 10 positions",
+    );
+    fails(
+        &["--no-store", "value", "cram", "..|.", "--misere"],
+        "bad cram board",
+    );
+}

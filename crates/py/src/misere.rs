@@ -1,6 +1,8 @@
-//! Misère play from Python: a heap game's misère quotient and a graph
-//! position's misère canonical form, as the dicts `partizan grundy ...
-//! --misere --json` prints (the report types of `partizan_report::misere`).
+//! Misère play from Python: a heap game's misère quotient and the misère
+//! canonical form of a graph position or of an impartial ruleset's board,
+//! as the dicts `partizan grundy ... --misere --json` and `partizan value
+//! ... --misere --json` print (the report types of
+//! `partizan_report::misere`).
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -68,6 +70,26 @@ pub fn misere_graph<'py>(
     })?;
     let report = py
         .detach(|| misere::misere_graph(g, graph, max_positions))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    to_dict(py, &report)
+}
+
+/// The misère canonical form of a board of an impartial ruleset (`cram`,
+/// ...): a dict of `partizan value RULESET BOARD --misere --json`'s fields
+/// (`universe`, `outcome`, `misere_nim_value`, `nim_value`, `genus`,
+/// `form`, `birthday`, `positions`). A partizan ruleset, a bad board or
+/// more than `max_positions` boards is a `ValueError`.
+#[pyfunction]
+#[pyo3(signature = (ruleset, board, *, max_positions=2_000_000))]
+pub fn misere_board<'py>(
+    py: Python<'py>,
+    ruleset: &str,
+    board: &str,
+    max_positions: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = crate::board::rules_of(ruleset)?;
+    let report = py
+        .detach(|| misere::misere_board(rules, board, max_positions))
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     to_dict(py, &report)
 }

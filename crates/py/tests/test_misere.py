@@ -37,3 +37,19 @@ def test_misere_graph():
     assert (g["outcome"], g["genus"], g["misere_nim_value"]) == ("P", "1^031", 0)
     with pytest.raises(ValueError):
         partizan.misere_graph("chess", "path:3")
+
+
+def test_misere_board():
+    # A Cram strip 1 x 12 is Dawson's Kayles heap 12: genus 2^0520, P
+    # (CGSuite's GameHeapTest pins 0.07's genera).
+    b = partizan.misere_board("cram", "." * 12)
+    assert (b["outcome"], b["genus"], b["misere_nim_value"]) == ("P", "2^0520", 0)
+    assert b["universe"].startswith("impartial games")
+    # Agrees with the misère outcome search, boards of one and two regions.
+    for board in ["....|....", "....#..|....###", "...|...|...", ".....#.|.....#."]:
+        searched = partizan.Board("cram", board).outcome(misere=True)
+        assert partizan.misere_board("cram", board)["outcome"] == searched, board
+    with pytest.raises(ValueError, match="impartial"):
+        partizan.misere_board("domineering", "..|..")
+    with pytest.raises(ValueError):
+        partizan.misere_board("cram", "..|.")

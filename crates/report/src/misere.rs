@@ -1,12 +1,16 @@
 //! Misère play of impartial games, as the front ends show it: the misère
 //! quotient of a heap game (`partizan grundy CODE --misere`, the site's
-//! Grundy page, Python's `misere_quotient`) and the misère canonical form
-//! of a graph position (`partizan grundy node-kayles GRAPH --misere`).
+//! Grundy page, Python's `misere_quotient`), the misère canonical form
+//! of a graph position (`partizan grundy node-kayles GRAPH --misere`) and
+//! of a board of an impartial ruleset (`partizan value cram BOARD
+//! --misere`).
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use partizan_games::{with_rules, BoardError, Rules};
 use partizan_impartial::{parse_heaps, Graph, GraphGame, HeapGame};
+use partizan_misere::board::BoardForms;
 use partizan_misere::graph::GraphForms;
 pub use partizan_misere::quotient::Stability;
 use partizan_misere::quotient::{MisereQuotient, QuotientOptions};
@@ -115,6 +119,14 @@ pub enum MisereReportError {
     /// Bad game text, heaps text or graph, or an engine limit.
     #[error(transparent)]
     Misere(#[from] MisereError),
+    /// A board that does not parse for its ruleset.
+    #[error("bad {ruleset} board: {source}")]
+    Board {
+        /// The ruleset's name.
+        ruleset: &'static str,
+        /// What is wrong with the text.
+        source: BoardError,
+    },
     /// A heap of the sum is past what the quotient knows.
     #[error("heap {heap} is past the quotient, which is known through heap {known} and not proved periodic ({status}); raise --up-to or the budget")]
     Unknown {
@@ -295,13 +307,10 @@ impl MisereQuotientReport {
     }
 }
 
-/// The misère canonical form of a Kayles or Node Kayles position on a graph.
+/// A position's misère canonical form and what it says: the part of a
+/// report shared by graphs and boards (flattened into their JSON).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct MisereGraphReport {
-    /// `kayles` or `node-kayles`.
-    pub game: &'static str,
-    /// The graph, as an edge list.
-    pub graph: String,
+pub struct MisereForm {
     /// `P` or `N` under misère play.
     pub outcome: &'static str,
     /// `G-`, the misère nim value.
@@ -314,6 +323,49 @@ pub struct MisereGraphReport {
     pub form: String,
     /// Its birthday.
     pub birthday: u32,
+}
+
+impl MisereForm {
+    fn of(arena: &mut MisereArena, g: partizan_misere::GameId) -> Self {
+        let genus = arena.genus(g);
+        MisereForm {
+            outcome: arena.outcome(g).letter(),
+            misere_nim_value: arena.misere_nim_value(g),
+            nim_value: arena.nim_value(g),
+            genus: genus.to_string(),
+            form: arena.display(g, 2000),
+            birthday: arena.birthday(g),
+        }
+    }
+
+    /// Its lines of a report's text.
+    fn write_text(&self, out: &mut String, positions: usize, elapsed_ms: f64) {
+        let _ = writeln!(
+            out,
+            "{}: the player to move {}",
+            self.outcome,
+            if self.outcome == "P" { "loses" } else { "wins" }
+        );
+        let _ = writeln!(
+            out,
+            "genus {} (G+ = {}, G- = {}), birthday {}",
+            self.genus, self.nim_value, self.misere_nim_value, self.birthday
+        );
+        let _ = writeln!(out, "canonical form {}", self.form);
+        let _ = writeln!(out, "positions valued {positions} ({elapsed_ms:.1} ms)");
+    }
+}
+
+/// The misère canonical form of a Kayles or Node Kayles position on a graph.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MisereGraphReport {
+    /// `kayles` or `node-kayles`.
+    pub game: &'static str,
+    /// The graph, as an edge list.
+    pub graph: String,
+    /// Its form, outcome and genus.
+    #[serde(flatten)]
+    pub misere: MisereForm,
     /// Connected positions valued.
     pub positions: usize,
     /// Wall time, milliseconds.
@@ -331,16 +383,10 @@ pub fn misere_graph(
     let mut arena = MisereArena::new();
     let mut forms = GraphForms::new(game, &graph, max_positions);
     let g = forms.whole(&mut arena)?;
-    let genus = arena.genus(g);
     Ok(MisereGraphReport {
         game: game.name(),
         graph: graph.to_string(),
-        outcome: arena.outcome(g).letter(),
-        misere_nim_value: arena.misere_nim_value(g),
-        nim_value: arena.nim_value(g),
-        genus: genus.to_string(),
-        form: arena.display(g, 2000),
-        birthday: arena.birthday(g),
+        misere: MisereForm::of(&mut arena, g),
         positions: forms.positions(),
         elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
     })
@@ -352,23 +398,71 @@ impl MisereGraphReport {
     pub fn text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{} on {}, misère play", self.game, self.graph);
-        let _ = writeln!(
-            out,
-            "{}: the player to move {}",
-            self.outcome,
-            if self.outcome == "P" { "loses" } else { "wins" }
-        );
-        let _ = writeln!(
-            out,
-            "genus {} (G+ = {}, G- = {}), birthday {}",
-            self.genus, self.nim_value, self.misere_nim_value, self.birthday
-        );
-        let _ = writeln!(out, "canonical form {}", self.form);
-        let _ = writeln!(
-            out,
-            "positions valued {} ({:.1} ms)",
-            self.positions, self.elapsed_ms
-        );
+        self.misere
+            .write_text(&mut out, self.positions, self.elapsed_ms);
+        out
+    }
+}
+
+/// The universe an impartial board's misère form is taken in.
+pub const IMPARTIAL_UNIVERSE: &str =
+    "impartial games (Conway's misère canonical form: every impartial game, no restriction)";
+
+/// The misère canonical form of a board of an impartial ruleset.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MisereBoardReport {
+    /// The ruleset's name.
+    pub ruleset: &'static str,
+    /// The board, as the ruleset writes it.
+    pub board: String,
+    /// The universe of games the form is canonical in.
+    pub universe: &'static str,
+    /// Its form, outcome and genus.
+    #[serde(flatten)]
+    pub misere: MisereForm,
+    /// Boards valued.
+    pub positions: usize,
+    /// Wall time, milliseconds.
+    pub elapsed_ms: f64,
+}
+
+/// The misère canonical form of the board `text` of `rules`, which must
+/// be impartial (a partizan ruleset is refused: its misère forms are not
+/// computed here); at most `max_positions` boards are valued.
+pub fn misere_board(
+    rules: Rules,
+    text: &str,
+    max_positions: usize,
+) -> Result<MisereBoardReport, MisereReportError> {
+    with_rules!(rules, |r| {
+        let board = r.parse(text).map_err(|source| MisereReportError::Board {
+            ruleset: r.name(),
+            source,
+        })?;
+        let start = Instant::now();
+        let mut arena = MisereArena::new();
+        let mut forms = BoardForms::new(r, max_positions)?;
+        let g = forms.form(&mut arena, &board)?;
+        Ok(MisereBoardReport {
+            ruleset: r.name(),
+            board: r.format(&board),
+            universe: IMPARTIAL_UNIVERSE,
+            misere: MisereForm::of(&mut arena, g),
+            positions: forms.positions(),
+            elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
+        })
+    })
+}
+
+impl MisereBoardReport {
+    /// The text `partizan value RULESET BOARD --misere` prints.
+    #[must_use]
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{} {}, misère play", self.ruleset, self.board);
+        let _ = writeln!(out, "universe: {}", self.universe);
+        self.misere
+            .write_text(&mut out, self.positions, self.elapsed_ms);
         out
     }
 }
@@ -409,7 +503,11 @@ mod tests {
         // genus is 0^120: an N-position with misère nim value 1.
         let r = misere_graph(GraphGame::NodeKayles, "path:4", 10_000).unwrap();
         assert_eq!(
-            (r.outcome, r.misere_nim_value, r.genus.as_str()),
+            (
+                r.misere.outcome,
+                r.misere.misere_nim_value,
+                r.misere.genus.as_str()
+            ),
             ("N", 1, "0^120")
         );
         assert!(

@@ -562,3 +562,29 @@ async fn outcome_grundy_parts_trace_and_atlas_apis() {
     assert!(page.body.contains("id=\"atlas-found\""));
     assert!(page.body.contains("<svg id=\"atlas-hot-1\""));
 }
+
+/// An impartial ruleset's board in the explorer shows its misère form (a
+/// Cram strip 1 x 12 is Dawson's Kayles heap 12: genus 2^0520, P, as
+/// CGSuite pins it), in the page and in /api/explore; a partizan board has
+/// no such section.
+#[tokio::test]
+async fn the_explorer_shows_an_impartial_board_under_misere_play() {
+    let app = app();
+    let r = get(&app, "/explore?ruleset=cram&board=............").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert!(r.body.contains("<h2>Misère play</h2>"), "{}", r.body);
+    assert!(r
+        .body
+        .contains("id=\"misere-genus\">2^0520 (G+ = 2, G− = 0)"));
+    assert!(r.body.contains("P: the player to move loses"));
+    assert!(r.body.contains("impartial games"));
+    let r = get(&app, "/api/explore?ruleset=cram&board=....|....").await;
+    assert_eq!(r.status, StatusCode::OK);
+    let m = &r.json()["misere"];
+    assert_eq!(m["outcome"], "N", "{m}");
+    assert_eq!(m["genus"], "0^120", "{m}");
+    let r = get(&app, "/explore?ruleset=domineering&board=...|...").await;
+    assert!(!r.body.contains("Misère play"));
+    let r = get(&app, "/api/explore?ruleset=domineering&board=..|..").await;
+    assert!(r.json()["misere"].is_null());
+}

@@ -260,6 +260,15 @@ def misere_quotient(
     is in `stability`; a bad game or a heap past what is known is a
     ValueError."""
 
+def misere_board(
+    ruleset: str, board: str, *, max_positions: int = 2_000_000
+) -> Dict[str, Any]:
+    """A board of an impartial ruleset (Cram, ...) under misère play: its
+    misère canonical form in the universe of impartial games (`partizan
+    value RULESET BOARD --misere --json`'s fields: universe, outcome,
+    misere_nim_value, nim_value, genus, form, birthday, positions); a
+    partizan ruleset is a ValueError."""
+
 def misere_graph(
     game: str, graph: str, *, max_positions: int = 2_000_000
 ) -> Dict[str, Any]:

@@ -116,7 +116,14 @@ pub(crate) struct Explored {
     /// each player keeping only moves some temperature calls for), when
     /// the value has at most [`INCENTIVE_LIMIT`] subpositions.
     pub orthodox_form: Option<String>,
+    /// An impartial ruleset's board under misère play: its misère
+    /// canonical form, or why it was not computed (`None` for partizan
+    /// rulesets, whose misère forms are not computed).
+    pub misere: Option<Result<partizan_report::MisereBoardReport, String>>,
 }
+
+/// Boards the explorer values for an impartial board's misère form.
+const MISERE_POSITIONS: usize = 20_000;
 
 /// What the explorer is asked to show besides the board and its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -312,6 +319,7 @@ fn explore_with<'a, R: Ruleset>(
         tree: None,
         thermographs,
         orthodox_form,
+        misere: None,
     })
 }
 
@@ -348,6 +356,13 @@ fn add_extras<R: Ruleset>(
         .ok()
     } else {
         None
+    };
+    e.misere = match partizan_games::Rules::from_name(r.name()) {
+        Ok(rules) if r.impartial() => Some(
+            partizan_report::misere_board(rules, &e.board, MISERE_POSITIONS)
+                .map_err(|err| err.to_string()),
+        ),
+        _ => None,
     };
     e.graph = match graphs::check(
         r,
@@ -413,6 +428,11 @@ impl Explored {
             "identity": identity,
             "reading": self.reading,
             "stats": self.stats,
+            "misere": match &self.misere {
+                Some(Ok(m)) => json!(m),
+                Some(Err(why)) => json!({"error": why}),
+                None => Value::Null,
+            },
         })
     }
 
@@ -844,6 +864,23 @@ fn extras_html(e: &Explored, view: View) -> String {
             }
         }
         s.push_str("</div>");
+    }
+    match &e.misere {
+        Some(Ok(m)) => {
+            s.push_str(&super::grundy::misere_card(
+                &m.misere,
+                Some(m.universe),
+                m.positions,
+            ));
+        }
+        Some(Err(why)) => {
+            let _ = write!(
+                s,
+                "<h2>Misère play</h2><p class=\"muted\" id=\"misere\">Not computed: {}</p>",
+                escape(why)
+            );
+        }
+        None => {}
     }
     if let Some(t) = &e.tree {
         let _ = write!(

@@ -19,8 +19,8 @@ use partizan_impartial::{
     parse_heaps, Graph, GraphGame, GrundyReport, GrundySequence, HeapGame, SearchOptions,
 };
 use partizan_report::misere::{
-    misere_graph, misere_quotient, MisereAsk, MisereError, MisereGraphReport, MisereQuotientReport,
-    MisereReportError,
+    misere_graph, misere_quotient, MisereAsk, MisereError, MisereForm, MisereGraphReport,
+    MisereQuotientReport, MisereReportError,
 };
 use serde_json::json;
 
@@ -722,19 +722,29 @@ fn render_misere(a: &Ask, r: &MisereQuotientReport) -> String {
 
 /// A graph position's misère section.
 fn render_misere_graph(r: &MisereGraphReport) -> String {
+    misere_card(&r.misere, None, r.positions)
+}
+
+/// The card of a position's misère form (the Grundy page's graphs, the
+/// explorer's impartial boards), with its universe where one is named.
+pub(crate) fn misere_card(f: &MisereForm, universe: Option<&str>, positions: usize) -> String {
     format!(
-        "<h2>Misère play</h2><div class=\"card\" id=\"misere\"><dl class=\"kv\">\
+        "<h2>Misère play</h2><div class=\"card\" id=\"misere\"><dl class=\"kv\">{}\
 <dt>outcome</dt><dd id=\"misere-outcome\">{}: the player to move {}</dd>\
 <dt>genus</dt><dd id=\"misere-genus\">{} (G+ = {}, G− = {})</dd><dt>birthday</dt><dd>{}</dd>\
 <dt>canonical form</dt><dd><code>{}</code></dd><dt>positions valued</dt><dd>{}</dd></dl></div>",
-        r.outcome,
-        if r.outcome == "P" { "loses" } else { "wins" },
-        escape(&r.genus),
-        r.nim_value,
-        r.misere_nim_value,
-        r.birthday,
-        escape(&r.form),
-        r.positions
+        universe.map_or_else(String::new, |u| format!(
+            "<dt>universe</dt><dd>{}</dd>",
+            escape(u)
+        )),
+        f.outcome,
+        if f.outcome == "P" { "loses" } else { "wins" },
+        escape(&f.genus),
+        f.nim_value,
+        f.misere_nim_value,
+        f.birthday,
+        escape(&f.form),
+        positions
     )
 }
 

@@ -322,7 +322,7 @@ pub fn report_dict<'py>(py: Python<'py>, rep: &OutcomeReport) -> PyResult<Bound<
 /// bounds the replay (default 100,000,000). The GIL is released while it
 /// runs and Ctrl-C stops it (`KeyboardInterrupt`).
 #[pyfunction]
-#[pyo3(signature = (path, *, max_positions=100_000_000))]
+#[pyo3(signature = (path, *, max_positions=1_000_000_000))]
 pub fn check_certificate<'py>(
     py: Python<'py>,
     path: std::path::PathBuf,

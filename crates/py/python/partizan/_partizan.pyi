@@ -241,7 +241,7 @@ def value(ruleset: str, board: str, store: Optional[Store] = None) -> Value:
     """The value of a board of a built-in ruleset."""
 
 def check_certificate(
-    path: Union[str, PathLike[str]], *, max_positions: int = 100_000_000
+    path: Union[str, PathLike[str]], *, max_positions: int = 1_000_000_000
 ) -> Dict[str, Any]:
     """Replay a certificate move by move (`partizan check --json`'s fields),
     plain or gzip-compressed; a proof that fails is a ValueError naming the

@@ -396,7 +396,7 @@ fn whole_positions_make_small_proofs() {
 
 /// Domineering 8 x 8 certified (both first players) and checked, streamed
 /// through a file as the CLI does: 55.7 M lines (8.9 GB of text), about 35
-/// minutes and 11 GB to write and 8 minutes and 8 GB to check on this 2-core
+/// minutes and 6 GB to write and 8 minutes and 8 GB to check on this 2-core
 /// machine, in release mode. Run with `cargo test --release -p
 /// partizan-solve --test outcome_certificate -- --ignored` (and 20 GB of
 /// free disk).

@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::checksum::{seal, unseal};
 use crate::error::{one_line, Result, StoreError};
+use crate::migrate::Older;
 use crate::path::valid_ruleset;
 use crate::record::{unix_now, Provenance, Record, PARTIZAN_VERSION};
 
@@ -524,44 +525,32 @@ impl Store {
                 detail: "neither an SQLite nor a redb file".into(),
             }),
             FileKind::Sqlite if sqlite_format(path)? == Some(2) => {
-                if opts.read_only {
-                    // Copy-on-open: the file is never touched.
-                    let tmp = sibling(
-                        &std::env::temp_dir().join(format!(
-                            "partizan-v2-{}-{}.sqlite",
-                            std::process::id(),
-                            unix_now()
-                        )),
-                        "ro",
-                    );
-                    let m = crate::migrate::migrate_v2(path, &tmp, opts)?;
-                    return Store::open_sqlite(path, &tmp, opts, Some(m), true);
-                }
-                match crate::migrate::migrate_v2_in_place(path, opts)? {
-                    Some(m) => Store::open_sqlite(path, path, opts, Some(m), false),
-                    None => Store::open_existing(path, opts),
-                }
+                Store::open_older(path, opts, Older::V2)
             }
             FileKind::Sqlite => Store::open_sqlite(path, path, opts, None, false),
-            FileKind::RedbV1 if opts.read_only => {
-                // Copy-on-open: the file is never touched.
-                let tmp = std::env::temp_dir().join(format!(
-                    "partizan-v1-{}-{}.sqlite",
-                    std::process::id(),
-                    unix_now()
-                ));
-                let tmp = sibling(&tmp, "ro");
-                let m = crate::migrate::migrate_v1(path, &tmp, opts)?;
-                Store::open_sqlite(path, &tmp, opts, Some(m), true)
-            }
-            FileKind::RedbV1 => {
-                let m = crate::migrate::migrate_in_place(path, opts)?;
-                match m {
-                    Some(m) => Store::open_sqlite(path, path, opts, Some(m), false),
-                    // Another process migrated it meanwhile.
-                    None => Store::open_existing(path, opts),
-                }
-            }
+            FileKind::RedbV1 => Store::open_older(path, opts, Older::V1),
+        }
+    }
+
+    /// Open a store of an `older` format: carried forward in place, or,
+    /// read-only, through a carried-forward temporary copy (copy-on-open:
+    /// the file is never touched).
+    fn open_older(path: &Path, opts: &StoreOptions, older: Older) -> Result<Store> {
+        if opts.read_only {
+            let tmp = std::env::temp_dir().join(format!(
+                "partizan-v{}-{}-{}.sqlite",
+                older.number(),
+                std::process::id(),
+                unix_now()
+            ));
+            let tmp = sibling(&tmp, "ro");
+            let m = crate::migrate::migrate(older, path, &tmp, opts)?;
+            return Store::open_sqlite(path, &tmp, opts, Some(m), true);
+        }
+        match crate::migrate::migrate_in_place(path, opts, older)? {
+            Some(m) => Store::open_sqlite(path, path, opts, Some(m), false),
+            // Another process migrated it meanwhile.
+            None => Store::open_existing(path, opts),
         }
     }
 

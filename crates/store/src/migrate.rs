@@ -142,20 +142,6 @@ fn read_copy(path: &Path, copy: &Path) -> Result<Rows> {
     Ok((regions, census, runs, skipped))
 }
 
-/// Build a v2 store at `dst` from the v1 store at `src` (`src` untouched).
-pub(crate) fn migrate_v1(src: &Path, dst: &Path, opts: &StoreOptions) -> Result<Migration> {
-    let copy = with_suffix(dst, ".v1copy");
-    let (regions, census, runs, skipped) = carry_forward(read_v1(src, &copy)?)?;
-    build_store_file(dst, opts, &regions, &census, &runs, 1)?;
-    Ok(Migration {
-        from: 1,
-        regions: regions.len() as u64,
-        census: census.len() as u64,
-        skipped,
-        backup: None,
-    })
-}
-
 fn is_redb(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 4];
@@ -165,24 +151,103 @@ fn is_redb(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
-/// Migrate the v1 file at `path` in place; `None` if another process
-/// already did.
-pub(crate) fn migrate_in_place(path: &Path, opts: &StoreOptions) -> Result<Option<Migration>> {
+/// A format older than the current one, carried forward when opened.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Older {
+    /// The redb file of version 1.
+    V1,
+    /// The SQLite file of format 2 (rows under a CRC, no MAC).
+    V2,
+}
+
+impl Older {
+    /// The format's number.
+    pub(crate) fn number(self) -> u64 {
+        match self {
+            Older::V1 => 1,
+            Older::V2 => 2,
+        }
+    }
+
+    /// Whether `path` still holds this format (another process may have
+    /// carried it forward meanwhile).
+    fn holds(self, path: &Path) -> Result<bool> {
+        Ok(match self {
+            Older::V1 => is_redb(path),
+            Older::V2 => crate::db::sqlite_format(path)? == Some(2),
+        })
+    }
+
+    /// Its rows, read from `src` through a copy at `copy`.
+    fn read(self, src: &Path, copy: &Path) -> Result<Rows> {
+        match self {
+            Older::V1 => read_v1(src, copy),
+            Older::V2 => read_v2(src, copy),
+        }
+    }
+
+    /// Keep the file at `path` as `backup` before the new one replaces it:
+    /// a hard link to the redb file; a copy of the SQLite file, whose
+    /// `-wal` and `-shm` files are then removed (they belong to the old
+    /// file, not to the one renamed over it).
+    fn keep(self, path: &Path, backup: &Path) -> std::io::Result<()> {
+        match self {
+            Older::V1 => fs::hard_link(path, backup),
+            Older::V2 => {
+                fs::copy(path, backup)?;
+                for suffix in ["-wal", "-shm"] {
+                    let _ = fs::remove_file(format!("{}{suffix}", path.display()));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Build a current store at `dst` from the `older` store at `src` (`src`
+/// untouched), its rows carried forward ([`carry_forward`]).
+pub(crate) fn migrate(
+    older: Older,
+    src: &Path,
+    dst: &Path,
+    opts: &StoreOptions,
+) -> Result<Migration> {
+    let n = older.number();
+    let copy = with_suffix(dst, &format!(".v{n}copy"));
+    let (regions, census, runs, skipped) = carry_forward(older.read(src, &copy)?)?;
+    build_store_file(dst, opts, &regions, &census, &runs, n)?;
+    Ok(Migration {
+        from: n,
+        regions: regions.len() as u64,
+        census: census.len() as u64,
+        skipped,
+        backup: None,
+    })
+}
+
+/// Migrate the `older` store at `path` in place, keeping it as
+/// `PATH.vN`; `None` if another process already did.
+pub(crate) fn migrate_in_place(
+    path: &Path,
+    opts: &StoreOptions,
+    older: Older,
+) -> Result<Option<Migration>> {
     let lock = with_suffix(path, ".migrating");
     let _held = take_lock(&lock, path, opts.wait)?;
     let result = (|| {
-        if !is_redb(path) {
+        if !older.holds(path)? {
             return Ok(None);
         }
         let tmp = with_suffix(path, ".migrating.sqlite");
-        let mut m = match migrate_v1(path, &tmp, opts) {
+        let mut m = match migrate(older, path, &tmp, opts) {
             Ok(m) => m,
             Err(e) => {
                 let _ = fs::remove_file(&tmp);
                 return Err(e);
             }
         };
-        let mut backup = with_suffix(path, ".v1");
+        let n = older.number();
+        let mut backup = with_suffix(path, &format!(".v{n}"));
         if backup.exists() {
             backup = PathBuf::from(format!(
                 "{}.{}",
@@ -195,7 +260,16 @@ pub(crate) fn migrate_in_place(path: &Path, opts: &StoreOptions) -> Result<Optio
             path: path.to_path_buf(),
             error: e,
         };
-        fs::hard_link(path, &backup).map_err(|e| io("keep a v1 backup of", e))?;
+        older.keep(path, &backup).map_err(|e| {
+            io(
+                if n == 1 {
+                    "keep a v1 backup of"
+                } else {
+                    "keep a v2 backup of"
+                },
+                e,
+            )
+        })?;
         if let Err(e) = fs::rename(&tmp, path) {
             let _ = fs::remove_file(&tmp);
             return Err(io("install the migrated", e));
@@ -386,64 +460,4 @@ fn read_v2_copy(copy: &Path) -> std::result::Result<Rows, rusqlite::Error> {
         }
     }
     Ok((regions, census, runs, skipped))
-}
-
-/// Build a current store at `dst` from the format-2 store at `src` (`src`
-/// untouched), its rows carried forward ([`carry_forward`]).
-pub(crate) fn migrate_v2(src: &Path, dst: &Path, opts: &StoreOptions) -> Result<Migration> {
-    let copy = with_suffix(dst, ".v2copy");
-    let (regions, census, runs, skipped) = carry_forward(read_v2(src, &copy)?)?;
-    build_store_file(dst, opts, &regions, &census, &runs, 2)?;
-    Ok(Migration {
-        from: 2,
-        regions: regions.len() as u64,
-        census: census.len() as u64,
-        skipped,
-        backup: None,
-    })
-}
-
-/// Migrate the format-2 store at `path` in place (keeping it as
-/// `PATH.v2`); `None` if another process already did.
-pub(crate) fn migrate_v2_in_place(path: &Path, opts: &StoreOptions) -> Result<Option<Migration>> {
-    let lock = with_suffix(path, ".migrating");
-    let _held = take_lock(&lock, path, opts.wait)?;
-    let result = (|| {
-        if crate::db::sqlite_format(path)? != Some(2) {
-            return Ok(None);
-        }
-        let tmp = with_suffix(path, ".migrating.sqlite");
-        let mut m = match migrate_v2(path, &tmp, opts) {
-            Ok(m) => m,
-            Err(e) => {
-                let _ = fs::remove_file(&tmp);
-                return Err(e);
-            }
-        };
-        let mut backup = with_suffix(path, ".v2");
-        if backup.exists() {
-            backup = PathBuf::from(format!(
-                "{}.{}",
-                backup.display(),
-                crate::record::unix_now()
-            ));
-        }
-        let io = |op, e| StoreError::Io {
-            op,
-            path: path.to_path_buf(),
-            error: e,
-        };
-        fs::copy(path, &backup).map_err(|e| io("keep a v2 backup of", e))?;
-        for suffix in ["-wal", "-shm"] {
-            let _ = fs::remove_file(format!("{}{suffix}", path.display()));
-        }
-        if let Err(e) = fs::rename(&tmp, path) {
-            let _ = fs::remove_file(&tmp);
-            return Err(io("install the migrated", e));
-        }
-        m.backup = Some(backup);
-        Ok(Some(m))
-    })();
-    let _ = fs::remove_file(&lock);
-    result
 }

@@ -131,6 +131,30 @@ pub struct AnalyseArgs {
     /// `> t.svg`). The walls' exact breakpoints are written in a comment.
     #[arg(long, value_name = "svg|tikz")]
     pub format: Option<String>,
+    /// Misère play instead: the values read as game trees, exactly as
+    /// written (braces are not simplified under normal play; `1`, `*2`,
+    /// `1/2` stand for their normal-play trees, `-x` swaps the players),
+    /// and their sum's misère canonical form in the universe of all games,
+    /// among dicots when it is one, and its genus when it is impartial.
+    #[arg(long)]
+    pub misere: bool,
+}
+
+impl AnalyseArgs {
+    /// Whether any operation other than the thermograph was asked for, or
+    /// LaTeX, or a file.
+    fn operations(&self) -> bool {
+        self.atomic_weight
+            || self.reduced
+            || self.cool.is_some()
+            || self.heat.is_some()
+            || self.overheat.is_some()
+            || self.freeze
+            || self.orthodox
+            || self.incentives
+            || self.latex
+            || self.out.is_some()
+    }
 }
 
 /// A picture format named on the command line.
@@ -398,6 +422,9 @@ fn reparse(args: AnalyseArgs) -> Result<(AnalyseArgs, bool)> {
     if args.freeze {
         argv.push("--freeze".into());
     }
+    if args.misere {
+        argv.push("--misere".into());
+    }
     if args.orthodox {
         argv.push("--orthodox".into());
     }
@@ -449,6 +476,12 @@ fn reparse(args: AnalyseArgs) -> Result<(AnalyseArgs, bool)> {
 pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
     let (args, json_late) = reparse(args)?;
     let json_out = json_out || json_late;
+    if args.misere {
+        if args.operations() || args.thermograph || args.format.is_some() {
+            bail!("--misere gives the misère canonical forms alone: the normal-play operations (--reduced, --cool, --thermograph, ...) do not apply under misère play");
+        }
+        return crate::values::print_misere_game(&args.values, json_out);
+    }
     let mut a = Arena::new();
     let mut g = a.zero();
     for (i, text) in args.values.iter().enumerate() {
@@ -459,18 +492,7 @@ pub fn analyse(args: AnalyseArgs, json_out: bool) -> Result<()> {
         g = a.sum(g, h)?;
     }
     if let Some(f) = &args.format {
-        let others = args.atomic_weight
-            || args.reduced
-            || args.cool.is_some()
-            || args.heat.is_some()
-            || args.overheat.is_some()
-            || args.freeze
-            || args.orthodox
-            || args.incentives
-            || args.latex
-            || args.out.is_some()
-            || json_out;
-        if others {
+        if args.operations() || json_out {
             bail!("--format draws the thermograph alone: drop the other operations, --latex, --out and --json");
         }
         let title = title_of(&mut a, g);

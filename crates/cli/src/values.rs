@@ -40,10 +40,12 @@ pub struct ValueArgs {
     /// Print the solver's counts too (always present in --json).
     #[arg(long)]
     pub stats: bool,
-    /// The misère canonical form instead, for an impartial ruleset (Cram,
-    /// Node Kayles...): genus, misère nim value and outcome, in the
-    /// universe of impartial games. Partizan rulesets are refused (their
-    /// misère forms are not computed; `outcome --misere` says who wins).
+    /// The misère canonical form instead. An impartial ruleset (Cram...):
+    /// genus, misère nim value and outcome, in the universe of impartial
+    /// games. A partizan one: the form in the universe of all games and,
+    /// when the board is a dicot (Clobber), among dicots. The board is
+    /// valued whole (under misère play regions' values do not add up to
+    /// the board's outcome by any shortcut), so keep boards small.
     #[arg(long)]
     pub misere: bool,
     /// With --misere: the most boards valued before giving up.
@@ -136,13 +138,6 @@ pub fn value(
 ) -> Result<()> {
     let rules = crate::rulesets::rules(&args.ruleset)?;
     if args.misere {
-        if !partizan_games::with_rules!(rules, |r| r.impartial()) {
-            anyhow::bail!(
-                "misère canonical forms are computed for impartial rulesets only, and {} is partizan (under misère play a board's value is not the sum of its regions', and partizan misère forms are not built yet); ask `partizan outcome {} BOARD --misere` for who wins",
-                rules.name(),
-                rules.name()
-            );
-        }
         let report = partizan_report::misere_board(rules, &args.board, args.misere_positions)?;
         if json_out {
             println!("{}", serde_json::to_string_pretty(&report)?);
@@ -326,6 +321,13 @@ pub struct GameArgs {
     /// `{2|0||-1}`); several are added together.
     #[arg(required = true, allow_hyphen_values = true)]
     pub values: Vec<String>,
+    /// Misère play instead: the values read as game trees exactly as
+    /// written (`{1|*}` is not simplified under normal play; `1`, `*2`,
+    /// `1/2` stand for their normal-play trees, `-x` swaps the players),
+    /// and their sum's misère canonical form in the universe of all games,
+    /// among dicots when it is one, and its genus when it is impartial.
+    #[arg(long)]
+    pub misere: bool,
 }
 
 /// `partizan game VALUE...`: the canonical form of a value written in
@@ -336,12 +338,14 @@ pub fn game(args: GameArgs, json_out: bool) -> Result<()> {
     // global flags among them are still flags (no notation starts `--`).
     let mut json_out = json_out;
     let mut full = false;
+    let mut misere = args.misere;
     let mut values = Vec::new();
     for v in &args.values {
         match v.as_str() {
             "--json" => json_out = true,
             "--full" => full = true,
             "--no-store" => {}
+            "--misere" => misere = true,
             // A flag is `--` and a letter: `--1` is notation (minus minus one).
             flag if flag.starts_with("--")
                 && flag[2..].starts_with(|c: char| c.is_ascii_alphabetic()) =>
@@ -354,12 +358,30 @@ pub fn game(args: GameArgs, json_out: bool) -> Result<()> {
     if values.is_empty() {
         anyhow::bail!("game needs at least one value in notation");
     }
+    if misere {
+        return print_misere_game(&values, json_out);
+    }
     let report = partizan_report::game_value(&values)?;
     if json_out {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         let limit = (!full).then_some(partizan_report::PRINT_LIMIT);
         print!("{}", report.render_text(limit));
+    }
+    Ok(())
+}
+
+/// Most forms `game --misere` and `analyse --misere` build.
+const MISERE_FORMS: usize = 2_000_000;
+
+/// The misère report of values in notation (`game --misere`, `analyse
+/// --misere`).
+pub fn print_misere_game<S: AsRef<str>>(values: &[S], json_out: bool) -> Result<()> {
+    let report = partizan_report::misere_game(values, MISERE_FORMS)?;
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.text());
     }
     Ok(())
 }

@@ -91,14 +91,19 @@ fn every_ruleset_answers_value_and_graph() {
 }
 
 #[test]
-fn misere_values_are_refused_but_outcomes_answered() {
-    fails(
-        &["value", "domineering", "...|...", "--misere", "--no-store"],
-        "misère",
-    );
-    let v = json(&["outcome", "domineering", "..|..", "--misere", "--json"]);
+fn misere_values_and_outcomes_agree() {
+    let f = json(&[
+        "value",
+        "domineering",
+        "...|...",
+        "--misere",
+        "--no-store",
+        "--json",
+    ]);
+    let v = json(&["outcome", "domineering", "...|...", "--misere", "--json"]);
     assert_eq!(v["convention"], "misere");
-    assert!(v["outcome"].is_string());
+    assert_eq!(f["forms"][0]["universe"], "general");
+    assert_eq!(f["forms"][0]["outcome"], v["outcome"]);
 }
 
 #[test]

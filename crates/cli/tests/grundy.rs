@@ -283,10 +283,6 @@ fn value_misere_gives_an_impartial_board_its_misere_form() {
     assert!(text.contains("genus 2^0520 (G+ = 2, G- = 0)"), "{text}");
     assert!(text.contains("P: the player to move loses"), "{text}");
     fails(
-        &["--no-store", "value", "domineering", "..|..", "--misere"],
-        "impartial rulesets only",
-    );
-    fails(
         &[
             "--no-store",
             "value",
@@ -301,5 +297,66 @@ fn value_misere_gives_an_impartial_board_its_misere_form() {
     fails(
         &["--no-store", "value", "cram", "..|.", "--misere"],
         "bad cram board",
+    );
+}
+
+#[test]
+fn partizan_misere_forms_of_boards_and_trees() {
+    // Partizan boards: the form in the general universe (and among dicots
+    // for Clobber) has the misère outcome search's outcome.
+    for (ruleset, board) in [
+        ("domineering", "...|..."),
+        ("domineering", "....|....|...."),
+        ("clobber", "xoxo|oxox"),
+        ("clobber", "xox|oxo|xox"),
+        ("konane", "xox.|o.ox|x.xo"),
+        ("toads-and-frogs", "TT..FF"),
+    ] {
+        let v = json(&["--no-store", "value", ruleset, board, "--misere", "--json"]);
+        let o = json(&[
+            "--no-store",
+            "outcome",
+            ruleset,
+            board,
+            "--misere",
+            "--json",
+        ]);
+        let forms = v["forms"].as_array().unwrap();
+        assert_eq!(forms[0]["universe"], "general");
+        assert_eq!(
+            forms.len(),
+            if ruleset == "clobber" { 2 } else { 1 },
+            "{ruleset}"
+        );
+        for f in forms {
+            assert_eq!(f["outcome"], o["outcome"], "{ruleset} {board} {f}");
+        }
+    }
+    let text = stdout(&["--no-store", "value", "clobber", "xoxo|oxox", "--misere"]);
+    assert!(text.contains("universe dicot"), "{text}");
+    assert!(text.contains("canonical form *\n"), "{text}");
+    // Trees in notation, taken as written.
+    let text = stdout(&["game", "--misere", "*", "*"]);
+    assert!(text.contains("canonical form {*|*}"), "{text}");
+    assert!(text.contains("universe dicot"), "{text}");
+    assert!(text.contains("genus 0^120"), "{text}");
+    let v = json(&["game", "{1|*}", "--misere", "--json"]);
+    assert_eq!(v["forms"][0]["form"], "{1|*}");
+    assert_eq!(v["forms"][0]["outcome"], "R");
+    let text = stdout(&["analyse", "--misere", "*2+*2"]);
+    assert!(text.contains("genus 0^02"), "{text}");
+    fails(&["game", "--misere", "{1|"], "bad value");
+    fails(&["analyse", "--misere", "--reduced", "*"], "misère");
+    fails(
+        &[
+            "--no-store",
+            "value",
+            "domineering",
+            "....|....|....",
+            "--misere",
+            "--misere-positions",
+            "10",
+        ],
+        "more than 10 positions",
     );
 }

@@ -75,6 +75,7 @@ pub use compare::Comparison;
 pub use dyadic::Dyadic;
 pub use error::{DecodeError, OpError, ParseError, ValueError};
 pub use game::{Arena, GameId, Nus, Outcome};
+pub use notation::Literal;
 pub use size::SizeSummary;
 pub use temperature_ops::{Incentives, Orthodox};
 pub use toolkit::Toolkit;

@@ -408,14 +408,40 @@ impl Arena {
 
     /// Parses CGSuite notation into a canonical form.
     pub fn parse(&mut self, s: &str) -> Result<GameId, ParseError> {
-        let toks = lex(s)?;
-        let mut p = Parser {
-            toks: &toks,
-            end: s.len(),
-            depth: 0,
+        self.eval(&syntax(s)?)
+    }
+
+    /// Parses CGSuite notation into a game tree taken literally: braces
+    /// are not simplified (`{1|*}` stays a game whose options are `1` and
+    /// `*`), while a named value (`3/2`, `*2`, `^`, `Tiny(1)`) stands for
+    /// its normal-play canonical form, read as a tree. Engines with other
+    /// notions of equality (misère play) build their own forms from it.
+    pub fn parse_literal(&mut self, s: &str) -> Result<Literal, ParseError> {
+        self.literal(&syntax(s)?)
+    }
+
+    fn literal(&mut self, a: &Ast) -> Result<Literal, ParseError> {
+        let list = |arena: &mut Arena, v: &[Ast]| -> Result<Vec<Literal>, ParseError> {
+            v.iter().map(|o| arena.literal(o)).collect()
         };
-        let ast = p.top()?;
-        self.eval(&ast)
+        Ok(match &a.kind {
+            AstKind::Game(l, r) => Literal::Game(list(self, l)?, list(self, r)?),
+            AstKind::Neg(t) => Literal::Neg(Box::new(self.literal(t)?)),
+            AstKind::Pm(opts) => {
+                let l = list(self, opts)?;
+                let r = l
+                    .iter()
+                    .map(|o| Literal::Neg(Box::new(o.clone())))
+                    .collect();
+                Literal::Game(l, r)
+            }
+            AstKind::Add(x, y) => {
+                Literal::Sum(Box::new(self.literal(x)?), Box::new(self.literal(y)?))
+            }
+            AstKind::Nus(..) | AstKind::Uptimal(..) | AstKind::Tiny(..) => {
+                Literal::Form(self.eval(a)?)
+            }
+        })
     }
 
     fn eval(&mut self, a: &Ast) -> Result<GameId, ParseError> {
@@ -478,6 +504,30 @@ impl Arena {
             }
         }
     }
+}
+
+/// The syntax tree of a text in notation.
+fn syntax(s: &str) -> Result<Ast, ParseError> {
+    let toks = lex(s)?;
+    let mut p = Parser {
+        toks: &toks,
+        end: s.len(),
+        depth: 0,
+    };
+    p.top()
+}
+
+/// A game tree as written ([`Arena::parse_literal`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Literal {
+    /// A named value: its normal-play canonical form, as a tree.
+    Form(GameId),
+    /// `{left | right}`, options as written.
+    Game(Vec<Literal>, Vec<Literal>),
+    /// `-x`: Left and Right exchanged.
+    Neg(Box<Literal>),
+    /// `x + y`.
+    Sum(Box<Literal>, Box<Literal>),
 }
 
 /// An uptimal CGSuite writes compactly: `number + (±)^<order> + *nimber`

@@ -10,6 +10,9 @@
 //! * [`quotient`]: misère quotients of heap games, heap by heap (the
 //!   monoid, its P-portion, the map from heaps to elements, periodicity),
 //!   and sums' outcomes read from them.
+//! * [`partizan`]: partizan games under misère play, canonical in the
+//!   universe of all games or of dicots ([`partizan::PartizanArena`]), with
+//!   [`board::PartizanBoardForms`] for any ruleset's boards.
 //! * [`brute`]: brute-force misère search on explicit positions, the twin
 //!   every fast path here is tested against.
 //!
@@ -23,6 +26,7 @@ mod error;
 pub mod genus;
 pub mod graph;
 pub mod heap;
+pub mod partizan;
 pub mod quotient;
 
 pub use canon::{GameId, MisereArena, Outcome};

@@ -64,6 +64,7 @@ fn _partizan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(misere::misere_quotient, m)?)?;
     m.add_function(wrap_pyfunction!(misere::misere_graph, m)?)?;
     m.add_function(wrap_pyfunction!(misere::misere_board, m)?)?;
+    m.add_function(wrap_pyfunction!(misere::misere_game, m)?)?;
     m.add_function(wrap_pyfunction!(tables::domineering_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::cram_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::sylver_census, m)?)?;

@@ -74,11 +74,13 @@ pub fn misere_graph<'py>(
     to_dict(py, &report)
 }
 
-/// The misère canonical form of a board of an impartial ruleset (`cram`,
-/// ...): a dict of `partizan value RULESET BOARD --misere --json`'s fields
-/// (`universe`, `outcome`, `misere_nim_value`, `nim_value`, `genus`,
-/// `form`, `birthday`, `positions`). A partizan ruleset, a bad board or
-/// more than `max_positions` boards is a `ValueError`.
+/// The misère canonical form of a board: a dict of `partizan value
+/// RULESET BOARD --misere --json`'s fields. An impartial ruleset (`cram`)
+/// gives `universe`, `outcome`, `misere_nim_value`, `nim_value`, `genus`,
+/// `form`, `birthday`, `positions`; a partizan one `universe`, `forms` (one
+/// per universe: `universe` "general" or "dicot", `outcome` L/R/N/P,
+/// `form`, `form_chars`, `birthday`) and `positions`. A bad board or more
+/// than `max_positions` boards is a `ValueError`.
 #[pyfunction]
 #[pyo3(signature = (ruleset, board, *, max_positions=2_000_000))]
 pub fn misere_board<'py>(
@@ -90,6 +92,32 @@ pub fn misere_board<'py>(
     let rules = crate::board::rules_of(ruleset)?;
     let report = py
         .detach(|| misere::misere_board(rules, board, max_positions))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    to_dict(py, &report)
+}
+
+/// The misère canonical forms of the sum of `values`, game trees in CGSuite
+/// notation taken literally (`"{1|*}"` is not simplified under normal
+/// play; `1`, `*2`, `1/2` stand for their normal-play trees, `-x` swaps
+/// the players): a dict of `partizan game VALUE... --misere --json`'s
+/// fields (`value`, `forms`: one per universe the sum is in, each with
+/// `universe`, `outcome`, `form`, `form_chars`, `birthday`; `impartial`:
+/// genus and all when the sum is impartial, else `None`). Bad notation or
+/// more than `max_forms` forms is a `ValueError`.
+#[pyfunction]
+#[pyo3(signature = (*values, max_forms=2_000_000))]
+pub fn misere_game<'py>(
+    py: Python<'py>,
+    values: Vec<String>,
+    max_forms: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    if values.is_empty() {
+        return Err(PyValueError::new_err(
+            "misere_game needs at least one value",
+        ));
+    }
+    let report = py
+        .detach(|| misere::misere_game(&values, max_forms))
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     to_dict(py, &report)
 }

@@ -49,7 +49,46 @@ def test_misere_board():
     for board in ["....|....", "....#..|....###", "...|...|...", ".....#.|.....#."]:
         searched = partizan.Board("cram", board).outcome(misere=True)
         assert partizan.misere_board("cram", board)["outcome"] == searched, board
-    with pytest.raises(ValueError, match="impartial"):
-        partizan.misere_board("domineering", "..|..")
+    with pytest.raises(ValueError):
+        partizan.misere_board("domineering", "..|x")
     with pytest.raises(ValueError):
         partizan.misere_board("cram", "..|.")
+
+
+def test_partizan_misere_boards_agree_with_search():
+    # A partizan board's misère forms: the general universe always, the
+    # dicots for Clobber; the forms' outcome is the misère search's.
+    for ruleset, board in [
+        ("domineering", "...|..."),
+        ("domineering", "....|....|...."),
+        ("clobber", "xoxo|oxox"),
+        ("clobber", "xox|oxo"),
+        ("konane", "xox.|o.ox|x.xo"),
+    ]:
+        b = partizan.misere_board(ruleset, board)
+        universes = [f["universe"] for f in b["forms"]]
+        assert universes[0] == "general"
+        assert ("dicot" in universes) == (ruleset == "clobber"), (ruleset, universes)
+        searched = partizan.Board(ruleset, board).outcome(misere=True)
+        for f in b["forms"]:
+            assert f["outcome"] == searched, (ruleset, board, f)
+    # Clobber's 2 x 4 checkerboard is * among dicots.
+    forms = partizan.misere_board("clobber", "xoxo|oxox")["forms"]
+    assert forms[1]["form"] == "*"
+
+
+def test_misere_game():
+    # * + * is 0 among dicots (Allen; Dorbec, Renault, Siegel, Sopena) and
+    # not in the general universe; its genus is 0^120 (ONAG ch. 12).
+    g = partizan.misere_game("*", "*")
+    assert [(f["universe"], f["form"]) for f in g["forms"]] == [
+        ("general", "{*|*}"),
+        ("dicot", "0"),
+    ]
+    assert g["impartial"]["genus"] == "0^120"
+    # A tree taken as written: {1|*} is not 1/2 or any normal-play value.
+    h = partizan.misere_game("{1|*}")
+    assert h["forms"][0]["form"] == "{1|*}" and h["impartial"] is None
+    assert h["forms"][0]["outcome"] == "R"
+    with pytest.raises(ValueError):
+        partizan.misere_game("{1|")

@@ -35,8 +35,9 @@ pub use check::{
     CheckError, CheckReport,
 };
 pub use misere::{
-    misere_board, misere_graph, misere_quotient, MisereAsk, MisereBoardReport, MisereForm,
-    MisereGraphReport, MisereQuotientReport, MisereReportError,
+    misere_board, misere_game, misere_graph, misere_quotient, MisereAsk, MisereBoardReport,
+    MisereForm, MisereGameReport, MisereGraphReport, MisereQuotientReport, MisereReportError,
+    PartizanMisereForm,
 };
 pub use moves::{cells_text, judge_first_moves, move_text, FirstMoves, JudgedMove, MirrorOf};
 pub use outcome::{

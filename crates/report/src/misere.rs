@@ -10,8 +10,9 @@ use std::time::Instant;
 
 use partizan_games::{with_rules, BoardError, Rules};
 use partizan_impartial::{parse_heaps, Graph, GraphGame, HeapGame};
-use partizan_misere::board::BoardForms;
+use partizan_misere::board::{BoardForms, PartizanBoardForms};
 use partizan_misere::graph::GraphForms;
+use partizan_misere::partizan::{FormId, PartizanArena, Universe};
 pub use partizan_misere::quotient::Stability;
 use partizan_misere::quotient::{MisereQuotient, QuotientOptions};
 use partizan_misere::MisereArena;
@@ -126,6 +127,14 @@ pub enum MisereReportError {
         ruleset: &'static str,
         /// What is wrong with the text.
         source: BoardError,
+    },
+    /// A value in notation that does not parse.
+    #[error("bad value {text:?}: {source}")]
+    Notation {
+        /// The text.
+        text: String,
+        /// What is wrong with it.
+        source: partizan_core::ParseError,
     },
     /// A heap of the sum is past what the quotient knows.
     #[error("heap {heap} is past the quotient, which is known through heap {known} and not proved periodic ({status}); raise --up-to or the budget")]
@@ -408,27 +417,34 @@ impl MisereGraphReport {
 pub const IMPARTIAL_UNIVERSE: &str =
     "impartial games (Conway's misère canonical form: every impartial game, no restriction)";
 
-/// The misère canonical form of a board of an impartial ruleset.
+/// The misère canonical form of a board: for an impartial ruleset its
+/// impartial form (genus and all); for a partizan one its forms in the
+/// general universe and, when the board is a dicot, among dicots.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MisereBoardReport {
     /// The ruleset's name.
     pub ruleset: &'static str,
     /// The board, as the ruleset writes it.
     pub board: String,
-    /// The universe of games the form is canonical in.
+    /// The universe of games the form is canonical in (for a partizan
+    /// ruleset, the first of `forms`).
     pub universe: &'static str,
-    /// Its form, outcome and genus.
+    /// An impartial ruleset's form, outcome and genus.
     #[serde(flatten)]
-    pub misere: MisereForm,
+    pub misere: Option<MisereForm>,
+    /// A partizan ruleset's forms, one per universe.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forms: Vec<PartizanMisereForm>,
     /// Boards valued.
     pub positions: usize,
     /// Wall time, milliseconds.
     pub elapsed_ms: f64,
 }
 
-/// The misère canonical form of the board `text` of `rules`, which must
-/// be impartial (a partizan ruleset is refused: its misère forms are not
-/// computed here); at most `max_positions` boards are valued.
+/// The misère canonical form of the board `text` of `rules`: impartial
+/// rulesets in the universe of impartial games, partizan ones in the
+/// general universe and (dicot boards) among dicots; at most
+/// `max_positions` boards are valued.
 pub fn misere_board(
     rules: Rules,
     text: &str,
@@ -440,6 +456,21 @@ pub fn misere_board(
             source,
         })?;
         let start = Instant::now();
+        if !r.impartial() {
+            let mut arena = PartizanArena::new(Universe::General);
+            let mut forms = PartizanBoardForms::new(r, max_positions);
+            let g = forms.form(&mut arena, &board)?;
+            let (forms_by_universe, _) = partizan_forms(&mut arena, g)?;
+            return Ok(MisereBoardReport {
+                ruleset: r.name(),
+                board: r.format(&board),
+                universe: Universe::General.describe(),
+                misere: None,
+                forms: forms_by_universe,
+                positions: forms.positions(),
+                elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
+            });
+        }
         let mut arena = MisereArena::new();
         let mut forms = BoardForms::new(r, max_positions)?;
         let g = forms.form(&mut arena, &board)?;
@@ -447,11 +478,173 @@ pub fn misere_board(
             ruleset: r.name(),
             board: r.format(&board),
             universe: IMPARTIAL_UNIVERSE,
-            misere: MisereForm::of(&mut arena, g),
+            misere: Some(MisereForm::of(&mut arena, g)),
+            forms: Vec::new(),
             positions: forms.positions(),
             elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
         })
     })
+}
+
+/// Longest form text printed; past it the report gives the length.
+pub const FORM_TEXT_LIMIT: usize = 2000;
+
+/// A partizan game's misère canonical form in one universe.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PartizanMisereForm {
+    /// `general` or `dicot`.
+    pub universe: &'static str,
+    /// What the universe is, in words.
+    pub universe_text: &'static str,
+    /// `L`, `R`, `N` or `P` under misère play.
+    pub outcome: &'static str,
+    /// The canonical form, or empty when longer than [`FORM_TEXT_LIMIT`].
+    pub form: String,
+    /// The length of the form's text.
+    pub form_chars: usize,
+    /// Its birthday.
+    pub birthday: u32,
+}
+
+impl PartizanMisereForm {
+    fn of(arena: &mut PartizanArena, g: FormId) -> Self {
+        let universe = arena.universe();
+        Self {
+            universe: universe.name(),
+            universe_text: universe.describe(),
+            outcome: arena.outcome(g).letter(),
+            form: arena.display_within(g, FORM_TEXT_LIMIT).unwrap_or_default(),
+            form_chars: arena.display_len(g),
+            birthday: arena.birthday(g),
+        }
+    }
+
+    fn write_text(&self, out: &mut String) {
+        let _ = writeln!(out, "universe {}: {}", self.universe, self.universe_text);
+        if self.form.is_empty() && self.form_chars > 0 {
+            let _ = writeln!(
+                out,
+                "  canonical form: {} characters, too long to print",
+                self.form_chars
+            );
+        } else {
+            let _ = writeln!(out, "  canonical form {}", self.form);
+        }
+        let who = match self.outcome {
+            "L" => "Left wins, whoever starts",
+            "R" => "Right wins, whoever starts",
+            "N" => "the player to move wins",
+            _ => "the player to move loses",
+        };
+        let _ = writeln!(
+            out,
+            "  outcome {}: {who}; birthday {}",
+            self.outcome, self.birthday
+        );
+    }
+}
+
+/// The forms of the general universe's form `g` in every universe it is
+/// in: the general universe, the dicots when it is a dicot, and the
+/// impartial form when it is impartial.
+fn partizan_forms(
+    general: &mut PartizanArena,
+    g: FormId,
+) -> Result<(Vec<PartizanMisereForm>, Option<MisereForm>), MisereError> {
+    let mut forms = vec![PartizanMisereForm::of(general, g)];
+    if general.is_dicot(g) {
+        let mut dicots = PartizanArena::new(Universe::Dicot);
+        let d = dicots.import(general, g)?;
+        forms.push(PartizanMisereForm::of(&mut dicots, d));
+    }
+    let mut impartial = MisereArena::new();
+    let imp = match general.impartial_form(g, &mut impartial) {
+        Some(x) => Some(MisereForm::of(&mut impartial, x?)),
+        None => None,
+    };
+    Ok((forms, imp))
+}
+
+/// A value written in notation, under misère play: `partizan game VALUE
+/// --misere` and `partizan analyse VALUE --misere`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MisereGameReport {
+    /// The values as given, added (`+`).
+    pub value: String,
+    /// Its forms, one per universe it belongs to (the general universe
+    /// first).
+    pub forms: Vec<PartizanMisereForm>,
+    /// The impartial misère form (genus and all) when the game is
+    /// impartial.
+    pub impartial: Option<MisereForm>,
+    /// Forms interned in the general universe.
+    pub forms_built: usize,
+    /// Wall time, milliseconds.
+    pub elapsed_ms: f64,
+}
+
+/// The misère canonical forms of the sum of `values`, each a game tree in
+/// CGSuite notation taken literally (braces are not simplified under
+/// normal play; named values such as `1`, `*2`, `1/2` stand for their
+/// normal-play canonical trees, `-x` is the conjugate); at most
+/// `max_forms` forms are built.
+pub fn misere_game<S: AsRef<str>>(
+    values: &[S],
+    max_forms: usize,
+) -> Result<MisereGameReport, MisereReportError> {
+    let start = Instant::now();
+    let mut core = partizan_core::Arena::new();
+    let mut arena = PartizanArena::with_limit(Universe::General, max_forms.max(1));
+    let mut g = FormId::ZERO;
+    for v in values {
+        let text = v.as_ref();
+        let lit = core
+            .parse_literal(text)
+            .map_err(|source| MisereReportError::Notation {
+                text: text.to_string(),
+                source,
+            })?;
+        let h = arena.from_literal(&core, &lit)?;
+        g = arena.sum(g, h)?;
+    }
+    let (forms, impartial) = partizan_forms(&mut arena, g)?;
+    Ok(MisereGameReport {
+        value: values
+            .iter()
+            .map(AsRef::as_ref)
+            .collect::<Vec<_>>()
+            .join(" + "),
+        forms,
+        impartial,
+        forms_built: arena.len(),
+        elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+impl MisereGameReport {
+    /// The text `partizan game VALUE --misere` prints.
+    #[must_use]
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{}, misère play", self.value);
+        for f in &self.forms {
+            f.write_text(&mut out);
+        }
+        if let Some(m) = &self.impartial {
+            let _ = writeln!(out, "impartial: {IMPARTIAL_UNIVERSE}");
+            let _ = writeln!(
+                out,
+                "  genus {} (G+ = {}, G- = {}), canonical form {}",
+                m.genus, m.nim_value, m.misere_nim_value, m.form
+            );
+        }
+        let _ = writeln!(
+            out,
+            "{} forms built ({:.1} ms)",
+            self.forms_built, self.elapsed_ms
+        );
+        out
+    }
 }
 
 impl MisereBoardReport {
@@ -460,9 +653,19 @@ impl MisereBoardReport {
     pub fn text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "{} {}, misère play", self.ruleset, self.board);
-        let _ = writeln!(out, "universe: {}", self.universe);
-        self.misere
-            .write_text(&mut out, self.positions, self.elapsed_ms);
+        if let Some(m) = &self.misere {
+            let _ = writeln!(out, "universe: {}", self.universe);
+            m.write_text(&mut out, self.positions, self.elapsed_ms);
+        } else {
+            for f in &self.forms {
+                f.write_text(&mut out);
+            }
+            let _ = writeln!(
+                out,
+                "positions valued {} ({:.1} ms)",
+                self.positions, self.elapsed_ms
+            );
+        }
         out
     }
 }

@@ -565,8 +565,8 @@ async fn outcome_grundy_parts_trace_and_atlas_apis() {
 
 /// An impartial ruleset's board in the explorer shows its misère form (a
 /// Cram strip 1 x 12 is Dawson's Kayles heap 12: genus 2^0520, P, as
-/// CGSuite pins it), in the page and in /api/explore; a partizan board has
-/// no such section.
+/// CGSuite pins it), in the page and in /api/explore; a partizan board its
+/// forms in the general universe (and among dicots for Clobber).
 #[tokio::test]
 async fn the_explorer_shows_an_impartial_board_under_misere_play() {
     let app = app();
@@ -584,7 +584,19 @@ async fn the_explorer_shows_an_impartial_board_under_misere_play() {
     assert_eq!(m["outcome"], "N", "{m}");
     assert_eq!(m["genus"], "0^120", "{m}");
     let r = get(&app, "/explore?ruleset=domineering&board=...|...").await;
-    assert!(!r.body.contains("Misère play"));
-    let r = get(&app, "/api/explore?ruleset=domineering&board=..|..").await;
-    assert!(r.json()["misere"].is_null());
+    assert!(r.body.contains("<h2>Misère play</h2>"), "{}", r.body);
+    assert!(r.body.contains("id=\"misere-general\""), "{}", r.body);
+    assert!(
+        r.body.contains("L: Left wins, whoever starts"),
+        "{}",
+        r.body
+    );
+    assert!(!r.body.contains("id=\"misere-dicot\""));
+    let r = get(&app, "/explore?ruleset=clobber&board=xoxo|oxox").await;
+    assert!(r.body.contains("id=\"misere-dicot\""), "{}", r.body);
+    assert!(r.body.contains("<code>*</code>"), "{}", r.body);
+    let r = get(&app, "/api/explore?ruleset=domineering&board=...|...").await;
+    let m = &r.json()["misere"];
+    assert_eq!(m["forms"][0]["universe"], "general", "{m}");
+    assert_eq!(m["forms"][0]["outcome"], "L", "{m}");
 }

@@ -263,11 +263,18 @@ def misere_quotient(
 def misere_board(
     ruleset: str, board: str, *, max_positions: int = 2_000_000
 ) -> Dict[str, Any]:
-    """A board of an impartial ruleset (Cram, ...) under misère play: its
-    misère canonical form in the universe of impartial games (`partizan
-    value RULESET BOARD --misere --json`'s fields: universe, outcome,
-    misere_nim_value, nim_value, genus, form, birthday, positions); a
-    partizan ruleset is a ValueError."""
+    """A board under misère play (`partizan value RULESET BOARD --misere
+    --json`'s fields). An impartial ruleset (Cram, ...): its misère
+    canonical form in the universe of impartial games (universe, outcome,
+    misere_nim_value, nim_value, genus, form, birthday, positions). A
+    partizan one: forms, one per universe it is in ("general", and "dicot"
+    for a dicot board such as Clobber's), each with outcome (L, R, N, P),
+    form, form_chars and birthday."""
+
+def misere_game(*values: str, max_forms: int = 2_000_000) -> Dict[str, Any]:
+    """The misère canonical forms of the sum of game trees written in CGSuite
+    notation, taken literally (`partizan game VALUE... --misere --json`'s
+    fields: value, forms, impartial, forms_built)."""
 
 def misere_graph(
     game: str, graph: str, *, max_positions: int = 2_000_000

@@ -358,7 +358,7 @@ fn add_extras<R: Ruleset>(
         None
     };
     e.misere = match partizan_games::Rules::from_name(r.name()) {
-        Ok(rules) if r.impartial() => Some(
+        Ok(rules) => Some(
             partizan_report::misere_board(rules, &e.board, MISERE_POSITIONS)
                 .map_err(|err| err.to_string()),
         ),
@@ -866,13 +866,14 @@ fn extras_html(e: &Explored, view: View) -> String {
         s.push_str("</div>");
     }
     match &e.misere {
-        Some(Ok(m)) => {
-            s.push_str(&super::grundy::misere_card(
-                &m.misere,
+        Some(Ok(m)) => match &m.misere {
+            Some(f) => s.push_str(&super::grundy::misere_card(
+                f,
                 Some(m.universe),
                 m.positions,
-            ));
-        }
+            )),
+            None => s.push_str(&partizan_misere_card(&m.forms, m.positions)),
+        },
         Some(Err(why)) => {
             let _ = write!(
                 s,
@@ -1279,6 +1280,39 @@ pub(crate) async fn api_handler(
         e.to_json().to_string(),
     )
         .into_response())
+}
+
+/// The misère card of a partizan board: its form in each universe it is in.
+fn partizan_misere_card(forms: &[partizan_report::PartizanMisereForm], positions: usize) -> String {
+    let mut s = String::from("<h2>Misère play</h2><div class=\"card\" id=\"misere\">");
+    for f in forms {
+        let who = match f.outcome {
+            "L" => "Left wins, whoever starts",
+            "R" => "Right wins, whoever starts",
+            "N" => "the player to move wins",
+            _ => "the player to move loses",
+        };
+        let form = if f.form.is_empty() && f.form_chars > 0 {
+            format!("{} characters, too long to show", f.form_chars)
+        } else {
+            format!("<code>{}</code>", escape(&f.form))
+        };
+        let _ = write!(
+            s,
+            "<dl class=\"kv\" id=\"misere-{}\"><dt>universe</dt><dd>{}</dd>\
+<dt>outcome</dt><dd class=\"misere-outcome\">{}: {who}</dd><dt>birthday</dt><dd>{}</dd>\
+<dt>canonical form</dt><dd>{form}</dd></dl>",
+            f.universe,
+            escape(f.universe_text),
+            f.outcome,
+            f.birthday
+        );
+    }
+    let _ = write!(
+        s,
+        "<p class=\"muted\">positions valued {positions}</p></div>"
+    );
+    s
 }
 
 #[cfg(test)]

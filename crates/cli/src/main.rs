@@ -154,6 +154,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Compare two values: prints <, >, = or || (confused).
     Compare(toolkit_cmd::CompareArgs),
+    /// Loopy values: a game graph's outcome with draws, a stopper's simplest
+    /// form, comparisons of stoppers (CGSuite notation with pass and labels).
+    Loopy(toolkit_cmd::LoopyArgs),
     /// Everything about a value: atomic weight, reduced form, thermograph, cooling, ...
     Analyse(toolkit_cmd::AnalyseArgs),
     /// Draw a board, or its thermograph (--thermograph), as SVG or TikZ.
@@ -302,6 +305,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => serve::serve(a, &store),
         Command::Compare(a) => toolkit_cmd::compare(a, cli.json),
         Command::Analyse(a) => toolkit_cmd::analyse(a, cli.json),
+        Command::Loopy(a) => toolkit_cmd::loopy(a, cli.json),
         Command::Draw(a) => toolkit_cmd::draw(a),
         Command::Completions(a) => manners::completions(a, &mut manners::command(Cli::command())),
         Command::Man(a) => manners::man(a, manners::command(Cli::command())),

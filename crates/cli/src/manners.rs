@@ -60,7 +60,10 @@ on standard error when standard output carries a certificate (--certificate -)."
 
 /// The commands by what they work on: (heading, command names).
 const GROUPS: &[(&str, &[&str])] = &[
-    ("Values (CGSuite notation)", &["game", "compare", "analyse"]),
+    (
+        "Values (CGSuite notation)",
+        &["game", "compare", "analyse", "loopy"],
+    ),
     (
         "Boards",
         &[

@@ -719,3 +719,74 @@ fn full_report(a: &mut Arena, g: GameId, sh: &Shower, json_out: bool) -> Result<
     println!("thermograph right wall: {}", wall_text(&th.right));
     Ok(())
 }
+
+/// Arguments of `partizan loopy`.
+#[derive(clap::Args, Debug)]
+pub struct LoopyArgs {
+    /// Values in CGSuite's loopy notation, added together: `{pass|}` (on),
+    /// `a{0|{*|a}}` (a labelled position its followers return to), `over`,
+    /// `upon`, `dud`, `tis`, short values such as `1/2` or `^*`.
+    #[arg(required = true, allow_hyphen_values = true)]
+    pub values: Vec<String>,
+    /// Compare with this value (both must be stoppers): >, <, = or ||.
+    #[arg(long, value_name = "VALUE", allow_hyphen_values = true)]
+    pub compare: Option<String>,
+    /// Most positions a graph may have (a stopper's simplest form compares
+    /// every pair of its positions).
+    #[arg(long, default_value_t = 5_000, value_name = "N")]
+    pub max_positions: usize,
+}
+
+/// `partizan loopy VALUE...`.
+pub fn loopy(args: LoopyArgs, json_out: bool) -> Result<()> {
+    // Values may start with '-', so flags after them arrive among them.
+    let mut json_out = json_out;
+    let mut compare = args.compare.clone();
+    let mut max_positions = args.max_positions;
+    let mut values = Vec::new();
+    let mut it = args.values.iter();
+    while let Some(v) = it.next() {
+        let (name, inline) = match v.split_once('=') {
+            Some((n, x)) if n.starts_with("--") => (n, Some(x.to_string())),
+            _ => (v.as_str(), None),
+        };
+        let mut arg = |flag: &str| -> Result<String> {
+            let next = || {
+                it.next()
+                    .filter(|w| {
+                        !(w.starts_with("--")
+                            && w[2..].starts_with(|c: char| c.is_ascii_alphabetic()))
+                    })
+                    .cloned()
+            };
+            inline
+                .clone()
+                .or_else(next)
+                .ok_or_else(|| anyhow::anyhow!("{flag} needs a value"))
+        };
+        match name {
+            "--json" => json_out = true,
+            "--no-store" => {}
+            "--compare" => compare = Some(arg("--compare")?),
+            "--max-positions" => {
+                let text = arg("--max-positions")?;
+                max_positions = text
+                    .parse()
+                    .map_err(|_| anyhow::anyhow!("--max-positions: '{text}' is not a count"))?;
+            }
+            flag if flag.starts_with("--")
+                && flag[2..].starts_with(|c: char| c.is_ascii_alphabetic()) =>
+            {
+                bail!("unknown flag '{flag}' for loopy (see --help)")
+            }
+            _ => values.push(v.clone()),
+        }
+    }
+    let report = partizan_report::loopy_value(&values, compare.as_deref(), max_positions)?;
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.text());
+    }
+    Ok(())
+}

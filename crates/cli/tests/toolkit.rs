@@ -233,3 +233,30 @@ fn boards_are_drawn_as_svg_and_tikz() {
         "svg or tikz",
     );
 }
+
+#[test]
+fn loopy_values() {
+    // CGSuite's CanonicalStopperTestCase: {pass|} is on; over is idempotent.
+    let text = stdout(&["loopy", "{pass|}"]);
+    assert!(text.contains("simplest form on"), "{text}");
+    let v = json(&["loopy", "{0|pass}", "{0|pass}", "--json"]);
+    assert_eq!(v["form"], "over");
+    assert_eq!(v["stopper"], true);
+    // Comparison of stoppers: over is positive and below every positive number.
+    let text = stdout(&["loopy", "over", "--compare", "1/64"]);
+    assert!(text.contains("over < 1/64"), "{text}");
+    let v = json(&["loopy", "over", "--compare=0", "--json"]);
+    assert_eq!(v["compared"][1], ">");
+    // dud: a draw either way, not a stopper (SidedValueTestCase).
+    let v = json(&["loopy", "dud", "--json"]);
+    assert_eq!(v["outcome"], "D");
+    assert_eq!(v["stopper"], false);
+    // A short game keeps its canonical form.
+    let v = json(&["loopy", "{1|1}", "--json"]);
+    assert_eq!(v["form"], "1*");
+    fails(&["loopy", "{pass|"], "unclosed");
+    fails(&["loopy", "a"], "unknown name");
+    fails(&["loopy", "dud", "--compare", "0"], "not a stopper");
+    fails(&["loopy", "over", "--compare"], "needs a value");
+    fails(&["loopy", "on + on", "--max-positions", "x"], "not a count");
+}

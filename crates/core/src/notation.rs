@@ -506,6 +506,29 @@ impl Arena {
     }
 }
 
+/// The pieces of `[i, j)` between separators at nesting depth 0: each
+/// `(from, to)`, empty pieces included (`depth(k)` is +1 at an opening
+/// bracket, -1 at a closing one). Shared by the notation parsers.
+pub fn top_level_pieces(
+    i: usize,
+    j: usize,
+    depth: impl Fn(usize) -> i32,
+    separator: impl Fn(usize) -> bool,
+) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut d = 0;
+    let mut from = i;
+    for k in i..j {
+        d += depth(k);
+        if d == 0 && separator(k) {
+            out.push((from, k));
+            from = k + 1;
+        }
+    }
+    out.push((from, j));
+    out
+}
+
 /// The syntax tree of a text in notation.
 fn syntax(s: &str) -> Result<Ast, ParseError> {
     let toks = lex(s)?;
@@ -1258,25 +1281,22 @@ impl Parser<'_> {
 
     /// Comma-separated terms in `[i, j)` (no top-level bars).
     fn list(&mut self, i: usize, j: usize) -> Result<Vec<Ast>, ParseError> {
-        let mut out = Vec::new();
-        let mut depth = 0i64;
-        let mut from = i;
-        for k in i..=j {
-            let at_end = k == j;
-            if !at_end {
-                match self.toks[k].0 {
-                    Tok::LBrace | Tok::LParen => depth += 1,
-                    Tok::RBrace | Tok::RParen => depth -= 1,
-                    _ => {}
-                }
+        let pieces = top_level_pieces(
+            i,
+            j,
+            |k| match self.toks[k].0 {
+                Tok::LBrace | Tok::LParen => 1,
+                Tok::RBrace | Tok::RParen => -1,
+                _ => 0,
+            },
+            |k| self.toks[k].0 == Tok::Comma,
+        );
+        let mut out = Vec::with_capacity(pieces.len());
+        for (from, k) in pieces {
+            if from == k {
+                return Err(ParseError::new(self.off(k), "expected a value"));
             }
-            if at_end || (depth == 0 && self.toks[k].0 == Tok::Comma) {
-                if from == k {
-                    return Err(ParseError::new(self.off(k), "expected a value"));
-                }
-                out.push(self.term_exact(from, k)?);
-                from = k + 1;
-            }
+            out.push(self.term_exact(from, k)?);
         }
         Ok(out)
     }

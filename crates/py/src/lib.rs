@@ -34,7 +34,8 @@ pub mod atlas;
 pub mod board;
 pub mod engine;
 pub mod interrupt;
-pub mod misere;
+pub mod loopy;
+mod misere;
 pub mod outcome;
 pub mod tables;
 pub mod value;
@@ -65,6 +66,7 @@ fn _partizan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(misere::misere_graph, m)?)?;
     m.add_function(wrap_pyfunction!(misere::misere_board, m)?)?;
     m.add_function(wrap_pyfunction!(misere::misere_game, m)?)?;
+    m.add_function(wrap_pyfunction!(loopy::loopy, m)?)?;
     m.add_function(wrap_pyfunction!(tables::domineering_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::cram_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::sylver_census, m)?)?;

@@ -10,7 +10,10 @@ use pyo3::prelude::*;
 use partizan_impartial::GraphGame;
 use partizan_report::misere::{self, MisereAsk, DEFAULT_MISERE_WORK};
 
-fn to_dict<'py, T: serde::Serialize>(py: Python<'py>, report: &T) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn to_dict<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    report: &T,
+) -> PyResult<Bound<'py, PyAny>> {
     let text = serde_json::to_string(report).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     py.import("json")?.call_method1("loads", (text,))
 }

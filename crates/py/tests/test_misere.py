@@ -92,3 +92,18 @@ def test_misere_game():
     assert h["forms"][0]["outcome"] == "R"
     with pytest.raises(ValueError):
         partizan.misere_game("{1|")
+
+
+def test_loopy():
+    # CGSuite's CanonicalStopperTestCase: {pass|} is on, {0|pass} over (an
+    # idempotent); dud is a draw either way and not a stopper.
+    assert partizan.loopy("{pass|}")["form"] == "on"
+    assert partizan.loopy("{0|pass}", "{0|pass}")["form"] == "over"
+    d = partizan.loopy("dud")
+    assert (d["outcome"], d["stopper"], d["form"]) == ("D", False, None)
+    assert partizan.loopy("over", compare="1/64")["compared"] == ["1/64", "<"]
+    assert partizan.loopy("{1|1}")["form"] == "1*"
+    with pytest.raises(ValueError):
+        partizan.loopy("{pass|")
+    with pytest.raises(ValueError):
+        partizan.loopy("dud", compare="0")

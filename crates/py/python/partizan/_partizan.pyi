@@ -271,6 +271,14 @@ def misere_board(
     for a dicot board such as Clobber's), each with outcome (L, R, N, P),
     form, form_chars and birthday."""
 
+def loopy(
+    *values: str, compare: Optional[str] = None, max_positions: int = 5_000
+) -> Dict[str, Any]:
+    """A loopy value in CGSuite's loopy notation (pass, labels a{...}, on,
+    off, over, under, upon, dud, tis, tisn), the sum of the values
+    (`partizan loopy VALUE --json`'s fields: positions, stopper, short,
+    outcome, left_first, right_first, form or no_form, compared)."""
+
 def misere_game(*values: str, max_forms: int = 2_000_000) -> Dict[str, Any]:
     """The misère canonical forms of the sum of game trees written in CGSuite
     notation, taken literally (`partizan game VALUE... --misere --json`'s

@@ -1,0 +1,481 @@
+//! Game graphs: positions whose options may lead back to them.
+
+use std::collections::VecDeque;
+
+use partizan_core::{Arena, GameId};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use crate::LoopyError;
+
+/// The default limit on positions a graph (or a sum's graph) may have.
+pub const DEFAULT_MAX_NODES: usize = 200_000;
+
+/// A game graph with a root: node `i` has Left options `left(i)` and Right
+/// options `right(i)`, which may lead back to `i` or to its ancestors.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Graph {
+    left: Vec<Vec<u32>>,
+    right: Vec<Vec<u32>>,
+    root: u32,
+}
+
+/// How a player to move fares under normal play with infinite play a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Play {
+    /// The player to move wins.
+    Win,
+    /// The player to move loses.
+    Loss,
+    /// Neither can force a win: play goes on forever.
+    Draw,
+}
+
+/// The outcome of a loopy game: how it ends with each player moving first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct LoopyOutcome {
+    /// Left moving first: Left's result.
+    pub left_first: Play,
+    /// Right moving first: Right's result.
+    pub right_first: Play,
+}
+
+impl LoopyOutcome {
+    /// `L`, `R`, `N`, `P` when neither start draws, `D` when both draw, and
+    /// otherwise two letters, Left's start first: `W`/`L`/`D` for Left
+    /// moving first, then for Right moving first (the mover's result),
+    /// such as `D/L` (Left moving first draws, Right moving first loses).
+    #[must_use]
+    pub fn class(self) -> String {
+        use Play::{Draw, Loss, Win};
+        match (self.left_first, self.right_first) {
+            (Win, Loss) => "L".into(),
+            (Loss, Win) => "R".into(),
+            (Win, Win) => "N".into(),
+            (Loss, Loss) => "P".into(),
+            (Draw, Draw) => "D".into(),
+            (a, b) => format!("{}/{}", letter(a), letter(b)),
+        }
+    }
+
+    /// In words.
+    #[must_use]
+    pub fn words(self) -> String {
+        format!(
+            "Left moving first {}, Right moving first {}",
+            word(self.left_first),
+            word(self.right_first)
+        )
+    }
+}
+
+fn letter(p: Play) -> &'static str {
+    match p {
+        Play::Win => "W",
+        Play::Loss => "L",
+        Play::Draw => "D",
+    }
+}
+
+fn word(p: Play) -> &'static str {
+    match p {
+        Play::Win => "wins",
+        Play::Loss => "loses",
+        Play::Draw => "draws (play never ends)",
+    }
+}
+
+impl Graph {
+    /// A graph of one node with no options (`0`).
+    #[must_use]
+    pub fn zero() -> Self {
+        Self {
+            left: vec![Vec::new()],
+            right: vec![Vec::new()],
+            root: 0,
+        }
+    }
+
+    /// Adds a node with no options yet; returns its index.
+    pub fn add(&mut self) -> u32 {
+        self.left.push(Vec::new());
+        self.right.push(Vec::new());
+        (self.left.len() - 1) as u32
+    }
+
+    /// Sets a node's options (each an existing node).
+    pub fn set(&mut self, node: u32, left: Vec<u32>, right: Vec<u32>) {
+        self.left[node as usize] = left;
+        self.right[node as usize] = right;
+    }
+
+    /// Makes `node` the root.
+    pub fn set_root(&mut self, node: u32) {
+        self.root = node;
+    }
+
+    /// The root.
+    #[must_use]
+    pub fn root(&self) -> u32 {
+        self.root
+    }
+
+    /// Nodes held (reachable or not).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.left.len()
+    }
+
+    /// Whether the graph has no node.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.left.is_empty()
+    }
+
+    /// Left's options of a node.
+    #[must_use]
+    pub fn left(&self, n: u32) -> &[u32] {
+        &self.left[n as usize]
+    }
+
+    /// Right's options of a node.
+    #[must_use]
+    pub fn right(&self, n: u32) -> &[u32] {
+        &self.right[n as usize]
+    }
+
+    /// The graph with `other`'s nodes appended; returns the offset of
+    /// `other`'s node 0.
+    pub fn append(&mut self, other: &Graph) -> u32 {
+        let off = self.len() as u32;
+        for i in 0..other.len() {
+            self.left
+                .push(other.left[i].iter().map(|&x| x + off).collect());
+            self.right
+                .push(other.right[i].iter().map(|&x| x + off).collect());
+        }
+        off
+    }
+
+    /// The tree of a short game (its canonical form), as a graph.
+    #[must_use]
+    pub fn short(core: &Arena, g: GameId) -> Self {
+        let mut out = Graph::default();
+        let mut memo = FxHashMap::default();
+        let root = out.add_short(core, g, &mut memo);
+        out.root = root;
+        out
+    }
+
+    /// Adds the short game `g`'s tree (shared subtrees once).
+    pub fn add_short(&mut self, core: &Arena, g: GameId, memo: &mut FxHashMap<GameId, u32>) -> u32 {
+        if let Some(&n) = memo.get(&g) {
+            return n;
+        }
+        let l: Vec<u32> = core
+            .left_options(g)
+            .iter()
+            .map(|&x| self.add_short(core, x, memo))
+            .collect();
+        let r: Vec<u32> = core
+            .right_options(g)
+            .iter()
+            .map(|&x| self.add_short(core, x, memo))
+            .collect();
+        let n = self.add();
+        self.set(n, l, r);
+        memo.insert(g, n);
+        n
+    }
+
+    /// `-G`: Left and Right exchanged.
+    #[must_use]
+    pub fn neg(&self) -> Self {
+        Self {
+            left: self.right.clone(),
+            right: self.left.clone(),
+            root: self.root,
+        }
+    }
+
+    /// The nodes reachable from the root, renumbered from 0 (the root).
+    #[must_use]
+    pub fn trimmed(&self) -> Self {
+        let mut index: FxHashMap<u32, u32> = FxHashMap::default();
+        let mut order = vec![self.root];
+        index.insert(self.root, 0);
+        let mut i = 0;
+        while i < order.len() {
+            let n = order[i];
+            for &x in self.left(n).iter().chain(self.right(n)) {
+                if let std::collections::hash_map::Entry::Vacant(e) = index.entry(x) {
+                    e.insert(order.len() as u32);
+                    order.push(x);
+                }
+            }
+            i += 1;
+        }
+        let mut out = Graph::default();
+        for &n in &order {
+            let mut l: Vec<u32> = self.left(n).iter().map(|x| index[x]).collect();
+            let mut r: Vec<u32> = self.right(n).iter().map(|x| index[x]).collect();
+            l.sort_unstable();
+            l.dedup();
+            r.sort_unstable();
+            r.dedup();
+            out.left.push(l);
+            out.right.push(r);
+        }
+        out
+    }
+
+    /// The disjunctive sum: a position of `G + H` is a pair of positions,
+    /// a move is a move in either. At most `max_nodes` pairs.
+    pub fn sum(&self, other: &Graph, max_nodes: usize) -> Result<Self, LoopyError> {
+        let mut index: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+        let mut pairs = vec![(self.root, other.root)];
+        index.insert((self.root, other.root), 0);
+        let mut out = Graph::default();
+        let mut i = 0;
+        while i < pairs.len() {
+            let (a, b) = pairs[i];
+            let mut sides = [Vec::new(), Vec::new()];
+            for (side, left) in sides.iter_mut().zip([true, false]) {
+                let (oa, ob) = if left {
+                    (self.left(a), other.left(b))
+                } else {
+                    (self.right(a), other.right(b))
+                };
+                let next = oa.iter().map(|&x| (x, b)).chain(ob.iter().map(|&y| (a, y)));
+                for p in next {
+                    let id = match index.get(&p) {
+                        Some(&id) => id,
+                        None => {
+                            if pairs.len() >= max_nodes {
+                                return Err(LoopyError::TooLarge { limit: max_nodes });
+                            }
+                            let id = pairs.len() as u32;
+                            index.insert(p, id);
+                            pairs.push(p);
+                            id
+                        }
+                    };
+                    side.push(id);
+                }
+            }
+            let [l, r] = sides;
+            out.left.push(l);
+            out.right.push(r);
+            i += 1;
+        }
+        Ok(out)
+    }
+
+    /// For every node and each player to move (0 Left, 1 Right), how the
+    /// mover fares under normal play, infinite play a draw (retrograde
+    /// analysis: a mover with no move loses; a move to a position lost by
+    /// the opponent wins; every move to a position the opponent wins
+    /// loses; what is never decided is a draw).
+    #[must_use]
+    pub fn plays(&self) -> Vec<[Play; 2]> {
+        let n = self.len();
+        // State s = 2 * node + mover; a move from (x, m) goes to (y, 1 - m).
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); 2 * n];
+        let mut open = vec![0u32; 2 * n];
+        for x in 0..n as u32 {
+            for (m, opts) in [(0u32, self.left(x)), (1, self.right(x))] {
+                open[(2 * x + m) as usize] = opts.len() as u32;
+                for &y in opts {
+                    preds[(2 * y + 1 - m) as usize].push(2 * x + m);
+                }
+            }
+        }
+        let mut result: Vec<Option<Play>> = vec![None; 2 * n];
+        let mut queue = VecDeque::new();
+        for s in 0..2 * n {
+            if open[s] == 0 {
+                result[s] = Some(Play::Loss);
+                queue.push_back(s as u32);
+            }
+        }
+        while let Some(s) = queue.pop_front() {
+            let lost = result[s as usize] == Some(Play::Loss);
+            for &p in &preds[s as usize] {
+                let p = p as usize;
+                if result[p].is_some() {
+                    continue;
+                }
+                if lost {
+                    result[p] = Some(Play::Win);
+                    queue.push_back(p as u32);
+                } else {
+                    open[p] -= 1;
+                    if open[p] == 0 {
+                        result[p] = Some(Play::Loss);
+                        queue.push_back(p as u32);
+                    }
+                }
+            }
+        }
+        (0..n)
+            .map(|x| {
+                [
+                    result[2 * x].unwrap_or(Play::Draw),
+                    result[2 * x + 1].unwrap_or(Play::Draw),
+                ]
+            })
+            .collect()
+    }
+
+    /// The outcome of the root.
+    #[must_use]
+    pub fn outcome(&self) -> LoopyOutcome {
+        let p = self.plays()[self.root as usize];
+        LoopyOutcome {
+            left_first: p[0],
+            right_first: p[1],
+        }
+    }
+
+    /// Whether the game is a stopper: no play from the root alternates
+    /// forever (the graph of alternating moves has no cycle reachable
+    /// from the root with either player to move).
+    #[must_use]
+    pub fn is_stopper(&self) -> bool {
+        // 0 unseen, 1 on the stack, 2 done; state = 2 * node + mover.
+        let mut color = vec![0u8; 2 * self.len()];
+        for start in [2 * self.root, 2 * self.root + 1] {
+            if color[start as usize] != 0 {
+                continue;
+            }
+            let mut stack: Vec<(u32, usize)> = vec![(start, 0)];
+            color[start as usize] = 1;
+            while let Some(&mut (s, ref mut i)) = stack.last_mut() {
+                let (x, m) = (s / 2, s % 2);
+                let opts = if m == 0 { self.left(x) } else { self.right(x) };
+                if *i < opts.len() {
+                    let t = 2 * opts[*i] + 1 - m;
+                    *i += 1;
+                    match color[t as usize] {
+                        0 => {
+                            color[t as usize] = 1;
+                            stack.push((t, 0));
+                        }
+                        1 => return false,
+                        _ => {}
+                    }
+                } else {
+                    color[s as usize] = 2;
+                    stack.pop();
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether no cycle is reachable from `n` at all (the position is a
+    /// short game), for every node.
+    #[must_use]
+    pub fn short_nodes(&self) -> Vec<bool> {
+        let n = self.len();
+        // Tarjan-free: a node is short when all its options are short and
+        // it is on no cycle; iterate Kahn-style on reversed edges.
+        let mut out_deg = vec![0u32; n];
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for x in 0..n as u32 {
+            let mut opts: Vec<u32> = self.left(x).iter().chain(self.right(x)).copied().collect();
+            opts.sort_unstable();
+            opts.dedup();
+            out_deg[x as usize] = opts.len() as u32;
+            for y in opts {
+                preds[y as usize].push(x);
+            }
+        }
+        let mut short = vec![false; n];
+        let mut queue: VecDeque<u32> = (0..n as u32)
+            .filter(|&x| out_deg[x as usize] == 0)
+            .collect();
+        while let Some(x) = queue.pop_front() {
+            short[x as usize] = true;
+            for &p in &preds[x as usize] {
+                out_deg[p as usize] -= 1;
+                if out_deg[p as usize] == 0 {
+                    queue.push_back(p);
+                }
+            }
+        }
+        short
+    }
+
+    /// `ge[a][b]`: whether `G_a >= G_b`, for every pair of nodes of a
+    /// stopper graph (every node is then a stopper): Left survives
+    /// `G_a - G_b` with Right moving first, one retrograde analysis over
+    /// all pairs (Right wins only by leaving Left without a move).
+    #[must_use]
+    pub fn comparisons(&self) -> Vec<Vec<bool>> {
+        let n = self.len();
+        let id = |a: usize, b: usize, m: usize| 2 * (a * n + b) + m;
+        let states = 2 * n * n;
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); states];
+        let mut open = vec![0u32; states];
+        for a in 0..n {
+            for b in 0..n {
+                // Left to move in G_a - G_b: G_a's Left options, -(G_b's Right options).
+                let l = self.left[a]
+                    .iter()
+                    .map(|&x| (x as usize, b))
+                    .chain(self.right[b].iter().map(|&y| (a, y as usize)));
+                let mut k = 0;
+                for (x, y) in l {
+                    preds[id(x, y, 1)].push(id(a, b, 0) as u32);
+                    k += 1;
+                }
+                open[id(a, b, 0)] = k;
+                let r = self.right[a]
+                    .iter()
+                    .map(|&x| (x as usize, b))
+                    .chain(self.left[b].iter().map(|&y| (a, y as usize)));
+                for (x, y) in r {
+                    preds[id(x, y, 0)].push(id(a, b, 1) as u32);
+                }
+            }
+        }
+        // Right's wins: Left to move with no move, or every Left move to a
+        // Right win; Right to move with some move to a Right win.
+        let mut right_wins = vec![false; states];
+        let mut queue = VecDeque::new();
+        for a in 0..n {
+            for b in 0..n {
+                let s = id(a, b, 0);
+                if open[s] == 0 {
+                    right_wins[s] = true;
+                    queue.push_back(s as u32);
+                }
+            }
+        }
+        while let Some(s) = queue.pop_front() {
+            let left_to_move = s % 2 == 0;
+            for &p in &preds[s as usize] {
+                let p = p as usize;
+                if right_wins[p] {
+                    continue;
+                }
+                if left_to_move {
+                    // p is a Right-to-move state with a move to s.
+                    right_wins[p] = true;
+                    queue.push_back(p as u32);
+                } else {
+                    open[p] -= 1;
+                    if open[p] == 0 {
+                        right_wins[p] = true;
+                        queue.push_back(p as u32);
+                    }
+                }
+            }
+        }
+        (0..n)
+            .map(|a| (0..n).map(|b| !right_wins[id(a, b, 1)]).collect())
+            .collect()
+    }
+}

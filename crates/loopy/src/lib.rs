@@ -1,0 +1,23 @@
+//! partizan-loopy: games whose play can return to a position.
+//!
+//! * [`graph`]: game graphs ([`Graph`]), sums and negatives, outcomes under
+//!   normal play with infinite play a draw ([`LoopyOutcome`]), stoppers
+//!   (no play alternates forever).
+//! * [`stopper`]: comparison of stoppers by survival, and their simplest
+//!   forms (fusion, dominated and reversible options), each pass checked.
+//! * [`parse`] and [`display`]: CGSuite's loopy notation (`pass`, labels
+//!   `a{...}`, `on`, `off`, `over`, `under`, `upon`, `dud`, `tis`, `tisn`,
+//!   short values in the normal-play notation).
+//!
+//! Short games stay with the normal-play engine: a loopy graph with no
+//! cycle is handed to `partizan-core`, so its form is the canonical form.
+
+pub mod display;
+mod error;
+pub mod graph;
+pub mod parse;
+pub mod stopper;
+
+pub use error::LoopyError;
+pub use graph::{Graph, LoopyOutcome, Play, DEFAULT_MAX_NODES};
+pub use stopper::Relation;

@@ -1,0 +1,209 @@
+//! Stoppers: comparison and simplest forms.
+//!
+//! `G >= H` for stoppers exactly when Left, moving second, survives
+//! `G - H` (Right wins only by leaving Left without a move; play that
+//! never ends is survival): Siegel, *Combinatorial Game Theory*, ch. VI.
+//! Every stopper has a unique simplest form, reached by fusing equal
+//! positions, deleting dominated options and bypassing reversible ones
+//! (Conway, ONAG ch. 16; Siegel VI.3). Here every pass is checked before it
+//! is kept: the new graph must be a stopper equal to the old one (the
+//! survival comparison of the two roots, both ways), or the pass is
+//! refused and the form is left as the last checked graph.
+
+use partizan_core::Arena;
+
+use crate::graph::Graph;
+use crate::LoopyError;
+
+/// `g >= h`, both stoppers.
+pub fn ge(g: &Graph, h: &Graph, max_nodes: usize) -> Result<bool, LoopyError> {
+    let (u, a, b) = union(g, h, max_nodes)?;
+    let ge = u.comparisons();
+    Ok(ge[a as usize][b as usize])
+}
+
+/// Both graphs in one (`g`'s nodes, then `h`'s), with the two roots.
+fn union(g: &Graph, h: &Graph, max_nodes: usize) -> Result<(Graph, u32, u32), LoopyError> {
+    let g = g.trimmed();
+    let h = h.trimmed();
+    if g.len() + h.len() > max_nodes {
+        return Err(LoopyError::TooLarge { limit: max_nodes });
+    }
+    let mut u = g.clone();
+    let off = u.append(&h);
+    Ok((u, g.root(), h.root() + off))
+}
+
+/// How two stoppers compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Relation {
+    /// `G > H`.
+    Greater,
+    /// `G < H`.
+    Less,
+    /// `G = H`.
+    Equal,
+    /// Neither `G >= H` nor `G <= H`.
+    Confused,
+}
+
+/// The relation of two stoppers.
+pub fn compare(g: &Graph, h: &Graph, max_nodes: usize) -> Result<Relation, LoopyError> {
+    let (u, a, b) = union(g, h, max_nodes)?;
+    let ge = u.comparisons();
+    Ok(
+        match (ge[a as usize][b as usize], ge[b as usize][a as usize]) {
+            (true, true) => Relation::Equal,
+            (true, false) => Relation::Greater,
+            (false, true) => Relation::Less,
+            (false, false) => Relation::Confused,
+        },
+    )
+}
+
+/// The simplest form of a stopper. `max_nodes` bounds the graph (its
+/// comparison table is quadratic in it).
+pub fn simplest(g: &Graph, max_nodes: usize) -> Result<Graph, LoopyError> {
+    let mut cur = g.trimmed();
+    if cur.len() > max_nodes {
+        return Err(LoopyError::TooLarge { limit: max_nodes });
+    }
+    // Dominated and reversible options first, until there are none; then
+    // fusion of equal positions (safe only once the options are simplified:
+    // `over + over` has Left options equal to itself, and fusing them first
+    // would make `dud`). Every step is checked before it is kept.
+    for _ in 0..10_000 {
+        let mut next = pass(&cur, false);
+        if next == cur {
+            next = pass(&cur, true);
+            if next == cur {
+                return Ok(cur);
+            }
+        }
+        let (u, a, b) = union(&cur, &next, 2 * max_nodes)?;
+        let ok = next.is_stopper() && {
+            let ge = u.comparisons();
+            ge[a as usize][b as usize] && ge[b as usize][a as usize]
+        };
+        if !ok {
+            return Err(LoopyError::Value(
+                "a simplification step did not keep the value (a bug: please report the game)"
+                    .into(),
+            ));
+        }
+        cur = next;
+    }
+    Ok(cur)
+}
+
+/// One pass: with `fuse`, equal nodes become one; at every node dominated
+/// options are deleted and reversible ones bypassed, all read from one
+/// comparison table.
+fn pass(g: &Graph, fuse: bool) -> Graph {
+    let n = g.len();
+    let ge = g.comparisons();
+    let mut rep: Vec<u32> = (0..n as u32).collect();
+    for a in (0..n).filter(|_| fuse) {
+        for b in 0..a {
+            if rep[b] == b as u32 && ge[a][b] && ge[b][a] {
+                rep[a] = b as u32;
+                break;
+            }
+        }
+    }
+    let mut out = Graph::default();
+    for _ in 0..n {
+        out.add();
+    }
+    for x in 0..n {
+        if rep[x] != x as u32 {
+            continue;
+        }
+        let side = |left: bool| -> Vec<u32> {
+            let opts = if left {
+                g.left(x as u32)
+            } else {
+                g.right(x as u32)
+            };
+            let mut v: Vec<u32> = opts.iter().map(|&y| rep[y as usize]).collect();
+            v.sort_unstable();
+            v.dedup();
+            // Reversible: a Left option y with some y^R <= x is replaced by
+            // y^R's Left options (Right's symmetrically).
+            let mut out = Vec::new();
+            for &y in &v {
+                let answers = if left { g.right(y) } else { g.left(y) };
+                let through = answers.iter().map(|&z| rep[z as usize]).find(|&z| {
+                    if left {
+                        ge[x][z as usize]
+                    } else {
+                        ge[z as usize][x]
+                    }
+                });
+                match through {
+                    Some(z) if z != x as u32 => {
+                        let more = if left { g.left(z) } else { g.right(z) };
+                        out.extend(more.iter().map(|&w| rep[w as usize]));
+                    }
+                    _ => out.push(y),
+                }
+            }
+            out.sort_unstable();
+            out.dedup();
+            // Dominated: Left drops y when another option is better, or
+            // equal and earlier (one of equal options stays).
+            let better = |z: u32, y: u32| -> bool {
+                let (zy, yz) = (ge[z as usize][y as usize], ge[y as usize][z as usize]);
+                let (over, under) = if left { (zy, yz) } else { (yz, zy) };
+                z != y && over && (!under || z < y)
+            };
+            let keep: Vec<u32> = out
+                .iter()
+                .copied()
+                .filter(|&y| !out.iter().any(|&z| better(z, y)))
+                .collect();
+            keep
+        };
+        let (l, r) = (side(true), side(false));
+        out.set(x as u32, l, r);
+    }
+    out.set_root(rep[g.root() as usize]);
+    out.trimmed()
+}
+
+/// Whether the stopper is short (no cycle reachable): then its simplest
+/// form is the normal-play canonical form, built by `core`.
+pub fn as_short(g: &Graph, core: &mut Arena) -> Result<Option<partizan_core::GameId>, LoopyError> {
+    let short = g.short_nodes();
+    if !short[g.root() as usize] {
+        return Ok(None);
+    }
+    let mut memo = rustc_hash::FxHashMap::default();
+    short_value(g, g.root(), core, &mut memo).map(Some)
+}
+
+/// The canonical form of a short node.
+pub(crate) fn short_value(
+    g: &Graph,
+    x: u32,
+    core: &mut Arena,
+    memo: &mut rustc_hash::FxHashMap<u32, partizan_core::GameId>,
+) -> Result<partizan_core::GameId, LoopyError> {
+    if let Some(&v) = memo.get(&x) {
+        return Ok(v);
+    }
+    let mut l = Vec::new();
+    for &y in g.left(x) {
+        l.push(short_value(g, y, core, memo)?);
+    }
+    let mut r = Vec::new();
+    for &y in g.right(x) {
+        r.push(short_value(g, y, core, memo)?);
+    }
+    let v = core
+        .construct(&l, &r)
+        .map_err(|e| LoopyError::Value(e.to_string()))?;
+    memo.insert(x, v);
+    Ok(v)
+}

@@ -251,6 +251,10 @@ fn loopy_values() {
     let v = json(&["loopy", "dud", "--json"]);
     assert_eq!(v["outcome"], "D");
     assert_eq!(v["stopper"], false);
+    assert_eq!(v["sides"][0], "on");
+    assert_eq!(v["sides"][1], "off");
+    let text = stdout(&["loopy", "tis"]);
+    assert!(text.contains("1 & 0"), "{text}");
     // A short game keeps its canonical form.
     let v = json(&["loopy", "{1|1}", "--json"]);
     assert_eq!(v["form"], "1*");

@@ -16,6 +16,7 @@ pub mod display;
 mod error;
 pub mod graph;
 pub mod parse;
+pub mod sides;
 pub mod stopper;
 
 pub use error::LoopyError;

@@ -280,3 +280,30 @@ fn bad_notation_is_named() {
         assert!(e.contains(needle), "{s}: {e}");
     }
 }
+
+#[test]
+fn sides_by_sidling() {
+    use partizan_loopy::sides::{side, Side};
+    let mut c = Arena::new();
+    let mut sides = |s: &str| -> Option<(String, String)> {
+        let x = g(&mut c, s);
+        let on = side(&x, Side::On, 60, MAX).unwrap()?;
+        let off = side(&x, Side::Off, 60, MAX).unwrap()?;
+        Some((display(&on.0, &mut c), display(&off.0, &mut c)))
+    };
+    // SidedValueTestCase: dud = on & off, tis = 1 & 0, {0|{dud|},*} = ^ & v*.
+    for (s, on, off) in [
+        ("dud", "on", "off"),
+        ("a{{|a}|}", "1", "0"),
+        ("{0|{dud|},*}", "^", "v*"),
+    ] {
+        assert_eq!(sides(s), Some((on.to_string(), off.to_string())), "{s}");
+    }
+    // Bach's Carousel is not stopper-sided (SidedValueTestCase: its sides
+    // are not stoppers): sidling does not settle within 60 rounds.
+    assert_eq!(sides("a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}"), None);
+    // Sidling settles only when a round reaches the fixpoint: from on,
+    // over = {0|pass} passes through 1, 1/2, 1/4, ... and never settles
+    // (a stopper is its own sides; the reports do not sidle stoppers).
+    assert_eq!(sides("over"), None);
+}

@@ -8,9 +8,13 @@ use std::time::Instant;
 use partizan_core::Arena;
 use partizan_loopy::display::display;
 use partizan_loopy::parse::parse;
+use partizan_loopy::sides::{side, Side};
 use partizan_loopy::stopper::{as_short, compare, simplest};
 use partizan_loopy::{Graph, LoopyError, Play, Relation};
 use serde::Serialize;
+
+/// Rounds of sidling tried for each side of a non-stopper.
+pub const SIDLING_ROUNDS: usize = 60;
 
 /// A loopy value's report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -36,6 +40,11 @@ pub struct LoopyReport {
     pub form_positions: Option<usize>,
     /// Why there is no form, when there is none.
     pub no_form: Option<String>,
+    /// A non-stopper's onside and offside (`G = onside & offside`), when
+    /// sidling settled.
+    pub sides: Option<(String, String)>,
+    /// Sidling rounds run (each side), when sides were sought.
+    pub sidling_rounds: Option<(usize, usize)>,
     /// The value compared with, and the relation (`>`, `<`, `=`, `||`).
     pub compared: Option<(String, String)>,
     /// Wall time, milliseconds.
@@ -63,6 +72,8 @@ pub fn loopy_value<S: AsRef<str>>(
     let outcome = g.outcome();
     let stopper = g.is_stopper();
     let short = g.short_nodes()[g.root() as usize];
+    let mut sides = None;
+    let mut sidling_rounds = None;
     let (form, form_positions, no_form) = if stopper {
         let s = simplest(&g, max_nodes)?;
         let text = match as_short(&s, &mut core)? {
@@ -71,11 +82,19 @@ pub fn loopy_value<S: AsRef<str>>(
         };
         (Some(text), Some(s.len()), None)
     } else {
-        (
-            None,
-            None,
-            Some("not a stopper (some play alternates forever): its onside and offside (G = onside & offside) are not computed yet".to_string()),
-        )
+        let on = side(&g, Side::On, SIDLING_ROUNDS, max_nodes)?;
+        let off = side(&g, Side::Off, SIDLING_ROUNDS, max_nodes)?;
+        let why = match (on, off) {
+            (Some((a, ra)), Some((b, rb))) => {
+                sides = Some((display(&a, &mut core), display(&b, &mut core)));
+                sidling_rounds = Some((ra, rb));
+                "not a stopper (some play alternates forever): stopper-sided, G = onside & offside".to_string()
+            }
+            _ => format!(
+                "not a stopper (some play alternates forever), and sidling did not settle within {SIDLING_ROUNDS} rounds: no onside and offside (it is not stopper-sided, or needs more rounds)"
+            ),
+        };
+        (None, None, Some(why))
     };
     let compared = match other {
         None => None,
@@ -107,6 +126,8 @@ pub fn loopy_value<S: AsRef<str>>(
         form,
         form_positions,
         no_form,
+        sides,
+        sidling_rounds,
         compared,
         elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
     })
@@ -153,6 +174,13 @@ impl LoopyReport {
             }
             (None, Some(why)) => {
                 let _ = writeln!(out, "{why}");
+                if let Some((on, off)) = &self.sides {
+                    let (ra, rb) = self.sidling_rounds.unwrap_or_default();
+                    let _ = writeln!(
+                        out,
+                        "{on} & {off} (onside in {ra} rounds of sidling, offside in {rb})"
+                    );
+                }
             }
             _ => {}
         }
@@ -176,6 +204,9 @@ mod tests {
         let r = loopy_value(&["dud"], None, 10_000).unwrap();
         assert_eq!(r.outcome, "D");
         assert!(r.form.is_none() && r.no_form.is_some());
+        // SidedValueTestCase: dud = on & off.
+        assert_eq!(r.sides, Some(("on".into(), "off".into())));
+        assert!(r.text().contains("on & off"), "{}", r.text());
         assert!(matches!(
             loopy_value(&["dud"], Some("0"), 10_000),
             Err(LoopyError::NotStopper(..))

@@ -71,12 +71,15 @@ pub struct OutcomeArgs {
     /// set by `main`.
     #[arg(skip)]
     pub progress_lines: Option<Duration>,
-    /// Threads: 1 or 2 (default: 2 when the machine has two cores).
+    /// Threads, 1 to 1024 (default: every core). Both first players at
+    /// once take half each (--parallel first-players); a first player with
+    /// several threads splits its first moves among them.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// How two threads share the work: root-split (each takes every other
-    /// first move) or first-players (one thread per first player); default:
-    /// the ruleset's own, listed by `parallel_help`.
+    /// How threads share the work: root-split (one first player after the
+    /// other, its first moves dealt among the threads) or first-players
+    /// (both first players at once, half the threads each); default: the
+    /// ruleset's own, listed by `parallel_help`.
     #[arg(long, help = parallel_help())]
     pub parallel: Option<String>,
     /// Which first players to search: left, right or both. One side is
@@ -192,10 +195,11 @@ fn parallel_help() -> String {
         })
         .collect();
     format!(
-        "How two threads share the work: root-split (each takes every other first move) or \
-         first-players (one thread per first player; with --first left|right: root-split); \
-         default: the ruleset's own: {} (an impartial ruleset under normal play goes by nimbers, \
-         whose two threads share one memo and split the options near the root either way)",
+        "How threads share the work: root-split (one first player after the other, its first \
+         moves dealt among the threads) or first-players (both first players at once, half the \
+         threads each; with --first left|right: root-split); default: the ruleset's own: {} (an \
+         impartial ruleset under normal play goes by nimbers, whose threads share one memo and \
+         split the options near the root either way)",
         defaults.join(", ")
     )
 }
@@ -399,9 +403,15 @@ fn search_config<R: Knowledge>(
         cfg.nimber = true;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cfg.threads = args.threads.unwrap_or(if cores >= 2 { 2 } else { 1 });
-    if cfg.threads == 0 || cfg.threads > 2 {
-        bail!("--threads must be 1 or 2, not {}", cfg.threads);
+    cfg.threads = args
+        .threads
+        .unwrap_or(cores.min(partizan_solve::search::MAX_THREADS));
+    if !(1..=partizan_solve::search::MAX_THREADS).contains(&cfg.threads) {
+        bail!(
+            "--threads must be between 1 and {}, not {}",
+            partizan_solve::search::MAX_THREADS,
+            cfg.threads
+        );
     }
     if args.moves && (args.checkpoint.is_some() || args.certificate.is_some()) {
         bail!("--moves cannot be combined with --checkpoint or --certificate (they keep one search of the board itself)");

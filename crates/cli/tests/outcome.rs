@@ -96,6 +96,30 @@ fn one_thread_and_two_agree_and_text_names_the_moves() {
     ]);
     assert_eq!(one["outcome"], par["outcome"]);
     assert_eq!(one["outcome"], "R");
+    // Any number of threads: both ways of sharing, 3, 4 and 7 threads.
+    for threads in ["3", "4", "7"] {
+        for parallel in ["first-players", "root-split"] {
+            let v = json(&[
+                "outcome",
+                "domineering",
+                ".....|.....|.....|.....",
+                "--threads",
+                threads,
+                "--parallel",
+                parallel,
+                "--json",
+            ]);
+            let base = json(&[
+                "outcome",
+                "domineering",
+                ".....|.....|.....|.....",
+                "--threads",
+                "1",
+                "--json",
+            ]);
+            assert_eq!(v["outcome"], base["outcome"], "{threads} {parallel}");
+        }
+    }
     let out = run(&["outcome", "domineering", b]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.lines().next(), Some("R"));
@@ -117,7 +141,7 @@ fn bad_input_and_limits_are_one_line_errors() {
     fails(&["outcome", "domineering", "..|."], "row 2");
     fails(&["outcome", "chess", ".."], "unknown ruleset");
     fails(
-        &["outcome", "domineering", "..", "--threads", "3"],
+        &["outcome", "domineering", "..", "--threads", "0"],
         "threads",
     );
     fails(

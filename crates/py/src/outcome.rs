@@ -31,7 +31,7 @@ pub struct Ask<'a> {
     pub max_nodes: Option<u64>,
     /// Also find the nimber (impartial rulesets under normal play).
     pub nimber: bool,
-    /// Threads, 1 or 2 (default 1: a Python program may run searches of
+    /// Threads, 1 to 1024 (default 1: a Python program may run searches of
     /// its own side by side).
     pub threads: Option<usize>,
     /// Keep a checkpoint in this file (resume from it when it exists),
@@ -106,8 +106,13 @@ fn search_report(
     }
     let threads = match threads {
         None => 1,
-        Some(t @ 1..=2) => t,
-        Some(t) => return Err(bad(format!("threads must be 1 or 2, not {t}"))),
+        Some(t) if (1..=partizan_solve::search::MAX_THREADS).contains(&t) => t,
+        Some(t) => {
+            return Err(bad(format!(
+                "threads must be between 1 and {}, not {t}",
+                partizan_solve::search::MAX_THREADS
+            )))
+        }
     };
     if max_nodes == Some(0) {
         return Err(bad("max_nodes must be at least 1".to_string()));

@@ -171,8 +171,10 @@ def test_cram_nimbers_by_the_outcome_search():
         two = b.outcome_report(nimber=True, threads=2)
         assert (two["nimber"], two["outcome"]) == (want, rep["outcome"])
         assert two["config"]["threads"] == 2
-    with pytest.raises(ValueError, match="threads must be 1 or 2, not 3"):
-        partizan.Board("cram", "...|...").outcome(threads=3)
+    four = b.outcome_report(nimber=True, threads=4)
+    assert (four["nimber"], four["outcome"]) == (want, rep["outcome"])
+    with pytest.raises(ValueError, match="threads must be between 1 and 1024, not 0"):
+        partizan.Board("cram", "...|...").outcome(threads=0)
     # Without asking there is none; the store keeps outcomes, not nimbers.
     assert "nimber" not in partizan.Board("cram", "....|....").outcome_report()
     # A small board's nimber agrees with its canonical form's.

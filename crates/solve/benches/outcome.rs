@@ -78,17 +78,23 @@ fn config(ordering: MoveOrdering, threads: usize) -> SearchConfig {
     c
 }
 
-/// One thread against two, both ways, on `text`, with the ratios of the
-/// best of three wall times printed.
+/// One thread against 2, 4, 8 and 16 (as many as the machine has cores,
+/// and 2 always), both ways of sharing, on `text`, with the speedup and
+/// the efficiency (speedup per thread) of the best of three wall times
+/// printed.
 fn threads<R: Knowledge>(c: &mut Criterion, name: &str, r: &R, text: &str, want: &str) {
     let mut g = c.benchmark_group(format!("threads {name}"));
     g.sample_size(10);
     let mut best = Vec::new();
-    for (threads, parallel) in [
-        (1, Parallel::RootSplit),
-        (2, Parallel::RootSplit),
-        (2, Parallel::FirstPlayers),
-    ] {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut plan = vec![(1, Parallel::RootSplit)];
+    for n in [2usize, 4, 8, 16] {
+        if n == 2 || n <= cores {
+            plan.push((n, Parallel::RootSplit));
+            plan.push((n, Parallel::FirstPlayers));
+        }
+    }
+    for (threads, parallel) in plan {
         let mut cfg = SearchConfig::for_ruleset(r, Convention::Normal);
         cfg.table_bytes = 1 << 30;
         cfg.threads = threads;
@@ -109,10 +115,16 @@ fn threads<R: Knowledge>(c: &mut Criterion, name: &str, r: &R, text: &str, want:
     g.finish();
     let one = best[0].1.as_secs_f64();
     for (mode, t) in &best[1..] {
+        let n: f64 = mode
+            .split(' ')
+            .next()
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(1.0);
+        let speedup = one / t.as_secs_f64();
         eprintln!(
-            "{name} threads: {mode} {t:.2?} against 1 thread {:.2?}: {:.2}x",
+            "{name} threads: {mode} {t:.2?} against 1 thread {:.2?}: {speedup:.2}x, efficiency {:.0}%",
             best[0].1,
-            one / t.as_secs_f64()
+            100.0 * speedup / n
         );
     }
 }

@@ -50,7 +50,7 @@ use rustc_hash::FxHashMap;
 use super::checkpoint;
 use super::table::{self, Entry, Key, Table};
 use super::{
-    Control, FirstPlayer, Parallel, Resumed, SearchConfig, SearchCounts, SearchError, SearchReport,
+    Control, FirstPlayer, Resumed, SearchConfig, SearchCounts, SearchError, SearchReport,
     CHECK_EVERY, LINE_PLIES,
 };
 use crate::outcome::Convention;
@@ -1575,7 +1575,7 @@ fn run(
         return None;
     }
     let mut pos = Pos::new(board)?;
-    if config.threads == 0 || config.threads > 2 {
+    if !(1..=super::MAX_THREADS).contains(&config.threads) {
         return Some(Err(SearchError::Threads(config.threads)));
     }
     let start = Instant::now();
@@ -1601,26 +1601,25 @@ fn run(
     let one = |first: Player, search: &dyn Fn() -> Result<FirstPlayer, SearchError>| {
         checkpoint::one_first_player(config, saver.as_ref(), &table, &sh.nodes, first, search)
     };
-    let result = if config.threads == 2 && config.effective_parallel() == Parallel::FirstPlayers {
+    let (lt, rt, together) = super::thread_plan(config.threads, config.effective_parallel());
+    // One first player on `n` threads: its root's moves split among them.
+    let search = |first: Player, n: usize| -> Result<FirstPlayer, SearchError> {
+        if n >= 2 {
+            split(&sh, board, &pos, first, n)
+        } else {
+            Engine::new(&sh).solve_root(board, &pos, first)
+        }
+    };
+    let result = if together {
         std::thread::scope(|s| {
-            let l = s.spawn(|| {
-                one(Player::Left, &|| {
-                    Engine::new(&sh).solve_root(board, &pos, Player::Left)
-                })
-            });
-            let r = one(Player::Right, &|| {
-                Engine::new(&sh).solve_root(board, &pos, Player::Right)
-            });
+            let l = s.spawn(|| one(Player::Left, &|| search(Player::Left, lt)));
+            let r = one(Player::Right, &|| search(Player::Right, rt));
             let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
             Ok((l?, r?))
         })
-    } else if config.threads == 2 {
-        one(Player::Left, &|| split(&sh, board, &pos, Player::Left)).and_then(|l| {
-            Ok((
-                l,
-                one(Player::Right, &|| split(&sh, board, &pos, Player::Right))?,
-            ))
-        })
+    } else if config.threads >= 2 {
+        one(Player::Left, &|| search(Player::Left, lt))
+            .and_then(|l| Ok((l, one(Player::Right, &|| search(Player::Right, rt))?)))
     } else {
         let e = std::cell::RefCell::new(Engine::new(&sh));
         one(Player::Left, &|| {
@@ -1742,16 +1741,17 @@ pub fn hardware_search() -> bool {
     }
 }
 
-/// One first player with the root's moves shared between two threads.
+/// One first player with the root's moves shared among `n` threads.
 fn split(
     sh: &Shared<'_>,
     board: &Board,
     pos: &Pos,
     first: Player,
+    n: usize,
 ) -> Result<FirstPlayer, SearchError> {
-    super::split_root(first, |share, found| {
+    super::split_root(first, n, |share, found| {
         let mut e = Engine::new(sh);
-        e.split = Some((share, 2, found));
+        e.split = Some((share, n, found));
         Ok((e.solve_root(board, pos, first), e.counts))
     })
 }

@@ -28,8 +28,9 @@
 //!   by the cells a move (and the removal of small regions) changed, under
 //!   every symmetry of the ruleset that keeps the rectangle, so a position
 //!   and its mirror images share one table entry.
-//! * **Both cores**: with two threads the two first players are searched at
-//!   once, sharing the table.
+//! * **Every core**: with two threads the two first players are searched at
+//!   once, sharing the table; with more, each first player's first moves
+//!   are dealt among its threads ([`thread_plan`], [`Parallel`]).
 
 pub(crate) mod budget;
 pub mod certificate;
@@ -83,6 +84,22 @@ impl std::str::FromStr for MoveOrdering {
             "history" => Ok(MoveOrdering::History),
             other => Err(SearchError::UnknownOrdering(other.to_string())),
         }
+    }
+}
+
+/// The most threads a search takes.
+pub const MAX_THREADS: usize = 1024;
+
+/// How the threads of a search share it, for `threads` threads and the
+/// way chosen: the threads each first player gets (both at once with
+/// [`Parallel::FirstPlayers`]: half each, Left the odd one; one after the
+/// other with [`Parallel::RootSplit`]: all of them). A first player with
+/// more than one thread splits its root's moves among them.
+#[must_use]
+pub fn thread_plan(threads: usize, parallel: Parallel) -> (usize, usize, bool) {
+    match parallel {
+        Parallel::FirstPlayers if threads >= 2 => (threads.div_ceil(2), threads / 2, true),
+        _ => (threads, threads, false),
     }
 }
 
@@ -284,8 +301,8 @@ pub enum SearchError {
     /// returned by [`solve`]).
     #[error("another thread found the win")]
     Sibling,
-    /// More threads than the search can use.
-    #[error("threads must be 1 or 2, not {0}")]
+    /// No thread, or more than the search takes.
+    #[error("threads must be between 1 and 1024, not {0}")]
     Threads(usize),
     /// The certificate could not be written.
     #[error("cannot write the certificate: {0}")]
@@ -489,7 +506,7 @@ pub fn solve<R: Knowledge>(
     config: &SearchConfig,
     control: &Control<'_>,
 ) -> Result<SearchReport, SearchError> {
-    if config.threads == 0 || config.threads > 2 {
+    if !(1..=MAX_THREADS).contains(&config.threads) {
         return Err(SearchError::Threads(config.threads));
     }
     if config.fast {
@@ -538,7 +555,7 @@ pub fn solve_resumable<R: Knowledge>(
     file: &std::path::Path,
     every: Duration,
 ) -> Result<(SearchReport, Resumed), SearchError> {
-    if config.threads == 0 || config.threads > 2 {
+    if !(1..=MAX_THREADS).contains(&config.threads) {
         return Err(SearchError::Threads(config.threads));
     }
     if config.fast {
@@ -635,31 +652,25 @@ fn general<R: Knowledge>(
     let one = |first: Player, search: &dyn Fn() -> Result<FirstPlayer, SearchError>| {
         checkpoint::one_first_player(config, saver.as_ref(), &table, &shared.nodes, first, search)
     };
-    let result = if config.threads == 2 && config.effective_parallel() == Parallel::RootSplit {
-        one(Player::Left, &|| {
-            solve_split(rules, &shared, board, Player::Left)
-        })
-        .and_then(|l| {
-            Ok((
-                l,
-                one(Player::Right, &|| {
-                    solve_split(rules, &shared, board, Player::Right)
-                })?,
-            ))
-        })
-    } else if config.threads == 2 {
+    let (lt, rt, together) = thread_plan(config.threads, config.effective_parallel());
+    // One first player on `n` threads: its root's moves split among them.
+    let search = |first: Player, n: usize| -> Result<FirstPlayer, SearchError> {
+        if n >= 2 {
+            solve_split(rules, &shared, board, first, n)
+        } else {
+            Engine::new(rules, &shared)?.solve_root(board, first)
+        }
+    };
+    let result = if together {
         std::thread::scope(|s| {
-            let l = s.spawn(|| {
-                one(Player::Left, &|| {
-                    Engine::new(rules, &shared)?.solve_root(board, Player::Left)
-                })
-            });
-            let r = one(Player::Right, &|| {
-                Engine::new(rules, &shared)?.solve_root(board, Player::Right)
-            });
+            let l = s.spawn(|| one(Player::Left, &|| search(Player::Left, lt)));
+            let r = one(Player::Right, &|| search(Player::Right, rt));
             let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
             Ok::<_, SearchError>((l?, r?))
         })
+    } else if config.threads >= 2 {
+        one(Player::Left, &|| search(Player::Left, lt))
+            .and_then(|l| Ok((l, one(Player::Right, &|| search(Player::Right, rt))?)))
     } else {
         Engine::new(rules, &shared).and_then(|e| {
             let e = std::cell::RefCell::new(e);
@@ -694,28 +705,29 @@ pub(crate) fn is_option<R: Knowledge>(rules: &R, board: &Board, after: &Board) -
     found
 }
 
-/// One first player's search with the root's moves shared between two
+/// One first player's search with the root's moves shared among `n`
 /// threads (see [`Parallel::RootSplit`]).
 fn solve_split<R: Knowledge>(
     rules: &R,
     shared: &Shared<'_>,
     board: &Board,
     first: Player,
+    n: usize,
 ) -> Result<FirstPlayer, SearchError> {
-    split_root(first, |share, found| {
+    split_root(first, n, |share, found| {
         let mut e = Engine::new(rules, shared)?;
-        e.split = Some((share, 2, found));
+        e.split = Some((share, n, found));
         Ok((e.solve_root(board, first), e.counts))
     })
 }
 
-/// Runs `half(share, found)` for shares 0 and 1 of the root's moves, one on
-/// each of two threads, and joins them into one first player's answer: a
-/// win if either half found one. `half` gives its search's result and its
-/// counts; a half stopped because its sibling won
+/// Runs `half(share, found)` for shares 0 to n-1 of the root's moves, one on
+/// each of `n` threads, and joins them into one first player's answer: a
+/// win if any share found one. `half` gives its search's result and its
+/// counts; a share stopped because a sibling won
 /// ([`SearchError::Sibling`]) still counts what it searched. Every engine's
 /// root split goes through here.
-pub(crate) fn split_root<F>(first: Player, half: F) -> Result<FirstPlayer, SearchError>
+pub(crate) fn split_root<F>(first: Player, n: usize, half: F) -> Result<FirstPlayer, SearchError>
 where
     F: Fn(
             usize,
@@ -737,15 +749,17 @@ where
             (r, _) => r,
         }
     };
-    let (a, b) = std::thread::scope(|s| {
-        let h = s.spawn(|| one(1));
-        let a = one(0);
-        let b = h.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (a, b)
+    let results: Vec<Result<FirstPlayer, SearchError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..n).map(|k| s.spawn(move || one(k))).collect();
+        let mut out = vec![one(0)];
+        for h in handles {
+            out.push(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        }
+        out
     });
     let mut counts = SearchCounts::default();
     let mut winner: Option<FirstPlayer> = None;
-    for r in [a, b] {
+    for r in results {
         let fp = r?;
         counts.add(&fp.counts);
         if fp.wins && winner.is_none() {

@@ -53,6 +53,7 @@ const NAV: &[(&str, &str, &str)] = &[
     ("sylver", "Sylver Coinage", "/sylver"),
     ("semigroups", "Semigroups", "/semigroups"),
     ("grundy", "Grundy", "/grundy"),
+    ("loopy", "Loopy", "/loopy"),
     ("atlas", "Atlas", "/atlas"),
     ("parts", "Parts", "/parts"),
     ("api", "JSON API", "/api"),

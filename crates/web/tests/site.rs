@@ -56,6 +56,8 @@ const PAGES: &[(&str, &[&str])] = &[
         "/api/outcome",
         &["ruleset", "board", "play", "max_nodes", "table_mb"],
     ),
+    ("/loopy", &["values", "compare"]),
+    ("/api/loopy", &["values", "compare"]),
     ("/grundy", &["game", "up_to", "search", "heaps", "misere"]),
     (
         "/api/grundy",
@@ -599,4 +601,37 @@ async fn the_explorer_shows_an_impartial_board_under_misere_play() {
     let m = &r.json()["misere"];
     assert_eq!(m["forms"][0]["universe"], "general", "{m}");
     assert_eq!(m["forms"][0]["outcome"], "L", "{m}");
+}
+
+/// The loopy page and API: CGSuite's sided and stopper examples.
+#[tokio::test]
+async fn the_loopy_page_answers_cgsuites_examples() {
+    let app = app();
+    let r = get(&app, "/loopy?values=dud").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert!(
+        r.body
+            .contains("id=\"loopy-sides\"><code>on &amp; off</code>"),
+        "{}",
+        r.body
+    );
+    let r = get(
+        &app,
+        "/loopy?values=%7B0%7Cpass%7D;%7B0%7Cpass%7D&compare=1%2F64",
+    )
+    .await;
+    assert!(
+        r.body.contains("id=\"loopy-form-out\"><code>over</code>"),
+        "{}",
+        r.body
+    );
+    assert!(r.body.contains("G &lt; 1/64"), "{}", r.body);
+    let r = get(&app, "/api/loopy?values=a%7B%7B%7Ca%7D%7C%7D").await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(r.json()["sides"], serde_json::json!(["1", "0"]));
+    let r = get(&app, "/loopy?values=%7Bpass").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r.body.contains("unclosed"), "{}", r.body);
+    let r = get(&app, "/api/loopy?values=dud&compare=0").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
 }

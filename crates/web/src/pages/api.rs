@@ -345,6 +345,12 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
         "/api/grundy?game=0.07&up_to=200",
     ),
     (
+        "GET /api/loopy",
+        "values (separated by ;)",
+        "What <code>partizan loopy VALUE… --json</code> prints for the sum of loopy values in CGSuite's notation (<code>pass</code>, labels <code>a{…}</code>, <code>on</code>, <code>over</code>, <code>upon</code>, <code>dud</code>, …): positions, whether it is a stopper or short, the outcome with draws, a stopper's simplest form or a non-stopper's onside and offside by sidling; optional <code>compare</code> (another stopper: <code>&gt;</code>, <code>&lt;</code>, <code>=</code> or <code>||</code>). Graphs of at most 400 positions.",
+        "/api/loopy?values=%7B0%7Cpass%7D;%7B0%7Cpass%7D&compare=over",
+    ),
+    (
         "GET /api/parts",
         "ruleset, boards (separated by spaces)",
         "What <code>partizan parts RULESET BOARD… --json</code> prints: essay 000's table (squares, regions, whole graph, sum and product of the regions' graphs, saved); <code>one_row_down=1</code>, <code>wall_positions=1</code>. Boards of at most 20 cells.",

@@ -9,6 +9,7 @@ mod essays;
 mod explore;
 mod grundy;
 mod home;
+mod loopy;
 mod outcome;
 mod semigroups;
 mod sylver;
@@ -183,6 +184,8 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/game", get(api::game))
         .route("/api/job", get(api::job))
         .route("/api/outcome", get(outcome::api))
+        .route("/loopy", get(loopy::page_handler))
+        .route("/api/loopy", get(loopy::api))
         .route("/grundy", get(grundy::page_handler))
         .route("/api/grundy", get(grundy::api))
         .route("/atlas", get(atlas::page_handler))

@@ -9,8 +9,7 @@
 //! each reduced to its simplest form. When a round changes no position's
 //! value the values are a fixpoint and the root's is the side. A round
 //! limit that passes first is reported as such (no side is guessed): a
-//! side reached only in the limit (from `on`, `over` passes through 1,
-//! 1/2, 1/4, ...) is not found this way.
+//! side that rounds only approach in the limit is not found this way.
 
 use crate::graph::Graph;
 use crate::parse::named;
@@ -36,7 +35,21 @@ pub fn side(
 ) -> Result<Option<(Graph, usize)>, LoopyError> {
     let g = g.trimmed();
     let start = named(if which == Side::On { "on" } else { "off" }).expect("named");
-    let mut values: Vec<Graph> = vec![start; g.len()];
+    // Positions that are stoppers start at their own value (a stopper is
+    // its own onside and offside), the rest at on (off): still a point the
+    // rounds only lower (raise) toward the side, and one that settles where
+    // a stopper part would only be approached in the limit.
+    let mut values: Vec<Graph> = Vec::with_capacity(g.len());
+    for x in 0..g.len() as u32 {
+        let mut sub = g.clone();
+        sub.set_root(x);
+        let sub = sub.trimmed();
+        values.push(if sub.is_stopper() {
+            simplest(&sub, max_nodes)?
+        } else {
+            start.clone()
+        });
+    }
     for round in 1..=max_rounds {
         let mut next = Vec::with_capacity(g.len());
         for x in 0..g.len() as u32 {

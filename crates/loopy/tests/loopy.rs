@@ -302,8 +302,53 @@ fn sides_by_sidling() {
     // Bach's Carousel is not stopper-sided (SidedValueTestCase: its sides
     // are not stoppers): sidling does not settle within 60 rounds.
     assert_eq!(sides("a{0,{1|1,{*,{1+*|1+*,a}|*}}|0}"), None);
-    // Sidling settles only when a round reaches the fixpoint: from on,
-    // over = {0|pass} passes through 1, 1/2, 1/4, ... and never settles
-    // (a stopper is its own sides; the reports do not sidle stoppers).
-    assert_eq!(sides("over"), None);
+    // A stopper is its own onside and offside (its positions start at
+    // their own values; from on, over would pass through 1, 1/2, 1/4, ...).
+    assert_eq!(sides("over"), Some(("over".into(), "over".into())));
+    assert_eq!(sides("a{0|{*|a}}"), Some(("*".into(), "*".into())));
+}
+
+#[test]
+fn cgsuites_game_test_loopy_values() {
+    // lib/core/src/test/scala/org/cgsuite/lang/GameTest.scala and
+    // CanonicalStopperTestCase.scala (aaron-siegel/cgsuite).
+    let mut c = Arena::new();
+    // uponth := {0||0|0,pass} is ^<on>; {0|uponth||-uponth} prints as
+    // {0|^<on>||v<on>}: a stopper already in simplest form.
+    let uponth = "{0||0|0,pass}";
+    assert!(g(&mut c, uponth).is_stopper());
+    let x = format!("{{{{0|{uponth}}}|-{uponth}}}");
+    let fx = form(&mut c, &x);
+    assert_eq!(rel(&mut c, &fx, &x), Relation::Equal);
+    // ^.Pow({1|pass}) = {0||0,pass|0,*} and {0||0|-2}.Pow(on) =
+    // {0||0|-2,pass}: stoppers whose simplest forms are themselves.
+    for s in [
+        "{0||0,pass|0,*}",
+        "{0||0|-2,pass}",
+        "{pass|*,^}",
+        "{^|*,pass}",
+    ] {
+        let f = form(&mut c, s);
+        assert_eq!(rel(&mut c, &f, s), Relation::Equal, "{s}");
+        let (nf, ns) = (g(&mut c, &f).len(), g(&mut c, s).len());
+        assert!(nf <= ns, "{s}: {f}");
+    }
+    // StopperSidedValue: ^<on> + {0|upon} = {0||0|^<on>*} & {0|^[on]}
+    // (upon = ^[on]), outcome L.
+    use partizan_loopy::sides::{side, Side};
+    let sum = g(&mut c, &format!("{uponth} + {{0|upon}}"));
+    assert!(!sum.is_stopper());
+    assert_eq!(sum.outcome().class(), "L");
+    let on = side(&sum, Side::On, 60, MAX)
+        .unwrap()
+        .expect("onside settles")
+        .0;
+    let off = side(&sum, Side::Off, 60, MAX)
+        .unwrap()
+        .expect("offside settles")
+        .0;
+    let want_on = g(&mut c, &format!("{{0||0|{uponth} + *}}"));
+    let want_off = g(&mut c, "{0|upon}");
+    assert_eq!(compare(&on, &want_on, MAX).unwrap(), Relation::Equal);
+    assert_eq!(compare(&off, &want_off, MAX).unwrap(), Relation::Equal);
 }

@@ -14,7 +14,7 @@ use crate::misere::to_dict;
 /// other value and `>`, `<`, `=` or `||`). Bad notation, a comparison of a
 /// non-stopper or a graph past `max_positions` is a `ValueError`.
 #[pyfunction]
-#[pyo3(signature = (*values, compare=None, max_positions=5_000))]
+#[pyo3(signature = (*values, compare=None, max_positions=1_000))]
 pub fn loopy<'py>(
     py: Python<'py>,
     values: Vec<String>,

@@ -272,7 +272,7 @@ def misere_board(
     form, form_chars and birthday."""
 
 def loopy(
-    *values: str, compare: Optional[str] = None, max_positions: int = 5_000
+    *values: str, compare: Optional[str] = None, max_positions: int = 1_000
 ) -> Dict[str, Any]:
     """A loopy value in CGSuite's loopy notation (pass, labels a{...}, on,
     off, over, under, upon, dud, tis, tisn), the sum of the values

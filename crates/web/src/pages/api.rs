@@ -347,7 +347,7 @@ pub(crate) const ENDPOINTS: &[(&str, &str, &str, &str)] = &[
     (
         "GET /api/loopy",
         "values (separated by ;)",
-        "What <code>partizan loopy VALUE… --json</code> prints for the sum of loopy values in CGSuite's notation (<code>pass</code>, labels <code>a{…}</code>, <code>on</code>, <code>over</code>, <code>upon</code>, <code>dud</code>, …): positions, whether it is a stopper or short, the outcome with draws, a stopper's simplest form or a non-stopper's onside and offside by sidling; optional <code>compare</code> (another stopper: <code>&gt;</code>, <code>&lt;</code>, <code>=</code> or <code>||</code>). Graphs of at most 400 positions.",
+        "What <code>partizan loopy VALUE… --json</code> prints for the sum of loopy values in CGSuite's notation (<code>pass</code>, labels <code>a{…}</code>, <code>on</code>, <code>over</code>, <code>upon</code>, <code>dud</code>, …): positions, whether it is a stopper or short, the outcome with draws, a stopper's simplest form or a non-stopper's onside and offside by sidling; optional <code>compare</code> (another stopper: <code>&gt;</code>, <code>&lt;</code>, <code>=</code> or <code>||</code>). Graphs of at most 100 positions (sidling a non-stopper of a few hundred positions takes minutes).",
         "/api/loopy?values=%7B0%7Cpass%7D;%7B0%7Cpass%7D&compare=over",
     ),
     (

@@ -19,7 +19,7 @@ use crate::html::{escape, page, url_encode};
 use crate::AppState;
 
 /// Most positions a graph on the site may have.
-const MAX_POSITIONS: usize = 400;
+const MAX_POSITIONS: usize = 100;
 
 /// Most values added on one page.
 const MAX_VALUES: usize = 8;

@@ -457,9 +457,16 @@ pub fn misere_board(
         })?;
         let start = Instant::now();
         if !r.impartial() {
+            // The board is the disjunctive sum of its regions under any
+            // convention, so its form is the sum of theirs.
             let mut arena = PartizanArena::new(Universe::General);
             let mut forms = PartizanBoardForms::new(r, max_positions);
-            let g = forms.form(&mut arena, &board)?;
+            let mut g = FormId::ZERO;
+            for mask in partizan_solve::regions::regions(r, &board) {
+                let part = partizan_solve::regions::region_board(&board, mask);
+                let f = forms.form(&mut arena, &part)?;
+                g = arena.sum(g, f)?;
+            }
             let (forms_by_universe, _) = partizan_forms(&mut arena, g)?;
             return Ok(MisereBoardReport {
                 ruleset: r.name(),
@@ -698,6 +705,26 @@ mod tests {
             misere_quotient(&ask),
             Err(MisereReportError::Unknown { heap: 60, .. })
         ));
+    }
+
+    #[test]
+    fn partizan_boards_are_valued_region_by_region() {
+        // Two regions: the sum of their forms is the whole board's form,
+        // found from fewer boards.
+        let text = "...#...|...#...";
+        let r = misere_board(Rules::Domineering, text, 100_000).unwrap();
+        let mut arena = PartizanArena::new(Universe::General);
+        let mut whole = PartizanBoardForms::new(&partizan_games::Domineering, 100_000);
+        let b = partizan_games::Ruleset::parse(&partizan_games::Domineering, text).unwrap();
+        let g = whole.form(&mut arena, &b).unwrap();
+        assert_eq!(r.forms[0].form, arena.display(g));
+        assert_eq!(r.forms[0].outcome, arena.outcome(g).letter());
+        assert!(
+            r.positions < whole.positions(),
+            "{} {}",
+            r.positions,
+            whole.positions()
+        );
     }
 
     #[test]

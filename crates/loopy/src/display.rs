@@ -39,7 +39,7 @@ pub fn display(g: &Graph, core: &mut Arena) -> String {
         texts: &texts,
         labels: &mut labels,
         stack: Vec::new(),
-        out_len: 0,
+        visits: 0,
     };
     w.find_labels(g.root());
     w.stack.clear();
@@ -53,7 +53,7 @@ struct Writer<'a> {
     texts: &'a FxHashMap<u32, String>,
     labels: &'a mut FxHashMap<u32, String>,
     stack: Vec<u32>,
-    out_len: usize,
+    visits: usize,
 }
 
 impl Writer<'_> {
@@ -89,8 +89,8 @@ impl Writer<'_> {
                     let k = self.labels.len();
                     self.labels.insert(y, label(k));
                 }
-            } else if self.out_len < MAX_TEXT {
-                self.out_len += 1;
+            } else if self.visits < MAX_TEXT {
+                self.visits += 1;
                 self.find_labels(y);
             }
         }

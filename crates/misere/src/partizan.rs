@@ -30,10 +30,11 @@
 //! deleted and reversible ones bypassed. A Left option `G^L` reverses
 //! through `G^{LR} <= G`; it is replaced by the Left options of `G^{LR}`.
 //! In the general universe `G^{LR}` is never a Left end (the proviso would
-//! make `G` one). Among dicots it may be `0`; then `G^L` is deleted when
-//! Left keeps another option, and otherwise the game is replaced by `0` or
-//! the option by `*`, whichever is equal to `G` (each such step is checked
-//! by the comparison before it is taken, so it never changes the value).
+//! make `G` one). Among dicots it may be `0`; then the game becomes `0`
+//! if it equals `0`, and otherwise the option becomes `*` if that keeps the
+//! value (each such step is checked by the comparison before it is taken,
+//! so it never changes the value; this rule is checked by the uniqueness
+//! tests, not quoted from a paper).
 //! The crate's tests check the result against the definition (every pair
 //! of games born by day 2 compared on every `X` born by day 2 and on
 //! longer integers) and check uniqueness (equal games, one form).
@@ -388,8 +389,7 @@ impl PartizanArena {
                     "not a dicot: one player can move and the other cannot".into(),
                 ));
             }
-            if let Some(x) = l.iter().chain(&r).find(|&&x| !self.is_dicot(x)) {
-                let _ = x;
+            if l.iter().chain(&r).any(|&x| !self.is_dicot(x)) {
                 return Err(MisereError::Unsupported(
                     "not a dicot: an option is not a dicot".into(),
                 ));
@@ -485,9 +485,9 @@ impl PartizanArena {
         false
     }
 
-    /// A reversal through an end (only among dicots): delete the option,
-    /// or make the game `0`, or replace the option by `*`, whichever is
-    /// proved equal to the game first.
+    /// A reversal through an end (only among dicots): make the game `0`, or
+    /// else replace the option by `*`, whichever is proved equal to the
+    /// game first.
     fn try_through_end(
         &mut self,
         own: &mut Vec<FormId>,

@@ -9,7 +9,7 @@ use partizan_core::Arena;
 use partizan_loopy::display::display;
 use partizan_loopy::parse::parse;
 use partizan_loopy::sides::{side, Side};
-use partizan_loopy::stopper::{as_short, compare, simplest};
+use partizan_loopy::stopper::{compare, simplest};
 use partizan_loopy::{Graph, LoopyError, Play, Relation};
 use serde::Serialize;
 
@@ -75,12 +75,9 @@ pub fn loopy_value<S: AsRef<str>>(
     let mut sides = None;
     let mut sidling_rounds = None;
     let (form, form_positions, no_form) = if stopper {
+        // A short form is written as core's canonical form by `display`.
         let s = simplest(&g, max_nodes)?;
-        let text = match as_short(&s, &mut core)? {
-            Some(v) => core.display(v),
-            None => display(&s, &mut core),
-        };
-        (Some(text), Some(s.len()), None)
+        (Some(display(&s, &mut core)), Some(s.len()), None)
     } else {
         let on = side(&g, Side::On, SIDLING_ROUNDS, max_nodes)?;
         let off = side(&g, Side::Off, SIDLING_ROUNDS, max_nodes)?;

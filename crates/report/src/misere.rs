@@ -526,6 +526,17 @@ impl PartizanMisereForm {
         }
     }
 
+    /// The outcome in words: "Left wins, whoever starts", ...
+    #[must_use]
+    pub fn outcome_words(&self) -> &'static str {
+        match self.outcome {
+            "L" => "Left wins, whoever starts",
+            "R" => "Right wins, whoever starts",
+            "N" => "the player to move wins",
+            _ => "the player to move loses",
+        }
+    }
+
     fn write_text(&self, out: &mut String) {
         let _ = writeln!(out, "universe {}: {}", self.universe, self.universe_text);
         if self.form.is_empty() && self.form_chars > 0 {
@@ -537,12 +548,7 @@ impl PartizanMisereForm {
         } else {
             let _ = writeln!(out, "  canonical form {}", self.form);
         }
-        let who = match self.outcome {
-            "L" => "Left wins, whoever starts",
-            "R" => "Right wins, whoever starts",
-            "N" => "the player to move wins",
-            _ => "the player to move loses",
-        };
+        let who = self.outcome_words();
         let _ = writeln!(
             out,
             "  outcome {}: {who}; birthday {}",

@@ -1601,7 +1601,6 @@ fn run(
     let one = |first: Player, search: &dyn Fn() -> Result<FirstPlayer, SearchError>| {
         checkpoint::one_first_player(config, saver.as_ref(), &table, &sh.nodes, first, search)
     };
-    let (lt, rt, together) = super::thread_plan(config.threads, config.effective_parallel());
     // One first player on `n` threads: its root's moves split among them.
     let search = |first: Player, n: usize| -> Result<FirstPlayer, SearchError> {
         if n >= 2 {
@@ -1610,28 +1609,16 @@ fn run(
             Engine::new(&sh).solve_root(board, &pos, first)
         }
     };
-    let result = if together {
-        std::thread::scope(|s| {
-            let l = s.spawn(|| one(Player::Left, &|| search(Player::Left, lt)));
-            let r = one(Player::Right, &|| search(Player::Right, rt));
-            let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            Ok((l?, r?))
-        })
-    } else if config.threads >= 2 {
-        one(Player::Left, &|| search(Player::Left, lt))
-            .and_then(|l| Ok((l, one(Player::Right, &|| search(Player::Right, rt))?)))
-    } else {
+    let result = super::first_players(config, &one, &search, || {
         let e = std::cell::RefCell::new(Engine::new(&sh));
-        one(Player::Left, &|| {
+        let l = one(Player::Left, &|| {
             e.borrow_mut().solve_root(board, &pos, Player::Left)
-        })
-        .and_then(|l| {
-            let r = one(Player::Right, &|| {
-                e.borrow_mut().solve_root(board, &pos, Player::Right)
-            })?;
-            Ok((l, r))
-        })
-    };
+        })?;
+        let r = one(Player::Right, &|| {
+            e.borrow_mut().solve_root(board, &pos, Player::Right)
+        })?;
+        Ok((l, r))
+    });
     if let (Some(s), Some(r)) = (&saver, &mut resumed) {
         r.nodes_now = sh.nodes.load(Relaxed);
         // Stopped or finished: the checkpoint as of now (a failed write

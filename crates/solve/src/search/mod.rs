@@ -103,6 +103,40 @@ pub fn thread_plan(threads: usize, parallel: Parallel) -> (usize, usize, bool) {
     }
 }
 
+/// Both first players' searches on `config.threads` threads, dealt by
+/// [`thread_plan`]: `one(first, search)` runs one first player's search
+/// (or reads it from a checkpoint), `search(first, n)` searches it on `n`
+/// threads, and `single` searches both on one thread, one after the other.
+pub(crate) fn first_players<O, S>(
+    config: &SearchConfig,
+    one: &O,
+    search: &S,
+    single: impl FnOnce() -> Result<(FirstPlayer, FirstPlayer), SearchError>,
+) -> Result<(FirstPlayer, FirstPlayer), SearchError>
+where
+    O: Fn(
+            Player,
+            &dyn Fn() -> Result<FirstPlayer, SearchError>,
+        ) -> Result<FirstPlayer, SearchError>
+        + Sync,
+    S: Fn(Player, usize) -> Result<FirstPlayer, SearchError> + Sync,
+{
+    let (lt, rt, together) = thread_plan(config.threads, config.effective_parallel());
+    if together {
+        std::thread::scope(|s| {
+            let l = s.spawn(|| one(Player::Left, &|| search(Player::Left, lt)));
+            let r = one(Player::Right, &|| search(Player::Right, rt));
+            let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            Ok((l?, r?))
+        })
+    } else if config.threads >= 2 {
+        let l = one(Player::Left, &|| search(Player::Left, lt))?;
+        Ok((l, one(Player::Right, &|| search(Player::Right, rt))?))
+    } else {
+        single()
+    }
+}
+
 /// How two threads share a search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -652,7 +686,6 @@ fn general<R: Knowledge>(
     let one = |first: Player, search: &dyn Fn() -> Result<FirstPlayer, SearchError>| {
         checkpoint::one_first_player(config, saver.as_ref(), &table, &shared.nodes, first, search)
     };
-    let (lt, rt, together) = thread_plan(config.threads, config.effective_parallel());
     // One first player on `n` threads: its root's moves split among them.
     let search = |first: Player, n: usize| -> Result<FirstPlayer, SearchError> {
         if n >= 2 {
@@ -661,17 +694,7 @@ fn general<R: Knowledge>(
             Engine::new(rules, &shared)?.solve_root(board, first)
         }
     };
-    let result = if together {
-        std::thread::scope(|s| {
-            let l = s.spawn(|| one(Player::Left, &|| search(Player::Left, lt)));
-            let r = one(Player::Right, &|| search(Player::Right, rt));
-            let l = l.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            Ok::<_, SearchError>((l?, r?))
-        })
-    } else if config.threads >= 2 {
-        one(Player::Left, &|| search(Player::Left, lt))
-            .and_then(|l| Ok((l, one(Player::Right, &|| search(Player::Right, rt))?)))
-    } else {
+    let result = first_players(config, &one, &search, || {
         Engine::new(rules, &shared).and_then(|e| {
             let e = std::cell::RefCell::new(e);
             let l = one(Player::Left, &|| {
@@ -682,7 +705,7 @@ fn general<R: Knowledge>(
             })?;
             Ok((l, r))
         })
-    };
+    });
     if let (Some(s), Some(r)) = (&saver, &mut resumed) {
         r.nodes_now = shared.nodes.load(Relaxed);
         // Stopped or finished: the checkpoint as of now (a failed write

@@ -1286,12 +1286,7 @@ pub(crate) async fn api_handler(
 fn partizan_misere_card(forms: &[partizan_report::PartizanMisereForm], positions: usize) -> String {
     let mut s = String::from("<h2>Misère play</h2><div class=\"card\" id=\"misere\">");
     for f in forms {
-        let who = match f.outcome {
-            "L" => "Left wins, whoever starts",
-            "R" => "Right wins, whoever starts",
-            "N" => "the player to move wins",
-            _ => "the player to move loses",
-        };
+        let who = f.outcome_words();
         let form = if f.form.is_empty() && f.form_chars > 0 {
             format!("{} characters, too long to show", f.form_chars)
         } else {

@@ -21,45 +21,23 @@ use crate::AppState;
 /// Most positions a graph on the site may have.
 const MAX_POSITIONS: usize = 100;
 
-/// Most values added on one page.
-const MAX_VALUES: usize = 8;
-
 /// The values asked for and the value compared with.
 type Ask = (Vec<String>, Option<String>);
 
 /// The values (`values`, separated by `;` or lines) and the value compared
 /// with (`compare`); `None` when no value was given.
 fn ask(m: &HashMap<String, String>) -> Result<Option<Ask>, WebError> {
-    let Some(text) = m.get("values") else {
+    let Some(values) = super::value::values_of(m, "adds")? else {
         return Ok(None);
     };
-    let too_long = |name: &str, t: &str| -> Result<(), WebError> {
-        if t.chars().count() > super::api::MAX_NOTATION {
-            return Err(WebError::param(
-                name,
-                format!("over {} characters", super::api::MAX_NOTATION),
-            ));
-        }
-        Ok(())
-    };
-    too_long("values", text)?;
-    let values: Vec<String> = text
-        .split([';', '\n'])
-        .map(|t| t.trim().to_string())
-        .filter(|t| !t.is_empty())
-        .collect();
-    if values.is_empty() {
-        return Ok(None);
-    }
-    if values.len() > MAX_VALUES {
-        return Err(WebError::param(
-            "values",
-            format!("{} values; at most {MAX_VALUES} are added", values.len()),
-        ));
-    }
     let compare = match m.get("compare").map(|c| c.trim()) {
         Some(c) if !c.is_empty() => {
-            too_long("compare", c)?;
+            if c.chars().count() > super::api::MAX_NOTATION {
+                return Err(WebError::param(
+                    "compare",
+                    format!("over {} characters", super::api::MAX_NOTATION),
+                ));
+            }
             Some(c.to_string())
         }
         _ => None,

@@ -30,6 +30,16 @@ const EXAMPLE: &str = "{3||2*|1*}";
 /// The values asked for: `values`, one per line or separated by `;`.
 /// `None` when none were given (the page shows its form alone).
 fn terms(m: &HashMap<String, String>) -> Result<Option<Vec<String>>, WebError> {
+    values_of(m, "compares")
+}
+
+/// The values of a page that takes several (`values`, or `value`), one per
+/// line or separated by `;`, at most [`MAX_VALUES`] of them (a page that
+/// `verb`s more says so); `None` when none were given.
+pub(crate) fn values_of(
+    m: &HashMap<String, String>,
+    verb: &str,
+) -> Result<Option<Vec<String>>, WebError> {
     let Some(text) = m.get("values").or_else(|| m.get("value")) else {
         return Ok(None);
     };
@@ -51,7 +61,7 @@ fn terms(m: &HashMap<String, String>) -> Result<Option<Vec<String>>, WebError> {
         return Err(WebError::param(
             "values",
             format!(
-                "{} values; this page compares at most {MAX_VALUES}",
+                "{} values; this page {verb} at most {MAX_VALUES}",
                 terms.len()
             ),
         ));

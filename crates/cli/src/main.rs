@@ -279,12 +279,21 @@ fn main() -> ExitCode {
     // `game` and `analyse` read a --json among their values themselves.
     let json_errors = cli.json || manners::json_asked();
     let result = match cli.command {
-        Command::Value(a) => values::value(a, &store, &long, cli.json),
+        Command::Value(a) => match partizan_loopy::LoopyRules::from_name(&a.ruleset) {
+            Some(l) => values::loopy_value_args(&a)
+                .and_then(|()| toolkit_cmd::loopy_board(l, &a.board, false, &long, cli.json)),
+            None => values::value(a, &store, &long, cli.json),
+        },
         Command::Graph(a) => values::graph(a, &long, cli.json),
         Command::Game(a) => values::game(a, cli.json),
         Command::Decompose(a) => values::decompose(a, cli.json),
         Command::Census(a) => census_cmd::run(a, &long, cli.json),
         Command::Atlas(c) => atlas_cmd::run(c, &long, cli.json),
+        Command::Outcome(a) if partizan_loopy::LoopyRules::from_name(&a.ruleset).is_some() => {
+            let l = partizan_loopy::LoopyRules::from_name(&a.ruleset).expect("checked");
+            outcome_cmd::loopy_outcome_args(&a)
+                .and_then(|board| toolkit_cmd::loopy_board(l, &board, true, &long, cli.json))
+        }
         Command::Outcome(mut a) => {
             // The global budget (`--max-memory 4G`, or the default), in MB.
             a.max_memory = Some((long.max_memory >> 20).max(1));

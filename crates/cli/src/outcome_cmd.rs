@@ -166,7 +166,39 @@ pub struct OutcomeArgs {
 /// registry (a new ruleset appears here with no edit).
 fn ruleset_help() -> String {
     let names: Vec<&str> = partizan_games::Rules::names().collect();
-    format!("Ruleset: {}", names.join(", "))
+    let loopy: Vec<&str> = partizan_loopy::LoopyRules::ALL
+        .iter()
+        .map(|r| r.name())
+        .collect();
+    format!(
+        "Ruleset: {}; loopy (outcome with draws): {}",
+        names.join(", "),
+        loopy.join(", ")
+    )
+}
+
+/// The board of `outcome` for a loopy ruleset, refusing the flags of the
+/// short-game search.
+pub fn loopy_outcome_args(a: &OutcomeArgs) -> Result<String> {
+    let refused = [
+        ("--rectangles", a.rectangles.is_some()),
+        ("--misere", a.misere),
+        ("--certificate", a.certificate.is_some()),
+        ("--checkpoint", a.checkpoint.is_some()),
+        ("--moves", a.moves),
+        ("--nimber", a.nimber),
+        ("--general", a.general),
+        ("--format", a.format.is_some()),
+    ];
+    if let Some((flag, _)) = refused.iter().find(|(_, on)| *on) {
+        anyhow::bail!(
+            "{flag} is for short rulesets; {} is loopy (its positions can recur)",
+            a.ruleset
+        );
+    }
+    a.board
+        .clone()
+        .ok_or_else(|| anyhow::anyhow!("a board is needed"))
 }
 
 /// The help of `--value-cells`, with each ruleset's own default.

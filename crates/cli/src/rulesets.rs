@@ -6,6 +6,12 @@ use partizan_games::Rules;
 /// The ruleset a command-line name means (case-insensitive, aliases
 /// accepted), or an error listing the known names.
 pub fn rules(name: &str) -> anyhow::Result<Rules> {
+    if let Some(l) = partizan_loopy::LoopyRules::from_name(name) {
+        anyhow::bail!(
+            "{l} is a loopy ruleset (its positions can recur): `partizan value` and \
+`partizan outcome` take it, this command only short rulesets"
+        );
+    }
     Ok(Rules::from_name(name)?)
 }
 

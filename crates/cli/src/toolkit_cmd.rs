@@ -791,3 +791,48 @@ pub fn loopy(args: LoopyArgs, json_out: bool) -> Result<()> {
     }
     Ok(())
 }
+
+/// `partizan value RULESET BOARD` and `partizan outcome RULESET BOARD` for
+/// a loopy ruleset: the position graph explored, its outcome with draws,
+/// and (not for `outcome`) the value, part by part, with progress shown
+/// and the memory budget kept (`--max-memory`).
+pub fn loopy_board(
+    rules: partizan_loopy::LoopyRules,
+    board: &str,
+    only_outcome: bool,
+    long: &crate::Long,
+    json_out: bool,
+) -> Result<()> {
+    let watch = long.watch(
+        format!(
+            "{} {}",
+            if only_outcome { "outcome" } else { "value" },
+            rules
+        ),
+        "",
+        None,
+    );
+    let counter = watch.counter();
+    // About 200 bytes a position explored (the graph and its index).
+    let limits = partizan_report::BoardLimits {
+        max_positions: usize::try_from(long.max_memory / 200)
+            .unwrap_or(usize::MAX)
+            .max(1_000),
+        only_outcome,
+        ..partizan_report::BoardLimits::default()
+    };
+    let mut progress = |stage: &str, done: usize, total: Option<usize>| {
+        counter.note(match total {
+            Some(t) => format!("{stage} {done}/{t}"),
+            None => format!("{stage} {done}"),
+        });
+    };
+    let report = partizan_report::loopy_board(rules, board, &limits, &mut progress)?;
+    drop(watch);
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.text());
+    }
+    Ok(())
+}

@@ -88,6 +88,25 @@ pub fn write_whole(path: &std::path::Path, text: &str) -> Result<()> {
     })
 }
 
+/// The flags of `value` a loopy ruleset's board cannot take, refused.
+pub fn loopy_value_args(a: &ValueArgs) -> Result<()> {
+    let refused = [
+        ("--misere", a.misere),
+        ("--thermograph", a.thermograph),
+        ("--format", a.format.is_some()),
+        ("--out", a.out.is_some()),
+        ("--no-memo", a.no_memo),
+        ("--no-symmetry", a.no_symmetry),
+    ];
+    if let Some((flag, _)) = refused.iter().find(|(_, on)| *on) {
+        anyhow::bail!(
+            "{flag} is for short rulesets; {} is loopy (its positions can recur)",
+            a.ruleset
+        );
+    }
+    Ok(())
+}
+
 /// Arguments of `partizan options`.
 #[derive(Args, Debug)]
 pub struct OptionsArgs {
@@ -409,6 +428,18 @@ pub fn rulesets(json_out: bool) -> Result<()> {
                     "symmetries": symmetries,
                 })
             })
+            .chain(partizan_loopy::LoopyRules::ALL.iter().map(|r| {
+                let i = r.info();
+                json!({
+                    "name": i.name,
+                    "title": i.title,
+                    "aliases": i.aliases,
+                    "summary": i.rules,
+                    "glyphs": i.glyphs,
+                    "example": i.examples.first().map(|e| e.0),
+                    "loopy": true,
+                })
+            }))
             .collect();
         println!("{}", serde_json::to_string_pretty(&list)?);
     } else {
@@ -429,6 +460,13 @@ pub fn rulesets(json_out: bool) -> Result<()> {
                 glyphs.join(", "),
                 i.example
             );
+        }
+        println!("\nloopy rulesets (positions can recur; `value` and `outcome` take them):");
+        for r in partizan_loopy::LoopyRules::ALL {
+            let i = r.info();
+            println!("{:<width$}  {}", i.name, i.rules);
+            let example = i.examples.first().map_or("", |e| e.0);
+            println!("{:<width$}  glyphs: {}; e.g. '{example}'", "", i.glyphs);
         }
     }
     Ok(())

@@ -264,3 +264,38 @@ fn loopy_values() {
     fails(&["loopy", "over", "--compare"], "needs a value");
     fails(&["loopy", "on + on", "--max-positions", "x"], "not a count");
 }
+
+#[test]
+fn loopy_rulesets_through_value_and_outcome() {
+    // A Fox and Geese board: the geese trap the fox; its value is a stopper.
+    let text = stdout(&["value", "fox-and-geese", ".F..|....|....|G.G."]);
+    assert!(text.contains("simplest form over"), "{text}");
+    assert!(text.contains("stops: Left 0, Right 0"), "{text}");
+    assert!(text.contains("strongly connected parts"), "{text}");
+    let v = json(&["outcome", "fox-and-geese", ".F..|....|....|G.G.", "--json"]);
+    assert_eq!(v["outcome"], "L");
+    assert_eq!(v["form"], serde_json::Value::Null);
+    // Backsliding Toads and Frogs: not a stopper; sides by sidling.
+    let v = json(&["value", "btf", "T..F", "--json"]);
+    assert_eq!(v["stopper"], false);
+    assert_eq!(v["sides"], serde_json::json!(["*", "*"]));
+    let list = stdout(&["rulesets"]);
+    assert!(
+        list.contains("fox-and-geese") && list.contains("backsliding-toads"),
+        "{list}"
+    );
+    let v = json(&["rulesets", "--json"]);
+    let loopy: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["loopy"] == true)
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(loopy, ["fox-and-geese", "backsliding-toads"]);
+    fails(&["value", "fox-and-geese", "F|G|F"], "more than one fox");
+    fails(&["value", "fox-and-geese", ".F|G.", "--misere"], "is loopy");
+    fails(&["outcome", "btf", "T.F", "--certificate", "x"], "is loopy");
+    fails(&["options", "btf", "T.F"], "loopy ruleset");
+    fails(&["value", "backsliding-toads", "T?F"], "unknown character");
+}

@@ -23,6 +23,9 @@ pub enum LoopyError {
         /// The limit on positions.
         limit: usize,
     },
+    /// A board a ruleset cannot read.
+    #[error("bad board: {0}")]
+    Board(String),
     /// A short part the normal-play engine refused.
     #[error("{0}")]
     Value(String),

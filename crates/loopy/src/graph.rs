@@ -202,32 +202,7 @@ impl Graph {
     /// The nodes reachable from the root, renumbered from 0 (the root).
     #[must_use]
     pub fn trimmed(&self) -> Self {
-        let mut index: FxHashMap<u32, u32> = FxHashMap::default();
-        let mut order = vec![self.root];
-        index.insert(self.root, 0);
-        let mut i = 0;
-        while i < order.len() {
-            let n = order[i];
-            for &x in self.left(n).iter().chain(self.right(n)) {
-                if let std::collections::hash_map::Entry::Vacant(e) = index.entry(x) {
-                    e.insert(order.len() as u32);
-                    order.push(x);
-                }
-            }
-            i += 1;
-        }
-        let mut out = Graph::default();
-        for &n in &order {
-            let mut l: Vec<u32> = self.left(n).iter().map(|x| index[x]).collect();
-            let mut r: Vec<u32> = self.right(n).iter().map(|x| index[x]).collect();
-            l.sort_unstable();
-            l.dedup();
-            r.sort_unstable();
-            r.dedup();
-            out.left.push(l);
-            out.right.push(r);
-        }
-        out
+        self.restricted(&[self.root]).0
     }
 
     /// The disjunctive sum: a position of `G + H` is a pair of positions,
@@ -338,40 +313,101 @@ impl Graph {
         }
     }
 
-    /// Whether the game is a stopper: no play from the root alternates
-    /// forever (the graph of alternating moves has no cycle reachable
-    /// from the root with either player to move).
+    /// Whether the game is a stopper: no play from any of its positions
+    /// alternates forever (Siegel's definition: every subposition, either
+    /// player to move, since in a sum a player may reach a position of
+    /// this component with either player to move).
     #[must_use]
     pub fn is_stopper(&self) -> bool {
+        self.is_stopper_from(&[self.root])
+    }
+
+    /// Whether every position reachable from `roots` is a stopper.
+    #[must_use]
+    pub fn is_stopper_from(&self, roots: &[u32]) -> bool {
         // 0 unseen, 1 on the stack, 2 done; state = 2 * node + mover.
         let mut color = vec![0u8; 2 * self.len()];
-        for start in [2 * self.root, 2 * self.root + 1] {
-            if color[start as usize] != 0 {
-                continue;
-            }
-            let mut stack: Vec<(u32, usize)> = vec![(start, 0)];
-            color[start as usize] = 1;
-            while let Some(&mut (s, ref mut i)) = stack.last_mut() {
-                let (x, m) = (s / 2, s % 2);
-                let opts = if m == 0 { self.left(x) } else { self.right(x) };
-                if *i < opts.len() {
-                    let t = 2 * opts[*i] + 1 - m;
-                    *i += 1;
-                    match color[t as usize] {
-                        0 => {
-                            color[t as usize] = 1;
-                            stack.push((t, 0));
+        for x in self.reachable(roots) {
+            for start in [2 * x, 2 * x + 1] {
+                if color[start as usize] != 0 {
+                    continue;
+                }
+                let mut stack: Vec<(u32, usize)> = vec![(start, 0)];
+                color[start as usize] = 1;
+                while let Some(&mut (s, ref mut i)) = stack.last_mut() {
+                    let (x, m) = (s / 2, s % 2);
+                    let opts = if m == 0 { self.left(x) } else { self.right(x) };
+                    if *i < opts.len() {
+                        let t = 2 * opts[*i] + 1 - m;
+                        *i += 1;
+                        match color[t as usize] {
+                            0 => {
+                                color[t as usize] = 1;
+                                stack.push((t, 0));
+                            }
+                            1 => return false,
+                            _ => {}
                         }
-                        1 => return false,
-                        _ => {}
+                    } else {
+                        color[s as usize] = 2;
+                        stack.pop();
                     }
-                } else {
-                    color[s as usize] = 2;
-                    stack.pop();
                 }
             }
         }
         true
+    }
+
+    /// The nodes reachable from `roots` (the roots first, then in the
+    /// order a breadth-first walk meets them).
+    #[must_use]
+    pub fn reachable(&self, roots: &[u32]) -> Vec<u32> {
+        let mut seen = vec![false; self.len()];
+        let mut order = Vec::new();
+        for &r in roots {
+            if !seen[r as usize] {
+                seen[r as usize] = true;
+                order.push(r);
+            }
+        }
+        let mut i = 0;
+        while i < order.len() {
+            let n = order[i];
+            for &x in self.left(n).iter().chain(self.right(n)) {
+                if !seen[x as usize] {
+                    seen[x as usize] = true;
+                    order.push(x);
+                }
+            }
+            i += 1;
+        }
+        order
+    }
+
+    /// The nodes reachable from `roots`, renumbered in the order of
+    /// [`reachable`](Self::reachable) (options sorted, repeats dropped),
+    /// with the roots' new numbers; the first root is the root.
+    #[must_use]
+    pub fn restricted(&self, roots: &[u32]) -> (Self, Vec<u32>) {
+        let order = self.reachable(roots);
+        let mut index = vec![u32::MAX; self.len()];
+        for (i, &n) in order.iter().enumerate() {
+            index[n as usize] = i as u32;
+        }
+        let mut out = Graph::default();
+        for &n in &order {
+            let side = |opts: &[u32]| {
+                let mut v: Vec<u32> = opts.iter().map(|&x| index[x as usize]).collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            };
+            out.left.push(side(self.left(n)));
+            out.right.push(side(self.right(n)));
+        }
+        let new_roots: Vec<u32> = roots.iter().map(|&r| index[r as usize]).collect();
+        out.root = new_roots.first().copied().unwrap_or(0);
+        (out, new_roots)
     }
 
     /// Whether no cycle is reachable from `n` at all (the position is a
@@ -411,34 +447,30 @@ impl Graph {
     /// `ge[a][b]`: whether `G_a >= G_b`, for every pair of nodes of a
     /// stopper graph (every node is then a stopper): Left survives
     /// `G_a - G_b` with Right moving first, one retrograde analysis over
-    /// all pairs (Right wins only by leaving Left without a move).
+    /// all pairs (Right wins only by leaving Left without a move). The
+    /// pair states are flat arrays; a state's predecessors are read from
+    /// the graph's reversed edges, so no list is kept per state.
     #[must_use]
     pub fn comparisons(&self) -> Vec<Vec<bool>> {
         let n = self.len();
         let id = |a: usize, b: usize, m: usize| 2 * (a * n + b) + m;
+        let reversed = |opts: &Vec<Vec<u32>>| {
+            let mut back: Vec<Vec<u32>> = vec![Vec::new(); n];
+            for (x, o) in opts.iter().enumerate() {
+                for &y in o {
+                    back[y as usize].push(x as u32);
+                }
+            }
+            back
+        };
+        let (left_back, right_back) = (reversed(&self.left), reversed(&self.right));
         let states = 2 * n * n;
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); states];
+        // Left to move in G_a - G_b: G_a's Left options, -(G_b's Right
+        // options); only Left-to-move states need a count of open moves.
         let mut open = vec![0u32; states];
         for a in 0..n {
             for b in 0..n {
-                // Left to move in G_a - G_b: G_a's Left options, -(G_b's Right options).
-                let l = self.left[a]
-                    .iter()
-                    .map(|&x| (x as usize, b))
-                    .chain(self.right[b].iter().map(|&y| (a, y as usize)));
-                let mut k = 0;
-                for (x, y) in l {
-                    preds[id(x, y, 1)].push(id(a, b, 0) as u32);
-                    k += 1;
-                }
-                open[id(a, b, 0)] = k;
-                let r = self.right[a]
-                    .iter()
-                    .map(|&x| (x as usize, b))
-                    .chain(self.left[b].iter().map(|&y| (a, y as usize)));
-                for (x, y) in r {
-                    preds[id(x, y, 0)].push(id(a, b, 1) as u32);
-                }
+                open[id(a, b, 0)] = (self.left[a].len() + self.right[b].len()) as u32;
             }
         }
         // Right's wins: Left to move with no move, or every Left move to a
@@ -450,26 +482,40 @@ impl Graph {
                 let s = id(a, b, 0);
                 if open[s] == 0 {
                     right_wins[s] = true;
-                    queue.push_back(s as u32);
+                    queue.push_back(s);
                 }
             }
         }
         while let Some(s) = queue.pop_front() {
-            let left_to_move = s % 2 == 0;
-            for &p in &preds[s as usize] {
-                let p = p as usize;
-                if right_wins[p] {
-                    continue;
+            let (x, y, m) = ((s / 2) / n, (s / 2) % n, s % 2);
+            if m == 0 {
+                // Right-to-move predecessors (a, y, 1) with x a Right
+                // option of a, and (x, b, 1) with y a Left option of b.
+                let preds = right_back[x]
+                    .iter()
+                    .map(|&a| id(a as usize, y, 1))
+                    .chain(left_back[y].iter().map(|&b| id(x, b as usize, 1)));
+                for p in preds {
+                    if !right_wins[p] {
+                        right_wins[p] = true;
+                        queue.push_back(p);
+                    }
                 }
-                if left_to_move {
-                    // p is a Right-to-move state with a move to s.
-                    right_wins[p] = true;
-                    queue.push_back(p as u32);
-                } else {
+            } else {
+                // Left-to-move predecessors (a, y, 0) with x a Left option
+                // of a, and (x, b, 0) with y a Right option of b.
+                let preds = left_back[x]
+                    .iter()
+                    .map(|&a| id(a as usize, y, 0))
+                    .chain(right_back[y].iter().map(|&b| id(x, b as usize, 0)));
+                for p in preds {
+                    if right_wins[p] {
+                        continue;
+                    }
                     open[p] -= 1;
                     if open[p] == 0 {
                         right_wins[p] = true;
-                        queue.push_back(p as u32);
+                        queue.push_back(p);
                     }
                 }
             }

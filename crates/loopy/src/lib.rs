@@ -9,6 +9,12 @@
 //!   `a{...}`, `on`, `off`, `over`, `under`, `upon`, `dud`, `tis`, `tisn`,
 //!   short values in the normal-play notation).
 //!
+//! * [`stops`]: Left and Right stops of stoppers (numbers, `on`, `off`).
+//! * [`valuation`]: every position of a large stopper graph valued, one
+//!   strongly connected part at a time, the values interned.
+//! * [`rules`]: rulesets whose play can cycle (Fox and Geese, Backsliding
+//!   Toads and Frogs), explored into graphs: the loopy registry.
+//!
 //! Short games stay with the normal-play engine: a loopy graph with no
 //! cycle is handed to `partizan-core`, so its form is the canonical form.
 
@@ -16,9 +22,13 @@ pub mod display;
 mod error;
 pub mod graph;
 pub mod parse;
+pub mod rules;
 pub mod sides;
 pub mod stopper;
+pub mod stops;
+pub mod valuation;
 
 pub use error::LoopyError;
 pub use graph::{Graph, LoopyOutcome, Play, DEFAULT_MAX_NODES};
+pub use rules::{LoopyRules, LoopyRuleset};
 pub use stopper::Relation;

@@ -65,42 +65,62 @@ pub fn compare(g: &Graph, h: &Graph, max_nodes: usize) -> Result<Relation, Loopy
 /// The simplest form of a stopper. `max_nodes` bounds the graph (its
 /// comparison table is quadratic in it).
 pub fn simplest(g: &Graph, max_nodes: usize) -> Result<Graph, LoopyError> {
-    let mut cur = g.trimmed();
-    if cur.len() > max_nodes {
+    let (h, roots) = simplest_many(g, &[g.root()], max_nodes)?;
+    let mut h = h;
+    h.set_root(roots[0]);
+    Ok(h.trimmed())
+}
+
+/// The simplest forms of several positions of one stopper graph at once:
+/// a graph in which every position reachable from the new roots is in
+/// simplest form, and each root's position in it. The result is checked
+/// before it is returned: a stopper, every new root equal to its old one
+/// (the survival comparison both ways), or an error.
+pub fn simplest_many(
+    g: &Graph,
+    roots: &[u32],
+    max_nodes: usize,
+) -> Result<(Graph, Vec<u32>), LoopyError> {
+    let (start, start_roots) = g.restricted(roots);
+    if start.len() > max_nodes {
         return Err(LoopyError::TooLarge { limit: max_nodes });
     }
     // Dominated and reversible options first, until there are none; then
     // fusion of equal positions (safe only once the options are simplified:
     // `over + over` has Left options equal to itself, and fusing them first
-    // would make `dud`). Every step is checked before it is kept.
+    // would make `dud`).
+    let (mut cur, mut cur_roots) = (start.clone(), start_roots.clone());
     for _ in 0..10_000 {
-        let mut next = pass(&cur, false);
-        if next == cur {
-            next = pass(&cur, true);
-            if next == cur {
-                return Ok(cur);
+        let (mut next, mut next_roots) = pass(&cur, &cur_roots, false);
+        if next == cur && next_roots == cur_roots {
+            (next, next_roots) = pass(&cur, &cur_roots, true);
+            if next == cur && next_roots == cur_roots {
+                break;
             }
         }
-        let (u, a, b) = union(&cur, &next, 2 * max_nodes)?;
-        let ok = next.is_stopper() && {
-            let ge = u.comparisons();
-            ge[a as usize][b as usize] && ge[b as usize][a as usize]
-        };
-        if !ok {
-            return Err(LoopyError::Value(
-                "a simplification step did not keep the value (a bug: please report the game)"
-                    .into(),
-            ));
-        }
-        cur = next;
+        (cur, cur_roots) = (next, next_roots);
     }
-    Ok(cur)
+    let mut u = start.clone();
+    let off = u.append(&cur);
+    let kept = cur.is_stopper_from(&cur_roots) && {
+        let ge = u.comparisons();
+        start_roots.iter().zip(&cur_roots).all(|(&a, &b)| {
+            let b = (b + off) as usize;
+            ge[a as usize][b] && ge[b][a as usize]
+        })
+    };
+    if !kept {
+        return Err(LoopyError::Value(
+            "a simplification did not keep the value (a bug: please report the game)".into(),
+        ));
+    }
+    Ok((cur, cur_roots))
 }
 
 /// One pass: with `fuse`, equal nodes become one; at every node dominated
 /// options are deleted and reversible ones bypassed, all read from one
-/// comparison table.
-fn pass(g: &Graph, fuse: bool) -> Graph {
+/// comparison table. Returns the positions reachable from the roots.
+fn pass(g: &Graph, roots: &[u32], fuse: bool) -> (Graph, Vec<u32>) {
     let n = g.len();
     let ge = g.comparisons();
     let mut rep: Vec<u32> = (0..n as u32).collect();
@@ -168,8 +188,8 @@ fn pass(g: &Graph, fuse: bool) -> Graph {
         let (l, r) = (side(true), side(false));
         out.set(x as u32, l, r);
     }
-    out.set_root(rep[g.root() as usize]);
-    out.trimmed()
+    let roots: Vec<u32> = roots.iter().map(|&r| rep[r as usize]).collect();
+    out.restricted(&roots)
 }
 
 /// Whether the stopper is short (no cycle reachable): then its simplest

@@ -12,6 +12,9 @@ use partizan_loopy::parse::parse;
 use partizan_loopy::stopper::{as_short, compare, ge, simplest};
 use partizan_loopy::{Graph, Play, Relation};
 
+mod common;
+use common::random_graph;
+
 const MAX: usize = 100_000;
 
 fn g(core: &mut Arena, s: &str) -> Graph {
@@ -205,21 +208,6 @@ fn printed_forms_parse_back() {
         let again = display(&simplest(&z, MAX).unwrap(), &mut c);
         assert_eq!(again, text, "{s}");
     }
-}
-
-/// A random graph of `n` nodes, each with up to two options a side.
-fn random_graph(rng: &mut fastrand::Rng, n: u32) -> Graph {
-    let mut gr = Graph::default();
-    for _ in 0..n {
-        gr.add();
-    }
-    for x in 0..n {
-        let mut pick = || -> Vec<u32> { (0..rng.u32(0..3)).map(|_| rng.u32(0..n)).collect() };
-        let (l, r) = (pick(), pick());
-        gr.set(x, l, r);
-    }
-    gr.set_root(0);
-    gr.trimmed()
 }
 
 #[test]

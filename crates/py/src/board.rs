@@ -491,6 +491,18 @@ pub fn rulesets(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         d.set_item("aliases", i.aliases.to_vec())?;
         d.set_item("summary", i.summary)?;
         d.set_item("example", i.example)?;
+        d.set_item("loopy", false)?;
+        out.append(d)?;
+    }
+    for &r in partizan_loopy::LoopyRules::ALL {
+        let i = r.info();
+        let d = PyDict::new(py);
+        d.set_item("name", i.name)?;
+        d.set_item("title", i.title)?;
+        d.set_item("aliases", i.aliases.to_vec())?;
+        d.set_item("summary", i.rules)?;
+        d.set_item("example", i.examples.first().map(|e| e.0))?;
+        d.set_item("loopy", true)?;
         out.append(d)?;
     }
     Ok(out)

@@ -67,6 +67,7 @@ fn _partizan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(misere::misere_board, m)?)?;
     m.add_function(wrap_pyfunction!(misere::misere_game, m)?)?;
     m.add_function(wrap_pyfunction!(loopy::loopy, m)?)?;
+    m.add_function(wrap_pyfunction!(loopy::loopy_board, m)?)?;
     m.add_function(wrap_pyfunction!(tables::domineering_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::cram_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::sylver_census, m)?)?;

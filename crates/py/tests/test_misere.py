@@ -107,3 +107,22 @@ def test_loopy():
         partizan.loopy("{pass|")
     with pytest.raises(ValueError):
         partizan.loopy("dud", compare="0")
+
+
+def test_loopy_rulesets():
+    loopy = [r["name"] for r in partizan.rulesets() if r["loopy"]]
+    assert loopy == ["fox-and-geese", "backsliding-toads"]
+    # A small Fox and Geese board: the geese trap the fox, the value a
+    # stopper found part by part, equal to the loopy engine's own reading.
+    r = partizan.loopy_board("fox-and-geese", ".F..|....|....|G.G.")
+    assert (r["outcome"], r["stopper"], r["form"]) == ("L", True, "over")
+    assert r["stops"] == ["0", "0"]
+    assert partizan.loopy_board("fox-and-geese", ".F..|....|....|G.G.", only_outcome=True)[
+        "form"
+    ] is None
+    t = partizan.loopy_board("backsliding-toads", "T..F")
+    assert t["stopper"] is False and t["sides"] == ["*", "*"]
+    with pytest.raises(ValueError):
+        partizan.loopy_board("fox-and-geese", "F|G|F")
+    with pytest.raises(ValueError):
+        partizan.loopy_board("chess", "....")

@@ -35,7 +35,7 @@ pub use check::{
     check_certificate, check_certificate_from, write_certificate_file, write_certificate_stdout,
     CheckError, CheckReport,
 };
-pub use loopy::{loopy_value, LoopyReport};
+pub use loopy::{loopy_board, loopy_value, BoardLimits, LoopyReport};
 pub use misere::{
     misere_board, misere_game, misere_graph, misere_quotient, MisereAsk, MisereBoardReport,
     MisereForm, MisereGameReport, MisereGraphReport, MisereQuotientReport, MisereReportError,

@@ -9,8 +9,11 @@ use partizan_core::Arena;
 use partizan_loopy::display::display;
 use partizan_loopy::parse::parse;
 use partizan_loopy::sides::{side, Side};
+use partizan_loopy::stopper::as_short;
 use partizan_loopy::stopper::{compare, simplest};
-use partizan_loopy::{Graph, LoopyError, Play, Relation};
+use partizan_loopy::stops::stops;
+use partizan_loopy::valuation::value_all;
+use partizan_loopy::{Graph, LoopyError, LoopyRules, Play, Relation};
 use serde::Serialize;
 
 /// Rounds of sidling tried for each side of a non-stopper.
@@ -47,6 +50,16 @@ pub struct LoopyReport {
     pub sidling_rounds: Option<(usize, usize)>,
     /// The value compared with, and the relation (`>`, `<`, `=`, `||`).
     pub compared: Option<(String, String)>,
+    /// A stopper's Left and Right stops (numbers, `on` or `off`).
+    pub stops: Option<(String, String)>,
+    /// The thermograph, or why there is none: short games only (no
+    /// thermography of loopy games is defined here).
+    pub thermograph: Option<String>,
+    /// The loopy ruleset, for a board.
+    pub ruleset: Option<String>,
+    /// Strongly connected parts of a board's graph valued one by one (a
+    /// stopper board), and the distinct values among its positions.
+    pub parts: Option<(usize, usize)>,
     /// Wall time, milliseconds.
     pub elapsed_ms: f64,
 }
@@ -69,65 +82,64 @@ pub fn loopy_value<S: AsRef<str>>(
         });
     }
     let g = g.unwrap_or_else(Graph::zero);
-    let outcome = g.outcome();
-    let stopper = g.is_stopper();
-    let short = g.short_nodes()[g.root() as usize];
-    let mut sides = None;
-    let mut sidling_rounds = None;
-    let (form, form_positions, no_form) = if stopper {
+    let mut report = LoopyReport::of(joined(values), &g, g.is_stopper());
+    if report.stopper {
         // A short form is written as core's canonical form by `display`.
         let s = simplest(&g, max_nodes)?;
-        (Some(display(&s, &mut core)), Some(s.len()), None)
+        (report.stops, report.thermograph) = stops_and_thermograph(&s, &mut core)?;
+        report.form = Some(display(&s, &mut core));
+        report.form_positions = Some(s.len());
     } else {
-        let on = side(&g, Side::On, SIDLING_ROUNDS, max_nodes)?;
-        let off = side(&g, Side::Off, SIDLING_ROUNDS, max_nodes)?;
-        let why = match (on, off) {
-            (Some((a, ra)), Some((b, rb))) => {
-                sides = Some((display(&a, &mut core), display(&b, &mut core)));
-                sidling_rounds = Some((ra, rb));
-                "not a stopper (some play alternates forever): stopper-sided, G = onside & offside".to_string()
-            }
-            _ => format!(
-                "not a stopper (some play alternates forever), and sidling did not settle within {SIDLING_ROUNDS} rounds: no onside and offside (it is not stopper-sided, or needs more rounds)"
-            ),
-        };
-        (None, None, Some(why))
-    };
-    let compared = match other {
-        None => None,
-        Some(text) => {
-            let h = parse(text, &mut core, max_nodes)?;
-            if !stopper {
-                return Err(LoopyError::NotStopper(joined(values), "a comparison"));
-            }
-            if !h.is_stopper() {
-                return Err(LoopyError::NotStopper(text.to_string(), "a comparison"));
-            }
-            let r = match compare(&g, &h, max_nodes)? {
-                Relation::Greater => ">",
-                Relation::Less => "<",
-                Relation::Equal => "=",
-                Relation::Confused => "||",
-            };
-            Some((text.to_string(), r.to_string()))
+        let why;
+        (report.sides, report.sidling_rounds, why) = sided(&g, max_nodes, &mut core)?;
+        report.no_form = Some(why);
+    }
+    if let Some(text) = other {
+        let h = parse(text, &mut core, max_nodes)?;
+        if !report.stopper {
+            return Err(LoopyError::NotStopper(joined(values), "a comparison"));
         }
-    };
-    Ok(LoopyReport {
-        value: joined(values),
-        positions: g.len(),
-        stopper,
-        short,
-        outcome: outcome.class(),
-        left_first: outcome.left_first,
-        right_first: outcome.right_first,
-        form,
-        form_positions,
-        no_form,
-        sides,
-        sidling_rounds,
-        compared,
-        elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
-    })
+        if !h.is_stopper() {
+            return Err(LoopyError::NotStopper(text.to_string(), "a comparison"));
+        }
+        let r = match compare(&g, &h, max_nodes)? {
+            Relation::Greater => ">",
+            Relation::Less => "<",
+            Relation::Equal => "=",
+            Relation::Confused => "||",
+        };
+        report.compared = Some((text.to_string(), r.to_string()));
+    }
+    report.elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok(report)
+}
+
+impl LoopyReport {
+    /// What the graph alone says (root `g.root()`): positions, whether it
+    /// is short, the outcome; nothing computed yet beyond.
+    fn of(value: String, g: &Graph, stopper: bool) -> LoopyReport {
+        let outcome = g.outcome();
+        LoopyReport {
+            value,
+            positions: g.len(),
+            stopper,
+            short: g.short_nodes()[g.root() as usize],
+            outcome: outcome.class(),
+            left_first: outcome.left_first,
+            right_first: outcome.right_first,
+            form: None,
+            form_positions: None,
+            no_form: None,
+            sides: None,
+            sidling_rounds: None,
+            compared: None,
+            stops: None,
+            thermograph: None,
+            ruleset: None,
+            parts: None,
+            elapsed_ms: 0.0,
+        }
+    }
 }
 
 fn joined<S: AsRef<str>>(values: &[S]) -> String {
@@ -136,6 +148,134 @@ fn joined<S: AsRef<str>>(values: &[S]) -> String {
         .map(AsRef::as_ref)
         .collect::<Vec<_>>()
         .join(" + ")
+}
+
+type Toolkit = (Option<(String, String)>, Option<String>);
+
+/// A stopper's stops, and its thermograph when it is short (or why not).
+fn stops_and_thermograph(form: &Graph, core: &mut Arena) -> Result<Toolkit, LoopyError> {
+    let (l, r) = stops(form, core)?;
+    let thermograph = match as_short(form, core)? {
+        Some(v) => core
+            .thermograph(v)
+            .map_err(|e| LoopyError::Value(e.to_string()))?
+            .cgsuite(),
+        None => "none: thermographs are defined here for short games only (loopy thermography is \
+not implemented)"
+            .to_string(),
+    };
+    Ok((Some((l.to_string(), r.to_string())), Some(thermograph)))
+}
+
+/// Limits of a loopy board's analysis.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardLimits {
+    /// Most positions explored.
+    pub max_positions: usize,
+    /// Most positions in the graph of one strongly connected part (its
+    /// positions plus the forms of the values its options reach).
+    pub max_part: usize,
+    /// Most positions of a graph that is not a stopper, whose sides are
+    /// sought by sidling the whole graph.
+    pub max_sidling: usize,
+    /// The outcome only: no value, stops or sides.
+    pub only_outcome: bool,
+}
+
+impl Default for BoardLimits {
+    fn default() -> Self {
+        BoardLimits {
+            max_positions: 5_000_000,
+            max_part: 2_000,
+            max_sidling: 1_000,
+            only_outcome: false,
+        }
+    }
+}
+
+/// What a long board analysis is doing: the stage, and how far it got.
+pub type BoardProgress<'a> = &'a mut dyn FnMut(&str, usize, Option<usize>);
+
+/// The report of a board of a loopy ruleset: its outcome with draws from
+/// the whole position graph; a stopper's value from every strongly
+/// connected part in turn; otherwise its sides by sidling, when the graph
+/// is small enough.
+pub fn loopy_board(
+    rules: LoopyRules,
+    board: &str,
+    limits: &BoardLimits,
+    progress: BoardProgress<'_>,
+) -> Result<LoopyReport, LoopyError> {
+    let start = Instant::now();
+    let mut core = Arena::new();
+    let (g, text) = rules.explore(board, limits.max_positions, &mut |n| {
+        progress("exploring positions", n, None);
+    })?;
+    progress("outcomes", g.len(), None);
+    let all: Vec<u32> = (0..g.len() as u32).collect();
+    let mut report = LoopyReport::of(text, &g, g.is_stopper_from(&all));
+    report.ruleset = Some(rules.name().to_string());
+    let stopper = report.stopper;
+    if limits.only_outcome {
+        report.no_form = Some("the outcome only was asked for".into());
+    } else if stopper {
+        let v = value_all(&g, limits.max_part, &mut |done, total| {
+            progress("valuing parts", done, Some(total));
+        })?;
+        let form = v.forms.form(v.values[0]).clone();
+        (report.stops, report.thermograph) = stops_and_thermograph(&form, &mut core)?;
+        report.form = Some(display(&form, &mut core));
+        report.form_positions = Some(form.len());
+        report.parts = Some((v.parts, v.forms.len()));
+    } else if g.len() > limits.max_sidling {
+        report.no_form = Some(format!(
+            "not a stopper (some play alternates forever); its sides are sought by sidling the \
+whole graph, which is done for at most {} positions (this board has {})",
+            limits.max_sidling,
+            g.len()
+        ));
+    } else {
+        progress("sidling", 0, None);
+        let why;
+        (report.sides, report.sidling_rounds, why) =
+            sided(&g, limits.max_sidling.max(limits.max_part), &mut core)?;
+        report.no_form = Some(why);
+    }
+    report.elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok(report)
+}
+
+type Sided = (Option<(String, String)>, Option<(usize, usize)>, String);
+
+/// A non-stopper's sides by sidling with the rounds, and what it is.
+fn sided(g: &Graph, max_nodes: usize, core: &mut Arena) -> Result<Sided, LoopyError> {
+    let on = side(g, Side::On, SIDLING_ROUNDS, max_nodes)?;
+    let off = side(g, Side::Off, SIDLING_ROUNDS, max_nodes)?;
+    Ok(match (on, off) {
+        (Some((a, ra)), Some((b, rb))) => {
+            let (a, b) = (display(&a, core), display(&b, core));
+            // Simplest forms are unique, so equal sides print alike.
+            let why = if a == b {
+                format!(
+                    "not a stopper (some play alternates forever): stopper-sided, G = onside & \
+offside, and the two sides are equal, so G = {a}"
+                )
+            } else {
+                "not a stopper (some play alternates forever): stopper-sided, G = onside & offside"
+                    .to_string()
+            };
+            (Some((a, b)), Some((ra, rb)), why)
+        }
+        _ => (
+            None,
+            None,
+            format!(
+                "not a stopper (some play alternates forever), and sidling did not settle \
+within {SIDLING_ROUNDS} rounds: no onside and offside (it is not stopper-sided, or needs more \
+rounds)"
+            ),
+        ),
+    })
 }
 
 impl LoopyReport {
@@ -150,7 +290,11 @@ impl LoopyReport {
         } else {
             "not a stopper"
         };
-        let _ = writeln!(out, "{}: {kind}, {} positions", self.value, self.positions);
+        let name = match &self.ruleset {
+            Some(r) => format!("{r} {}", self.value),
+            None => self.value.clone(),
+        };
+        let _ = writeln!(out, "{name}: {kind}, {} positions", self.positions);
         let outcome = partizan_loopy::LoopyOutcome {
             left_first: self.left_first,
             right_first: self.right_first,
@@ -180,6 +324,18 @@ impl LoopyReport {
                 }
             }
             _ => {}
+        }
+        if let Some((l, r)) = &self.stops {
+            let _ = writeln!(out, "stops: Left {l}, Right {r}");
+        }
+        if let Some(t) = &self.thermograph {
+            let _ = writeln!(out, "thermograph {t}");
+        }
+        if let Some((parts, values)) = self.parts {
+            let _ = writeln!(
+                out,
+                "valued in {parts} strongly connected parts; {values} distinct values among its positions"
+            );
         }
         if let Some((h, r)) = &self.compared {
             let _ = writeln!(out, "{} {r} {h}", self.value);

@@ -56,8 +56,8 @@ const PAGES: &[(&str, &[&str])] = &[
         "/api/outcome",
         &["ruleset", "board", "play", "max_nodes", "table_mb"],
     ),
-    ("/loopy", &["values", "compare"]),
-    ("/api/loopy", &["values", "compare"]),
+    ("/loopy", &["values", "compare", "ruleset", "board"]),
+    ("/api/loopy", &["values", "compare", "ruleset", "board"]),
     ("/grundy", &["game", "up_to", "search", "heaps", "misere"]),
     (
         "/api/grundy",
@@ -633,5 +633,36 @@ async fn the_loopy_page_answers_cgsuites_examples() {
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert!(r.body.contains("unclosed"), "{}", r.body);
     let r = get(&app, "/api/loopy?values=dud&compare=0").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+}
+
+/// Boards of loopy rulesets on the loopy page and API.
+#[tokio::test]
+async fn the_loopy_page_values_loopy_boards() {
+    let app = app();
+    let r = get(
+        &app,
+        "/loopy?ruleset=fox-and-geese&board=.F..%7C....%7C....%7CG.G.",
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert!(
+        r.body.contains("id=\"loopy-form-out\"><code>over</code>"),
+        "{}",
+        r.body
+    );
+    assert!(
+        r.body.contains("id=\"loopy-stops\">Left 0, Right 0"),
+        "{}",
+        r.body
+    );
+    let r = get(&app, "/api/loopy?ruleset=btf&board=T..F").await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+    assert_eq!(r.json()["sides"], serde_json::json!(["*", "*"]));
+    assert_eq!(r.json()["ruleset"], "backsliding-toads");
+    let r = get(&app, "/loopy?ruleset=fox-and-geese&board=F%7CG%7CF").await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert!(r.body.contains("more than one fox"), "{}", r.body);
+    let r = get(&app, "/api/loopy?ruleset=chess&board=..").await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
 }

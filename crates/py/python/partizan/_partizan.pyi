@@ -277,7 +277,19 @@ def loopy(
     """A loopy value in CGSuite's loopy notation (pass, labels a{...}, on,
     off, over, under, upon, dud, tis, tisn), the sum of the values
     (`partizan loopy VALUE --json`'s fields: positions, stopper, short,
-    outcome, left_first, right_first, form or no_form, compared)."""
+    outcome, left_first, right_first, form or no_form, stops, thermograph,
+    compared)."""
+
+def loopy_board(
+    ruleset: str,
+    board: str,
+    only_outcome: bool = False,
+    max_positions: int = 5_000_000,
+) -> Dict[str, Any]:
+    """A board of a loopy ruleset ("fox-and-geese", "backsliding-toads"):
+    `partizan value RULESET BOARD --json`'s fields (outcome with draws,
+    stopper, form: the value of a stopper board found part by part, parts,
+    stops, sides of a non-stopper when sidling settles, no_form)."""
 
 def misere_game(*values: str, max_forms: int = 2_000_000) -> Dict[str, Any]:
     """The misère canonical forms of the sum of game trees written in CGSuite

@@ -9,6 +9,8 @@
 //!   `a{...}`, `on`, `off`, `over`, `under`, `upon`, `dud`, `tis`, `tisn`,
 //!   short values in the normal-play notation).
 //!
+//! * [`sided`]: sides compared by their definition (a Büchi game), and
+//!   sides found by deleting the edges that do not matter, checked.
 //! * [`stops`]: Left and Right stops of stoppers (numbers, `on`, `off`).
 //! * [`valuation`]: every position of a large stopper graph valued, one
 //!   strongly connected part at a time, the values interned.
@@ -23,6 +25,7 @@ mod error;
 pub mod graph;
 pub mod parse;
 pub mod rules;
+pub mod sided;
 pub mod sides;
 pub mod stopper;
 pub mod stops;

@@ -1,4 +1,5 @@
-//! Onsides and offsides by sidling.
+//! Onsides and offsides by sidling (see [`crate::sided`] for sides that
+//! the rounds only approach in the limit).
 //!
 //! A game whose play can alternate forever is not a stopper, but it may be
 //! *stopper-sided*: equal to `onside & offside`, where the onside counts

@@ -257,3 +257,66 @@ fn explore_is_bounded() {
     assert_eq!(explore(&r, p, MAX, &mut |_| {}).unwrap().len(), 160);
     assert!(explore(&r, p, 159, &mut |_| {}).is_err());
 }
+
+/// CGSuite's own Fox and Geese values (aaron-siegel/cgsuite,
+/// `lib/core/src/test/scala/org/cgsuite/lang/GameGridTest.scala`), its
+/// coordinates `(row, col)` from the bottom left, geese moving down: here
+/// row 1 is the top row as written (the geese move up), and two rows are
+/// added behind the geese, where CGSuite's board goes on (a fox that gets
+/// behind the geese is free for ever there as it is in CGSuite).
+#[test]
+fn cgsuites_fox_and_geese_values() {
+    let mut c = Arena::new();
+    // Geese on (3,1), (3,3), (3,5), (3,7), board width 8 (the ValuesTable
+    // test): the fox's square, then CGSuite's value.
+    let geese = "G.G.G.G.|........|........";
+    let table = [
+        ("F.......|........", "{6|2 + over}"),
+        ("..F.....|........", "{2 + over|2}"),
+        ("....F...|........", "{4|3||2}"),
+        ("......F.|........", "{4 + over|3*}"),
+        ("........|.F......", "2 + over"),
+        ("........|...F....", "2"),
+        ("........|.....F..", "3*"),
+        ("........|.......F", "4 + over"),
+        // FoxAndGeese({(4,2),(4,4),(4,6),(4,8)}, (1,1)).
+        (
+            "F.......|........|........|.G.G.G.G|........|........",
+            "{4*|7/2}",
+        ),
+        // GenFoxAndGeese(boardWidth => 10) with five geese on row 3, fox (1,9).
+        (
+            "........F.|..........|G.G.G.G.G.|..........|..........",
+            "{6 + over|5*}",
+        ),
+    ];
+    for (fox, value) in table {
+        let board = if fox.len() < 20 {
+            format!("{fox}|{geese}")
+        } else {
+            fox.to_string()
+        };
+        let (graph, _) = LoopyRules::FoxAndGeese
+            .explore(&board, MAX, &mut |_| {})
+            .unwrap();
+        let v = value_all(&graph, 2_000, &mut |_, _| {}).unwrap();
+        let f = v.forms.form(v.values[0]);
+        let want = g(&mut c, value);
+        assert_eq!(
+            compare(f, &want, MAX).unwrap(),
+            Relation::Equal,
+            "{board}: {} against CGSuite's {value}",
+            display(f, &mut c)
+        );
+    }
+    // A fox on the other colour never meets a goose: off.
+    let (graph, _) = LoopyRules::FoxAndGeese
+        .explore(
+            ".F......|........|G.G.G.G.|........|........",
+            MAX,
+            &mut |_| {},
+        )
+        .unwrap();
+    let v = value_all(&graph, 2_000, &mut |_, _| {}).unwrap();
+    assert_eq!(display(v.forms.form(v.values[0]), &mut c), "off");
+}

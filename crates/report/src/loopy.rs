@@ -8,6 +8,7 @@ use std::time::Instant;
 use partizan_core::Arena;
 use partizan_loopy::display::display;
 use partizan_loopy::parse::parse;
+use partizan_loopy::sided::side_by_deletion;
 use partizan_loopy::sides::{side, Side};
 use partizan_loopy::stopper::as_short;
 use partizan_loopy::stopper::{compare, simplest};
@@ -46,7 +47,9 @@ pub struct LoopyReport {
     /// A non-stopper's onside and offside (`G = onside & offside`), when
     /// sidling settled.
     pub sides: Option<(String, String)>,
-    /// Sidling rounds run (each side), when sides were sought.
+    /// Sidling rounds run (each side), when sides were sought; 0 for a
+    /// side found on the game's graph by deleting the edges that do not
+    /// change it (checked against the game by the comparison of sides).
     pub sidling_rounds: Option<(usize, usize)>,
     /// The value compared with, and the relation (`>`, `<`, `=`, `||`).
     pub compared: Option<(String, String)>,
@@ -176,7 +179,7 @@ pub struct BoardLimits {
     /// positions plus the forms of the values its options reach).
     pub max_part: usize,
     /// Most positions of a graph that is not a stopper, whose sides are
-    /// sought by sidling the whole graph.
+    /// sought on the whole graph (deleting edges, then sidling).
     pub max_sidling: usize,
     /// The outcome only: no value, stops or sides.
     pub only_outcome: bool,
@@ -198,7 +201,7 @@ pub type BoardProgress<'a> = &'a mut dyn FnMut(&str, usize, Option<usize>);
 
 /// The report of a board of a loopy ruleset: its outcome with draws from
 /// the whole position graph; a stopper's value from every strongly
-/// connected part in turn; otherwise its sides by sidling, when the graph
+/// connected part in turn; otherwise its sides on the whole graph, when it
 /// is small enough.
 pub fn loopy_board(
     rules: LoopyRules,
@@ -229,7 +232,7 @@ pub fn loopy_board(
         report.parts = Some((v.parts, v.forms.len()));
     } else if g.len() > limits.max_sidling {
         report.no_form = Some(format!(
-            "not a stopper (some play alternates forever); its sides are sought by sidling the \
+            "not a stopper (some play alternates forever); its sides are sought on the \
 whole graph, which is done for at most {} positions (this board has {})",
             limits.max_sidling,
             g.len()
@@ -245,12 +248,26 @@ whole graph, which is done for at most {} positions (this board has {})",
     Ok(report)
 }
 
+/// One side: found on the graph by deleting the edges that do not change
+/// it (checked against the game by the comparison of sides; 0 rounds), or
+/// else by sidling (the rounds it took).
+fn one_side(
+    g: &Graph,
+    which: Side,
+    max_nodes: usize,
+) -> Result<Option<(Graph, usize)>, LoopyError> {
+    if let Some(s) = side_by_deletion(g, which, max_nodes)? {
+        return Ok(Some((s, 0)));
+    }
+    side(g, which, SIDLING_ROUNDS, max_nodes)
+}
+
 type Sided = (Option<(String, String)>, Option<(usize, usize)>, String);
 
-/// A non-stopper's sides by sidling with the rounds, and what it is.
+/// A non-stopper's sides with how they were found, and what it is.
 fn sided(g: &Graph, max_nodes: usize, core: &mut Arena) -> Result<Sided, LoopyError> {
-    let on = side(g, Side::On, SIDLING_ROUNDS, max_nodes)?;
-    let off = side(g, Side::Off, SIDLING_ROUNDS, max_nodes)?;
+    let on = one_side(g, Side::On, max_nodes)?;
+    let off = one_side(g, Side::Off, max_nodes)?;
     Ok(match (on, off) {
         (Some((a, ra)), Some((b, rb))) => {
             let (a, b) = (display(&a, core), display(&b, core));
@@ -317,9 +334,18 @@ impl LoopyReport {
                 let _ = writeln!(out, "{why}");
                 if let Some((on, off)) = &self.sides {
                     let (ra, rb) = self.sidling_rounds.unwrap_or_default();
+                    let how = |r: usize| {
+                        if r == 0 {
+                            "by deleting the edges that do not change it".to_string()
+                        } else {
+                            format!("in {r} rounds of sidling")
+                        }
+                    };
                     let _ = writeln!(
                         out,
-                        "{on} & {off} (onside in {ra} rounds of sidling, offside in {rb})"
+                        "{on} & {off} (onside {}, offside {})",
+                        how(ra),
+                        how(rb)
                     );
                 }
             }

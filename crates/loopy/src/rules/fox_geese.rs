@@ -33,7 +33,8 @@ nothing is captured. Whoever cannot move loses, so the geese win by trapping the
     examples: &[
         (
             ".F......|........|........|........|........|........|........|G.G.G.G.",
-            "the 8×8 start as Winning Ways draws it: geese on a1, c1, e1, g1, fox on b8",
+            "the 8×8 start: four geese on one edge, the fox on the far edge on their colour \
+(2 + over, Winning Ways 2nd ed. ch. 20)",
         ),
         ("F...|....|....|G.G.", "a 4×4 board"),
     ],

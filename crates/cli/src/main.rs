@@ -280,8 +280,9 @@ fn main() -> ExitCode {
     let json_errors = cli.json || manners::json_asked();
     let result = match cli.command {
         Command::Value(a) => match partizan_loopy::LoopyRules::from_name(&a.ruleset) {
-            Some(l) => values::loopy_value_args(&a)
-                .and_then(|()| toolkit_cmd::loopy_board(l, &a.board, false, &long, cli.json)),
+            Some(l) => values::loopy_value_args(&a).and_then(|()| {
+                toolkit_cmd::loopy_board(l, &a.board, false, &store, &long, cli.json)
+            }),
             None => values::value(a, &store, &long, cli.json),
         },
         Command::Graph(a) => values::graph(a, &long, cli.json),
@@ -291,8 +292,9 @@ fn main() -> ExitCode {
         Command::Atlas(c) => atlas_cmd::run(c, &long, cli.json),
         Command::Outcome(a) if partizan_loopy::LoopyRules::from_name(&a.ruleset).is_some() => {
             let l = partizan_loopy::LoopyRules::from_name(&a.ruleset).expect("checked");
-            outcome_cmd::loopy_outcome_args(&a)
-                .and_then(|board| toolkit_cmd::loopy_board(l, &board, true, &long, cli.json))
+            outcome_cmd::loopy_outcome_args(&a).and_then(|board| {
+                toolkit_cmd::loopy_board(l, &board, true, &store, &long, cli.json)
+            })
         }
         Command::Outcome(mut a) => {
             // The global budget (`--max-memory 4G`, or the default), in MB.
@@ -314,7 +316,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => serve::serve(a, &store),
         Command::Compare(a) => toolkit_cmd::compare(a, cli.json),
         Command::Analyse(a) => toolkit_cmd::analyse(a, cli.json),
-        Command::Loopy(a) => toolkit_cmd::loopy(a, cli.json),
+        Command::Loopy(a) => toolkit_cmd::loopy(a, &long, cli.json),
         Command::Draw(a) => toolkit_cmd::draw(a),
         Command::Completions(a) => manners::completions(a, &mut manners::command(Cli::command())),
         Command::Man(a) => manners::man(a, manners::command(Cli::command())),

@@ -739,7 +739,7 @@ pub struct LoopyArgs {
 }
 
 /// `partizan loopy VALUE...`.
-pub fn loopy(args: LoopyArgs, json_out: bool) -> Result<()> {
+pub fn loopy(args: LoopyArgs, long: &crate::Long, json_out: bool) -> Result<()> {
     // Values may start with '-', so flags after them arrive among them.
     let mut json_out = json_out;
     let mut compare = args.compare.clone();
@@ -783,7 +783,10 @@ pub fn loopy(args: LoopyArgs, json_out: bool) -> Result<()> {
             _ => values.push(v.clone()),
         }
     }
+    // Time and memory shown on a terminal; past --max-memory, exit 2.
+    let watch = long.watch("loopy", "", None);
     let report = partizan_report::loopy_value(&values, compare.as_deref(), max_positions)?;
+    drop(watch);
     if json_out {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -800,9 +803,20 @@ pub fn loopy_board(
     rules: partizan_loopy::LoopyRules,
     board: &str,
     only_outcome: bool,
+    store: &crate::store_cmd::StoreChoice,
     long: &crate::Long,
     json_out: bool,
 ) -> Result<()> {
+    // The value is kept in the store, and a stored one is checked against
+    // the board's graph before it is believed.
+    let (st, busy) = if only_outcome {
+        (None, None)
+    } else {
+        store.open_unless_busy()?
+    };
+    if let Some(e) = busy {
+        eprintln!("warning: {e}; running without the store");
+    }
     let watch = long.watch(
         format!(
             "{} {}",
@@ -827,7 +841,7 @@ pub fn loopy_board(
             None => format!("{stage} {done}"),
         });
     };
-    let report = partizan_report::loopy_board(rules, board, &limits, &mut progress)?;
+    let report = partizan_report::loopy_board(rules, board, &limits, st.as_ref(), &mut progress)?;
     drop(watch);
     if json_out {
         println!("{}", serde_json::to_string_pretty(&report)?);

@@ -447,81 +447,86 @@ impl Graph {
     /// `ge[a][b]`: whether `G_a >= G_b`, for every pair of nodes of a
     /// stopper graph (every node is then a stopper): Left survives
     /// `G_a - G_b` with Right moving first, one retrograde analysis over
-    /// all pairs (Right wins only by leaving Left without a move). The
-    /// pair states are flat arrays; a state's predecessors are read from
-    /// the graph's reversed edges, so no list is kept per state.
+    /// all pairs (Right wins only by leaving Left without a move).
     #[must_use]
     pub fn comparisons(&self) -> Vec<Vec<bool>> {
         let n = self.len();
-        let id = |a: usize, b: usize, m: usize| 2 * (a * n + b) + m;
-        let reversed = |opts: &Vec<Vec<u32>>| {
-            let mut back: Vec<Vec<u32>> = vec![Vec::new(); n];
-            for (x, o) in opts.iter().enumerate() {
-                for &y in o {
-                    back[y as usize].push(x as u32);
-                }
-            }
-            back
-        };
-        let (left_back, right_back) = (reversed(&self.left), reversed(&self.right));
-        let states = 2 * n * n;
-        // Left to move in G_a - G_b: G_a's Left options, -(G_b's Right
-        // options); only Left-to-move states need a count of open moves.
-        let mut open = vec![0u32; states];
-        for a in 0..n {
-            for b in 0..n {
-                open[id(a, b, 0)] = (self.left[a].len() + self.right[b].len()) as u32;
-            }
-        }
-        // Right's wins: Left to move with no move, or every Left move to a
-        // Right win; Right to move with some move to a Right win.
-        let mut right_wins = vec![false; states];
-        let mut queue = VecDeque::new();
-        for a in 0..n {
-            for b in 0..n {
-                let s = id(a, b, 0);
-                if open[s] == 0 {
-                    right_wins[s] = true;
-                    queue.push_back(s);
-                }
-            }
-        }
-        while let Some(s) = queue.pop_front() {
-            let (x, y, m) = ((s / 2) / n, (s / 2) % n, s % 2);
-            if m == 0 {
-                // Right-to-move predecessors (a, y, 1) with x a Right
-                // option of a, and (x, b, 1) with y a Left option of b.
-                let preds = right_back[x]
-                    .iter()
-                    .map(|&a| id(a as usize, y, 1))
-                    .chain(left_back[y].iter().map(|&b| id(x, b as usize, 1)));
-                for p in preds {
-                    if !right_wins[p] {
-                        right_wins[p] = true;
-                        queue.push_back(p);
-                    }
-                }
-            } else {
-                // Left-to-move predecessors (a, y, 0) with x a Left option
-                // of a, and (x, b, 0) with y a Right option of b.
-                let preds = left_back[x]
-                    .iter()
-                    .map(|&a| id(a as usize, y, 0))
-                    .chain(right_back[y].iter().map(|&b| id(x, b as usize, 0)));
-                for p in preds {
-                    if right_wins[p] {
-                        continue;
-                    }
-                    open[p] -= 1;
-                    if open[p] == 0 {
-                        right_wins[p] = true;
-                        queue.push_back(p);
-                    }
-                }
-            }
-        }
+        let le = le_table(self, self);
         (0..n)
-            .map(|a| (0..n).map(|b| !right_wins[id(a, b, 1)]).collect())
+            .map(|a| (0..n).map(|b| le[b * n + a]).collect())
             .collect()
     }
+}
+
+/// `le[x * |h| + y]`: whether `g_x <= h_y`, stoppers of two graphs: Left
+/// survives `h_y - g_x` with Right moving first (Right wins only by leaving
+/// Left without a move). One retrograde pass over the pair states, kept in
+/// flat arrays; a state's predecessors are read from the graphs' reversed
+/// edges, so no list is kept per state.
+#[must_use]
+pub fn le_table(g: &Graph, h: &Graph) -> Vec<bool> {
+    let nh = h.len();
+    let id = |x: usize, y: usize, m: usize| (x * nh + y) * 2 + m;
+    let back = |gr: &Graph, left: bool| {
+        let mut b: Vec<Vec<u32>> = vec![Vec::new(); gr.len()];
+        for x in 0..gr.len() as u32 {
+            for &y in if left { gr.left(x) } else { gr.right(x) } {
+                b[y as usize].push(x);
+            }
+        }
+        b
+    };
+    let (gl, gr_, hl, hr) = (back(g, true), back(g, false), back(h, true), back(h, false));
+    let states = g.len() * nh * 2;
+    // Left to move in h - g: g's Right options and h's Left options; only
+    // Left-to-move states need a count of open moves.
+    let mut open = vec![0u32; states];
+    let mut right_wins = vec![false; states];
+    let mut queue = VecDeque::new();
+    for x in 0..g.len() {
+        for y in 0..nh {
+            let s = id(x, y, 0);
+            open[s] = (g.right[x].len() + h.left[y].len()) as u32;
+            if open[s] == 0 {
+                right_wins[s] = true;
+                queue.push_back(s);
+            }
+        }
+    }
+    while let Some(t) = queue.pop_front() {
+        let ((x, y), m) = (((t / 2) / nh, (t / 2) % nh), t % 2);
+        if m == 0 {
+            // Right to move before: g's Left moves, h's Right moves; one
+            // move to a Right win is enough.
+            let preds = gl[x]
+                .iter()
+                .map(|&x0| id(x0 as usize, y, 1))
+                .chain(hr[y].iter().map(|&y0| id(x, y0 as usize, 1)));
+            for p in preds {
+                if !right_wins[p] {
+                    right_wins[p] = true;
+                    queue.push_back(p);
+                }
+            }
+        } else {
+            // Left to move before: a Right win once every move is one.
+            let preds = gr_[x]
+                .iter()
+                .map(|&x0| id(x0 as usize, y, 0))
+                .chain(hl[y].iter().map(|&y0| id(x, y0 as usize, 0)));
+            for p in preds {
+                if right_wins[p] {
+                    continue;
+                }
+                open[p] -= 1;
+                if open[p] == 0 {
+                    right_wins[p] = true;
+                    queue.push_back(p);
+                }
+            }
+        }
+    }
+    (0..g.len() * nh)
+        .map(|xy| !right_wins[xy * 2 + 1])
+        .collect()
 }

@@ -19,7 +19,7 @@
 //! with survival. Left's winning states are a Büchi game's: a greatest
 //! fixpoint of least fixpoints, each a retrograde count.
 
-use crate::graph::Graph;
+use crate::graph::{le_table, Graph};
 use crate::sides::Side;
 use crate::stopper::simplest;
 use crate::LoopyError;
@@ -152,6 +152,15 @@ pub fn side_table(g: &Graph, h: &Graph, which: Side) -> SideTable {
         nh,
         left_survives: z,
     }
+}
+
+/// `g ≤ h` for stoppers `g` and `h` of any sizes: Left survives `h − g`
+/// with Right moving first (infinite play is survival). One retrograde
+/// pass over the pairs of their positions: linear in `g` for a small `h`,
+/// where the table of [`crate::stopper::compare`] is quadratic in both.
+#[must_use]
+pub fn stopper_le(g: &Graph, h: &Graph) -> bool {
+    le_table(g, h)[g.root() as usize * h.len() + h.root() as usize]
 }
 
 /// Whether `g` and `h` have the same side `which`.

@@ -155,3 +155,25 @@ fn cgsuites_ttt_ff_f() {
     assert_eq!(compare(&on, &want_on, MAX).unwrap(), Relation::Equal);
     assert_eq!(compare(&off, &want_off, MAX).unwrap(), Relation::Equal);
 }
+
+/// The two-graph survival pass against the all-pairs table.
+#[test]
+fn stopper_le_is_the_survival_order() {
+    let mut rng = fastrand::Rng::with_seed(23);
+    let mut stoppers = Vec::new();
+    while stoppers.len() < 30 {
+        let n = rng.u32(1..7);
+        let x = random_graph(&mut rng, n);
+        if x.is_stopper() {
+            stoppers.push(x);
+        }
+    }
+    for x in &stoppers {
+        for y in &stoppers {
+            assert_eq!(
+                partizan_loopy::sided::stopper_le(x, y),
+                ge(y, x, MAX).unwrap()
+            );
+        }
+    }
+}

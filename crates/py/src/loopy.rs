@@ -65,7 +65,7 @@ pub fn loopy_board<'py>(
         ..partizan_report::BoardLimits::default()
     };
     let report = py
-        .detach(|| partizan_report::loopy_board(rules, &board, &limits, &mut |_, _, _| {}))
+        .detach(|| partizan_report::loopy_board(rules, &board, &limits, None, &mut |_, _, _| {}))
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     to_dict(py, &report)
 }

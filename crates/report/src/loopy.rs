@@ -8,13 +8,14 @@ use std::time::Instant;
 use partizan_core::Arena;
 use partizan_loopy::display::display;
 use partizan_loopy::parse::parse;
-use partizan_loopy::sided::side_by_deletion;
+use partizan_loopy::sided::{side_by_deletion, side_eq, stopper_le};
 use partizan_loopy::sides::{side, Side};
 use partizan_loopy::stopper::as_short;
 use partizan_loopy::stopper::{compare, simplest};
 use partizan_loopy::stops::stops;
 use partizan_loopy::valuation::value_all;
 use partizan_loopy::{Graph, LoopyError, LoopyRules, Play, Relation};
+use partizan_store::Store;
 use serde::Serialize;
 
 /// Rounds of sidling tried for each side of a non-stopper.
@@ -63,6 +64,11 @@ pub struct LoopyReport {
     /// Strongly connected parts of a board's graph valued one by one (a
     /// stopper board), and the distinct values among its positions.
     pub parts: Option<(usize, usize)>,
+    /// Whether a board's value came from the store (checked against the
+    /// board's graph before it was believed).
+    pub from_store: bool,
+    /// What happened with the store, when worth saying.
+    pub store_note: Option<String>,
     /// Wall time, milliseconds.
     pub elapsed_ms: f64,
 }
@@ -140,6 +146,8 @@ impl LoopyReport {
             thermograph: None,
             ruleset: None,
             parts: None,
+            from_store: false,
+            store_note: None,
             elapsed_ms: 0.0,
         }
     }
@@ -207,6 +215,7 @@ pub fn loopy_board(
     rules: LoopyRules,
     board: &str,
     limits: &BoardLimits,
+    store: Option<&Store>,
     progress: BoardProgress<'_>,
 ) -> Result<LoopyReport, LoopyError> {
     let start = Instant::now();
@@ -218,16 +227,45 @@ pub fn loopy_board(
     let all: Vec<u32> = (0..g.len() as u32).collect();
     let mut report = LoopyReport::of(text, &g, g.is_stopper_from(&all));
     report.ruleset = Some(rules.name().to_string());
-    let stopper = report.stopper;
+    let key = format!("loopy/{}/{}", rules.name(), report.value);
     if limits.only_outcome {
         report.no_form = Some("the outcome only was asked for".into());
-    } else if stopper {
-        let v = value_all(&g, limits.max_part, &mut |done, total| {
+        report.elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+        return Ok(report);
+    }
+    if let Some(stored) = store.and_then(|st| st.get_census(&key).ok().flatten()) {
+        progress("checking the stored value", 0, None);
+        if from_store(&g, &stored, &mut report, &mut core)?.is_some() {
+            report.from_store = true;
+            report.elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+            return Ok(report);
+        }
+        report.store_note =
+            Some("the stored value did not check against the board's graph: computed again".into());
+    }
+    let mut report = finish_board(&g, report, limits, store, &key, progress, &mut core)?;
+    report.elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok(report)
+}
+
+/// The value or sides of a board computed, and kept in the store (one it
+/// can write) when there is one to keep.
+fn finish_board(
+    g: &Graph,
+    mut report: LoopyReport,
+    limits: &BoardLimits,
+    store: Option<&Store>,
+    key: &str,
+    progress: BoardProgress<'_>,
+    core: &mut Arena,
+) -> Result<LoopyReport, LoopyError> {
+    if report.stopper {
+        let v = value_all(g, limits.max_part, &mut |done, total| {
             progress("valuing parts", done, Some(total));
         })?;
         let form = v.forms.form(v.values[0]).clone();
-        (report.stops, report.thermograph) = stops_and_thermograph(&form, &mut core)?;
-        report.form = Some(display(&form, &mut core));
+        (report.stops, report.thermograph) = stops_and_thermograph(&form, core)?;
+        report.form = Some(display(&form, core));
         report.form_positions = Some(form.len());
         report.parts = Some((v.parts, v.forms.len()));
     } else if g.len() > limits.max_sidling {
@@ -238,14 +276,88 @@ whole graph, which is done for at most {} positions (this board has {})",
             g.len()
         ));
     } else {
-        progress("sidling", 0, None);
+        progress("seeking the sides", 0, None);
         let why;
         (report.sides, report.sidling_rounds, why) =
-            sided(&g, limits.max_sidling.max(limits.max_part), &mut core)?;
+            sided(g, limits.max_sidling.max(limits.max_part), core)?;
         report.no_form = Some(why);
     }
-    report.elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
+    if let Some(st) = store.filter(|st| !st.is_read_only()) {
+        if report.form.is_some() || report.sides.is_some() {
+            let kept = serde_json::json!({
+                "version": 1,
+                "form": report.form,
+                "form_positions": report.form_positions,
+                "parts": report.parts,
+                "sides": report.sides,
+                "sidling_rounds": report.sidling_rounds,
+                "no_form": report.no_form,
+            });
+            if let Err(e) = st.put_census(key, &kept) {
+                report.store_note = Some(format!("not kept in the store: {e}"));
+            }
+        }
+    }
     Ok(report)
+}
+
+/// A stored value believed only when it checks against the board's own
+/// graph `g`: a stopper board's form must be a stopper equal to it (each
+/// `>=` the other by survival, one pass over the pairs of the board's
+/// positions and the form's), a non-stopper's sides stoppers with the
+/// board's onside and offside (the comparison of sides). Then the report
+/// is filled from it (stops recomputed from the form) and `Some(())`;
+/// `None` when anything is missing or does not check.
+fn from_store(
+    g: &Graph,
+    stored: &serde_json::Value,
+    report: &mut LoopyReport,
+    core: &mut Arena,
+) -> Result<Option<()>, LoopyError> {
+    const MAX_FORM: usize = 100_000;
+    if stored["version"] != 1 {
+        return Ok(None);
+    }
+    let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
+    let stopper_of =
+        |t: &str, core: &mut Arena| parse(t, core, MAX_FORM).ok().filter(Graph::is_stopper);
+    let count = |v: &serde_json::Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
+    let pair = |v: &serde_json::Value| match (count(&v[0]), count(&v[1])) {
+        (Some(a), Some(b)) => Some((a, b)),
+        _ => None,
+    };
+    if report.stopper {
+        let Some(form) = text(&stored["form"]) else {
+            return Ok(None);
+        };
+        let Some(s) = stopper_of(&form, core) else {
+            return Ok(None);
+        };
+        if !(stopper_le(g, &s) && stopper_le(&s, g)) {
+            return Ok(None);
+        }
+        // Written as this report writes it: the simplest form's text.
+        let s = simplest(&s, MAX_FORM)?;
+        (report.stops, report.thermograph) = stops_and_thermograph(&s, core)?;
+        report.form = Some(display(&s, core));
+        report.form_positions = count(&stored["form_positions"]);
+        report.parts = pair(&stored["parts"]);
+        return Ok(Some(()));
+    }
+    let (Some(on), Some(off)) = (text(&stored["sides"][0]), text(&stored["sides"][1])) else {
+        return Ok(None);
+    };
+    let (Some(a), Some(b)) = (stopper_of(&on, core), stopper_of(&off, core)) else {
+        return Ok(None);
+    };
+    if !(side_eq(g, &a, Side::On) && side_eq(g, &b, Side::Off)) {
+        return Ok(None);
+    }
+    let (a, b) = (simplest(&a, MAX_FORM)?, simplest(&b, MAX_FORM)?);
+    report.sides = Some((display(&a, core), display(&b, core)));
+    report.sidling_rounds = pair(&stored["sidling_rounds"]);
+    report.no_form = text(&stored["no_form"]);
+    Ok(Some(()))
 }
 
 /// One side: found on the graph by deleting the edges that do not change
@@ -366,6 +478,15 @@ impl LoopyReport {
         if let Some((h, r)) = &self.compared {
             let _ = writeln!(out, "{} {r} {h}", self.value);
         }
+        if self.from_store {
+            let _ = writeln!(
+                out,
+                "from the store (checked against the board's graph before it was believed)"
+            );
+        }
+        if let Some(note) = &self.store_note {
+            let _ = writeln!(out, "store: {note}");
+        }
         out
     }
 }
@@ -393,5 +514,69 @@ mod tests {
         let r = loopy_value(&["{1|1}"], None, 10_000).unwrap();
         assert_eq!(r.form.as_deref(), Some("1*"));
         assert!(r.short);
+    }
+
+    /// A stored board value is believed only when it checks against the
+    /// board's graph: a forged form or forged sides are computed again.
+    #[test]
+    fn stored_values_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let st = Store::open(&dir.path().join("s.sqlite")).unwrap();
+        let limits = BoardLimits::default();
+        let mut quiet = |_: &str, _: usize, _: Option<usize>| {};
+        let fg = LoopyRules::FoxAndGeese;
+        let board = ".F..|....|....|G.G.";
+        let first = loopy_board(fg, board, &limits, Some(&st), &mut quiet).unwrap();
+        assert_eq!(first.form.as_deref(), Some("over"));
+        assert!(!first.from_store);
+        let again = loopy_board(fg, board, &limits, Some(&st), &mut quiet).unwrap();
+        assert!(again.from_store);
+        assert_eq!(
+            (again.form, again.stops),
+            (first.form.clone(), first.stops.clone())
+        );
+        // Forgeries: another value, a non-stopper, garbage, another version.
+        let key = format!("loopy/fox-and-geese/{board}");
+        for forged in [
+            serde_json::json!({"version": 1, "form": "1/1024"}),
+            serde_json::json!({"version": 1, "form": "dud"}),
+            serde_json::json!({"version": 1, "form": "{0|"}),
+            serde_json::json!({"version": 2, "form": "over"}),
+            serde_json::json!(["over"]),
+        ] {
+            st.put_census(&key, &forged).unwrap();
+            let r = loopy_board(fg, board, &limits, Some(&st), &mut quiet).unwrap();
+            assert!(!r.from_store, "{forged}");
+            assert_eq!(r.form.as_deref(), Some("over"), "{forged}");
+        }
+        // The same value written otherwise is the value: believed, and
+        // printed in simplest form.
+        st.put_census(
+            &key,
+            &serde_json::json!({"version": 1, "form": "{0|{0|pass}}"}),
+        )
+        .unwrap();
+        let r = loopy_board(fg, board, &limits, Some(&st), &mut quiet).unwrap();
+        assert!(r.from_store);
+        assert_eq!(r.form.as_deref(), Some("over"));
+        // The recomputation replaced the forgery.
+        let r = loopy_board(fg, board, &limits, Some(&st), &mut quiet).unwrap();
+        assert!(r.from_store);
+        // Sides of a non-stopper: T..F is * & *; forged sides are refused.
+        let btf = LoopyRules::BackslidingToads;
+        let r = loopy_board(btf, "T..F", &limits, Some(&st), &mut quiet).unwrap();
+        assert_eq!(r.sides, Some(("*".into(), "*".into())));
+        for sides in [["0", "0"], ["*", "0"], ["on", "*"], ["dud", "*"]] {
+            st.put_census(
+                "loopy/backsliding-toads/T..F",
+                &serde_json::json!({"version": 1, "sides": sides}),
+            )
+            .unwrap();
+            let r = loopy_board(btf, "T..F", &limits, Some(&st), &mut quiet).unwrap();
+            assert!(!r.from_store, "{sides:?}");
+            assert_eq!(r.sides, Some(("*".into(), "*".into())));
+        }
+        let r = loopy_board(btf, "T..F", &limits, Some(&st), &mut quiet).unwrap();
+        assert!(r.from_store);
     }
 }

@@ -78,6 +78,7 @@ fn ask(m: &HashMap<String, String>) -> Result<Option<Ask>, WebError> {
 }
 
 async fn compute(state: &AppState, ask: Ask) -> Result<LoopyReport, WebError> {
+    let store = state.store_handle();
     state
         .heavy(move |_| match ask {
             Ask::Values(values, compare) => {
@@ -90,8 +91,14 @@ async fn compute(state: &AppState, ask: Ask) -> Result<LoopyReport, WebError> {
                     max_sidling: MAX_POSITIONS,
                     ..partizan_report::BoardLimits::default()
                 };
-                partizan_report::loopy_board(rules, &board, &limits, &mut |_, _, _| {})
-                    .map_err(|e| WebError::param("board", e.to_string()))
+                partizan_report::loopy_board(
+                    rules,
+                    &board,
+                    &limits,
+                    store.as_ref(),
+                    &mut |_, _, _| {},
+                )
+                .map_err(|e| WebError::param("board", e.to_string()))
             }
         })
         .await

@@ -444,7 +444,14 @@ pub fn rulesets(json_out: bool) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&list)?);
     } else {
         // Names in one column as wide as the longest, the rest beside it.
-        let width = Rules::ALL.iter().map(|r| r.info().name.len()).max();
+        let loopy = partizan_loopy::LoopyRules::ALL
+            .iter()
+            .map(|r| r.name().len());
+        let width = Rules::ALL
+            .iter()
+            .map(|r| r.info().name.len())
+            .chain(loopy)
+            .max();
         let width = width.unwrap_or(0);
         for r in Rules::ALL {
             let i = r.info();
@@ -461,10 +468,12 @@ pub fn rulesets(json_out: bool) -> Result<()> {
                 i.example
             );
         }
-        println!("\nloopy rulesets (positions can recur; `value` and `outcome` take them):");
         for r in partizan_loopy::LoopyRules::ALL {
             let i = r.info();
-            println!("{:<width$}  {}", i.name, i.rules);
+            println!(
+                "{:<width$}  (loopy: positions recur; `value` and `outcome` take it) {}",
+                i.name, i.rules
+            );
             let example = i.examples.first().map_or("", |e| e.0);
             println!("{:<width$}  glyphs: {}; e.g. '{example}'", "", i.glyphs);
         }

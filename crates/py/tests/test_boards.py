@@ -32,6 +32,10 @@ def test_every_ruleset_values_its_example():
     assert names[:5] == ["domineering", "cram", "clobber", "konane", "amazons"]
     assert "toads-and-frogs" in names and len(names) == len(set(names)) >= 12
     for r in partizan.rulesets():
+        if r["loopy"]:
+            # Loopy rulesets are valued from their position graph.
+            assert partizan.loopy_board(r["name"], r["example"])["outcome"]
+            continue
         b = Board(r["name"], r["example"])
         assert str(b) == r["example"]
         assert b.outcome() == b.value().outcome

@@ -31,12 +31,12 @@ Right's fox (F) moves one square diagonally in any direction; only to empty squa
 nothing is captured. Whoever cannot move loses, so the geese win by trapping the fox.",
     glyphs: "G goose (Left), F fox (Right), . empty; rows top to bottom, separated by '|'",
     examples: &[
+        ("F...|....|....|G.G.", "a 4×4 board"),
         (
-            ".F......|........|........|........|........|........|........|G.G.G.G.",
+            "....F...|........|........|........|........|........|........|.G.G.G.G",
             "the 8×8 start: four geese on one edge, the fox on the far edge on their colour \
 (2 + over, Winning Ways 2nd ed. ch. 20)",
         ),
-        ("F...|....|....|G.G.", "a 4×4 board"),
     ],
 };
 

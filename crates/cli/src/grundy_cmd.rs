@@ -70,7 +70,7 @@ pub fn run(a: GrundyArgs, json_out: bool) -> Result<()> {
         };
         if a.misere {
             let r = misere_graph(game, graph, a.max_positions)?;
-            return print_report(&r, &r.text(), json_out);
+            return crate::print_report(&r, &r.text(), json_out);
         }
         return graph_game(game, graph, a.max_positions, json_out);
     }
@@ -84,7 +84,7 @@ pub fn run(a: GrundyArgs, json_out: bool) -> Result<()> {
             max_work: a.misere_work,
             heaps: a.heaps.clone(),
         })?;
-        return print_report(&r, &r.text(), json_out);
+        return crate::print_report(&r, &r.text(), json_out);
     }
     let game = HeapGame::parse(&a.game)?;
     let heaps = a.heaps.as_deref().map(parse_heaps).transpose()?;
@@ -134,16 +134,6 @@ pub fn run(a: GrundyArgs, json_out: bool) -> Result<()> {
         return Ok(());
     }
     print_text(&report, elapsed_ms, sum.as_ref())
-}
-
-/// A report as pretty JSON or as its text.
-fn print_report<T: serde::Serialize>(report: &T, text: &str, json_out: bool) -> Result<()> {
-    if json_out {
-        println!("{}", serde_json::to_string_pretty(report)?);
-    } else {
-        print!("{text}");
-    }
-    Ok(())
 }
 
 fn outcome(v: u32) -> &'static str {

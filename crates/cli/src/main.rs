@@ -192,6 +192,20 @@ impl Long {
     }
 }
 
+/// A report as pretty JSON or as its text.
+pub(crate) fn print_report<T: serde::Serialize>(
+    report: &T,
+    text: &str,
+    json_out: bool,
+) -> anyhow::Result<()> {
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(report)?);
+    } else {
+        print!("{text}");
+    }
+    Ok(())
+}
+
 /// An error as one line: the chain of causes joined by ": ", each cause
 /// said once (an OS error's text is often repeated by its wrapper), and at
 /// most 400 characters (a bad input is never echoed at length).

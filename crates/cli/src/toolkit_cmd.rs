@@ -787,12 +787,7 @@ pub fn loopy(args: LoopyArgs, long: &crate::Long, json_out: bool) -> Result<()> 
     let watch = long.watch("loopy", "", None);
     let report = partizan_report::loopy_value(&values, compare.as_deref(), max_positions)?;
     drop(watch);
-    if json_out {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", report.text());
-    }
-    Ok(())
+    crate::print_report(&report, &report.text(), json_out)
 }
 
 /// `partizan value RULESET BOARD` and `partizan outcome RULESET BOARD` for
@@ -843,10 +838,5 @@ pub fn loopy_board(
     };
     let report = partizan_report::loopy_board(rules, board, &limits, st.as_ref(), &mut progress)?;
     drop(watch);
-    if json_out {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", report.text());
-    }
-    Ok(())
+    crate::print_report(&report, &report.text(), json_out)
 }

@@ -189,6 +189,20 @@ impl Graph {
         n
     }
 
+    /// The reversed edges of one player (`left` or Right): for each node,
+    /// the nodes that player moves from to it.
+    #[must_use]
+    pub fn reversed(&self, left: bool) -> Vec<Vec<u32>> {
+        let opts = if left { &self.left } else { &self.right };
+        let mut back: Vec<Vec<u32>> = vec![Vec::new(); self.len()];
+        for (x, o) in opts.iter().enumerate() {
+            for &y in o {
+                back[y as usize].push(x as u32);
+            }
+        }
+        back
+    }
+
     /// `-G`: Left and Right exchanged.
     #[must_use]
     pub fn neg(&self) -> Self {
@@ -467,16 +481,8 @@ impl Graph {
 pub fn le_table(g: &Graph, h: &Graph) -> Vec<bool> {
     let nh = h.len();
     let id = |x: usize, y: usize, m: usize| (x * nh + y) * 2 + m;
-    let back = |gr: &Graph, left: bool| {
-        let mut b: Vec<Vec<u32>> = vec![Vec::new(); gr.len()];
-        for x in 0..gr.len() as u32 {
-            for &y in if left { gr.left(x) } else { gr.right(x) } {
-                b[y as usize].push(x);
-            }
-        }
-        b
-    };
-    let (gl, gr_, hl, hr) = (back(g, true), back(g, false), back(h, true), back(h, false));
+    let (gl, gr_) = (g.reversed(true), g.reversed(false));
+    let (hl, hr) = (h.reversed(true), h.reversed(false));
     let states = g.len() * nh * 2;
     // Left to move in h - g: g's Right options and h's Left options; only
     // Left-to-move states need a count of open moves.

@@ -19,7 +19,7 @@
 //! with survival. Left's winning states are a Büchi game's: a greatest
 //! fixpoint of least fixpoints, each a retrograde count.
 
-use crate::graph::{le_table, Graph};
+use crate::graph::Graph;
 use crate::sides::Side;
 use crate::stopper::simplest;
 use crate::LoopyError;
@@ -52,17 +52,8 @@ pub fn side_table(g: &Graph, h: &Graph, which: Side) -> SideTable {
     let (ng, nh) = (g.len(), h.len());
     let id = |x: usize, y: usize, m: usize| (x * nh + y) * 2 + m;
     let states = ng * nh * 2;
-    let back = |gr: &Graph, left: bool| {
-        let mut b: Vec<Vec<u32>> = vec![Vec::new(); gr.len()];
-        for x in 0..gr.len() as u32 {
-            let opts = if left { gr.left(x) } else { gr.right(x) };
-            for &y in opts {
-                b[y as usize].push(x);
-            }
-        }
-        b
-    };
-    let (gl, gr_, hl, hr) = (back(g, true), back(g, false), back(h, true), back(h, false));
+    let (gl, gr_) = (g.reversed(true), g.reversed(false));
+    let (hl, hr) = (h.reversed(true), h.reversed(false));
     // A move (target, whether it counts toward infinite play for Left).
     let counts_g = which == Side::Off;
     let moves = |s: usize, out: &mut Vec<(usize, bool)>| {
@@ -152,15 +143,6 @@ pub fn side_table(g: &Graph, h: &Graph, which: Side) -> SideTable {
         nh,
         left_survives: z,
     }
-}
-
-/// `g ≤ h` for stoppers `g` and `h` of any sizes: Left survives `h − g`
-/// with Right moving first (infinite play is survival). One retrograde
-/// pass over the pairs of their positions: linear in `g` for a small `h`,
-/// where the table of [`crate::stopper::compare`] is quadratic in both.
-#[must_use]
-pub fn stopper_le(g: &Graph, h: &Graph) -> bool {
-    le_table(g, h)[g.root() as usize * h.len() + h.root() as usize]
 }
 
 /// Whether `g` and `h` have the same side `which`.

@@ -12,26 +12,30 @@
 
 use partizan_core::Arena;
 
-use crate::graph::Graph;
+use crate::graph::{le_table, Graph};
 use crate::LoopyError;
 
 /// `g >= h`, both stoppers.
 pub fn ge(g: &Graph, h: &Graph, max_nodes: usize) -> Result<bool, LoopyError> {
-    let (u, a, b) = union(g, h, max_nodes)?;
-    let ge = u.comparisons();
-    Ok(ge[a as usize][b as usize])
+    let (g, h) = bounded(g, h, max_nodes)?;
+    Ok(stopper_le(&h, &g))
 }
 
-/// Both graphs in one (`g`'s nodes, then `h`'s), with the two roots.
-fn union(g: &Graph, h: &Graph, max_nodes: usize) -> Result<(Graph, u32, u32), LoopyError> {
-    let g = g.trimmed();
-    let h = h.trimmed();
+/// `g <= h` for stoppers of any sizes: Left survives `h - g` with Right
+/// moving first (infinite play is survival). One retrograde pass over the
+/// pairs of their positions ([`le_table`]): linear in `g` for a small `h`.
+#[must_use]
+pub fn stopper_le(g: &Graph, h: &Graph) -> bool {
+    le_table(g, h)[g.root() as usize * h.len() + h.root() as usize]
+}
+
+/// Both graphs trimmed, their positions together at most `max_nodes`.
+fn bounded(g: &Graph, h: &Graph, max_nodes: usize) -> Result<(Graph, Graph), LoopyError> {
+    let (g, h) = (g.trimmed(), h.trimmed());
     if g.len() + h.len() > max_nodes {
         return Err(LoopyError::TooLarge { limit: max_nodes });
     }
-    let mut u = g.clone();
-    let off = u.append(&h);
-    Ok((u, g.root(), h.root() + off))
+    Ok((g, h))
 }
 
 /// How two stoppers compare.
@@ -50,16 +54,13 @@ pub enum Relation {
 
 /// The relation of two stoppers.
 pub fn compare(g: &Graph, h: &Graph, max_nodes: usize) -> Result<Relation, LoopyError> {
-    let (u, a, b) = union(g, h, max_nodes)?;
-    let ge = u.comparisons();
-    Ok(
-        match (ge[a as usize][b as usize], ge[b as usize][a as usize]) {
-            (true, true) => Relation::Equal,
-            (true, false) => Relation::Greater,
-            (false, true) => Relation::Less,
-            (false, false) => Relation::Confused,
-        },
-    )
+    let (g, h) = bounded(g, h, max_nodes)?;
+    Ok(match (stopper_le(&h, &g), stopper_le(&g, &h)) {
+        (true, true) => Relation::Equal,
+        (true, false) => Relation::Greater,
+        (false, true) => Relation::Less,
+        (false, false) => Relation::Confused,
+    })
 }
 
 /// The simplest form of a stopper. `max_nodes` bounds the graph (its
@@ -100,13 +101,14 @@ pub fn simplest_many(
         }
         (cur, cur_roots) = (next, next_roots);
     }
-    let mut u = start.clone();
-    let off = u.append(&cur);
+    // Each root equal to its old self: `<=` both ways, read from the two
+    // tables of pairs (old position, new position) and back.
     let kept = cur.is_stopper_from(&cur_roots) && {
-        let ge = u.comparisons();
+        let (down, up) = (le_table(&start, &cur), le_table(&cur, &start));
+        let (ns, nc) = (start.len(), cur.len());
         start_roots.iter().zip(&cur_roots).all(|(&a, &b)| {
-            let b = (b + off) as usize;
-            ge[a as usize][b] && ge[b][a as usize]
+            let (a, b) = (a as usize, b as usize);
+            down[a * nc + b] && up[b * ns + a]
         })
     };
     if !kept {

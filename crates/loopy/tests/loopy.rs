@@ -13,7 +13,7 @@ use partizan_loopy::stopper::{as_short, compare, ge, simplest};
 use partizan_loopy::{Graph, Play, Relation};
 
 mod common;
-use common::random_graph;
+use common::random_stoppers;
 
 const MAX: usize = 100_000;
 
@@ -213,14 +213,7 @@ fn printed_forms_parse_back() {
 #[test]
 fn random_stoppers_obey_the_laws() {
     let mut rng = fastrand::Rng::with_seed(39);
-    let mut stoppers = Vec::new();
-    while stoppers.len() < 60 {
-        let n = rng.u32(1..6);
-        let x = random_graph(&mut rng, n);
-        if x.is_stopper() {
-            stoppers.push(x);
-        }
-    }
+    let stoppers = random_stoppers(&mut rng, 60, 6);
     for x in &stoppers {
         // The table's G >= H against a search of the one sum G - H, and
         // G - G survived by both players (G >= G).

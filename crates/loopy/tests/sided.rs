@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::random_graph;
+use common::{random_graph, random_stoppers};
 use partizan_core::Arena;
 use partizan_loopy::display::display;
 use partizan_loopy::parse::parse;
@@ -60,14 +60,7 @@ fn the_comparison_of_sides() {
     assert!(!side_le(&on, &dud, Side::Off));
     // For stoppers, both sides are the survival order.
     let mut rng = fastrand::Rng::with_seed(11);
-    let mut stoppers = Vec::new();
-    while stoppers.len() < 25 {
-        let n = rng.u32(1..6);
-        let x = random_graph(&mut rng, n);
-        if x.is_stopper() {
-            stoppers.push(x);
-        }
-    }
+    let stoppers = random_stoppers(&mut rng, 25, 6);
     for x in &stoppers {
         for y in &stoppers {
             let survival = ge(y, x, MAX).unwrap();
@@ -160,18 +153,11 @@ fn cgsuites_ttt_ff_f() {
 #[test]
 fn stopper_le_is_the_survival_order() {
     let mut rng = fastrand::Rng::with_seed(23);
-    let mut stoppers = Vec::new();
-    while stoppers.len() < 30 {
-        let n = rng.u32(1..7);
-        let x = random_graph(&mut rng, n);
-        if x.is_stopper() {
-            stoppers.push(x);
-        }
-    }
+    let stoppers = random_stoppers(&mut rng, 30, 7);
     for x in &stoppers {
         for y in &stoppers {
             assert_eq!(
-                partizan_loopy::sided::stopper_le(x, y),
+                partizan_loopy::stopper::stopper_le(x, y),
                 ge(y, x, MAX).unwrap()
             );
         }

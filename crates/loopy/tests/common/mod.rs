@@ -23,3 +23,18 @@ pub fn random_graph_untrimmed(rng: &mut fastrand::Rng, n: u32) -> Graph {
 pub fn random_graph(rng: &mut fastrand::Rng, n: u32) -> Graph {
     random_graph_untrimmed(rng, n).trimmed()
 }
+
+/// `count` random stoppers of 1 to `max_nodes - 1` nodes (graphs drawn by
+/// [`random_graph`] until enough are stoppers).
+#[allow(dead_code)]
+pub fn random_stoppers(rng: &mut fastrand::Rng, count: usize, max_nodes: u32) -> Vec<Graph> {
+    let mut stoppers = Vec::new();
+    while stoppers.len() < count {
+        let n = rng.u32(1..max_nodes);
+        let x = random_graph(rng, n);
+        if x.is_stopper() {
+            stoppers.push(x);
+        }
+    }
+    stoppers
+}

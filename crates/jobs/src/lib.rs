@@ -1,0 +1,34 @@
+//! Job-level proof-number search (Wu, Lin et al., as used to solve
+//! Connect6 openings), for partizan's outcome search: a master keeps a
+//! proof-number tree over the top plies of one first player's search; its
+//! leaves are *jobs*, positions handed to workers that run the library's
+//! α-β outcome search under a node budget. A job comes back decided or
+//! unresolved; an unresolved one is expanded into its children; the
+//! master always hands out the most-proving leaf.
+//!
+//! Nothing a worker says is believed unchecked ([`verify`]): a decided
+//! job is accepted only with a certificate that the independent checker
+//! (`partizan_check`) replays; a lie, garbage, a crash or silence costs
+//! the master work (it searches the job itself, or hands it out again),
+//! never its answer.
+//!
+//! ```text
+//!   master: tree of positions ── most-proving leaf ──▶ Job ──▶ Worker
+//!      ▲                                                         │
+//!      └── proved / disproved / expanded ◀── verify ◀── Reply ◀──┘
+//! ```
+
+pub mod job;
+pub mod master;
+pub mod tree;
+pub mod verify;
+pub mod worker;
+
+pub use job::{Answer, Job, Reply};
+pub use master::{
+    search, JobCounts, JobError, JobProgress, JobReport, JobsConfig, LieRecord, MasterControl,
+    WorkerReport,
+};
+pub use tree::Tree;
+pub use verify::{judge, LieKind, Verdict};
+pub use worker::{LocalWorker, Worker};

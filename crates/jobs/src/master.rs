@@ -1,0 +1,732 @@
+//! The master: job-level proof-number search over a pool of workers.
+//!
+//! The master keeps the [`Tree`], always hands out the most-proving fresh
+//! leaf as a job, and applies each answer it can believe by the tree's
+//! rules: a decided job solves its leaf, an unresolved one is expanded
+//! into its children (which become jobs in turn). Every answer goes
+//! through [`judge`] first; an answer it cannot believe is searched again
+//! by the master itself (a lie, a proof too big to check) or handed out
+//! again (a failure, a crash, a worker that did not answer in time), and
+//! the worker is struck (retired after [`JobsConfig::strikes`], at once
+//! for a timeout). With no worker left the master searches every job
+//! itself, so the search always ends with the answer its own search gives.
+
+use std::collections::BTreeMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use partizan_games::{Board, Player};
+use partizan_solve::search::{Knowledge, SearchError};
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::job::{Job, Reply};
+use crate::tree::{State, Tree};
+use crate::verify::{judge, LieKind, Verdict};
+use crate::worker::{search_here, Searched, Worker};
+
+/// How the master runs a search.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JobsConfig {
+    /// Node budget of each job.
+    pub job_nodes: u64,
+    /// Bytes of each job's transposition table.
+    pub table_bytes: usize,
+    /// The most positions the checker replays for one certificate; a
+    /// bigger proof is not believed, the master searches the job itself.
+    pub check_limit: u64,
+    /// Node budget of the master's own search of a job it could not
+    /// believe (unresolved within it: the job is expanded).
+    pub local_nodes: u64,
+    /// A job not answered within this time is lost to its worker, who is
+    /// retired.
+    pub timeout: Duration,
+    /// Hand out one job per worker, wait for all their answers and apply
+    /// them in the order handed out: the same tree and counts on every run
+    /// (timeouts aside). Otherwise each answer is applied as it comes.
+    pub deterministic: bool,
+    /// A worker is retired after this many lies, failures or crashes.
+    pub strikes: u32,
+    /// Leaves less than this many plies deep are expanded by the master
+    /// without a job (a job for a position near the root is a search of
+    /// almost the whole game, which a budget will only cut short).
+    pub expand_plies: u32,
+    /// Stop, undecided, after this many jobs (handed out or searched by
+    /// the master); `None`: no limit.
+    pub max_jobs: Option<u64>,
+}
+
+impl Default for JobsConfig {
+    fn default() -> Self {
+        JobsConfig {
+            job_nodes: 1 << 20,
+            table_bytes: 16 << 20,
+            check_limit: 50_000_000,
+            local_nodes: 1 << 20,
+            timeout: Duration::from_secs(3600),
+            deterministic: false,
+            strikes: 1,
+            expand_plies: 0,
+            max_jobs: None,
+        }
+    }
+}
+
+/// Errors of a job-level search.
+#[derive(Debug, Error)]
+pub enum JobError {
+    /// The master's own search failed.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// A configuration that cannot run.
+    #[error("{0}")]
+    Config(String),
+    /// The caller's stop flag was raised.
+    #[error("job-level search stopped after {0} jobs")]
+    Stopped(u64),
+    /// The master contradicted itself (a bug; reported, never hidden).
+    #[error("inconsistent job-level search: {0}")]
+    Inconsistent(String),
+}
+
+/// What the search did, counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct JobCounts {
+    /// Jobs handed to workers.
+    pub sent: u64,
+    /// Jobs decided for the first player (by a worker's checked proof or
+    /// the master's own search).
+    pub proved: u64,
+    /// Jobs decided against the first player.
+    pub disproved: u64,
+    /// Jobs that came back unresolved and were expanded.
+    pub unresolved: u64,
+    /// Certificates the checker accepted.
+    pub accepted: u64,
+    /// Positions the checker replayed for them.
+    pub check_positions: u64,
+    /// Milliseconds the master spent judging answers (checking
+    /// certificates, mostly).
+    pub check_ms: u64,
+    /// Milliseconds the workers reported for the answers judged (a claim,
+    /// reported only).
+    pub worker_ms: u64,
+    /// Jobs the master searched itself.
+    pub searched_here: u64,
+    /// Nodes of the master's own searches.
+    pub master_nodes: u64,
+    /// Nodes the workers reported for answers the master used (a claim,
+    /// reported only).
+    pub worker_nodes: u64,
+    /// Lies caught, by kind.
+    pub lies: BTreeMap<LieKind, u64>,
+    /// Failures workers reported.
+    pub failures: u64,
+    /// Workers that panicked on a job.
+    pub crashes: u64,
+    /// Jobs not answered within the timeout.
+    pub timeouts: u64,
+    /// Certificates too big to check within the limit.
+    pub too_big: u64,
+    /// Answers that came after their line was already decided.
+    pub stale: u64,
+    /// Positions of the tree.
+    pub tree_nodes: u64,
+    /// Positions decided in the tree because the player to move had no
+    /// move (no job needed).
+    pub terminal: u64,
+    /// Leaves the master expanded without a job
+    /// ([`JobsConfig::expand_plies`]).
+    pub expanded_near_root: u64,
+}
+
+impl JobCounts {
+    /// Every lie caught.
+    pub fn lies_total(&self) -> u64 {
+        self.lies.values().sum()
+    }
+}
+
+/// One lie, as reported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LieRecord {
+    /// The worker's name.
+    pub worker: String,
+    /// The job.
+    pub job: u64,
+    /// What kind of lie.
+    pub kind: LieKind,
+    /// What was wrong, in a line.
+    pub detail: String,
+}
+
+/// One worker's share.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct WorkerReport {
+    /// Its name.
+    pub name: String,
+    /// Jobs it was handed.
+    pub jobs: u64,
+    /// Answers of its the master used.
+    pub believed: u64,
+    /// Lies, failures and crashes.
+    pub strikes: u32,
+    /// Why it was retired, if it was.
+    pub retired: Option<String>,
+}
+
+/// The answer of [`search`].
+#[derive(Clone, Debug, Serialize)]
+pub struct JobReport {
+    /// The first player.
+    #[serde(serialize_with = "player_name")]
+    pub first: Player,
+    /// Whether the first player wins (`None`: stopped by
+    /// [`JobsConfig::max_jobs`] before it was decided).
+    pub first_wins: Option<bool>,
+    /// The root's proof and disproof numbers at the end.
+    pub root_numbers: (u64, u64),
+    /// What was done.
+    pub counts: JobCounts,
+    /// Each worker's share.
+    pub workers: Vec<WorkerReport>,
+    /// The lies caught (the first 100).
+    pub lies: Vec<LieRecord>,
+    /// Wall time.
+    #[serde(serialize_with = "millis")]
+    pub elapsed: Duration,
+}
+
+fn player_name<S: serde::Serializer>(p: &Player, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match p {
+        Player::Left => "left",
+        Player::Right => "right",
+    })
+}
+
+fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(d.as_millis() as u64)
+}
+
+/// A snapshot for a progress display.
+#[derive(Clone, Debug, Serialize)]
+pub struct JobProgress {
+    /// The counts so far.
+    pub counts: JobCounts,
+    /// Jobs out with workers now.
+    pub in_flight: usize,
+    /// Workers not retired.
+    pub live_workers: usize,
+    /// The root's proof and disproof numbers.
+    pub root_numbers: (u64, u64),
+    /// The most-proving line's depth in the tree.
+    pub line_depth: usize,
+    /// Time since the start.
+    pub elapsed_ms: u64,
+}
+
+/// The caller's handles on a running search.
+#[derive(Default)]
+pub struct MasterControl<'a> {
+    /// Raise to stop ([`JobError::Stopped`]).
+    pub stop: Option<&'a AtomicBool>,
+    /// Called after every answer applied.
+    pub progress: Option<&'a dyn Fn(&JobProgress)>,
+}
+
+/// What a worker's thread sends back: the slot, the job it was handed and
+/// the reply or the panic's message.
+type Message = (usize, u64, Result<Reply, String>);
+
+struct Flight {
+    job: u64,
+    node: usize,
+    sent: Instant,
+}
+
+struct Slot {
+    name: String,
+    tx: Option<Sender<Job>>,
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+    flight: Option<Flight>,
+    report: WorkerReport,
+}
+
+/// The worker threads.
+struct Pool {
+    slots: Vec<Slot>,
+    rx: Receiver<Message>,
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic".to_string()
+    }
+}
+
+impl Pool {
+    fn new(workers: Vec<Arc<dyn Worker>>) -> Result<Pool, JobError> {
+        let (res_tx, rx) = mpsc::channel::<Message>();
+        let mut slots = Vec::with_capacity(workers.len());
+        for (i, w) in workers.into_iter().enumerate() {
+            let (tx, job_rx) = mpsc::channel::<Job>();
+            let stop = Arc::new(AtomicBool::new(false));
+            let name = w.name();
+            let res_tx = res_tx.clone();
+            let st = Arc::clone(&stop);
+            let handle = std::thread::Builder::new()
+                .name(format!("job-worker-{i}"))
+                .spawn(move || {
+                    for job in job_rx {
+                        let r = std::panic::catch_unwind(AssertUnwindSafe(|| w.run(&job, &st)))
+                            .map_err(|p| panic_message(p.as_ref()));
+                        if res_tx.send((i, job.id, r)).is_err() {
+                            break;
+                        }
+                    }
+                })
+                .map_err(|e| JobError::Config(format!("cannot start a worker thread: {e}")))?;
+            slots.push(Slot {
+                report: WorkerReport {
+                    name: name.clone(),
+                    ..WorkerReport::default()
+                },
+                name,
+                tx: Some(tx),
+                stop,
+                handle: Some(handle),
+                flight: None,
+            });
+        }
+        Ok(Pool { slots, rx })
+    }
+
+    fn in_flight(&self) -> usize {
+        self.slots.iter().filter(|s| s.flight.is_some()).count()
+    }
+
+    fn live(&self) -> usize {
+        self.slots
+            .iter()
+            .filter(|s| s.report.retired.is_none())
+            .count()
+    }
+
+    fn retire(&mut self, i: usize, why: String) {
+        let s = &mut self.slots[i];
+        s.stop.store(true, Relaxed);
+        s.tx = None;
+        if s.report.retired.is_none() {
+            s.report.retired = Some(why);
+        }
+    }
+}
+
+impl Drop for Pool {
+    fn drop(&mut self) {
+        for s in &mut self.slots {
+            s.stop.store(true, Relaxed);
+            s.tx = None;
+        }
+        // Idle threads end when their channel closes; a thread still in a
+        // job (a worker that ignores its stop flag) is left to end alone.
+        for s in &mut self.slots {
+            if s.flight.is_none() && s.report.retired.is_none() {
+                if let Some(h) = s.handle.take() {
+                    let _ = h.join();
+                }
+            }
+        }
+    }
+}
+
+/// The master's state during one search.
+struct Master<'a, R> {
+    rules: &'a R,
+    cfg: &'a JobsConfig,
+    tree: Tree,
+    counts: JobCounts,
+    lies: Vec<LieRecord>,
+    next_id: u64,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl<R: Knowledge> Master<'_, R> {
+    fn jobs_done(&self) -> u64 {
+        self.counts.sent + self.counts.searched_here
+    }
+
+    /// Apply a decided job.
+    fn resolve(&mut self, n: usize, mover_wins: bool) {
+        let first_wins = (self.tree.nodes[n].mover == self.tree.first) == mover_wins;
+        if first_wins {
+            self.counts.proved += 1;
+        } else {
+            self.counts.disproved += 1;
+        }
+        self.tree.resolve(n, mover_wins);
+    }
+
+    /// Expand an unresolved job into its distinct children.
+    fn expand(&mut self, n: usize) {
+        let (board, mover) = (self.tree.nodes[n].board, self.tree.nodes[n].mover);
+        let mut kids: Vec<Board> = Vec::new();
+        self.rules.options(&board, mover, |o| {
+            if !kids.contains(&o) {
+                kids.push(o);
+            }
+        });
+        // The search's own order (the opponent's fewest moves, the mover's
+        // most safe ones first): among children of equal numbers the
+        // first is taken, so the move the search would try first is the
+        // first job.
+        let rules = self.rules;
+        kids.sort_by_cached_key(|o| std::cmp::Reverse(rules.safety_score(o, mover)));
+        if kids.is_empty() {
+            // Normal play: the mover, without a move, loses.
+            self.counts.terminal += 1;
+            self.tree.resolve(n, false);
+            return;
+        }
+        let other = mover.opponent();
+        let children: Vec<(Board, bool)> = kids
+            .into_iter()
+            .map(|k| {
+                let moves = !self.rules.options_while(&k, other, |_| false);
+                (k, moves)
+            })
+            .collect();
+        self.counts.terminal += children.iter().filter(|c| !c.1).count() as u64;
+        self.tree.expand(n, children);
+        self.counts.tree_nodes = self.tree.nodes.len() as u64;
+    }
+
+    /// Search leaf `n` here, under the master's own budget, and apply it.
+    fn search_here(&mut self, n: usize) -> Result<(), JobError> {
+        let (board, mover) = (self.tree.nodes[n].board, self.tree.nodes[n].mover);
+        self.counts.searched_here += 1;
+        let (s, nodes) = match search_here(
+            self.rules,
+            &board,
+            mover,
+            self.cfg.local_nodes,
+            self.cfg.table_bytes,
+            self.stop,
+        ) {
+            Err(SearchError::Stopped { .. }) => return Err(JobError::Stopped(self.jobs_done())),
+            r => r?,
+        };
+        self.counts.master_nodes += nodes;
+        match s {
+            Searched::Decided(w) => self.resolve(n, w),
+            Searched::Unresolved => {
+                self.counts.unresolved += 1;
+                self.expand(n);
+            }
+        }
+        Ok(())
+    }
+
+    fn lie(&mut self, worker: &str, job: u64, kind: LieKind, detail: String) {
+        *self.counts.lies.entry(kind).or_default() += 1;
+        if self.lies.len() < 100 {
+            self.lies.push(LieRecord {
+                worker: worker.to_string(),
+                job,
+                kind,
+                detail: detail.chars().take(300).collect(),
+            });
+        }
+    }
+
+    /// Apply the message of worker `i` about job `job` (the job it was
+    /// handed by this master).
+    fn answer(
+        &mut self,
+        pool: &mut Pool,
+        i: usize,
+        job: u64,
+        got: Result<Reply, String>,
+    ) -> Result<(), JobError> {
+        let Some(f) = pool.slots[i].flight.take_if(|f| f.job == job) else {
+            // A late answer to a job already taken back (a timeout).
+            self.counts.stale += 1;
+            return Ok(());
+        };
+        let n = f.node;
+        let most = self.cfg.strikes.max(1);
+        let strike = |pool: &mut Pool, why: &str| {
+            let s = &mut pool.slots[i];
+            s.report.strikes += 1;
+            if s.report.strikes >= most {
+                let why = format!("{why} ({} strikes)", s.report.strikes);
+                pool.retire(i, why);
+            }
+        };
+        let reply = match got {
+            Ok(r) => r,
+            Err(panic) => {
+                self.counts.crashes += 1;
+                strike(pool, &format!("crashed: {panic}"));
+                self.free_again(n);
+                return Ok(());
+            }
+        };
+        if !self.tree.relevant(n) {
+            self.counts.stale += 1;
+            return Ok(());
+        }
+        let (board, mover) = (self.tree.nodes[n].board, self.tree.nodes[n].mover);
+        let t = Instant::now();
+        let verdict = judge(self.rules, job, &board, mover, &reply, self.cfg.check_limit);
+        self.counts.check_ms += t.elapsed().as_millis() as u64;
+        self.counts.worker_ms += reply.elapsed.as_millis() as u64;
+        match verdict {
+            Verdict::Proved(w, rep) => {
+                self.counts.accepted += 1;
+                self.counts.check_positions += rep.positions;
+                self.counts.worker_nodes += reply.nodes;
+                pool.slots[i].report.believed += 1;
+                self.resolve(n, w);
+            }
+            Verdict::Unresolved => {
+                self.counts.unresolved += 1;
+                self.counts.worker_nodes += reply.nodes;
+                pool.slots[i].report.believed += 1;
+                self.expand(n);
+            }
+            Verdict::Failed(why) => {
+                self.counts.failures += 1;
+                strike(pool, &format!("failed: {why}"));
+                self.free_again(n);
+            }
+            Verdict::Lie(kind, detail) => {
+                let name = pool.slots[i].name.clone();
+                self.lie(&name, job, kind, detail);
+                strike(pool, &format!("lied ({kind})"));
+                self.search_here(n)?;
+            }
+            Verdict::TooBig(_) => {
+                self.counts.too_big += 1;
+                self.search_here(n)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Put leaf `n` back among the fresh ones, if it still matters.
+    fn free_again(&mut self, n: usize) {
+        if self.tree.nodes[n].state == State::Pending {
+            self.tree.set_pending(n, false);
+        }
+    }
+
+    /// Time out every flight past its deadline.
+    fn time_out(&mut self, pool: &mut Pool, now: Instant) {
+        for i in 0..pool.slots.len() {
+            let late = pool.slots[i]
+                .flight
+                .as_ref()
+                .is_some_and(|f| now.duration_since(f.sent) >= self.cfg.timeout);
+            if late {
+                let f = pool.slots[i].flight.take();
+                self.counts.timeouts += 1;
+                let why = format!("no answer within {:?}", self.cfg.timeout);
+                pool.retire(i, why);
+                if let Some(f) = f {
+                    self.free_again(f.node);
+                }
+            }
+        }
+    }
+
+    /// The most-proving fresh leaf deep enough to be a job, expanding the
+    /// shallower ones it meets first ([`JobsConfig::expand_plies`]).
+    fn select(&mut self) -> Option<usize> {
+        loop {
+            let n = self.tree.select()?;
+            if self.tree.nodes[n].depth >= self.cfg.expand_plies {
+                return Some(n);
+            }
+            self.counts.expanded_near_root += 1;
+            self.expand(n);
+        }
+    }
+
+    /// Hand the most-proving fresh leaves to the idle workers, in order.
+    fn dispatch(&mut self, pool: &mut Pool) {
+        for i in 0..pool.slots.len() {
+            if let Some(max) = self.cfg.max_jobs {
+                if self.jobs_done() >= max {
+                    return;
+                }
+            }
+            let s = &pool.slots[i];
+            if s.flight.is_some() || s.report.retired.is_some() {
+                continue;
+            }
+            let Some(n) = self.select() else { return };
+            let id = self.next_id;
+            self.next_id += 1;
+            let job = Job {
+                id,
+                ruleset: self.rules.name().to_string(),
+                board: self.rules.format(&self.tree.nodes[n].board),
+                mover: self.tree.nodes[n].mover,
+                max_nodes: self.cfg.job_nodes,
+                table_bytes: self.cfg.table_bytes,
+            };
+            let sent = pool.slots[i]
+                .tx
+                .as_ref()
+                .is_some_and(|tx| tx.send(job).is_ok());
+            if !sent {
+                pool.retire(i, "its thread has ended".to_string());
+                continue;
+            }
+            self.counts.sent += 1;
+            pool.slots[i].report.jobs += 1;
+            pool.slots[i].flight = Some(Flight {
+                job: id,
+                node: n,
+                sent: Instant::now(),
+            });
+            self.tree.set_pending(n, true);
+        }
+    }
+}
+
+/// Decide whether `first`, moving first on `board`, wins under normal
+/// play, by job-level proof-number search with `workers` (none: the
+/// master searches every job itself).
+pub fn search<R: Knowledge>(
+    rules: &R,
+    board: &Board,
+    first: Player,
+    workers: Vec<Arc<dyn Worker>>,
+    cfg: &JobsConfig,
+    control: &MasterControl<'_>,
+) -> Result<JobReport, JobError> {
+    if cfg.job_nodes == 0 || cfg.local_nodes == 0 {
+        return Err(JobError::Config(
+            "a job's node budget must be at least 1".into(),
+        ));
+    }
+    if cfg.timeout.is_zero() {
+        return Err(JobError::Config("the job timeout must be positive".into()));
+    }
+    let start = Instant::now();
+    let mut pool = Pool::new(workers)?;
+    let mut m = Master {
+        rules,
+        cfg,
+        tree: Tree::new(*board, first),
+        counts: JobCounts {
+            tree_nodes: 1,
+            ..JobCounts::default()
+        },
+        lies: Vec::new(),
+        next_id: 0,
+        stop: control.stop,
+    };
+    // The root itself without a move is decided without a job.
+    if rules.options_while(board, first, |_| false) {
+        m.counts.terminal += 1;
+        m.tree.resolve(0, false);
+    }
+    let progress = |m: &Master<'_, R>, pool: &Pool| {
+        if let Some(f) = control.progress {
+            f(&JobProgress {
+                counts: m.counts.clone(),
+                in_flight: pool.in_flight(),
+                live_workers: pool.live(),
+                root_numbers: (m.tree.nodes[0].pn, m.tree.nodes[0].dn),
+                line_depth: m.tree.most_proving_line().len() - 1,
+                elapsed_ms: start.elapsed().as_millis() as u64,
+            });
+        }
+    };
+    while m.tree.result().is_none() {
+        if control.stop.is_some_and(|s| s.load(Relaxed)) {
+            return Err(JobError::Stopped(m.jobs_done()));
+        }
+        let limited = cfg.max_jobs.is_some_and(|max| m.jobs_done() >= max);
+        if !limited {
+            m.dispatch(&mut pool);
+        }
+        if pool.in_flight() == 0 {
+            if limited {
+                break;
+            }
+            // No worker took a job: none is left (or none was given).
+            let Some(n) = m.select() else {
+                if m.tree.result().is_some() {
+                    break;
+                }
+                return Err(JobError::Inconsistent(
+                    "no job to hand out and none out, but the root is open".into(),
+                ));
+            };
+            m.search_here(n)?;
+            progress(&m, &pool);
+            continue;
+        }
+        // Wait: for every answer (deterministic) or for the next one,
+        // until the earliest deadline of a job not yet answered.
+        let mut got: Vec<Message> = Vec::new();
+        loop {
+            let deadline = pool
+                .slots
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| !got.iter().any(|g| g.0 == *j))
+                .filter_map(|(_, s)| s.flight.as_ref().map(|f| f.sent + cfg.timeout))
+                .min();
+            let Some(deadline) = deadline else { break };
+            match pool
+                .rx
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(msg) => {
+                    got.push(msg);
+                    if !cfg.deterministic {
+                        break;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(JobError::Inconsistent(
+                        "every worker thread ended with jobs out".into(),
+                    ));
+                }
+            }
+        }
+        // Answers in the order the jobs were handed out.
+        got.sort_by_key(|g| g.1);
+        for (i, job, r) in got {
+            m.answer(&mut pool, i, job, r)?;
+            progress(&m, &pool);
+        }
+        m.time_out(&mut pool, Instant::now());
+    }
+    let workers = pool.slots.iter().map(|s| s.report.clone()).collect();
+    m.counts.tree_nodes = m.tree.nodes.len() as u64;
+    Ok(JobReport {
+        first,
+        first_wins: m.tree.result(),
+        root_numbers: (m.tree.nodes[0].pn, m.tree.nodes[0].dn),
+        counts: m.counts,
+        workers,
+        lies: m.lies,
+        elapsed: start.elapsed(),
+    })
+}

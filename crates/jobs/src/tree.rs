@@ -1,0 +1,329 @@
+//! The master's proof-number tree over the top plies of one first
+//! player's search. A node is a position and who moves; the first
+//! player's nodes are OR nodes (one winning child proves them), the
+//! opponent's AND nodes. *Proved* means the first player wins.
+//!
+//! Leaves are jobs: a fresh leaf waits to be handed out, a pending one is
+//! out with a worker. A job that comes back decided solves its leaf; one
+//! that comes back unresolved is expanded into its children. Proof and
+//! disproof numbers follow the usual rules (OR: least child pn, sum of
+//! child dn; AND: the other way round), every unsolved leaf counting
+//! 1 and 1.
+//!
+//! With several jobs out at once, the most-proving node is sought only
+//! among the subtrees that still hold a fresh leaf (`avail`): the numbers
+//! themselves stay the exact ones of the tree, and a pending leaf only
+//! steers the choice elsewhere until its answer comes.
+
+use partizan_games::{Board, Player};
+
+/// Infinity for proof and disproof numbers.
+pub const INF: u64 = u64::MAX;
+
+/// Where a node stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum State {
+    /// A leaf not yet handed out.
+    Fresh,
+    /// A leaf out with a worker.
+    Pending,
+    /// An inner node (its children are in the tree).
+    Expanded,
+    /// A leaf whose outcome is known.
+    Solved,
+}
+
+/// One position of the tree.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The position.
+    pub board: Board,
+    /// Who moves.
+    pub mover: Player,
+    /// The parent (`None`: the root).
+    pub parent: Option<u32>,
+    /// The children, in the rules' order (empty unless expanded).
+    pub children: Vec<u32>,
+    /// The proof number (0: the first player wins here).
+    pub pn: u64,
+    /// The disproof number (0: the first player loses here).
+    pub dn: u64,
+    /// Leaf or inner node, and the leaf's progress.
+    pub state: State,
+    /// The subtree holds a fresh leaf of an unsolved line.
+    pub avail: bool,
+    /// Plies from the root.
+    pub depth: u32,
+}
+
+impl Node {
+    /// Whether the node's outcome is known.
+    pub fn solved(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+}
+
+/// The tree of one first player's search.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    /// The player moving first at the root.
+    pub first: Player,
+    /// Every node; the root is node 0.
+    pub nodes: Vec<Node>,
+}
+
+impl Tree {
+    /// The tree of `board` with `first` to move: one fresh leaf.
+    pub fn new(board: Board, first: Player) -> Tree {
+        Tree {
+            first,
+            nodes: vec![Node {
+                board,
+                mover: first,
+                parent: None,
+                children: Vec::new(),
+                pn: 1,
+                dn: 1,
+                state: State::Fresh,
+                avail: true,
+                depth: 0,
+            }],
+        }
+    }
+
+    /// Whether the first player wins (`None`: not known yet).
+    pub fn result(&self) -> Option<bool> {
+        let r = &self.nodes[0];
+        if r.pn == 0 {
+            Some(true)
+        } else if r.dn == 0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    fn is_or(&self, n: usize) -> bool {
+        self.nodes[n].mover == self.first
+    }
+
+    /// The most-proving fresh leaf (`None`: none is free, every open line
+    /// waits on a job that is out).
+    pub fn select(&self) -> Option<usize> {
+        let mut n = 0;
+        if !self.nodes[0].avail {
+            return None;
+        }
+        loop {
+            let node = &self.nodes[n];
+            match node.state {
+                State::Fresh => return Some(n),
+                State::Expanded => {
+                    let or = self.is_or(n);
+                    let key = |c: &u32| {
+                        let c = &self.nodes[*c as usize];
+                        if or {
+                            c.pn
+                        } else {
+                            c.dn
+                        }
+                    };
+                    n = *node
+                        .children
+                        .iter()
+                        .filter(|c| self.nodes[**c as usize].avail)
+                        .min_by_key(|c| key(c))? as usize;
+                }
+                State::Pending | State::Solved => return None,
+            }
+        }
+    }
+
+    /// The most-proving line from the root, by the numbers alone (pending
+    /// leaves included): what a progress display shows.
+    pub fn most_proving_line(&self) -> Vec<usize> {
+        let mut line = vec![0];
+        let mut n = 0;
+        while self.nodes[n].state == State::Expanded && !self.nodes[n].solved() {
+            let or = self.is_or(n);
+            let next = self.nodes[n]
+                .children
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| !self.nodes[c].solved())
+                .min_by_key(|&c| {
+                    if or {
+                        self.nodes[c].pn
+                    } else {
+                        self.nodes[c].dn
+                    }
+                });
+            let Some(c) = next else { break };
+            line.push(c);
+            n = c;
+        }
+        line
+    }
+
+    /// Whether `n`'s outcome still matters: no node on its line from the
+    /// root (itself included) is solved.
+    pub fn relevant(&self, n: usize) -> bool {
+        let mut at = Some(n);
+        while let Some(i) = at {
+            if self.nodes[i].solved() {
+                return false;
+            }
+            at = self.nodes[i].parent.map(|p| p as usize);
+        }
+        true
+    }
+
+    /// Mark leaf `n` out with a worker (`true`) or free again.
+    pub fn set_pending(&mut self, n: usize, pending: bool) {
+        self.nodes[n].state = if pending {
+            State::Pending
+        } else {
+            State::Fresh
+        };
+        self.update(n);
+    }
+
+    /// Leaf `n` is decided: its mover wins or loses.
+    pub fn resolve(&mut self, n: usize, mover_wins: bool) {
+        let node = &mut self.nodes[n];
+        let first_wins = (node.mover == self.first) == mover_wins;
+        (node.pn, node.dn) = if first_wins { (0, INF) } else { (INF, 0) };
+        node.state = State::Solved;
+        self.update(n);
+    }
+
+    /// Expand leaf `n` into `children` (distinct positions, the opponent
+    /// to move; `false` beside a child: the opponent has no move there, so
+    /// under normal play it is decided at once). `children` must not be
+    /// empty (a leaf without moves is resolved instead).
+    pub fn expand(&mut self, n: usize, children: Vec<(Board, bool)>) {
+        let mover = self.nodes[n].mover.opponent();
+        let depth = self.nodes[n].depth + 1;
+        let first = self.first;
+        let mut ids = Vec::with_capacity(children.len());
+        for (board, has_moves) in children {
+            let id = self.nodes.len();
+            let (pn, dn, state) = if has_moves {
+                (1, 1, State::Fresh)
+            } else if mover == first {
+                (INF, 0, State::Solved)
+            } else {
+                (0, INF, State::Solved)
+            };
+            self.nodes.push(Node {
+                board,
+                mover,
+                parent: Some(n as u32),
+                children: Vec::new(),
+                pn,
+                dn,
+                state,
+                avail: state == State::Fresh,
+                depth,
+            });
+            ids.push(id as u32);
+        }
+        self.nodes[n].children = ids;
+        self.nodes[n].state = State::Expanded;
+        self.update(n);
+    }
+
+    /// Recompute the numbers of `n` (when inner) and of every ancestor.
+    fn update(&mut self, n: usize) {
+        let mut at = Some(n);
+        while let Some(i) = at {
+            self.recompute(i);
+            at = self.nodes[i].parent.map(|p| p as usize);
+        }
+    }
+
+    fn recompute(&mut self, i: usize) {
+        let node = &self.nodes[i];
+        match node.state {
+            State::Fresh => {
+                self.nodes[i].avail = true;
+            }
+            State::Pending | State::Solved => {
+                self.nodes[i].avail = false;
+            }
+            State::Expanded => {
+                let (mut min_pn, mut min_dn, mut sum_pn, mut sum_dn) = (INF, INF, 0u64, 0u64);
+                let mut avail = false;
+                for &c in &node.children {
+                    let c = &self.nodes[c as usize];
+                    min_pn = min_pn.min(c.pn);
+                    min_dn = min_dn.min(c.dn);
+                    sum_pn = sum_pn.saturating_add(c.pn);
+                    sum_dn = sum_dn.saturating_add(c.dn);
+                    avail |= c.avail;
+                }
+                let (pn, dn) = if self.is_or(i) {
+                    (min_pn, sum_dn)
+                } else {
+                    (sum_pn, min_dn)
+                };
+                let node = &mut self.nodes[i];
+                node.pn = pn;
+                node.dn = dn;
+                node.avail = avail && !node.solved();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use partizan_games::{Domineering, Ruleset};
+
+    fn b(t: &str) -> Board {
+        Domineering.parse(t).unwrap()
+    }
+
+    #[test]
+    fn or_and_numbers_and_selection() {
+        // Left first at the root (OR); its children are Right's (AND).
+        let mut t = Tree::new(b("...|..."), Player::Left);
+        assert_eq!(t.select(), Some(0));
+        t.set_pending(0, true);
+        assert_eq!(t.select(), None, "the only leaf is out");
+        t.expand(
+            0,
+            vec![
+                (b("#..|#.."), true),
+                (b(".#.|.#."), true),
+                (b("..#|..#"), false),
+            ],
+        );
+        // The third child: Right cannot move, Left (first) wins there.
+        assert_eq!(t.result(), Some(true));
+        assert!(!t.nodes[0].avail);
+        assert!(!t.relevant(1), "a solved root makes every leaf stale");
+    }
+
+    #[test]
+    fn pending_leaves_steer_the_choice_and_numbers_sum() {
+        let mut t = Tree::new(b("...|..."), Player::Right);
+        t.set_pending(0, true);
+        t.expand(0, vec![(b("#..|#.."), true), (b(".#.|.#."), true)]);
+        // Root is Right's: OR for the first player Right. Children AND.
+        assert_eq!((t.nodes[0].pn, t.nodes[0].dn), (1, 2));
+        assert_eq!(t.select(), Some(1));
+        t.set_pending(1, true);
+        assert_eq!(t.select(), Some(2), "the pending leaf is skipped");
+        t.set_pending(2, true);
+        assert_eq!(t.select(), None);
+        // Left (mover at 1) wins at 1: Right (first) loses that child.
+        t.resolve(1, true);
+        assert_eq!((t.nodes[0].pn, t.nodes[0].dn), (1, 1));
+        assert_eq!(t.result(), None);
+        t.resolve(2, false);
+        assert_eq!(t.result(), Some(true));
+        assert_eq!(t.most_proving_line(), vec![0]);
+    }
+}

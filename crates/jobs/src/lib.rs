@@ -20,14 +20,15 @@
 
 pub mod job;
 pub mod master;
+pub mod persist;
 pub mod tree;
 pub mod verify;
 pub mod worker;
 
 pub use job::{Answer, Job, Reply};
 pub use master::{
-    search, JobCounts, JobError, JobProgress, JobReport, JobsConfig, LieRecord, MasterControl,
-    WorkerReport,
+    search, search_from, Checkpoint, JobCounts, JobError, JobProgress, JobReport, JobsConfig,
+    LieRecord, MasterControl, WorkerReport,
 };
 pub use tree::Tree;
 pub use verify::{judge, LieKind, Verdict};

@@ -91,6 +91,9 @@ pub enum JobError {
     /// The master contradicted itself (a bug; reported, never hidden).
     #[error("inconsistent job-level search: {0}")]
     Inconsistent(String),
+    /// The tree could not be saved, or a saved one was refused.
+    #[error("{0}")]
+    Checkpoint(String),
 }
 
 /// What the search did, counted.
@@ -229,6 +232,9 @@ pub struct JobProgress {
     pub elapsed_ms: u64,
 }
 
+/// Saves the master's tree; an error stops the search.
+pub type Checkpoint<'a> = &'a dyn Fn(&Tree) -> Result<(), String>;
+
 /// The caller's handles on a running search.
 #[derive(Default)]
 pub struct MasterControl<'a> {
@@ -236,6 +242,11 @@ pub struct MasterControl<'a> {
     pub stop: Option<&'a AtomicBool>,
     /// Called after every answer applied.
     pub progress: Option<&'a dyn Fn(&JobProgress)>,
+    /// Called with the tree at most every `checkpoint_every` while the
+    /// search runs, and at its end (decided, limited or stopped).
+    pub checkpoint: Option<Checkpoint<'a>>,
+    /// How often to call `checkpoint`.
+    pub checkpoint_every: Duration,
 }
 
 /// What a worker's thread sends back: the slot, the job it was handed and
@@ -616,6 +627,22 @@ pub fn search<R: Knowledge>(
     cfg: &JobsConfig,
     control: &MasterControl<'_>,
 ) -> Result<JobReport, JobError> {
+    search_from(rules, Tree::new(*board, first), workers, cfg, control)
+}
+
+/// [`search`] going on from `tree` (one read back by
+/// [`crate::persist::load`]: its decided leaves stand, its fresh ones are
+/// handed out).
+pub fn search_from<R: Knowledge>(
+    rules: &R,
+    tree: Tree,
+    workers: Vec<Arc<dyn Worker>>,
+    cfg: &JobsConfig,
+    control: &MasterControl<'_>,
+) -> Result<JobReport, JobError> {
+    let first = tree.first;
+    let board = tree.nodes[0].board;
+    let board = &board;
     if cfg.job_nodes == 0 || cfg.local_nodes == 0 {
         return Err(JobError::Config(
             "a job's node budget must be at least 1".into(),
@@ -629,17 +656,17 @@ pub fn search<R: Knowledge>(
     let mut m = Master {
         rules,
         cfg,
-        tree: Tree::new(*board, first),
         counts: JobCounts {
-            tree_nodes: 1,
+            tree_nodes: tree.nodes.len() as u64,
             ..JobCounts::default()
         },
+        tree,
         lies: Vec::new(),
         next_id: 0,
         stop: control.stop,
     };
     // The root itself without a move is decided without a job.
-    if rules.options_while(board, first, |_| false) {
+    if m.tree.nodes[0].state == State::Fresh && rules.options_while(board, first, |_| false) {
         m.counts.terminal += 1;
         m.tree.resolve(0, false);
     }
@@ -655,9 +682,21 @@ pub fn search<R: Knowledge>(
             });
         }
     };
+    let save = |m: &Master<'_, R>| -> Result<(), JobError> {
+        match control.checkpoint {
+            Some(f) => f(&m.tree).map_err(JobError::Checkpoint),
+            None => Ok(()),
+        }
+    };
+    let mut saved = Instant::now();
     while m.tree.result().is_none() {
         if control.stop.is_some_and(|s| s.load(Relaxed)) {
+            save(&m)?;
             return Err(JobError::Stopped(m.jobs_done()));
+        }
+        if control.checkpoint.is_some() && saved.elapsed() >= control.checkpoint_every {
+            save(&m)?;
+            saved = Instant::now();
         }
         let limited = cfg.max_jobs.is_some_and(|max| m.jobs_done() >= max);
         if !limited {
@@ -718,6 +757,7 @@ pub fn search<R: Knowledge>(
         }
         m.time_out(&mut pool, Instant::now());
     }
+    save(&m)?;
     let workers = pool.slots.iter().map(|s| s.report.clone()).collect();
     m.counts.tree_nodes = m.tree.nodes.len() as u64;
     Ok(JobReport {

@@ -237,12 +237,14 @@ impl Tree {
     fn update(&mut self, n: usize) {
         let mut at = Some(n);
         while let Some(i) = at {
-            self.recompute(i);
+            self.recompute_one(i);
             at = self.nodes[i].parent.map(|p| p as usize);
         }
     }
 
-    fn recompute(&mut self, i: usize) {
+    /// Recompute `i`'s numbers and `avail` from its children (inner) or
+    /// its state (leaf).
+    pub(crate) fn recompute_one(&mut self, i: usize) {
         let node = &self.nodes[i];
         match node.state {
             State::Fresh => {

@@ -45,6 +45,7 @@ macro_rules! print {
 mod atlas_cmd;
 mod census_cmd;
 mod grundy_cmd;
+mod jobs_cmd;
 mod manners;
 mod meter;
 mod outcome_cmd;
@@ -120,7 +121,7 @@ enum Command {
     /// The regions of a board; with --stats, what decomposition costs and saves.
     Decompose(values::DecomposeArgs),
     /// Who wins (normal or misère play).
-    Outcome(outcome_cmd::OutcomeArgs),
+    Outcome(Box<outcome_cmd::OutcomeArgs>),
     /// Replay a certificate written by `outcome --certificate FILE`.
     Check(outcome_cmd::CheckArgs),
     /// The census of every small region: values, packing readings, tables.
@@ -316,7 +317,7 @@ fn main() -> ExitCode {
             if let meter::Show::Lines(every) = long.show {
                 a.progress_lines = Some(every);
             }
-            outcome_cmd::run(a, &store, cli.json)
+            outcome_cmd::run(*a, &store, cli.json)
         }
         Command::Check(a) => outcome_cmd::check(a, &long, cli.json),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, &long, cli.json),

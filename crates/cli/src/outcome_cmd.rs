@@ -160,6 +160,21 @@ pub struct OutcomeArgs {
     /// resumable).
     #[arg(long, value_name = "SECS")]
     pub max_seconds: Option<f64>,
+    /// Decide the board by job-level proof-number search on this many
+    /// local workers (threads): a master's proof-number tree over the top
+    /// plies, whole searches under --job-nodes as jobs, and no worker's
+    /// answer believed without its certificate replayed by the checker
+    /// (normal play; both first players unless --first).
+    #[arg(long, value_name = "WORKERS", conflicts_with_all = ["rectangles", "moves", "checkpoint", "certificate", "misere", "format", "nimber", "general"])]
+    pub jobs: Option<usize>,
+    /// With --jobs: the node budget of each job (an unresolved job is
+    /// expanded into its children).
+    #[arg(long, value_name = "NODES", requires = "jobs")]
+    pub job_nodes: Option<u64>,
+    /// With --jobs and one --first player: keep the master's tree in FILE
+    /// (sealed with the user's key), resume from it when it exists.
+    #[arg(long, value_name = "FILE", requires = "jobs")]
+    pub jobs_file: Option<std::path::PathBuf>,
 }
 
 /// The help of `outcome`'s RULESET: every registered ruleset, from the
@@ -189,6 +204,7 @@ pub fn loopy_outcome_args(a: &OutcomeArgs) -> Result<String> {
         ("--nimber", a.nimber),
         ("--general", a.general),
         ("--format", a.format.is_some()),
+        ("--jobs", a.jobs.is_some()),
     ];
     if let Some((flag, _)) = refused.iter().find(|(_, on)| *on) {
         anyhow::bail!(
@@ -330,6 +346,9 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
                 r.name(),
                 r.name()
             );
+        }
+        if let Some(workers) = args.jobs {
+            return crate::jobs_cmd::run(r, &board, &args, workers, json_out);
         }
         let (cfg, deadline) = search_config(r, &board, &args)?;
 

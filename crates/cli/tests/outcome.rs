@@ -1394,3 +1394,90 @@ fn a_table_is_drawn_as_svg_and_tikz() {
     assert!(tikz.contains("\\begin{tikzpicture}") && tikz.contains("\\end{tikzpicture}"));
     assert_eq!(tikz.matches("rectangle (").count(), 1 + 1 + 16);
 }
+
+/// `--jobs`: the job-level search on local workers gives the plain
+/// search's class, resumes from its tree file, and refuses bad input and
+/// a damaged file in one line.
+#[test]
+fn jobs_decide_like_the_plain_search_and_resume() {
+    let board = ".....|.....|.....|.....";
+    let plain = json(&["--json", "outcome", "domineering", board]);
+    let jobs = json(&[
+        "--json",
+        "outcome",
+        "domineering",
+        board,
+        "--jobs",
+        "2",
+        "--job-nodes",
+        "1",
+    ]);
+    assert_eq!(jobs["class"], plain["outcome"], "{jobs}");
+    assert_eq!(plain["outcome"], "L");
+    assert_eq!(jobs["searches"].as_array().map(Vec::len), Some(2));
+    for s in jobs["searches"].as_array().unwrap() {
+        assert_eq!(s["counts"]["lies"], serde_json::json!({}));
+        assert!(s["counts"]["accepted"].as_u64().unwrap() >= 1, "{s}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tree");
+    let key = dir.path().join("key");
+    let with_file = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_partizan"))
+            .args([
+                "outcome",
+                "domineering",
+                board,
+                "--jobs",
+                "1",
+                "--first",
+                "left",
+            ])
+            .args(["--jobs-file", file.to_str().unwrap()])
+            .args(extra)
+            .arg("--no-store")
+            .env("PARTIZAN_KEY", &key)
+            .output()
+            .unwrap()
+    };
+    let first = with_file(&[]);
+    assert!(first.status.success());
+    let again = with_file(&[]);
+    assert!(again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("resumed"));
+    assert!(String::from_utf8_lossy(&again.stdout).contains("Left first wins: 0 jobs"));
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replacen("\tW\t", "\tX\t", 1)).unwrap();
+    let damaged = with_file(&[]);
+    assert_eq!(damaged.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&damaged.stderr).contains("damaged"));
+    fails(&["outcome", "domineering", board, "--jobs", "0"], "--jobs");
+    fails(
+        &[
+            "outcome",
+            "domineering",
+            board,
+            "--jobs",
+            "2",
+            "--job-nodes",
+            "0",
+        ],
+        "--job-nodes",
+    );
+    fails(
+        &["outcome", "domineering", board, "--jobs", "2", "--misere"],
+        "--misere",
+    );
+    fails(
+        &[
+            "outcome",
+            "domineering",
+            board,
+            "--jobs",
+            "2",
+            "--jobs-file",
+            "x",
+        ],
+        "--first",
+    );
+}

@@ -1,0 +1,59 @@
+//! Where a decided job's time goes: the budgeted search, the certificate
+//! (the prover) and the master's check, on the positions two plies below
+//! a Domineering rectangle (Left first at the root):
+//!
+//! ```text
+//! cargo run --release -p partizan-jobs --example cert_cost -- 7 7
+//! ```
+
+use std::time::Instant;
+
+use partizan_check::check;
+use partizan_games::{Domineering, Player, Ruleset};
+use partizan_solve::outcome::Convention;
+use partizan_solve::search::certificate::solve_with_certificate;
+use partizan_solve::search::{solve, Control, First, SearchConfig};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let a: Vec<usize> = std::env::args()
+        .skip(1)
+        .map(|s| s.parse())
+        .collect::<Result<_, _>>()?;
+    let [rows, cols] = a[..] else {
+        return Err("usage: cert_cost ROWS COLS".into());
+    };
+    let root = Domineering.parse(&vec![".".repeat(cols); rows].join("|"))?;
+    let mut boards = Vec::new();
+    Domineering.options(&root, Player::Left, |o| {
+        Domineering.options(&o, Player::Right, |p| boards.push(p))
+    });
+    boards.truncate(40);
+    let mut cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
+    cfg.first = First::Left;
+    cfg.table_bytes = 16 << 20;
+    let ctl = Control::default();
+    let (mut ts, mut tc, mut tk, mut nodes, mut positions) = (0.0, 0.0, 0.0, 0, 0);
+    for b in &boards {
+        let t = Instant::now();
+        let rep = solve(&Domineering, b, &cfg, &ctl)?;
+        ts += t.elapsed().as_secs_f64();
+        nodes += rep.total().nodes;
+        let t = Instant::now();
+        let (_, cert) = solve_with_certificate(&Domineering, b, &cfg, &ctl)?;
+        tc += t.elapsed().as_secs_f64();
+        let t = Instant::now();
+        positions += check(&Domineering, &cert, u64::MAX)?.positions;
+        tk += t.elapsed().as_secs_f64();
+    }
+    let n = boards.len() as f64;
+    println!(
+        "{} positions two plies deep: search {:.2} ms ({} nodes), certificate {:.2} ms, check {:.2} ms ({} positions) per position",
+        boards.len(),
+        1e3 * ts / n,
+        nodes / boards.len() as u64,
+        1e3 * tc / n,
+        1e3 * tk / n,
+        positions / boards.len() as u64
+    );
+    Ok(())
+}

@@ -1,25 +1,157 @@
-//! `partizan outcome RULESET BOARD --jobs N`: the board decided by the
-//! job-level proof-number search of `partizan_jobs` on N local workers.
+//! `partizan outcome RULESET BOARD --jobs N` (or `--cluster ADDRESS`, or
+//! `--worker-command CMD`): the board decided by the job-level
+//! proof-number search of `partizan_jobs`, its jobs on local worker
+//! processes (or threads), a Dask cluster through the Python package's
+//! bridge, or commands of the user's (`ssh node partizan job-worker`);
+//! and `partizan job-worker`, the worker's side.
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use partizan_games::{Board, Player};
 use partizan_jobs::persist::{save, start_or_resume};
-use partizan_jobs::{search_from, JobReport, JobsConfig, LocalWorker, MasterControl, Worker};
+use partizan_jobs::{
+    search_from, Bridge, JobError, JobProgress, JobReport, JobsConfig, LocalWorker, MasterControl,
+    Worker,
+};
 use partizan_solve::search::{First, Knowledge, MAX_THREADS};
 use serde::Serialize;
 
 use crate::outcome_cmd::OutcomeArgs;
 
+/// How long a worker process or a cluster's bridge may take to say it is
+/// ready (a bridge connects to its scheduler first).
+const STARTUP: Duration = Duration::from_secs(60);
+
 #[derive(Serialize)]
 struct JobsOutput<'a> {
     ruleset: &'a str,
     board: String,
+    /// Where the jobs ran.
+    workers: String,
     /// L, R, N or P when both first players were searched.
     class: Option<&'static str>,
     searches: Vec<JobReport>,
+}
+
+/// `partizan job-worker`: answer jobs from standard input on standard
+/// output, one line each, until the input ends.
+pub fn job_worker() -> Result<()> {
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    partizan_jobs::wire::serve(stdin.lock(), stdout.lock())
+        .context("job-worker: its input or output failed")?;
+    Ok(())
+}
+
+/// The workers of one search: their pool, the bridges to shut down at the
+/// end, and a line saying where the jobs run.
+type Workers = (Vec<Arc<dyn Worker>>, Vec<Arc<Bridge>>, String);
+
+/// The workers `args` ask for.
+fn workers<R: Knowledge + Copy + 'static>(r: &R, args: &OutcomeArgs) -> Result<Workers> {
+    if let Some(n) = args.jobs {
+        if !(1..=MAX_THREADS).contains(&n) {
+            bail!("--jobs must be between 1 and {MAX_THREADS} workers, not {n}");
+        }
+    }
+    let given = [
+        args.cluster.is_some(),
+        !args.worker_command.is_empty(),
+        args.workers.is_some(),
+    ];
+    if given.iter().filter(|&&g| g).count() > 1 {
+        bail!("give one of --cluster, --worker-command and --workers");
+    }
+    if let Some(address) = &args.cluster {
+        let python = args
+            .python
+            .clone()
+            .or_else(|| std::env::var("PARTIZAN_PYTHON").ok())
+            .unwrap_or_else(|| "python3".into());
+        let cmd = vec![
+            python,
+            "-m".into(),
+            "partizan.jobs_bridge".into(),
+            address.clone(),
+        ];
+        let bridge = Bridge::start(format!("dask {address}"), cmd, false, STARTUP)
+            .map_err(|e| anyhow::anyhow!("--cluster {address}: {e}"))?;
+        let pool = bridge.workers(args.jobs);
+        let said = format!("{} ({} at once)", bridge.name(), pool.len());
+        return Ok((pool, vec![bridge], said));
+    }
+    if !args.worker_command.is_empty() {
+        let mut pool = Vec::new();
+        let mut bridges = Vec::new();
+        for c in &args.worker_command {
+            let cmd: Vec<String> = c.split_whitespace().map(str::to_string).collect();
+            let b = Bridge::start(c.clone(), cmd, true, STARTUP)
+                .map_err(|e| anyhow::anyhow!("--worker-command {c}: {e}"))?;
+            pool.extend(b.workers(None));
+            bridges.push(b);
+        }
+        if let Some(n) = args.jobs {
+            pool.truncate(n);
+        }
+        let said = format!("{} worker commands", args.worker_command.len());
+        return Ok((pool, bridges, said));
+    }
+    let n = args.jobs.unwrap_or(1);
+    if args.workers.as_deref() == Some("threads") {
+        let pool = (0..n)
+            .map(|i| Arc::new(LocalWorker::new(*r, format!("thread-{i}"))) as Arc<dyn Worker>)
+            .collect();
+        return Ok((pool, Vec::new(), format!("{n} local threads")));
+    }
+    let exe = std::env::current_exe()
+        .context("cannot find this program to start its worker processes")?
+        .display()
+        .to_string();
+    let mut pool = Vec::new();
+    let mut bridges = Vec::new();
+    for _ in 0..n {
+        let b = Bridge::start(
+            "job-worker",
+            vec![exe.clone(), "job-worker".into()],
+            true,
+            STARTUP,
+        )
+        .map_err(|e| anyhow::anyhow!("a local worker process: {e}"))?;
+        pool.extend(b.workers(None));
+        bridges.push(b);
+    }
+    Ok((pool, bridges, format!("{n} local processes")))
+}
+
+/// One progress line: jobs, nodes/s across workers, the root's numbers.
+fn progress_line(p: &JobProgress, first: Player) -> String {
+    let c = &p.counts;
+    let secs = (p.elapsed_ms as f64 / 1000.0).max(1e-3);
+    format!(
+        "{} first: {} jobs ({} proved, {} disproved, {} unresolved), {} out on {} workers, \
+         {:.0} worker nodes/s, checks {:.1} s, root pn {} dn {}, line {} deep, {} lies",
+        if first == Player::Left {
+            "Left"
+        } else {
+            "Right"
+        },
+        c.sent + c.searched_here,
+        c.proved,
+        c.disproved,
+        c.unresolved,
+        p.in_flight,
+        p.live_workers,
+        c.worker_nodes as f64 / secs,
+        c.check_ms as f64 / 1000.0,
+        p.root_numbers.0,
+        p.root_numbers.1,
+        p.line_depth,
+        c.lies_total()
+    )
 }
 
 /// Run the job-level search for the first players `args` ask for.
@@ -27,12 +159,8 @@ pub fn run<R: Knowledge + Copy + 'static>(
     r: &R,
     board: &Board,
     args: &OutcomeArgs,
-    workers: usize,
     json_out: bool,
 ) -> Result<()> {
-    if !(1..=MAX_THREADS).contains(&workers) {
-        bail!("--jobs must be between 1 and {MAX_THREADS} workers, not {workers}");
-    }
     let first: First = args.first.parse()?;
     let firsts: Vec<Player> = [Player::Left, Player::Right]
         .into_iter()
@@ -53,14 +181,30 @@ pub fn run<R: Knowledge + Copy + 'static>(
         job_nodes,
         local_nodes: job_nodes,
         table_bytes: usize::try_from(table_mb.min(1 << 14) << 20)?,
+        // a worker process that died is started again: a few strikes
+        // before its slot is given up
+        strikes: 3,
+        expand_plies: args.job_plies.unwrap_or(0),
         ..JobsConfig::default()
     };
     let key = &partizan_seal::user_key().key;
+    // Ctrl-C, a kill (SIGTERM) and --max-seconds stop the master, which
+    // writes its tree first.
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let s = Arc::clone(&stop);
+        let _ = ctrlc::set_handler(move || s.store(true, Relaxed));
+    }
+    let started = Instant::now();
+    let deadline = args
+        .max_seconds
+        .map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+    let tty = std::io::stderr().is_terminal() && !json_out && args.progress_lines.is_none();
     let mut searches = Vec::new();
+    let mut said = String::new();
     for &p in &firsts {
-        let pool: Vec<Arc<dyn Worker>> = (0..workers)
-            .map(|i| Arc::new(LocalWorker::new(*r, format!("local-{i}"))) as Arc<dyn Worker>)
-            .collect();
+        let (pool, bridges, where_) = workers(r, args)?;
+        said = where_;
         let (tree, resumed) = match &args.jobs_file {
             Some(path) => start_or_resume(path, r, key, board, p)?,
             None => (partizan_jobs::Tree::new(*board, p), false),
@@ -79,12 +223,55 @@ pub fn run<R: Knowledge + Copy + 'static>(
             Some(path) => save(path, r, t, key).map_err(|e| e.to_string()),
             None => Ok(()),
         };
+        let last_line = Mutex::new(Instant::now());
+        let show = |pr: &JobProgress| {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                stop.store(true, Relaxed);
+            }
+            let due = args.progress_lines.is_some_and(|every| {
+                last_line.lock().is_ok_and(|mut t| {
+                    let due = t.elapsed() >= every;
+                    if due {
+                        *t = Instant::now();
+                    }
+                    due
+                })
+            });
+            if tty {
+                eprint!("\r{}\x1b[K", progress_line(pr, p));
+            } else if due {
+                eprintln!("{}", progress_line(pr, p));
+            }
+        };
         let control = MasterControl {
+            stop: Some(&stop),
+            progress: Some(&show),
             checkpoint: Some(&saver),
             checkpoint_every: Duration::from_secs(args.checkpoint_every.max(1)),
-            ..MasterControl::default()
         };
-        searches.push(search_from(r, tree, pool, &cfg, &control)?);
+        let got = search_from(r, tree, pool, &cfg, &control);
+        if tty {
+            eprint!("\r\x1b[K");
+        }
+        for b in &bridges {
+            b.shutdown();
+        }
+        match got {
+            Ok(rep) => searches.push(rep),
+            Err(JobError::Stopped(n)) => {
+                let why = if deadline.is_some_and(|d| Instant::now() >= d) {
+                    "--max-seconds"
+                } else {
+                    "an interrupt"
+                };
+                let kept = match &args.jobs_file {
+                    Some(f) => format!("; its tree is in {}: run again to go on", f.display()),
+                    None => "; nothing kept (--jobs-file keeps the tree)".into(),
+                };
+                bail!("the job-level search stopped by {why} after {n} jobs{kept}");
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
     let class = match searches.as_slice() {
         [l, rt] => match (l.first_wins, rt.first_wins) {
@@ -99,6 +286,7 @@ pub fn run<R: Knowledge + Copy + 'static>(
     let out = JobsOutput {
         ruleset: r.name(),
         board: r.format(board),
+        workers: said,
         class,
         searches,
     };
@@ -107,6 +295,7 @@ pub fn run<R: Knowledge + Copy + 'static>(
         return Ok(());
     }
     println!("{} {}", out.ruleset, out.board);
+    println!("jobs on {}", out.workers);
     if let Some(c) = out.class {
         println!("outcome class: {c}");
     }
@@ -124,7 +313,7 @@ pub fn run<R: Knowledge + Copy + 'static>(
         let c = &s.counts;
         println!(
             "{who} first {verdict}: {} jobs ({} proved, {} disproved, {} unresolved, {} by the master), \
-             {} certificates checked ({} positions), {} lies, {} crashes, {} timeouts, \
+             {} certificates checked ({} positions, {:.2} s), {} lies, {} failures, {} crashes, {} timeouts, \
              {} tree positions, {:.2} s",
             c.sent + c.searched_here,
             c.proved,
@@ -133,7 +322,9 @@ pub fn run<R: Knowledge + Copy + 'static>(
             c.searched_here,
             c.accepted,
             c.check_positions,
+            c.check_ms as f64 / 1000.0,
             c.lies_total(),
+            c.failures,
             c.crashes,
             c.timeouts,
             c.tree_nodes,

@@ -77,7 +77,7 @@ const GROUPS: &[(&str, &[&str])] = &[
             "rulesets",
         ],
     ),
-    ("Search (who wins)", &["outcome", "check"]),
+    ("Search (who wins)", &["outcome", "check", "job-worker"]),
     (
         "Censuses",
         &["census", "atlas", "semigroups", "sylver", "grundy"],

@@ -161,20 +161,69 @@ pub struct OutcomeArgs {
     #[arg(long, value_name = "SECS")]
     pub max_seconds: Option<f64>,
     /// Decide the board by job-level proof-number search on this many
-    /// local workers (threads): a master's proof-number tree over the top
-    /// plies, whole searches under --job-nodes as jobs, and no worker's
-    /// answer believed without its certificate replayed by the checker
-    /// (normal play; both first players unless --first).
-    #[arg(long, value_name = "WORKERS", conflicts_with_all = ["rectangles", "moves", "checkpoint", "certificate", "misere", "format", "nimber", "general"])]
+    /// local workers (processes of this binary, `partizan job-worker`;
+    /// see --workers): a master's proof-number tree over the top plies,
+    /// whole searches under --job-nodes as jobs, and no worker's answer
+    /// believed without its certificate replayed by the checker (normal
+    /// play; both first players unless --first). With --cluster or
+    /// --worker-command: at most this many jobs out at once.
+    #[arg(long, value_name = "WORKERS", conflicts_with_all = JOB_CONFLICTS)]
     pub jobs: Option<usize>,
-    /// With --jobs: the node budget of each job (an unresolved job is
-    /// expanded into its children).
-    #[arg(long, value_name = "NODES", requires = "jobs")]
+    /// With --jobs: `processes` (the default: a worker killed loses only
+    /// its job, and is started again) or `threads` (in this process).
+    #[arg(long, value_name = "processes|threads", value_parser = ["processes", "threads"])]
+    pub workers: Option<String>,
+    /// Run the jobs on a Dask distributed cluster, through the Python
+    /// package's bridge (`python3 -m partizan.jobs_bridge ADDRESS`; the
+    /// cluster's workers need `pip install partizan`): e.g.
+    /// tcp://HOST:8786. Every job's answer is checked here, as for local
+    /// workers.
+    #[arg(long, value_name = "ADDRESS", conflicts_with_all = JOB_CONFLICTS)]
+    pub cluster: Option<String>,
+    /// A worker process to start and hand jobs to, e.g. `ssh node7
+    /// partizan job-worker` (split at spaces; repeat for more workers). It
+    /// must speak `partizan job-worker`'s lines.
+    #[arg(long, value_name = "COMMAND", conflicts_with_all = JOB_CONFLICTS)]
+    pub worker_command: Vec<String>,
+    /// The Python that runs --cluster's bridge (default: $PARTIZAN_PYTHON,
+    /// else python3).
+    #[arg(long, value_name = "PATH", requires = "cluster")]
+    pub python: Option<String>,
+    /// With a job-level search: the node budget of each job (an
+    /// unresolved job is expanded into its children).
+    #[arg(long, value_name = "NODES")]
     pub job_nodes: Option<u64>,
-    /// With --jobs and one --first player: keep the master's tree in FILE
-    /// (sealed with the user's key), resume from it when it exists.
-    #[arg(long, value_name = "FILE", requires = "jobs")]
+    /// With a job-level search: positions fewer than this many plies deep
+    /// are expanded by the master, never handed out (a job near the root
+    /// is almost the whole search).
+    #[arg(long, value_name = "PLIES")]
+    pub job_plies: Option<u32>,
+    /// With a job-level search and one --first player: keep the master's
+    /// tree in FILE (sealed with the user's key), resume from it when it
+    /// exists (after Ctrl-C, --max-seconds, or a crash of the master: it
+    /// is written every --checkpoint-every seconds).
+    #[arg(long, value_name = "FILE")]
     pub jobs_file: Option<std::path::PathBuf>,
+}
+
+/// What a job-level search (`--jobs`, `--cluster`, `--worker-command`)
+/// cannot be combined with.
+const JOB_CONFLICTS: [&str; 8] = [
+    "rectangles",
+    "moves",
+    "checkpoint",
+    "certificate",
+    "misere",
+    "format",
+    "nimber",
+    "general",
+];
+
+impl OutcomeArgs {
+    /// Whether the board goes to the job-level search.
+    pub fn job_level(&self) -> bool {
+        self.jobs.is_some() || self.cluster.is_some() || !self.worker_command.is_empty()
+    }
 }
 
 /// The help of `outcome`'s RULESET: every registered ruleset, from the
@@ -205,6 +254,8 @@ pub fn loopy_outcome_args(a: &OutcomeArgs) -> Result<String> {
         ("--general", a.general),
         ("--format", a.format.is_some()),
         ("--jobs", a.jobs.is_some()),
+        ("--cluster", a.cluster.is_some()),
+        ("--worker-command", !a.worker_command.is_empty()),
     ];
     if let Some((flag, _)) = refused.iter().find(|(_, on)| *on) {
         anyhow::bail!(
@@ -330,6 +381,17 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
     if args.format.is_some() && args.certificate.as_deref().is_some_and(is_standard_stream) {
         bail!("--format and --certificate - both write to standard output: give the certificate a file");
     }
+    if !args.job_level() {
+        let stray = [
+            ("--job-nodes", args.job_nodes.is_some()),
+            ("--job-plies", args.job_plies.is_some()),
+            ("--jobs-file", args.jobs_file.is_some()),
+            ("--workers", args.workers.is_some()),
+        ];
+        if let Some((flag, _)) = stray.iter().find(|(_, on)| *on) {
+            bail!("{flag} goes with a job-level search: --jobs, --cluster or --worker-command");
+        }
+    }
     with_ruleset!(args.ruleset, |r| {
         if let Some(spec) = &args.rectangles {
             return run_rectangles(r, spec, &args, store, json_out);
@@ -347,8 +409,8 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
                 r.name()
             );
         }
-        if let Some(workers) = args.jobs {
-            return crate::jobs_cmd::run(r, &board, &args, workers, json_out);
+        if args.job_level() {
+            return crate::jobs_cmd::run(r, &board, &args, json_out);
         }
         let (cfg, deadline) = search_config(r, &board, &args)?;
 

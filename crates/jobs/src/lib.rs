@@ -18,13 +18,16 @@
 //!      └── proved / disproved / expanded ◀── verify ◀── Reply ◀──┘
 //! ```
 
+pub mod bridge;
 pub mod job;
 pub mod master;
 pub mod persist;
 pub mod tree;
 pub mod verify;
+pub mod wire;
 pub mod worker;
 
+pub use bridge::{Bridge, BridgeSlot};
 pub use job::{Answer, Job, Reply};
 pub use master::{
     search, search_from, Checkpoint, JobCounts, JobError, JobProgress, JobReport, JobsConfig,

@@ -250,8 +250,20 @@ pub struct MasterControl<'a> {
 }
 
 /// What a worker's thread sends back: the slot, the job it was handed and
-/// the reply or the panic's message.
-type Message = (usize, u64, Result<Reply, String>);
+/// the reply judged (or the panic's message).
+type Message = (usize, u64, Result<Judged, String>);
+
+/// A reply and the master's verdict on it, reached in the worker's thread
+/// on the master's side (so certificates are checked on as many of the
+/// master's cores as there are workers), by the master's own code.
+struct Judged {
+    reply: Reply,
+    verdict: Verdict,
+    check_ms: u64,
+}
+
+/// How a worker's thread judges a reply to a job.
+type Judge = Arc<dyn Fn(&Job, &Reply) -> Verdict + Send + Sync>;
 
 struct Flight {
     job: u64,
@@ -285,7 +297,7 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 }
 
 impl Pool {
-    fn new(workers: Vec<Arc<dyn Worker>>) -> Result<Pool, JobError> {
+    fn new(workers: Vec<Arc<dyn Worker>>, judge: &Judge) -> Result<Pool, JobError> {
         let (res_tx, rx) = mpsc::channel::<Message>();
         let mut slots = Vec::with_capacity(workers.len());
         for (i, w) in workers.into_iter().enumerate() {
@@ -294,12 +306,27 @@ impl Pool {
             let name = w.name();
             let res_tx = res_tx.clone();
             let st = Arc::clone(&stop);
+            let judge = Arc::clone(judge);
             let handle = std::thread::Builder::new()
                 .name(format!("job-worker-{i}"))
                 .spawn(move || {
                     for job in job_rx {
                         let r = std::panic::catch_unwind(AssertUnwindSafe(|| w.run(&job, &st)))
-                            .map_err(|p| panic_message(p.as_ref()));
+                            .map_err(|p| panic_message(p.as_ref()))
+                            .and_then(|reply| {
+                                let t = Instant::now();
+                                let verdict = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                                    judge(&job, &reply)
+                                }))
+                                .map_err(|p| {
+                                    format!("the check panicked: {}", panic_message(p.as_ref()))
+                                })?;
+                                Ok(Judged {
+                                    reply,
+                                    verdict,
+                                    check_ms: t.elapsed().as_millis() as u64,
+                                })
+                            });
                         if res_tx.send((i, job.id, r)).is_err() {
                             break;
                         }
@@ -466,7 +493,7 @@ impl<R: Knowledge> Master<'_, R> {
         pool: &mut Pool,
         i: usize,
         job: u64,
-        got: Result<Reply, String>,
+        got: Result<Judged, String>,
     ) -> Result<(), JobError> {
         let Some(f) = pool.slots[i].flight.take_if(|f| f.job == job) else {
             // A late answer to a job already taken back (a timeout).
@@ -483,7 +510,11 @@ impl<R: Knowledge> Master<'_, R> {
                 pool.retire(i, why);
             }
         };
-        let reply = match got {
+        let Judged {
+            reply,
+            verdict,
+            check_ms,
+        } = match got {
             Ok(r) => r,
             Err(panic) => {
                 self.counts.crashes += 1;
@@ -496,10 +527,7 @@ impl<R: Knowledge> Master<'_, R> {
             self.counts.stale += 1;
             return Ok(());
         }
-        let (board, mover) = (self.tree.nodes[n].board, self.tree.nodes[n].mover);
-        let t = Instant::now();
-        let verdict = judge(self.rules, job, &board, mover, &reply, self.cfg.check_limit);
-        self.counts.check_ms += t.elapsed().as_millis() as u64;
+        self.counts.check_ms += check_ms;
         self.counts.worker_ms += reply.elapsed.as_millis() as u64;
         match verdict {
             Verdict::Proved(w, rep) => {
@@ -619,7 +647,7 @@ impl<R: Knowledge> Master<'_, R> {
 /// Decide whether `first`, moving first on `board`, wins under normal
 /// play, by job-level proof-number search with `workers` (none: the
 /// master searches every job itself).
-pub fn search<R: Knowledge>(
+pub fn search<R: Knowledge + Clone + 'static>(
     rules: &R,
     board: &Board,
     first: Player,
@@ -633,7 +661,7 @@ pub fn search<R: Knowledge>(
 /// [`search`] going on from `tree` (one read back by
 /// [`crate::persist::load`]: its decided leaves stand, its fresh ones are
 /// handed out).
-pub fn search_from<R: Knowledge>(
+pub fn search_from<R: Knowledge + Clone + 'static>(
     rules: &R,
     tree: Tree,
     workers: Vec<Arc<dyn Worker>>,
@@ -652,7 +680,18 @@ pub fn search_from<R: Knowledge>(
         return Err(JobError::Config("the job timeout must be positive".into()));
     }
     let start = Instant::now();
-    let mut pool = Pool::new(workers)?;
+    // The judge: the job's own board (the master wrote its text), the
+    // reply checked against it.
+    let judge: Judge = {
+        let (rules, limit) = (rules.clone(), cfg.check_limit);
+        Arc::new(
+            move |job: &Job, reply: &Reply| match rules.parse(&job.board) {
+                Ok(b) => judge(&rules, job.id, &b, job.mover, reply, limit),
+                Err(e) => Verdict::Failed(format!("the master's own board does not read: {e}")),
+            },
+        )
+    };
+    let mut pool = Pool::new(workers, &judge)?;
     let mut m = Master {
         rules,
         cfg,

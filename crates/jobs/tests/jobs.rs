@@ -43,7 +43,7 @@ fn plain<R: Knowledge>(r: &R, b: &Board) -> (bool, bool) {
     (rep.left.wins, rep.right.wins)
 }
 
-fn run<R: Knowledge>(
+fn run<R: Knowledge + Clone + 'static>(
     r: &R,
     b: &Board,
     first: Player,

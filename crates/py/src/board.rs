@@ -17,7 +17,7 @@ pub(crate) fn rules_of(name: &str) -> PyResult<Rules> {
     Rules::from_name(name).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-fn player_of(p: &str) -> PyResult<Player> {
+pub(crate) fn player_of(p: &str) -> PyResult<Player> {
     match p.trim().to_ascii_lowercase().as_str() {
         "l" | "left" => Ok(Player::Left),
         "r" | "right" => Ok(Player::Right),

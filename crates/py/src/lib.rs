@@ -34,6 +34,7 @@ pub mod atlas;
 pub mod board;
 pub mod engine;
 pub mod interrupt;
+pub mod jobs;
 pub mod loopy;
 mod misere;
 pub mod outcome;
@@ -67,6 +68,8 @@ fn _partizan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(misere::misere_board, m)?)?;
     m.add_function(wrap_pyfunction!(misere::misere_game, m)?)?;
     m.add_function(wrap_pyfunction!(loopy::loopy, m)?)?;
+    m.add_function(wrap_pyfunction!(jobs::run_job, m)?)?;
+    m.add_function(wrap_pyfunction!(jobs::_outcome_jobs, m)?)?;
     m.add_function(wrap_pyfunction!(loopy::loopy_board, m)?)?;
     m.add_function(wrap_pyfunction!(tables::domineering_census, m)?)?;
     m.add_function(wrap_pyfunction!(tables::cram_census, m)?)?;

@@ -70,6 +70,7 @@ from ._partizan import (
     value,
 )
 from .display import Thermograph, order_key
+from .jobs import outcome_jobs, run_job  # the job-level search (threads, Dask)
 from .rules import Ruleset, ruleset, stable_key
 from .tables import (
     CramCensus,
@@ -118,6 +119,8 @@ __all__ = [
     "misere_game",
     "loopy",
     "loopy_board",
+    "outcome_jobs",
+    "run_job",
     "misere_graph",
     "misere_quotient",
     "outcome_table",

@@ -2,7 +2,7 @@
 
 from fractions import Fraction
 from os import PathLike
-from typing import Any, Dict, Hashable, Iterable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Tuple, Union
 
 from .display import Thermograph
 
@@ -290,6 +290,23 @@ def loopy_board(
     `partizan value RULESET BOARD --json`'s fields (outcome with draws,
     stopper, form: the value of a stopper board found part by part, parts,
     stops, sides of a non-stopper when sidling settles, no_form)."""
+
+def run_job(line: str) -> str:
+    """Search one job of the job-level search, given as the line `partizan
+    job-worker` reads, and return the answer's line (with a certificate
+    when decided). What `outcome_jobs(client=...)` runs on Dask workers."""
+
+def _outcome_jobs(
+    ruleset: str,
+    board: str,
+    first: str,
+    run: Optional[Callable[[str], str]],
+    workers: int,
+    job_nodes: int,
+    job_plies: int,
+    jobs_file: Optional[str],
+) -> Dict[str, Any]:
+    """The job-level search behind `partizan.outcome_jobs`."""
 
 def misere_game(*values: str, max_forms: int = 2_000_000) -> Dict[str, Any]:
     """The misère canonical forms of the sum of game trees written in CGSuite

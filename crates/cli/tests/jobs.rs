@@ -1,0 +1,331 @@
+//! The job-level search's workers in other processes (`partizan outcome
+//! --jobs N`, `--worker-command`, `--cluster`): the same answers as the
+//! plain search, whatever the workers do — die mid-job, lie, write garbage
+//! — and a master killed mid-run that resumes from its tree file.
+
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn partizan() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_partizan"));
+    c.env(
+        "PARTIZAN_KEY",
+        std::env::temp_dir().join("partizan-jobs-test.key"),
+    );
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    partizan().args(args).arg("--no-store").output().unwrap()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The plain search's class of `board`.
+fn plain(ruleset: &str, board: &str) -> serde_json::Value {
+    json(&["--json", "outcome", ruleset, board])["outcome"].clone()
+}
+
+/// A shell script as an executable file in `dir`.
+fn script(dir: &std::path::Path, name: &str, body: &str) -> String {
+    let path = dir.join(name);
+    let mut f = std::fs::File::create(&path).unwrap();
+    writeln!(f, "#!/bin/sh\n{body}").unwrap();
+    drop(f);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+fn rect(rows: usize, row: impl Fn(usize) -> String) -> String {
+    (0..rows).map(row).collect::<Vec<_>>().join("|")
+}
+
+/// Local worker processes (the default) give the plain search's class on
+/// Domineering, Clobber and Cram rectangles, with budgets small enough
+/// that most boards take many jobs.
+#[test]
+fn worker_processes_agree_with_the_plain_search() {
+    let mut boards: Vec<(&str, String)> = Vec::new();
+    for rows in 2..=5 {
+        for cols in 2..=5 {
+            boards.push(("domineering", rect(rows, |_| ".".repeat(cols))));
+        }
+    }
+    for (rows, cols) in [(2, 3), (3, 3), (3, 4), (4, 4)] {
+        let checker = |r: usize| {
+            (0..cols)
+                .map(|c| if (r + c).is_multiple_of(2) { 'x' } else { 'o' })
+                .collect::<String>()
+        };
+        boards.push(("clobber", rect(rows, checker)));
+    }
+    for (rows, cols) in [(3, 3), (3, 4), (4, 4)] {
+        boards.push(("cram", rect(rows, |_| ".".repeat(cols))));
+    }
+    for (ruleset, board) in &boards {
+        let jobs = json(&[
+            "--json",
+            "outcome",
+            ruleset,
+            board,
+            "--jobs",
+            "2",
+            "--job-nodes",
+            "1",
+            "--job-plies",
+            "1",
+        ]);
+        assert_eq!(
+            jobs["class"],
+            plain(ruleset, board),
+            "{ruleset} {board}: {jobs}"
+        );
+        assert!(jobs["workers"]
+            .as_str()
+            .unwrap()
+            .contains("local processes"));
+        for s in jobs["searches"].as_array().unwrap() {
+            assert_eq!(s["counts"]["lies"], serde_json::json!({}), "{s}");
+            assert_eq!(s["counts"]["failures"], 0, "{s}");
+        }
+    }
+}
+
+/// Workers that die mid-job (killed by a signal), lie (a decided answer
+/// with a certificate for another board), or write garbage cost work,
+/// never the answer: the honest worker beside them, or the master's own
+/// search, decides every job they held.
+#[test]
+fn dying_lying_and_garbage_workers_cannot_change_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_partizan");
+    let ready = r#"echo '{"ready":true,"workers":1,"name":"rogue"}'"#;
+    // killed by a signal once it has a job
+    let dies = script(
+        dir.path(),
+        "dies.sh",
+        &format!("{ready}\nread line\nkill -9 $$"),
+    );
+    // claims every job wins, with a certificate of another board
+    let cert = dir.path().join("other.cert");
+    let made = run(&[
+        "outcome",
+        "domineering",
+        "..|..",
+        "--certificate",
+        cert.to_str().unwrap(),
+    ]);
+    assert!(made.status.success());
+    let cert_json = serde_json::to_string(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+    let lies = script(
+        dir.path(),
+        "lies.sh",
+        &format!(
+            "{ready}\nwhile read line; do\n  id=$(echo \"$line\" | sed 's/^{{\"id\":\\([0-9]*\\).*/\\1/')\n  \
+             printf '{{\"job\":%s,\"answer\":\"win\",\"certificate\":%s,\"nodes\":1,\"elapsed_ms\":0}}\\n' \"$id\" '{}'\ndone",
+            cert_json.replace('\'', "'\\''")
+        ),
+    );
+    let garbage = script(
+        dir.path(),
+        "garbage.sh",
+        &format!("{ready}\nwhile read line; do echo 'this is not an answer'; done"),
+    );
+    let honest = format!("{bin} job-worker");
+    for board in [
+        ".....|.....|.....|.....",
+        "......|......|......|......|......",
+    ] {
+        let want = plain("domineering", board);
+        for rogue in [&dies, &lies, &garbage] {
+            let got = json(&[
+                "--json",
+                "outcome",
+                "domineering",
+                board,
+                "--worker-command",
+                rogue,
+                "--worker-command",
+                &honest,
+                "--job-nodes",
+                "1",
+                "--job-plies",
+                "2",
+            ]);
+            assert_eq!(got["class"], want, "{rogue} on {board}: {got}");
+            let c = &got["searches"][0]["counts"];
+            let workers = &got["searches"][0]["workers"];
+            if rogue == &lies {
+                assert!(c["lies"]["mismatch"].as_u64().unwrap_or(0) >= 1, "{got}");
+            } else {
+                assert!(c["failures"].as_u64().unwrap() >= 1, "{got}");
+            }
+            // the rogue is struck; the honest worker keeps going
+            assert!(workers[0]["strikes"].as_u64().unwrap() >= 1, "{workers}");
+            assert_eq!(workers[1]["strikes"], 0, "{workers}");
+            assert!(workers[1]["retired"].is_null(), "{workers}");
+        }
+    }
+}
+
+/// A master killed (SIGKILL) mid-run leaves its tree file, written every
+/// second; the run started again resumes from it and gives the plain
+/// search's answer.
+#[test]
+fn a_killed_master_resumes_from_its_tree_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tree.pjt");
+    // about 1,000 jobs, 18 s in a debug build on this 2-core machine
+    let board = "......|......|......|......|......|......|......";
+    let args = |c: &mut Command| {
+        c.args([
+            "outcome",
+            "domineering",
+            board,
+            "--jobs",
+            "1",
+            "--first",
+            "left",
+            "--job-nodes",
+            "1",
+            "--job-plies",
+            "3",
+            "--checkpoint-every",
+            "1",
+            "--no-store",
+            "--json",
+            "--jobs-file",
+        ])
+        .arg(&file);
+    };
+    let mut c = partizan();
+    args(&mut c);
+    let mut child = c
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !file.exists() && t0.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(file.exists(), "no tree file written within 120 s");
+    assert!(
+        running,
+        "the master finished before its first checkpoint: use a bigger board"
+    );
+    let mut c = partizan();
+    args(&mut c);
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("resumed"));
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // it went on from a tree that was not yet decided
+    assert!(
+        got["searches"][0]["counts"]["sent"].as_u64().unwrap() > 0,
+        "{got}"
+    );
+    let whole = json(&["--json", "outcome", "domineering", board, "--first", "left"]);
+    assert_eq!(
+        got["searches"][0]["first_wins"], whole["left_first_wins"],
+        "{got}\n{whole}"
+    );
+}
+
+/// Workers that cannot start, a cluster that cannot be reached and stray
+/// flags: one line, exit 2.
+#[test]
+fn bad_workers_and_clusters_are_one_line_errors() {
+    let board = "....|....";
+    let cases: [(&[&str], &str); 6] = [
+        (&["--worker-command", "/no/such/program"], "cannot start"),
+        (&["--worker-command", "true"], "ended before it was ready"),
+        (&["--worker-command", "echo hello"], "ready line"),
+        (
+            &[
+                "--cluster",
+                "tcp://127.0.0.1:1",
+                "--python",
+                "/no/such/python",
+            ],
+            "--cluster",
+        ),
+        (&["--job-nodes", "5"], "--job-nodes goes with"),
+        (
+            &[
+                "--jobs",
+                "2",
+                "--workers",
+                "threads",
+                "--cluster",
+                "tcp://x:1",
+            ],
+            "give one of",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let out = partizan()
+            .args(["outcome", "domineering", board])
+            .args(extra)
+            .arg("--no-store")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(needle), "{extra:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
+    }
+}
+
+/// `partizan job-worker` says it is ready, answers each job line, and a
+/// line that is no job with a failure.
+#[test]
+fn job_worker_speaks_its_lines() {
+    let mut child = partizan()
+        .arg("job-worker")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        r#"{{"id":4,"ruleset":"domineering","board":"...|...","mover":"L","max_nodes":100000,"table_bytes":65536}}"#
+    )
+    .unwrap();
+    writeln!(stdin, "nonsense").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["ready"], true);
+    assert_eq!(lines[1]["job"], 4);
+    assert!(["win", "loss"].contains(&lines[1]["answer"].as_str().unwrap()));
+    assert!(lines[1]["certificate"]
+        .as_str()
+        .unwrap()
+        .starts_with("partizan"));
+    assert_eq!(lines[2]["answer"], "failed");
+}

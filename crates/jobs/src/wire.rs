@@ -1,0 +1,353 @@
+//! The line protocol between a master and workers in other processes or
+//! on other machines: one JSON object per line each way.
+//!
+//! ```text
+//! master → worker   {"id":7,"ruleset":"domineering","board":"...","mover":"L","max_nodes":1048576,"table_bytes":16777216}
+//! master → worker   {"cancel":7}                      (a bridge of many jobs may drop one)
+//! worker → master   {"job":7,"answer":"win","certificate":"...","nodes":12345,"elapsed_ms":40}
+//!                   answer: "win" | "loss" (for the mover), "unresolved", "failed" (with "why")
+//! bridge → master   {"ready":true,"workers":4,"name":"dask tcp://..."}   (first line of a bridge)
+//!                   {"ready":false,"why":"..."}                           (it could not start)
+//! ```
+//!
+//! The worker side is [`serve`] (what `partizan job-worker` runs) and
+//! [`run_job_line`] (one job, what a Dask task calls through the Python
+//! package). The master side reads replies with [`reply_from_line`]; a
+//! line that does not read as a reply is a failure of the worker, and a
+//! reply that does is still only a claim ([`crate::verify`]).
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use partizan_games::{with_rules, Player, Rules};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::job::{Answer, Job, Reply};
+use crate::worker::{LocalWorker, Worker};
+
+/// The most bytes of transposition table a worker gives one job, whatever
+/// the job asks (a master cannot make a worker take all its memory).
+pub const MAX_JOB_TABLE: usize = 1 << 30;
+
+/// The longest reply line a master reads (a certificate is most of it); a
+/// longer one is a failure of the worker, not memory without bound.
+pub const MAX_REPLY_LINE: usize = 1 << 30;
+
+/// A job as one line of JSON (no newline).
+pub fn job_to_line(job: &Job) -> String {
+    serde_json::to_string(job).expect("a job serializes")
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JobLine {
+    id: u64,
+    ruleset: String,
+    board: String,
+    mover: String,
+    max_nodes: u64,
+    table_bytes: usize,
+}
+
+/// A job read from a line (the worker's side: a master's line that does
+/// not read is answered with a failure).
+pub fn job_from_line(line: &str) -> Result<Job, String> {
+    let j: JobLine = serde_json::from_str(line).map_err(|e| format!("not a job: {e}"))?;
+    let mover = match j.mover.as_str() {
+        "L" => Player::Left,
+        "R" => Player::Right,
+        m => return Err(format!("not a job: mover {m:?} is neither L nor R")),
+    };
+    Ok(Job {
+        id: j.id,
+        ruleset: j.ruleset,
+        board: j.board,
+        mover,
+        max_nodes: j.max_nodes,
+        table_bytes: j.table_bytes,
+    })
+}
+
+/// A reply as one line of JSON (no newline), its job first.
+pub fn reply_to_line(r: &Reply) -> String {
+    #[derive(Serialize)]
+    struct Out<'a> {
+        job: u64,
+        answer: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        certificate: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        why: Option<&'a str>,
+        nodes: u64,
+        elapsed_ms: u64,
+    }
+    let (answer, certificate, why) = match &r.answer {
+        Answer::Decided {
+            mover_wins,
+            certificate,
+        } => (
+            if *mover_wins { "win" } else { "loss" },
+            Some(certificate.as_str()),
+            None,
+        ),
+        Answer::Unresolved => ("unresolved", None, None),
+        Answer::Failed(why) => ("failed", None, Some(why.as_str())),
+    };
+    serde_json::to_string(&Out {
+        job: r.job,
+        answer,
+        certificate,
+        why,
+        nodes: r.nodes,
+        elapsed_ms: r.elapsed.as_millis() as u64,
+    })
+    .expect("a reply serializes")
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReplyLine {
+    job: u64,
+    answer: String,
+    #[serde(default)]
+    certificate: Option<String>,
+    #[serde(default)]
+    why: Option<String>,
+    #[serde(default)]
+    nodes: u64,
+    #[serde(default)]
+    elapsed_ms: u64,
+}
+
+/// A reply read from a line (the master's side). An error says why the
+/// line is not a reply; the master counts it as the worker's failure.
+pub fn reply_from_line(line: &str) -> Result<Reply, String> {
+    let short = |e: &dyn std::fmt::Display| -> String { e.to_string().chars().take(200).collect() };
+    let r: ReplyLine =
+        serde_json::from_str(line).map_err(|e| format!("not a reply: {}", short(&e)))?;
+    let answer = match (r.answer.as_str(), r.certificate) {
+        ("win" | "loss", Some(certificate)) => Answer::Decided {
+            mover_wins: r.answer == "win",
+            certificate,
+        },
+        ("win" | "loss", None) => {
+            return Err("not a reply: a decided answer without a certificate".into())
+        }
+        ("unresolved", _) => Answer::Unresolved,
+        ("failed", _) => Answer::Failed(r.why.unwrap_or_default()),
+        (a, _) => return Err(format!("not a reply: answer {:?}", short(&a))),
+    };
+    Ok(Reply {
+        job: r.job,
+        answer,
+        nodes: r.nodes,
+        elapsed: Duration::from_millis(r.elapsed_ms),
+    })
+}
+
+/// The job id a line from a bridge names (`job` of a reply), if it has one.
+pub(crate) fn line_job_id(line: &str) -> Option<u64> {
+    // Only the start of a long line is looked at for the id: replies put
+    // it first, and a certificate need not be parsed twice.
+    let head = line.get(..line.len().min(64)).unwrap_or(line);
+    if let Some(rest) = head.strip_prefix("{\"job\":") {
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        return digits.parse().ok();
+    }
+    serde_json::from_str::<Value>(line)
+        .ok()?
+        .get("job")
+        .and_then(Value::as_u64)
+}
+
+/// What a line to a worker asks.
+pub(crate) enum Request {
+    Job(Job),
+    /// A cancel (one job at a time: nothing to cancel but the process).
+    Cancel,
+}
+
+/// Read a line a master sent: a job, or a cancel.
+pub(crate) fn request_from_line(line: &str) -> Result<Request, String> {
+    if let Ok(v) = serde_json::from_str::<Value>(line) {
+        if v.get("cancel").and_then(Value::as_u64).is_some() {
+            return Ok(Request::Cancel);
+        }
+    }
+    job_from_line(line).map(Request::Job)
+}
+
+/// Search one job with this build's own search, for whichever ruleset it
+/// names, and answer (a bad job is answered with a failure).
+pub fn run_job(job: &Job, stop: &AtomicBool) -> Reply {
+    let failed = |why: String| Reply {
+        job: job.id,
+        answer: Answer::Failed(why),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    };
+    let rules = match Rules::from_name(&job.ruleset) {
+        Ok(r) => r,
+        Err(e) => return failed(e.to_string()),
+    };
+    let mut job = job.clone();
+    job.table_bytes = job.table_bytes.min(MAX_JOB_TABLE);
+    with_rules!(rules, |r| LocalWorker::new(*r, "job-worker")
+        .run(&job, stop))
+}
+
+/// [`run_job`] on a line: the reply line (what a Dask task runs).
+pub fn run_job_line(line: &str) -> String {
+    let stop = AtomicBool::new(false);
+    match job_from_line(line.trim_end()) {
+        Ok(job) => reply_to_line(&run_job(&job, &stop)),
+        Err(why) => reply_to_line(&Reply {
+            job: 0,
+            answer: Answer::Failed(why),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        }),
+    }
+}
+
+/// A worker's loop: say it is ready (one job at a time), then read jobs
+/// from `input`, one per line, and write each reply as a line to
+/// `output`, until the input ends. A cancel line is ignored (one job at a
+/// time: the master kills a process it no longer needs). What `partizan
+/// job-worker` runs; returns the jobs answered.
+pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<u64> {
+    let stop = AtomicBool::new(false);
+    let ready = serde_json::json!({
+        "ready": true,
+        "workers": 1,
+        "name": format!("job-worker {}", std::process::id()),
+    });
+    writeln!(output, "{ready}")?;
+    output.flush()?;
+    let mut done = 0;
+    for line in input.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match request_from_line(line.trim_end()) {
+            Ok(Request::Cancel) => continue,
+            Ok(Request::Job(job)) => run_job(&job, &stop),
+            Err(why) => Reply {
+                job: 0,
+                answer: Answer::Failed(why),
+                nodes: 0,
+                elapsed: Duration::ZERO,
+            },
+        };
+        writeln!(output, "{}", reply_to_line(&reply))?;
+        output.flush()?;
+        done += 1;
+    }
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jobs_and_replies_read_back() {
+        let job = Job {
+            id: 7,
+            ruleset: "domineering".into(),
+            board: "..|..".into(),
+            mover: Player::Right,
+            max_nodes: 100,
+            table_bytes: 1 << 16,
+        };
+        assert_eq!(job_from_line(&job_to_line(&job)).unwrap(), job);
+        for answer in [
+            Answer::Decided {
+                mover_wins: true,
+                certificate: "a\nb".into(),
+            },
+            Answer::Decided {
+                mover_wins: false,
+                certificate: String::new(),
+            },
+            Answer::Unresolved,
+            Answer::Failed("why \"so\"".into()),
+        ] {
+            let r = Reply {
+                job: 12,
+                answer,
+                nodes: 5,
+                elapsed: Duration::from_millis(9),
+            };
+            let line = reply_to_line(&r);
+            assert!(!line.contains('\n'));
+            assert_eq!(line_job_id(&line), Some(12));
+            assert_eq!(reply_from_line(&line).unwrap(), r);
+        }
+    }
+
+    #[test]
+    fn lines_that_are_not_replies_are_refused() {
+        for bad in [
+            "",
+            "garbage",
+            "{}",
+            "{\"job\":1}",
+            "{\"job\":1,\"answer\":\"win\"}",
+            "{\"job\":1,\"answer\":\"maybe\"}",
+            "{\"job\":-1,\"answer\":\"unresolved\"}",
+            "{\"job\":1,\"answer\":\"unresolved\",\"extra\":1}",
+        ] {
+            assert!(reply_from_line(bad).is_err(), "{bad}");
+        }
+        assert!(job_from_line("{\"id\":1}").is_err());
+        assert!(job_from_line(
+            "{\"id\":1,\"ruleset\":\"x\",\"board\":\"\",\"mover\":\"Q\",\"max_nodes\":1,\"table_bytes\":1}"
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn a_worker_loop_answers_every_line() {
+        let job = Job {
+            id: 3,
+            ruleset: "domineering".into(),
+            board: "...|...".into(),
+            mover: Player::Left,
+            max_nodes: 1 << 20,
+            table_bytes: 1 << 16,
+        };
+        let input = format!(
+            "{}\n{{\"cancel\":3}}\nnot json\n{}\n",
+            job_to_line(&job),
+            job_to_line(&Job {
+                ruleset: "no-such-game".into(),
+                ..job.clone()
+            })
+        );
+        let mut out = Vec::new();
+        assert_eq!(serve(input.as_bytes(), &mut out).unwrap(), 3);
+        let text = String::from_utf8(out).unwrap();
+        let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        assert_eq!(
+            (&first["ready"], &first["workers"]),
+            (&Value::Bool(true), &Value::from(1))
+        );
+        let lines: Vec<Reply> = text
+            .lines()
+            .skip(1)
+            .map(|l| reply_from_line(l).unwrap())
+            .collect();
+        assert!(
+            matches!(lines[0].answer, Answer::Decided { .. }),
+            "{:?}",
+            lines[0]
+        );
+        assert_eq!(lines[0].job, 3);
+        assert!(matches!(lines[1].answer, Answer::Failed(_)));
+        assert!(matches!(&lines[2].answer, Answer::Failed(w) if w.contains("no-such-game")));
+    }
+}

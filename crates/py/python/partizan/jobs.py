@@ -1,0 +1,79 @@
+"""The job-level proof-number search from Python.
+
+``outcome_jobs`` decides whether the first player wins a board with a
+master's proof-number tree over the top plies whose leaves are *jobs*
+(whole outcome searches under a node budget) run by workers: local
+threads, the workers of a Dask ``distributed.Client``, or any callable
+that takes a job's line and returns the answer's line (the protocol of
+``partizan job-worker``). Nothing a worker answers is believed unless the
+certificate it sends is replayed by the independent checker here, in this
+process; a worker that lies, crashes or returns garbage costs work, never
+the answer.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Optional
+
+from . import _partizan
+
+__all__ = ["outcome_jobs", "run_job"]
+
+run_job = _partizan.run_job
+
+
+def outcome_jobs(
+    ruleset: str,
+    board: str,
+    *,
+    first: str = "left",
+    client: Any = None,
+    run: Optional[Callable[[str], str]] = None,
+    workers: Optional[int] = None,
+    job_nodes: int = 1 << 20,
+    job_plies: int = 0,
+    jobs_file: Optional[os.PathLike] = None,
+) -> dict:
+    """Whether ``first`` (``"left"`` or ``"right"``), moving first on
+    ``board``, wins under normal play, by job-level proof-number search.
+
+    Jobs run on ``client`` (a ``distributed.Client``: one job at a time per
+    worker thread of its cluster, unless ``workers`` says fewer or more),
+    or through ``run`` (a callable from a job's line to its reply's line),
+    or on ``workers`` local threads (default 2). ``job_nodes`` is each
+    job's node budget (an unresolved job is expanded into its children);
+    positions fewer than ``job_plies`` plies deep are expanded by the
+    master without a job. With ``jobs_file`` the master's tree is kept
+    there (sealed with the user's key) and a run resumes from it.
+
+    Returns the report as a dict (``first_wins``, ``counts`` with
+    ``sent``, ``proved``, ``disproved``, ``unresolved``, ``accepted``,
+    ``lies``, ``failures``, ...; ``workers``; ``elapsed`` in ms), the
+    fields of ``partizan outcome --jobs N --json``'s ``searches``.
+    Ctrl-C stops it (``KeyboardInterrupt``; the tree is kept in
+    ``jobs_file`` when given).
+    """
+    if client is not None and run is not None:
+        raise ValueError("give client or run, not both")
+    if client is not None:
+        slots = workers or sum(client.nthreads().values())
+        if slots < 1:
+            raise ValueError("the Dask cluster has no workers")
+
+        def run(line: str, _client=client) -> str:
+            return _client.submit(_partizan.run_job, line, pure=False).result()
+
+        workers = slots
+    elif workers is None:
+        workers = 2
+    return _partizan._outcome_jobs(
+        ruleset,
+        board,
+        first,
+        run,
+        int(workers),
+        int(job_nodes),
+        int(job_plies),
+        None if jobs_file is None else os.fspath(jobs_file),
+    )

@@ -1,0 +1,95 @@
+"""``python -m partizan.jobs_bridge tcp://HOST:8786``: the bridge between
+``partizan outcome RULESET BOARD --cluster tcp://HOST:8786`` and a Dask
+distributed cluster.
+
+The command line's master starts this module and speaks ``partizan
+job-worker``'s lines to it: a job per line in, an answer per line out. The
+bridge connects to the scheduler, says it is ready and how many jobs it
+takes at once (the cluster's worker threads), submits each job as a task
+(``partizan.run_job`` on the job's line, so the cluster's workers need the
+``partizan`` package), and writes each answer as its task ends, whatever
+the order. A ``{"cancel": ID}`` line cancels a job's task. Dask reruns the
+task of a worker that died; a task that fails is answered as a failure.
+The master checks every answer's certificate itself.
+
+A scheduler it cannot reach, or a cluster without workers, is said on the
+first line (``{"ready": false, "why": ...}``) and the bridge exits 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+
+
+def _say(out, lock, obj) -> None:
+    line = obj if isinstance(obj, str) else json.dumps(obj)
+    with lock:
+        out.write(line + "\n")
+        out.flush()
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    out, lock = sys.stdout, threading.Lock()
+    if len(argv) != 1:
+        _say(out, lock, {"ready": False, "why": "usage: python -m partizan.jobs_bridge ADDRESS"})
+        return 2
+    address = argv[0]
+    try:
+        from distributed import Client
+    except ImportError:
+        _say(out, lock, {"ready": False, "why": "the bridge needs dask.distributed: pip install 'dask[distributed]'"})
+        return 2
+    from . import _partizan
+
+    try:
+        client = Client(address, timeout="20s", set_as_default=False)
+    except Exception as e:  # noqa: BLE001 - said on the first line
+        why = f"cannot reach the Dask scheduler at {address}: {type(e).__name__}: {e}"
+        _say(out, lock, {"ready": False, "why": " ".join(why.split())[:300]})
+        return 2
+    slots = sum(client.nthreads().values())
+    if slots < 1:
+        _say(out, lock, {"ready": False, "why": f"the Dask cluster at {address} has no workers"})
+        client.close()
+        return 2
+    _say(out, lock, {"ready": True, "workers": slots, "name": f"dask {address}"})
+    tasks = {}
+
+    def answered(fut, job):
+        if fut.cancelled():
+            return
+        try:
+            line = fut.result()
+        except Exception as e:  # noqa: BLE001 - a failed task is a failed job
+            line = json.dumps({"job": job, "answer": "failed", "why": f"{type(e).__name__}: {e}"[:300]})
+        tasks.pop(job, None)
+        _say(out, lock, line)
+
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(msg, dict):
+            continue
+        if "cancel" in msg:
+            fut = tasks.pop(msg["cancel"], None)
+            if fut is not None:
+                fut.cancel()
+            continue
+        job = msg.get("id")
+        fut = client.submit(_partizan.run_job, line, pure=False)
+        tasks[job] = fut
+        fut.add_done_callback(lambda f, job=job: answered(f, job))
+    client.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

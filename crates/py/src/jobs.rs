@@ -1,0 +1,137 @@
+//! The job-level search from Python: `partizan.outcome_jobs` (its jobs on
+//! local threads, on a Dask `distributed.Client`, or through any callable
+//! that answers a job's line) and `run_job`, the task a Dask worker runs.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use partizan_games::with_rules;
+use partizan_jobs::persist::{save, start_or_resume};
+use partizan_jobs::wire::{job_to_line, reply_from_line, run_job_line};
+use partizan_jobs::{
+    search_from, Answer, Job, JobError, JobsConfig, LocalWorker, MasterControl, Reply, Worker,
+};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use crate::board::{player_of, rules_of};
+
+/// Search one job, given as the line `partizan job-worker` reads, and
+/// answer with the line it writes (the GIL is released while it
+/// searches). The task `outcome_jobs(client=...)` hands to Dask workers.
+#[pyfunction]
+pub fn run_job(py: Python<'_>, line: String) -> String {
+    py.detach(move || run_job_line(&line))
+}
+
+/// A worker that hands each job's line to a Python callable and reads its
+/// answer line (nothing it returns is believed unchecked).
+struct CallWorker {
+    call: Arc<Py<PyAny>>,
+    name: String,
+}
+
+impl Worker for CallWorker {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn run(&self, job: &Job, _stop: &std::sync::atomic::AtomicBool) -> Reply {
+        let start = Instant::now();
+        let line = job_to_line(job);
+        let got: Result<String, String> = Python::attach(|py| {
+            self.call
+                .call1(py, (line,))
+                .and_then(|r| r.extract::<String>(py))
+                .map_err(|e| e.to_string())
+        });
+        match got.and_then(|l| reply_from_line(&l)) {
+            Ok(r) => r,
+            Err(why) => Reply {
+                job: job.id,
+                answer: Answer::Failed(why.chars().take(300).collect()),
+                nodes: 0,
+                elapsed: start.elapsed(),
+            },
+        }
+    }
+}
+
+/// Decide whether `first` wins `board` by the job-level proof-number
+/// search; see the package's `outcome_jobs`, which this serves.
+#[pyfunction]
+#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file))]
+#[allow(clippy::too_many_arguments)]
+pub fn _outcome_jobs<'py>(
+    py: Python<'py>,
+    ruleset: &str,
+    board: &str,
+    first: &str,
+    run: Option<Py<PyAny>>,
+    workers: usize,
+    job_nodes: u64,
+    job_plies: u32,
+    jobs_file: Option<std::path::PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = rules_of(ruleset)?;
+    let first = player_of(first)?;
+    if workers == 0 || workers > 4096 {
+        return Err(PyValueError::new_err(format!(
+            "workers must be between 1 and 4096, not {workers}"
+        )));
+    }
+    if job_nodes == 0 {
+        return Err(PyValueError::new_err("job_nodes must be at least 1"));
+    }
+    let cfg = JobsConfig {
+        job_nodes,
+        local_nodes: job_nodes,
+        expand_plies: job_plies,
+        strikes: 3,
+        ..JobsConfig::default()
+    };
+    let run = run.map(Arc::new);
+    let got = with_rules!(rules, |r| {
+        let b = r
+            .parse(board)
+            .map_err(|e| PyValueError::new_err(format!("bad {} board: {e}", r.name())))?;
+        let pool: Vec<Arc<dyn Worker>> = (0..workers)
+            .map(|i| match &run {
+                Some(call) => Arc::new(CallWorker {
+                    call: Arc::clone(call),
+                    name: format!("python-{i}"),
+                }) as Arc<dyn Worker>,
+                None => Arc::new(LocalWorker::new(*r, format!("thread-{i}"))) as Arc<dyn Worker>,
+            })
+            .collect();
+        let key = &partizan_seal::user_key().key;
+        let (tree, _) = match &jobs_file {
+            Some(path) => start_or_resume(path, r, key, &b, first)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?,
+            None => (partizan_jobs::Tree::new(b, first), false),
+        };
+        let (got, signal) = crate::interrupt::run_watched(py, |stop| {
+            let saver = |t: &partizan_jobs::Tree| match &jobs_file {
+                Some(path) => save(path, r, t, key).map_err(|e| e.to_string()),
+                None => Ok(()),
+            };
+            let control = MasterControl {
+                stop: Some(stop),
+                checkpoint: Some(&saver),
+                checkpoint_every: Duration::from_secs(30),
+                ..MasterControl::default()
+            };
+            search_from(r, tree, pool, &cfg, &control)
+        });
+        if let Some(e) = signal {
+            return Err(e);
+        }
+        Ok::<_, PyErr>(got)
+    })?;
+    let rep = got.map_err(|e| match e {
+        JobError::Config(m) => PyValueError::new_err(m),
+        e => PyRuntimeError::new_err(e.to_string()),
+    })?;
+    let text = serde_json::to_string(&rep).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
+}

@@ -1,0 +1,115 @@
+"""The job-level search from Python (``partizan.outcome_jobs``) and on a Dask
+cluster: a two-worker ``distributed.LocalCluster`` runs the jobs, through the
+package (``client=``) and through the command line's bridge (``partizan
+outcome --cluster ADDRESS``); the answers are the plain search's, and a
+worker that lies cannot change them.
+"""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import partizan
+
+BOARDS = [
+    ("domineering", "|".join(["." * c] * r))
+    for r in range(2, 5)
+    for c in range(2, 5)
+] + [("clobber", "xoxo|oxox|xoxo"), ("cram", "....|....|....")]
+
+
+def _wins(ruleset, board, first):
+    """The plain search's answer: does ``first``, moving first, win?"""
+    cls = partizan.Board(ruleset, board).outcome()
+    return cls == "N" or cls == first[0].upper()
+
+
+@pytest.mark.parametrize("first", ["left", "right"])
+def test_threads_agree_with_the_plain_search(first):
+    for ruleset, board in BOARDS:
+        rep = partizan.outcome_jobs(ruleset, board, first=first, job_nodes=1, job_plies=1)
+        assert rep["first_wins"] == _wins(ruleset, board, first), (ruleset, board, rep)
+        assert rep["counts"]["lies"] == {}
+
+
+def test_a_lying_callable_cannot_change_the_answer():
+    board = "....|....|....|...."
+    other = {"certificate": None}
+
+    def liar(line):
+        job = json.loads(line)
+        if other["certificate"] is None:
+            # a true certificate, but of another board
+            real = json.loads(partizan.run_job(json.dumps({**job, "board": "..|.."})))
+            other["certificate"] = real["certificate"]
+        return json.dumps({"job": job["id"], "answer": "win", "certificate": other["certificate"]})
+
+    rep = partizan.outcome_jobs("domineering", board, first="left", run=liar, workers=1,
+                                job_nodes=1, job_plies=1)
+    assert rep["first_wins"] == _wins("domineering", board, "left")
+    assert rep["counts"]["lies"]["mismatch"] >= 1
+    with pytest.raises(ValueError):
+        partizan.outcome_jobs("domineering", board, run=liar, client=object())
+    with pytest.raises(ValueError):
+        partizan.outcome_jobs("domineering", "no board", workers=1)
+
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as c:
+        yield c
+
+
+def test_a_dask_client_runs_the_jobs(cluster):
+    with distributed.Client(cluster) as client:
+        for ruleset, board in BOARDS[:6] + BOARDS[-2:]:
+            for first in ("left", "right"):
+                rep = partizan.outcome_jobs(ruleset, board, first=first, client=client,
+                                            job_nodes=1, job_plies=1)
+                assert rep["first_wins"] == _wins(ruleset, board, first), (ruleset, board)
+                assert rep["counts"]["lies"] == {}
+                assert [w["name"] for w in rep["workers"]] == ["python-0", "python-1"]
+
+
+def _bin():
+    from test_dask_shards import BIN  # the same binary the atlas shard test finds
+
+    if BIN is None:
+        pytest.skip("no partizan binary (set PARTIZAN_BIN or build partizan-cli)")
+    return BIN
+
+
+def test_the_command_line_runs_its_jobs_on_the_cluster(cluster):
+    binary = _bin()
+    for ruleset, board in [("domineering", "....|....|....|...."), ("clobber", "xoxo|oxox|xoxo")]:
+        out = subprocess.run(
+            [binary, "outcome", ruleset, board, "--cluster", cluster.scheduler_address,
+             "--python", sys.executable, "--job-nodes", "1", "--job-plies", "1",
+             "--no-store", "--json"],
+            capture_output=True, text=True, timeout=600,
+        )
+        assert out.returncode == 0, out.stderr
+        got = json.loads(out.stdout)
+        assert got["class"] == partizan.Board(ruleset, board).outcome(), got
+        assert got["workers"].startswith("dask "), got
+        for s in got["searches"]:
+            assert s["counts"]["lies"] == {}
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2():
+    binary = _bin()
+    out = subprocess.run(
+        [binary, "outcome", "domineering", "...|...", "--cluster", "tcp://127.0.0.1:9",
+         "--python", sys.executable, "--no-store"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 2, out.stderr
+    assert "cannot reach the Dask scheduler" in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr

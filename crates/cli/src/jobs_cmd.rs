@@ -12,12 +12,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use partizan_games::{Board, Player};
-use partizan_jobs::persist::{save, start_or_resume};
+use partizan_jobs::persist::{decode, encode, save, start_or_resume};
 use partizan_jobs::{
     search_from, Bridge, JobError, JobProgress, JobReport, JobsConfig, LocalWorker, MasterControl,
     Worker,
 };
 use partizan_solve::search::{First, Knowledge, MAX_THREADS};
+use partizan_store::{Store, StoreChoice};
 use serde::Serialize;
 
 use crate::outcome_cmd::OutcomeArgs;
@@ -127,6 +128,65 @@ fn workers<R: Knowledge + Copy + 'static>(r: &R, args: &OutcomeArgs) -> Result<W
     Ok((pool, bridges, format!("{n} local processes")))
 }
 
+/// Where a search's tree is kept: a file of its own, the store, or
+/// nowhere (`--no-store` without `--jobs-file`).
+enum Keep {
+    File(std::path::PathBuf),
+    Store {
+        store: Store,
+        /// The census key of this search's tree.
+        key: String,
+        /// Held while the search runs: another master of the same search
+        /// on the same store is refused.
+        _lock: std::fs::File,
+    },
+    Nowhere,
+}
+
+/// The store's key of the tree of `board` with `first` to move.
+fn store_key(ruleset: &str, first: Player, board: &str) -> String {
+    let p = if first == Player::Left {
+        "left"
+    } else {
+        "right"
+    };
+    format!("jobs/{ruleset}/{p}/{board}")
+}
+
+/// Open the store for one search's tree and take its lock (a file beside
+/// the store named after the search): `None` with `--no-store`.
+fn keep_in_store(store: &StoreChoice, key: &str) -> Result<Option<(Store, std::fs::File)>> {
+    let Some(path) = store.path()? else {
+        return Ok(None);
+    };
+    let Some(st) = store.open()? else {
+        return Ok(None);
+    };
+    let name = format!(
+        "{}.jobs-{:08x}.lock",
+        path.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
+        crc32fast::hash(key.as_bytes())
+    );
+    let lock_path = path.with_file_name(name);
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("cannot open the lock {}", lock_path.display()))?;
+    match fs4::FileExt::try_lock(&f) {
+        Ok(()) => Ok(Some((st, f))),
+        Err(fs4::TryLockError::WouldBlock) => bail!(
+            "another master is running this search on the store {} (its lock {} is held): wait for it, or give --jobs-file FILE or --no-store",
+            path.display(),
+            lock_path.display()
+        ),
+        Err(fs4::TryLockError::Error(e)) => bail!("cannot lock {}: {e}", lock_path.display()),
+    }
+}
+
 /// One progress line: jobs, nodes/s across workers, the root's numbers.
 fn progress_line(p: &JobProgress, first: Player) -> String {
     let c = &p.counts;
@@ -159,6 +219,7 @@ pub fn run<R: Knowledge + Copy + 'static>(
     r: &R,
     board: &Board,
     args: &OutcomeArgs,
+    store: &StoreChoice,
     json_out: bool,
 ) -> Result<()> {
     let first: First = args.first.parse()?;
@@ -203,25 +264,62 @@ pub fn run<R: Knowledge + Copy + 'static>(
     let mut searches = Vec::new();
     let mut said = String::new();
     for &p in &firsts {
-        let (pool, bridges, where_) = workers(r, args)?;
-        said = where_;
-        let (tree, resumed) = match &args.jobs_file {
-            Some(path) => start_or_resume(path, r, key, board, p)?,
-            None => (partizan_jobs::Tree::new(*board, p), false),
+        let keep = match &args.jobs_file {
+            Some(path) => Keep::File(path.clone()),
+            None => {
+                let key = store_key(r.name(), p, &r.format(board));
+                match keep_in_store(store, &key)? {
+                    Some((store, lock)) => Keep::Store {
+                        store,
+                        key,
+                        _lock: lock,
+                    },
+                    None => Keep::Nowhere,
+                }
+            }
+        };
+        let (tree, resumed) = match &keep {
+            Keep::File(path) => start_or_resume(path, r, key, board, p)?,
+            Keep::Store { store, key: k, .. } => {
+                match store.get_census(k) {
+                    Ok(Some(v)) => match v["tree"]
+                        .as_str()
+                        .ok_or_else(|| "no tree in the entry".to_string())
+                        .and_then(|t| decode(r, t, key, board, p).map_err(|e| e.to_string()))
+                    {
+                        Ok(t) => (t, true),
+                        Err(why) => {
+                            eprintln!("warning: the stored tree of this search is refused ({why}); starting afresh");
+                            (partizan_jobs::Tree::new(*board, p), false)
+                        }
+                    },
+                    Ok(None) => (partizan_jobs::Tree::new(*board, p), false),
+                    Err(e) => {
+                        eprintln!("warning: the stored tree of this search is refused ({e}); starting afresh");
+                        (partizan_jobs::Tree::new(*board, p), false)
+                    }
+                }
+            }
+            Keep::Nowhere => (partizan_jobs::Tree::new(*board, p), false),
         };
         if resumed {
-            eprintln!(
-                "resumed {} positions from {}",
-                tree.nodes.len(),
-                args.jobs_file
-                    .as_deref()
-                    .unwrap_or(std::path::Path::new(""))
-                    .display()
-            );
+            let from = match &keep {
+                Keep::File(path) => path.display().to_string(),
+                _ => "the store".to_string(),
+            };
+            eprintln!("resumed {} positions from {from}", tree.nodes.len());
         }
-        let saver = |t: &partizan_jobs::Tree| match &args.jobs_file {
-            Some(path) => save(path, r, t, key).map_err(|e| e.to_string()),
-            None => Ok(()),
+        let (pool, bridges, where_) = workers(r, args)?;
+        said = where_;
+        let saver = |t: &partizan_jobs::Tree| match &keep {
+            Keep::File(path) => save(path, r, t, key).map_err(|e| e.to_string()),
+            Keep::Store { store, key: k, .. } => store
+                .put_census(
+                    k,
+                    &serde_json::json!({"version": 1, "tree": encode(r, t, key)}),
+                )
+                .map_err(|e| e.to_string()),
+            Keep::Nowhere => Ok(()),
         };
         let last_line = Mutex::new(Instant::now());
         let show = |pr: &JobProgress| {
@@ -264,9 +362,14 @@ pub fn run<R: Knowledge + Copy + 'static>(
                 } else {
                     "an interrupt"
                 };
-                let kept = match &args.jobs_file {
-                    Some(f) => format!("; its tree is in {}: run again to go on", f.display()),
-                    None => "; nothing kept (--jobs-file keeps the tree)".into(),
+                let kept = match &keep {
+                    Keep::File(f) => {
+                        format!("; its tree is in {}: run again to go on", f.display())
+                    }
+                    Keep::Store { .. } => "; its tree is in the store: run again to go on".into(),
+                    Keep::Nowhere => {
+                        "; nothing kept (the store or --jobs-file keeps the tree)".into()
+                    }
                 };
                 bail!("the job-level search stopped by {why} after {n} jobs{kept}");
             }

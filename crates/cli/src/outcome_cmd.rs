@@ -201,7 +201,8 @@ pub struct OutcomeArgs {
     /// With a job-level search and one --first player: keep the master's
     /// tree in FILE (sealed with the user's key), resume from it when it
     /// exists (after Ctrl-C, --max-seconds, or a crash of the master: it
-    /// is written every --checkpoint-every seconds).
+    /// is written every --checkpoint-every seconds). Without it the tree
+    /// is kept in the store the same way (one master per search and store).
     #[arg(long, value_name = "FILE")]
     pub jobs_file: Option<std::path::PathBuf>,
 }
@@ -410,7 +411,7 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
             );
         }
         if args.job_level() {
-            return crate::jobs_cmd::run(r, &board, &args, json_out);
+            return crate::jobs_cmd::run(r, &board, &args, store, json_out);
         }
         let (cfg, deadline) = search_config(r, &board, &args)?;
 

@@ -178,6 +178,31 @@ fn dying_lying_and_garbage_workers_cannot_change_the_answer() {
     }
 }
 
+/// A board the job-level search takes about 1,000 jobs and 18 s to decide
+/// with one worker, Left first, in a debug build on this 2-core machine.
+const LONG: &str = "......|......|......|......|......|......|......";
+
+/// The arguments of a long job-level search of [`LONG`] (one worker, a
+/// checkpoint every second, JSON out).
+fn long_master(c: &mut Command) -> &mut Command {
+    c.args([
+        "outcome",
+        "domineering",
+        LONG,
+        "--jobs",
+        "1",
+        "--first",
+        "left",
+        "--job-nodes",
+        "1",
+        "--job-plies",
+        "3",
+        "--checkpoint-every",
+        "1",
+        "--json",
+    ])
+}
+
 /// A master killed (SIGKILL) mid-run leaves its tree file, written every
 /// second; the run started again resumes from it and gives the plain
 /// search's answer.
@@ -185,28 +210,11 @@ fn dying_lying_and_garbage_workers_cannot_change_the_answer() {
 fn a_killed_master_resumes_from_its_tree_file() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("tree.pjt");
-    // about 1,000 jobs, 18 s in a debug build on this 2-core machine
-    let board = "......|......|......|......|......|......|......";
+    let board = LONG;
     let args = |c: &mut Command| {
-        c.args([
-            "outcome",
-            "domineering",
-            board,
-            "--jobs",
-            "1",
-            "--first",
-            "left",
-            "--job-nodes",
-            "1",
-            "--job-plies",
-            "3",
-            "--checkpoint-every",
-            "1",
-            "--no-store",
-            "--json",
-            "--jobs-file",
-        ])
-        .arg(&file);
+        long_master(c)
+            .args(["--no-store", "--jobs-file"])
+            .arg(&file);
     };
     let mut c = partizan();
     args(&mut c);
@@ -328,4 +336,73 @@ fn job_worker_speaks_its_lines() {
         .unwrap()
         .starts_with("partizan"));
     assert_eq!(lines[2]["answer"], "failed");
+}
+
+/// Without --jobs-file the master's tree lives in the store: a second
+/// master of the same search on the same store is refused (one line, exit
+/// 2) while the first runs; the first, killed, is resumed from the store
+/// by the same command, to the plain search's answer.
+#[test]
+fn the_store_keeps_the_tree_and_one_master_per_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.redb");
+    let board = LONG;
+    let master = || {
+        let mut c = partizan();
+        c.arg("--store").arg(&store);
+        long_master(&mut c);
+        c
+    };
+    let mut first = master()
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // its lock, then its first checkpoint in the store (the store's
+    // write-ahead log grows)
+    let t0 = Instant::now();
+    let lock = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .any(|e| e.unwrap().file_name().to_string_lossy().contains(".jobs-"))
+    };
+    while !lock() && t0.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let second = master().output().unwrap();
+    // with --json the error is an object on standard output
+    let err = String::from_utf8_lossy(&second.stdout).to_string();
+    let running = first.try_wait().unwrap().is_none();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(
+        running,
+        "the first master finished too soon: use a bigger board"
+    );
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    let e: serde_json::Value = serde_json::from_str(&err).unwrap();
+    assert!(
+        e["error"].as_str().unwrap().contains("another master"),
+        "{err}"
+    );
+    let again = master().output().unwrap();
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{err}");
+    assert!(
+        err.contains("resumed") && err.contains("from the store"),
+        "{err}"
+    );
+    let got: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert!(
+        got["searches"][0]["counts"]["sent"].as_u64().unwrap() > 0,
+        "{got}"
+    );
+    let whole = json(&["--json", "outcome", "domineering", board, "--first", "left"]);
+    assert_eq!(got["searches"][0]["first_wins"], whole["left_first_wins"]);
+    // decided and kept: asked again, no job at all
+    let third = master().output().unwrap();
+    let got: serde_json::Value = serde_json::from_slice(&third.stdout).unwrap();
+    assert_eq!(got["searches"][0]["counts"]["sent"], 0, "{got}");
+    assert_eq!(got["searches"][0]["first_wins"], whole["left_first_wins"]);
 }

@@ -25,7 +25,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::job::{Job, Reply};
-use crate::tree::{State, Tree};
+use crate::tree::{distinct_options, State, Tree};
 use crate::verify::{judge, LieKind, Verdict};
 use crate::worker::{search_here, Searched, Worker};
 
@@ -417,12 +417,7 @@ impl<R: Knowledge> Master<'_, R> {
     /// Expand an unresolved job into its distinct children.
     fn expand(&mut self, n: usize) {
         let (board, mover) = (self.tree.nodes[n].board, self.tree.nodes[n].mover);
-        let mut kids: Vec<Board> = Vec::new();
-        self.rules.options(&board, mover, |o| {
-            if !kids.contains(&o) {
-                kids.push(o);
-            }
-        });
+        let mut kids = distinct_options(self.rules, &board, mover);
         // The search's own order (the opponent's fewest moves, the mover's
         // most safe ones first): among children of equal numbers the
         // first is taken, so the move the search would try first is the
@@ -436,14 +431,14 @@ impl<R: Knowledge> Master<'_, R> {
             return;
         }
         let other = mover.opponent();
-        let children: Vec<(Board, bool)> = kids
+        let children: Vec<(Board, usize)> = kids
             .into_iter()
             .map(|k| {
-                let moves = !self.rules.options_while(&k, other, |_| false);
-                (k, moves)
+                let m = distinct_options(self.rules, &k, other).len();
+                (k, m)
             })
             .collect();
-        self.counts.terminal += children.iter().filter(|c| !c.1).count() as u64;
+        self.counts.terminal += children.iter().filter(|c| c.1 == 0).count() as u64;
         self.tree.expand(n, children);
         self.counts.tree_nodes = self.tree.nodes.len() as u64;
     }

@@ -276,6 +276,8 @@ pub fn decode<R: Ruleset>(
             "its root is another board or first player".into(),
         ));
     }
+    // each node's number of distinct moves (a fresh leaf's numbers)
+    let mut fresh: Vec<usize> = Vec::with_capacity(nodes.len());
     for (k, n) in nodes.iter().enumerate() {
         let shape = |msg: String| TreeFileError::Shape { node: k, msg };
         if let Some(p) = n.parent {
@@ -286,15 +288,11 @@ pub fn decode<R: Ruleset>(
                 return Err(shape("the players do not alternate".into()));
             }
         }
-        let mut moves: Vec<Board> = Vec::new();
-        rules.options(&n.board, n.mover, |o| {
-            if !moves.contains(&o) {
-                moves.push(o);
-            }
-        });
+        let moves = crate::tree::distinct_options(rules, &n.board, n.mover);
         if moves.is_empty() && decided[k] != Some(false) {
             return Err(shape("a mover without a move must lose".into()));
         }
+        fresh.push(moves.len());
         if n.state == State::Expanded {
             let kids: Vec<Board> = n
                 .children
@@ -311,6 +309,10 @@ pub fn decode<R: Ruleset>(
     }
     let mut tree = Tree { first, nodes };
     for k in (0..tree.nodes.len()).rev() {
+        if tree.nodes[k].state == State::Fresh && k > 0 {
+            let (pn, dn) = tree.fresh_numbers(tree.nodes[k].mover, fresh[k]);
+            (tree.nodes[k].pn, tree.nodes[k].dn) = (pn, dn);
+        }
         if let Some(won) = decided[k] {
             let first_wins = (tree.nodes[k].mover == first) == won;
             let n = &mut tree.nodes[k];

@@ -15,7 +15,19 @@
 //! themselves stay the exact ones of the tree, and a pending leaf only
 //! steers the choice elsewhere until its answer comes.
 
-use partizan_games::{Board, Player};
+use partizan_games::{Board, Player, Ruleset};
+
+/// The distinct positions `mover` can move to from `board`, in the
+/// rules' order (a tree's children; their count is a leaf's mobility).
+pub fn distinct_options<R: Ruleset>(rules: &R, board: &Board, mover: Player) -> Vec<Board> {
+    let mut out: Vec<Board> = Vec::new();
+    rules.options(board, mover, |o| {
+        if !out.contains(&o) {
+            out.push(o);
+        }
+    });
+    out
+}
 
 /// Infinity for proof and disproof numbers.
 pub const INF: u64 = u64::MAX;
@@ -201,15 +213,16 @@ impl Tree {
     /// to move; `false` beside a child: the opponent has no move there, so
     /// under normal play it is decided at once). `children` must not be
     /// empty (a leaf without moves is resolved instead).
-    pub fn expand(&mut self, n: usize, children: Vec<(Board, bool)>) {
+    pub fn expand(&mut self, n: usize, children: Vec<(Board, usize)>) {
         let mover = self.nodes[n].mover.opponent();
         let depth = self.nodes[n].depth + 1;
         let first = self.first;
         let mut ids = Vec::with_capacity(children.len());
-        for (board, has_moves) in children {
+        for (board, moves) in children {
             let id = self.nodes.len();
-            let (pn, dn, state) = if has_moves {
-                (1, 1, State::Fresh)
+            let (pn, dn, state) = if moves > 0 {
+                let (pn, dn) = self.fresh_numbers(mover, moves);
+                (pn, dn, State::Fresh)
             } else if mover == first {
                 (INF, 0, State::Solved)
             } else {
@@ -231,6 +244,19 @@ impl Tree {
         self.nodes[n].children = ids;
         self.nodes[n].state = State::Expanded;
         self.update(n);
+    }
+
+    /// The numbers of a fresh leaf where `mover` has `moves` distinct
+    /// moves (mobility): one winning move proves a node of the player
+    /// who has it, all of them must fail to disprove it, so the player to
+    /// move's side starts at 1 and the other at the number of moves.
+    pub fn fresh_numbers(&self, mover: Player, moves: usize) -> (u64, u64) {
+        let m = moves.max(1) as u64;
+        if mover == self.first {
+            (1, m)
+        } else {
+            (m, 1)
+        }
     }
 
     /// Recompute the numbers of `n` (when inner) and of every ancestor.
@@ -296,11 +322,7 @@ mod tests {
         assert_eq!(t.select(), None, "the only leaf is out");
         t.expand(
             0,
-            vec![
-                (b("#..|#.."), true),
-                (b(".#.|.#."), true),
-                (b("..#|..#"), false),
-            ],
+            vec![(b("#..|#.."), 1), (b(".#.|.#."), 1), (b("..#|..#"), 0)],
         );
         // The third child: Right cannot move, Left (first) wins there.
         assert_eq!(t.result(), Some(true));
@@ -312,7 +334,7 @@ mod tests {
     fn pending_leaves_steer_the_choice_and_numbers_sum() {
         let mut t = Tree::new(b("...|..."), Player::Right);
         t.set_pending(0, true);
-        t.expand(0, vec![(b("#..|#.."), true), (b(".#.|.#."), true)]);
+        t.expand(0, vec![(b("#..|#.."), 1), (b(".#.|.#."), 1)]);
         // Root is Right's: OR for the first player Right. Children AND.
         assert_eq!((t.nodes[0].pn, t.nodes[0].dn), (1, 2));
         assert_eq!(t.select(), Some(1));
@@ -327,5 +349,20 @@ mod tests {
         t.resolve(2, false);
         assert_eq!(t.result(), Some(true));
         assert_eq!(t.most_proving_line(), vec![0]);
+    }
+
+    #[test]
+    fn fresh_leaves_start_from_their_mobility() {
+        // Left first: Right's children are AND nodes, each needing every
+        // one of Right's moves refuted.
+        let mut t = Tree::new(b("....|....|...."), Player::Left);
+        t.set_pending(0, true);
+        t.expand(0, vec![(b("#...|#...|...."), 3), (b(".#..|.#..|...."), 5)]);
+        assert_eq!((t.nodes[1].pn, t.nodes[1].dn), (3, 1));
+        assert_eq!((t.nodes[2].pn, t.nodes[2].dn), (5, 1));
+        // OR root: the least proof number, the disproofs summed
+        assert_eq!((t.nodes[0].pn, t.nodes[0].dn), (3, 2));
+        assert_eq!(t.select(), Some(1), "the child with fewer replies first");
+        assert_eq!(t.fresh_numbers(Player::Left, 4), (1, 4));
     }
 }

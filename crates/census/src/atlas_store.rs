@@ -5,11 +5,13 @@
 //!   atlas/level-16.shard-0-of-2.pzal           one slice of a size (census --shard)
 //! ```
 //!
-//! File layout (version 1, little-endian):
+//! File layout (version 3, little-endian):
 //!
 //! ```text
 //! magic     "PZATLAS1"                               8 bytes
-//! version   u32 = 1
+//! version   u32 = 3 (1: the same without the next field)
+//! notation  u32: the printer's version of the notations below
+//!           (NOTATION_VERSION; another is printed again when read)
 //! kind      u8: 0 level, 1 shard
 //! cells     u32
 //! shard     u32 index, u32 count (0, 1 for a level)
@@ -74,8 +76,21 @@ const SUM_MAGIC: &[u8; 8] = b"PZATSUM1";
 /// Entries listed per value in a summary file (a query listing more of one
 /// value falls back to the full level files).
 pub const SUMMARY_LIST: usize = 16;
-/// The file format version of level and summary files (written and read).
-pub const FORMAT_VERSION: u32 = 1;
+/// The file format version of level and summary files this build writes:
+/// version 1 with the notation version ([`NOTATION_VERSION`]) after it.
+/// Version 1 files (no notation version) are still read, their notation
+/// printed again.
+pub const FORMAT_VERSION: u32 = 3;
+/// The level and summary format before the notation version was recorded.
+pub const OLD_FORMAT_VERSION: u32 = 1;
+/// The version of the notation printer whose text level and summary files
+/// hold beside each value's encoding. A file of another notation version
+/// (or of format 1) has every value printed again from its encoding when
+/// read, so a value always prints as this build prints it, and two builds
+/// of a level by one printer are the same bytes. Bump it whenever
+/// `Arena::display` prints any value differently (the test
+/// `the_notation_version_pins_the_printer` fails until then).
+pub const NOTATION_VERSION: u32 = 1;
 /// The format version of shard and part files this build writes (it reads
 /// [`FORMAT_VERSION`] ones too).
 pub const SHARD_VERSION: u32 = 2;
@@ -170,6 +185,7 @@ fn level_head(
 ) {
     out.extend_from_slice(MAGIC);
     put_u32(out, FORMAT_VERSION);
+    put_u32(out, NOTATION_VERSION);
     out.push(u8::from(shard.is_some()));
     put_u32(out, cells as u32);
     let (k, n) = shard.unwrap_or((0, 1));
@@ -379,7 +395,7 @@ impl EntryCode {
     /// After the values: the palette of a compact file (its indices checked
     /// against `top`, the values' end).
     fn read(r: &mut impl Src, version: u32, top: u64) -> Result<EntryCode, AtlasError> {
-        if version == FORMAT_VERSION {
+        if version == FORMAT_VERSION || version == OLD_FORMAT_VERSION {
             return Ok(EntryCode::Full);
         }
         let m = r.u32()? as usize;
@@ -596,6 +612,7 @@ impl SummaryBuilder {
         let mut out = Vec::new();
         out.extend_from_slice(SUM_MAGIC);
         put_u32(&mut out, FORMAT_VERSION);
+        put_u32(&mut out, NOTATION_VERSION);
         put_u32(&mut out, cells as u32);
         put_u32(&mut out, base);
         put_values(&mut out, values);
@@ -835,17 +852,23 @@ fn read_head(
     value_base: u32,
 ) -> Result<(HeadValues, EntryCode, u64), AtlasError> {
     let version = r.u32()?;
-    let ok = version == FORMAT_VERSION || (shard.is_some() && version == SHARD_VERSION);
+    let full = version == FORMAT_VERSION || version == OLD_FORMAT_VERSION;
+    let ok = full || (shard.is_some() && version == SHARD_VERSION);
     if !ok {
         let reads = if shard.is_some() {
-            format!("{FORMAT_VERSION} and {SHARD_VERSION}")
+            format!("{OLD_FORMAT_VERSION}, {SHARD_VERSION} and {FORMAT_VERSION}")
         } else {
-            FORMAT_VERSION.to_string()
+            format!("{OLD_FORMAT_VERSION} and {FORMAT_VERSION}")
         };
         return Err(r.bad(&format!(
             "format version {version}, this build reads {reads}"
         )));
     }
+    let notation = if version == FORMAT_VERSION {
+        Some(r.u32()?)
+    } else {
+        None
+    };
     let is_shard = r.u8()? == 1;
     let c = r.u32()? as usize;
     let (k, n) = (r.u32()? as usize, r.u32()? as usize);
@@ -859,8 +882,8 @@ fn read_head(
     if base != value_base {
         return Err(r.bad(&format!("values start at {base}, expected {value_base}")));
     }
-    let values = if version == FORMAT_VERSION {
-        HeadValues::Full(read_values(r)?)
+    let values = if full {
+        HeadValues::Full(read_values(r, notation)?)
     } else {
         HeadValues::Lean(read_lean_values(r)?)
     };
@@ -967,13 +990,15 @@ fn decode_summary(
         at: 8,
         path,
     };
-    if r.u32()? != FORMAT_VERSION {
-        return Err(r.bad("format version"));
-    }
+    let notation = match r.u32()? {
+        FORMAT_VERSION => Some(r.u32()?),
+        OLD_FORMAT_VERSION => None,
+        _ => return Err(r.bad("format version")),
+    };
     if r.u32()? as usize != cells || r.u32()? != base {
         return Err(r.bad("size or value base differs"));
     }
-    let values = read_values(&mut r)?;
+    let values = read_values(&mut r, notation)?;
     let top = u64::from(base) + values.len() as u64;
     let n = r.u32()? as usize;
     let mut groups = Vec::with_capacity(n.min(1 << 20));
@@ -1001,7 +1026,24 @@ fn decode_summary(
     Ok(Summary { values, groups })
 }
 
-fn read_values(r: &mut impl Src) -> Result<Vec<StoredValue>, AtlasError> {
+/// The values of a level or summary file whose text was printed by
+/// notation version `notation` (`None`: format 1, not recorded); text of
+/// another version is printed again from the encodings.
+fn read_values(r: &mut impl Src, notation: Option<u32>) -> Result<Vec<StoredValue>, AtlasError> {
+    let mut values = read_values_as_written(r)?;
+    if notation != Some(NOTATION_VERSION) {
+        let mut arena = partizan_core::Arena::new();
+        for v in &mut values {
+            let g = arena
+                .decode(&v.encoding)
+                .map_err(|e| r.bad(&format!("value: {e}")))?;
+            v.facts.display = arena.display(g);
+        }
+    }
+    Ok(values)
+}
+
+fn read_values_as_written(r: &mut impl Src) -> Result<Vec<StoredValue>, AtlasError> {
     let nv = r.u32()? as usize;
     let mut values = Vec::with_capacity(nv.min(1 << 20));
     for _ in 0..nv {
@@ -1642,7 +1684,7 @@ mod tests {
         }
         // a version this build does not know: one line naming the file
         let err = decode_level(
-            &with_version(&compact, 3),
+            &with_version(&compact, 4),
             "x/s.pzal",
             6,
             Some((1, 2)),
@@ -1650,18 +1692,18 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(err.starts_with("x/s.pzal: format version 3"), "{err}");
+        assert!(err.starts_with("x/s.pzal: format version 4"), "{err}");
         assert!(
-            err.contains("reads 1 and 2") && !err.contains('\n'),
+            err.contains("reads 1, 2 and 3") && !err.contains('\n'),
             "{err}"
         );
-        // a level file (kind 0) is version 1 only
+        // a level file (kind 0) is version 1 or 3 only
         let lv = encode_level(&level, None);
         let err = decode_level(&with_version(&lv, 2), "l.pzal", 6, None, base)
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("format version 2, this build reads 1"),
+            err.contains("format version 2, this build reads 1 and 3"),
             "{err}"
         );
         // a flipped bit anywhere in a compact file is caught
@@ -1670,6 +1712,82 @@ mod tests {
             bad[at] ^= 0x10;
             assert!(decode_level(&bad, "s.pzal", 6, Some((1, 2)), base).is_err());
         }
+    }
+
+    /// The printer's text of values whose notation has changed before (or
+    /// could): when this fails, the printer prints differently, so bump
+    /// [`NOTATION_VERSION`] (files of the old version are then printed
+    /// again when read) and pin the new text here.
+    #[test]
+    fn the_notation_version_pins_the_printer() {
+        let pinned: [(&str, &str); 10] = [
+            ("^", "^"),
+            ("{*|0}", "v"),
+            ("{2*|-2*}", PIN_PM2S),
+            ("{1|0}", "{1|0}"),
+            ("*3", "*3"),
+            ("{0,*|0,*}", "*2"),
+            ("^*3", "^*3"),
+            ("{2*|1*||-2*|-3*}", PIN_HOT),
+            ("{1/2|-3/4}", "{1/2|-3/4}"),
+            ("{3||2*|1*}", "{3||2*|1*}"),
+        ];
+        assert_eq!(NOTATION_VERSION, 1, "pin the new version's text below");
+        let mut a = partizan_core::Arena::new();
+        for (text, want) in pinned {
+            let g = a.parse(text).unwrap();
+            assert_eq!(a.display(g), want, "{text}");
+        }
+    }
+
+    /// The pinned texts that contain characters awkward in a table.
+    const PIN_PM2S: &str = "±(2*)";
+    const PIN_HOT: &str = "{2*|1*||-2*|-3*}";
+
+    /// A level file rewritten as format 1 (no notation version), or with
+    /// another notation version, with a value's text changed: read back,
+    /// every value prints as this build prints it; with this build's
+    /// notation version the text is the file's.
+    #[test]
+    fn notation_of_another_version_is_printed_again() {
+        let level = level6();
+        let base = level.value_base;
+        let lv = encode_level(&level, None);
+        // the first value's text, after its encoding
+        let head = 8 + 4 + 4 + 1 + 4 + 8 + 4 + 4;
+        let enc_len = u32::from_le_bytes(lv[head..head + 4].try_into().unwrap()) as usize;
+        let text_at = head + 4 + enc_len + 4;
+        let text_len =
+            u32::from_le_bytes(lv[head + 4 + enc_len..text_at].try_into().unwrap()) as usize;
+        assert_eq!(
+            &lv[text_at..text_at + text_len],
+            level.values[0].facts.display.as_bytes()
+        );
+        let forged = |notation: Option<u32>| {
+            let mut b = lv[..lv.len() - 8].to_vec();
+            for x in &mut b[text_at..text_at + text_len] {
+                *x = b'?';
+            }
+            match notation {
+                Some(n) => b[12..16].copy_from_slice(&n.to_le_bytes()),
+                None => {
+                    b.drain(12..16);
+                    b[8..12].copy_from_slice(&OLD_FORMAT_VERSION.to_le_bytes());
+                }
+            }
+            let sum = checksum(&b);
+            put_u64(&mut b, sum);
+            b
+        };
+        for notation in [None, Some(0), Some(NOTATION_VERSION + 1)] {
+            let back = decode_level(&forged(notation), "l.pzal", 6, None, base).unwrap();
+            assert_eq!(back, level, "{notation:?}: printed again");
+        }
+        let believed =
+            decode_level(&forged(Some(NOTATION_VERSION)), "l.pzal", 6, None, base).unwrap();
+        assert_eq!(believed.values[0].facts.display, "?".repeat(text_len));
+        // and a level written twice is the same bytes
+        assert_eq!(encode_level(&level6(), None), lv);
     }
 
     #[test]

@@ -1723,12 +1723,12 @@ mod tests {
         let pinned: [(&str, &str); 10] = [
             ("^", "^"),
             ("{*|0}", "v"),
-            ("{2*|-2*}", PIN_PM2S),
+            ("{2*|-2*}", "±(2*)"),
             ("{1|0}", "{1|0}"),
             ("*3", "*3"),
             ("{0,*|0,*}", "*2"),
             ("^*3", "^*3"),
-            ("{2*|1*||-2*|-3*}", PIN_HOT),
+            ("{2*|1*||-2*|-3*}", "{2*|1*||-2*|-3*}"),
             ("{1/2|-3/4}", "{1/2|-3/4}"),
             ("{3||2*|1*}", "{3||2*|1*}"),
         ];
@@ -1739,10 +1739,6 @@ mod tests {
             assert_eq!(a.display(g), want, "{text}");
         }
     }
-
-    /// The pinned texts that contain characters awkward in a table.
-    const PIN_PM2S: &str = "±(2*)";
-    const PIN_HOT: &str = "{2*|1*||-2*|-3*}";
 
     /// A level file rewritten as format 1 (no notation version), or with
     /// another notation version, with a value's text changed: read back,

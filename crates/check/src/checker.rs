@@ -33,6 +33,19 @@ pub struct CheckReport {
     pub records: u64,
 }
 
+impl std::ops::AddAssign for CheckReport {
+    /// The work of two checks together.
+    fn add_assign(&mut self, o: CheckReport) {
+        self.positions += o.positions;
+        self.by_value += o.by_value;
+        self.by_bounds += o.by_bounds;
+        self.terminal += o.terminal;
+        self.searched += o.searched;
+        self.valued += o.valued;
+        self.records += o.records;
+    }
+}
+
 /// Where a check is, for a progress display; the callback that hears it
 /// answers whether to go on ([`ControlFlow::Break`] ends the check with
 /// [`CertError::Stopped`]).
@@ -271,6 +284,19 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
         Ok((o.restrict(keep), tail))
     }
 
+    /// Whether `mover` wins (`board`, `tail`) by counting moves
+    /// (Domineering under normal play, where the counts are on): the
+    /// cheap half of [`Leaves::leaf`].
+    pub fn by_counts(&mut self, board: &Board, tail: Id, mover: Player) -> Option<bool> {
+        if !self.counts || self.convention != Convention::Normal {
+            return None;
+        }
+        let left = leaves::domineering_counts(board, Player::Left);
+        let right = leaves::domineering_counts(board, Player::Right);
+        let (lo, hi) = leaves::integer_bounds(&mut self.values, tail, TAIL_REACH)?;
+        leaves::decide_by_counts(left, right, lo, hi, mover)
+    }
+
     /// Whether `mover` wins (`board`, `tail`) by a rule that needs no
     /// play (normal play only), and which rule.
     pub fn leaf(
@@ -281,6 +307,11 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
     ) -> Result<Option<(bool, Rule)>, CertError> {
         if self.convention != Convention::Normal {
             return Ok(None);
+        }
+        // Counting first: it is cheap, and where both rules decide they
+        // agree (each is sound).
+        if let Some(w) = self.by_counts(board, tail, mover) {
+            return Ok(Some((w, Rule::Counts)));
         }
         let by_values = if self.rules.cells(board) == 0 {
             Some(tail)
@@ -309,15 +340,6 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
         if let Some(g) = by_values {
             let w = leaves::mover_wins(&mut self.values, g, mover);
             return Ok(Some((w, Rule::Values)));
-        }
-        if self.counts {
-            let left = leaves::domineering_counts(board, Player::Left);
-            let right = leaves::domineering_counts(board, Player::Right);
-            if let Some((lo, hi)) = leaves::integer_bounds(&mut self.values, tail, TAIL_REACH) {
-                if let Some(w) = leaves::decide_by_counts(left, right, lo, hi, mover) {
-                    return Ok(Some((w, Rule::Counts)));
-                }
-            }
         }
         Ok(None)
     }

@@ -136,8 +136,194 @@ pub struct Counts {
     pub usable: i64,
 }
 
+/// The cells of one Domineering board as seen by one player: the board's
+/// empty cells and the bit distances of a step along the player's lines
+/// and across them, for [`domineering_counts`].
+struct Lines {
+    empty: Bits,
+    /// Cells with a next cell along / across the lines.
+    has_along: Bits,
+    has_across: Bits,
+    /// Cells with a previous cell along / across the lines.
+    has_along_back: Bits,
+    has_across_back: Bits,
+    along: u32,
+    across: u32,
+}
+
+impl Lines {
+    fn new(b: &Board, p: Player) -> Lines {
+        let (w, h) = (b.width(), b.height());
+        let full: Bits = if w * h >= 128 {
+            Bits::MAX
+        } else {
+            (1 << (w * h)) - 1
+        };
+        let mut first_col: Bits = 0;
+        for r in 0..h {
+            first_col |= 1 << (r * w);
+        }
+        let last_col = first_col << (w - 1);
+        let first_row: Bits = if w >= 128 { Bits::MAX } else { (1 << w) - 1 };
+        let last_row = first_row << (w * (h - 1));
+        // Left places vertically: along her lines is down a row (w bits),
+        // across is one column (1 bit); Right the other way round.
+        let (rows_next, rows_back) = (full & !last_row, full & !first_row);
+        let (cols_next, cols_back) = (full & !last_col, full & !first_col);
+        let (w32, one) = (w as u32, 1);
+        match p {
+            Player::Left => Lines {
+                empty: b.layer(0) & full,
+                has_along: rows_next,
+                has_across: cols_next,
+                has_along_back: rows_back,
+                has_across_back: cols_back,
+                along: w32,
+                across: one,
+            },
+            Player::Right => Lines {
+                empty: b.layer(0) & full,
+                has_along: cols_next,
+                has_across: rows_next,
+                has_along_back: cols_back,
+                has_across_back: rows_back,
+                along: one,
+                across: w32,
+            },
+        }
+    }
+
+    /// The cells whose next cell along the lines is in `x`.
+    fn next_in(&self, x: Bits) -> Bits {
+        shr(x, self.along) & self.has_along
+    }
+
+    /// The cells whose previous cell along the lines is in `x`.
+    fn back_in(&self, x: Bits) -> Bits {
+        shl(x, self.along) & self.has_along_back
+    }
+
+    /// The cells whose next cell across the lines is in `x`.
+    fn across_in(&self, x: Bits) -> Bits {
+        shr(x, self.across) & self.has_across
+    }
+
+    /// The cells whose previous cell across the lines is in `x`.
+    fn across_back_in(&self, x: Bits) -> Bits {
+        shl(x, self.across) & self.has_across_back
+    }
+
+    /// Runs of `x` along the lines, each of `k` cells counted `k / 2`: the
+    /// first two cells of every run paired off, again and again.
+    fn pairs(&self, mut x: Bits) -> i64 {
+        let mut n = 0;
+        while x != 0 {
+            let starts = x & !self.back_in(x);
+            let paired = starts & self.next_in(x);
+            n += i64::from(paired.count_ones());
+            x &= !(starts | shl(paired, self.along));
+        }
+        n
+    }
+}
+
+fn shl(x: Bits, n: u32) -> Bits {
+    x.checked_shl(n).unwrap_or(0)
+}
+
+fn shr(x: Bits, n: u32) -> Bits {
+    x.checked_shr(n).unwrap_or(0)
+}
+
 /// Domineering's counts for `p` (Left places vertically: her lines are
-/// the columns), cell by cell. A cell is empty when it is in layer 0.
+/// the columns) on bitboards, exactly as [`domineering_counts_plain`]
+/// counts them cell by cell (see there for what they are and why they
+/// hold).
+pub fn domineering_counts(b: &Board, p: Player) -> Counts {
+    if b.width() == 0 || b.height() == 0 {
+        return domineering_counts_plain(b, p);
+    }
+    let l = Lines::new(b, p);
+    let e = l.empty;
+    let usable = i64::from((e & (l.next_in(e) | l.back_in(e))).count_ones());
+    let reachable = l.across_in(e) | l.across_back_in(e);
+    let safe = l.pairs(e & !reachable);
+    let max = l.pairs(e);
+    // Protective areas: a 2 x 2 block of empty cells anchored at its cell
+    // on the lower line and step, walled on one side across the lines.
+    let along_e = l.next_in(e);
+    let four = e & along_e & l.across_in(e) & l.across_in(along_e);
+    let beyond_back = l.across_back_in(e);
+    let wall_back = !(beyond_back | l.next_in(beyond_back));
+    let beyond_next = l.across_in(l.across_in(e));
+    let wall_next = !(beyond_next | l.next_in(beyond_next));
+    let anchors = four & (wall_back | wall_next);
+    // Packed greedily in the order of the lines, then the steps (as the
+    // twin does): an anchor is taken if none of its cells is, and no cell
+    // beside it across the lines (one line back or two on) is.
+    let mut taken: Bits = 0;
+    let mut areas = 0i64;
+    let mut take = |a: Bits, taken: &mut Bits| {
+        let pair = a | shl(a, l.along);
+        let cells = pair | shl(pair, l.across);
+        if cells & *taken != 0 {
+            return;
+        }
+        let back = if a & l.has_across_back != 0 {
+            shr(pair, l.across)
+        } else {
+            0
+        };
+        let two_on = if shl(a, l.across) & l.has_across != 0 {
+            shl(pair, 2 * l.across)
+        } else {
+            0
+        };
+        if (back | two_on) & *taken != 0 {
+            return;
+        }
+        *taken |= cells;
+        areas += 1;
+    };
+    match p {
+        // Right's lines are the rows: the bits' own order.
+        Player::Right => {
+            let mut rest = anchors;
+            while rest != 0 {
+                let a = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                take(a, &mut taken);
+            }
+        }
+        // Left's lines are the columns: column by column, down each.
+        Player::Left => {
+            let w = b.width();
+            let mut col: Bits = 0;
+            for r in 0..b.height() {
+                col |= 1 << (r * w);
+            }
+            for c in 0..w {
+                let mut rest = anchors & (col << c);
+                while rest != 0 {
+                    let a = rest & rest.wrapping_neg();
+                    rest &= rest - 1;
+                    take(a, &mut taken);
+                }
+            }
+        }
+    }
+    Counts {
+        safe,
+        max,
+        areas,
+        usable,
+    }
+}
+
+/// Domineering's counts for `p` (Left places vertically: her lines are
+/// the columns), cell by cell: the definition [`domineering_counts`]
+/// computes on bitboards, kept as its twin (the tests hold the two equal
+/// on random boards). A cell is empty when it is in layer 0.
 ///
 /// * **Safe moves.** The opponent covers a cell only together with an
 ///   empty neighbour across `p`'s lines; a cell with neither such
@@ -156,7 +342,7 @@ pub struct Counts {
 ///   opponent plays in first (any of its cells covered) gives nothing.
 ///   One move of the opponent covers cells of one area at most, as no two
 ///   areas counted lie side by side across the lines.
-pub fn domineering_counts(b: &Board, p: Player) -> Counts {
+pub fn domineering_counts_plain(b: &Board, p: Player) -> Counts {
     let (w, h) = (b.width(), b.height());
     let empty_rc = |r: usize, c: usize| b.layer(0) & (1u128 << (r * w + c)) != 0;
     // Lines along which `p` places, and the cell at (line, step).

@@ -2,7 +2,9 @@
 //! counts (with integer tails) never decide a position the wrong way, and
 //! regions partition the cells with every footprint inside one.
 
-use partizan_check::leaves::{decide_by_counts, domineering_counts, integer_bounds, regions};
+use partizan_check::leaves::{
+    decide_by_counts, domineering_counts, domineering_counts_plain, integer_bounds, regions,
+};
 use partizan_check::values::Values;
 use partizan_games::{Board, Clobber, Domineering, Konane, Player, Ruleset};
 use rustc_hash::FxHashMap;
@@ -32,6 +34,11 @@ fn random_board(rng: &mut fastrand::Rng) -> Board {
     let rows = rng.usize(2..=5);
     let cols = rng.usize(2..=5);
     let holes = rng.u8(3..8);
+    board_with_holes(rng, rows, cols, holes)
+}
+
+/// A `rows` x `cols` board, each cell blocked with chance `1 / holes`.
+fn board_with_holes(rng: &mut fastrand::Rng, rows: usize, cols: usize, holes: u8) -> Board {
     let text: Vec<String> = (0..rows)
         .map(|_| {
             (0..cols)
@@ -115,6 +122,44 @@ fn counts_by_hand() {
         decide_by_counts(l, domineering_counts(&b, Player::Right), 0, 0, Player::Left),
         Some(true)
     );
+}
+
+/// The bitboard counts are the cell-by-cell twin's, on boards of every
+/// shape up to 128 cells (one row, one column, the widest and tallest).
+#[test]
+fn bitboard_counts_are_the_plain_ones() {
+    let mut rng = fastrand::Rng::with_seed(23);
+    let mut with_areas = 0;
+    let shapes = [
+        (1, 1),
+        (1, 9),
+        (9, 1),
+        (2, 64),
+        (64, 2),
+        (1, 128),
+        (128, 1),
+        (8, 16),
+        (11, 11),
+    ];
+    for i in 0..4000 {
+        let (rows, cols) = if i < shapes.len() * 40 {
+            shapes[i / 40]
+        } else {
+            (rng.usize(1..=10), rng.usize(1..=10))
+        };
+        let holes = rng.u8(2..9);
+        let b = board_with_holes(&mut rng, rows, cols, holes);
+        for p in Player::BOTH {
+            with_areas += usize::from(domineering_counts_plain(&b, p).areas > 1);
+            assert_eq!(
+                domineering_counts(&b, p),
+                domineering_counts_plain(&b, p),
+                "{p:?} on {}",
+                Domineering.format(&b)
+            );
+        }
+    }
+    assert!(with_areas > 500, "only {with_areas} boards with two areas");
 }
 
 #[test]

@@ -19,20 +19,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .skip(1)
         .map(|s| s.parse())
         .collect::<Result<_, _>>()?;
-    let [rows, cols] = a[..] else {
-        return Err("usage: cert_cost ROWS COLS".into());
+    let (rows, cols, count) = match a[..] {
+        [rows, cols] => (rows, cols, 40),
+        [rows, cols, count] => (rows, cols, count),
+        _ => return Err("usage: cert_cost ROWS COLS [POSITIONS (40)]".into()),
     };
     let root = Domineering.parse(&vec![".".repeat(cols); rows].join("|"))?;
     let mut boards = Vec::new();
     Domineering.options(&root, Player::Left, |o| {
         Domineering.options(&o, Player::Right, |p| boards.push(p))
     });
-    boards.truncate(40);
+    boards.truncate(count);
     let mut cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
     cfg.first = First::Left;
     cfg.table_bytes = 16 << 20;
     let ctl = Control::default();
-    let (mut ts, mut tc, mut tk, mut nodes, mut positions) = (0.0, 0.0, 0.0, 0, 0);
+    let (mut ts, mut tc, mut tk, mut nodes) = (0.0, 0.0, 0.0, 0);
+    let mut sum = partizan_check::CheckReport::default();
     for b in &boards {
         let t = Instant::now();
         let rep = solve(&Domineering, b, &cfg, &ctl)?;
@@ -42,8 +45,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (_, cert) = solve_with_certificate(&Domineering, b, &cfg, &ctl)?;
         tc += t.elapsed().as_secs_f64();
         let t = Instant::now();
-        positions += check(&Domineering, &cert, u64::MAX)?.positions;
+        let r = check(&Domineering, &cert, u64::MAX)?;
         tk += t.elapsed().as_secs_f64();
+        sum += r;
     }
     let n = boards.len() as f64;
     println!(
@@ -53,7 +57,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         nodes / boards.len() as u64,
         1e3 * tc / n,
         1e3 * tk / n,
-        positions / boards.len() as u64
+        sum.positions / boards.len() as u64
+    );
+    let per = |x: u64| x / boards.len() as u64;
+    println!(
+        "per certificate: {} records; the check: {} decided by values, {} by counts, {} terminal, {} searched, {} region positions valued",
+        per(sum.records),
+        per(sum.by_value),
+        per(sum.by_bounds),
+        per(sum.terminal),
+        per(sum.searched),
+        per(sum.valued)
     );
     Ok(())
 }

@@ -186,6 +186,8 @@ pub struct Leaves<'r, R: Ruleset> {
     /// Region positions the values may still take (the check's budget).
     budget: u64,
     parts: Vec<partizan_games::Bits>,
+    /// Left's and Right's lines on the check's rectangle, for the counts.
+    lines: Option<[leaves::Lines; 2]>,
 }
 
 /// Which rule decided a position.
@@ -236,7 +238,13 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
             regions: RegionValues::default(),
             budget: u64::MAX,
             parts: Vec::new(),
+            lines: None,
         })
+    }
+
+    /// Whether Domineering's move counts decide positions here.
+    pub fn counts_on(&self) -> bool {
+        self.counts && self.convention == Convention::Normal
     }
 
     /// Region positions valued so far.
@@ -288,12 +296,29 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
     /// (Domineering under normal play, where the counts are on): the
     /// cheap half of [`Leaves::leaf`].
     pub fn by_counts(&mut self, board: &Board, tail: Id, mover: Player) -> Option<bool> {
-        if !self.counts || self.convention != Convention::Normal {
+        if !self.counts_on() {
             return None;
         }
-        let left = leaves::domineering_counts(board, Player::Left);
-        let right = leaves::domineering_counts(board, Player::Right);
-        let (lo, hi) = leaves::integer_bounds(&mut self.values, tail, TAIL_REACH)?;
+        let lines = match self.lines {
+            Some(l) if l[0].fits(board, Player::Left) => l,
+            _ if board.width() == 0 || board.height() == 0 => return None,
+            _ => {
+                let (w, h) = (board.width(), board.height());
+                let l = [
+                    leaves::Lines::new(w, h, Player::Left),
+                    leaves::Lines::new(w, h, Player::Right),
+                ];
+                self.lines = Some(l);
+                l
+            }
+        };
+        let left = leaves::domineering_counts_in(&lines[0], board.layer(0));
+        let right = leaves::domineering_counts_in(&lines[1], board.layer(0));
+        let (lo, hi) = if tail == self.values.zero() {
+            (0, 0)
+        } else {
+            leaves::integer_bounds(&mut self.values, tail, TAIL_REACH)?
+        };
         leaves::decide_by_counts(left, right, lo, hi, mover)
     }
 

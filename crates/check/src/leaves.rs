@@ -136,11 +136,15 @@ pub struct Counts {
     pub usable: i64,
 }
 
-/// The cells of one Domineering board as seen by one player: the board's
-/// empty cells and the bit distances of a step along the player's lines
-/// and across them, for [`domineering_counts`].
-struct Lines {
-    empty: Bits,
+/// A Domineering rectangle as one player sees it, for
+/// [`domineering_counts_in`]: which cells have a next or previous cell
+/// along the player's lines and across them, and the bit distances of
+/// those steps. It depends on the rectangle alone, so a check makes it
+/// once.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Lines {
+    width: usize,
+    height: usize,
     /// Cells with a next cell along / across the lines.
     has_along: Bits,
     has_across: Bits,
@@ -149,11 +153,16 @@ struct Lines {
     has_across_back: Bits,
     along: u32,
     across: u32,
+    /// The first column (Left's first line).
+    first_col: Bits,
+    left: bool,
 }
 
 impl Lines {
-    fn new(b: &Board, p: Player) -> Lines {
-        let (w, h) = (b.width(), b.height());
+    /// The lines of `p` on a `width` x `height` rectangle (both at least
+    /// 1, at most 128 cells).
+    pub fn new(width: usize, height: usize, p: Player) -> Lines {
+        let (w, h) = (width, height);
         let full: Bits = if w * h >= 128 {
             Bits::MAX
         } else {
@@ -170,27 +179,28 @@ impl Lines {
         // across is one column (1 bit); Right the other way round.
         let (rows_next, rows_back) = (full & !last_row, full & !first_row);
         let (cols_next, cols_back) = (full & !last_col, full & !first_col);
-        let (w32, one) = (w as u32, 1);
-        match p {
-            Player::Left => Lines {
-                empty: b.layer(0) & full,
-                has_along: rows_next,
-                has_across: cols_next,
-                has_along_back: rows_back,
-                has_across_back: cols_back,
-                along: w32,
-                across: one,
-            },
-            Player::Right => Lines {
-                empty: b.layer(0) & full,
-                has_along: cols_next,
-                has_across: rows_next,
-                has_along_back: cols_back,
-                has_across_back: rows_back,
-                along: one,
-                across: w32,
-            },
+        let left = p == Player::Left;
+        let (along, across) = if left { (w as u32, 1) } else { (1, w as u32) };
+        let pick = |a: Bits, b: Bits| if left { (a, b) } else { (b, a) };
+        let (has_along, has_across) = pick(rows_next, cols_next);
+        let (has_along_back, has_across_back) = pick(rows_back, cols_back);
+        Lines {
+            width,
+            height,
+            has_along,
+            has_across,
+            has_along_back,
+            has_across_back,
+            along,
+            across,
+            first_col,
+            left,
         }
+    }
+
+    /// Whether these are the lines of `p` on `b`'s rectangle.
+    pub fn fits(&self, b: &Board, p: Player) -> bool {
+        (self.width, self.height, self.left) == (b.width(), b.height(), p == Player::Left)
     }
 
     /// The cells whose next cell along the lines is in `x`.
@@ -225,6 +235,32 @@ impl Lines {
         }
         n
     }
+
+    /// Take the area anchored at the single cell `a` unless one of its
+    /// cells is taken or a cell beside it across the lines (one line back
+    /// or two on) is; whether it was taken.
+    fn take(&self, a: Bits, taken: &mut Bits) -> bool {
+        let pair = a | shl(a, self.along);
+        let cells = pair | shl(pair, self.across);
+        if cells & *taken != 0 {
+            return false;
+        }
+        let back = if a & self.has_across_back != 0 {
+            shr(pair, self.across)
+        } else {
+            0
+        };
+        let two_on = if shl(a, self.across) & self.has_across != 0 {
+            shl(pair, 2 * self.across)
+        } else {
+            0
+        };
+        if (back | two_on) & *taken != 0 {
+            return false;
+        }
+        *taken |= cells;
+        true
+    }
 }
 
 fn shl(x: Bits, n: u32) -> Bits {
@@ -243,8 +279,13 @@ pub fn domineering_counts(b: &Board, p: Player) -> Counts {
     if b.width() == 0 || b.height() == 0 {
         return domineering_counts_plain(b, p);
     }
-    let l = Lines::new(b, p);
-    let e = l.empty;
+    domineering_counts_in(&Lines::new(b.width(), b.height(), p), b.layer(0))
+}
+
+/// [`domineering_counts`] with the player's lines made already, for a
+/// board whose empty cells are `empty`.
+pub fn domineering_counts_in(l: &Lines, empty: Bits) -> Counts {
+    let e = empty & (l.has_along | l.has_along_back | l.has_across | l.has_across_back);
     let usable = i64::from((e & (l.next_in(e) | l.back_in(e))).count_ones());
     let reachable = l.across_in(e) | l.across_back_in(e);
     let safe = l.pairs(e & !reachable);
@@ -253,63 +294,31 @@ pub fn domineering_counts(b: &Board, p: Player) -> Counts {
     // on the lower line and step, walled on one side across the lines.
     let along_e = l.next_in(e);
     let four = e & along_e & l.across_in(e) & l.across_in(along_e);
-    let beyond_back = l.across_back_in(e);
-    let wall_back = !(beyond_back | l.next_in(beyond_back));
-    let beyond_next = l.across_in(l.across_in(e));
-    let wall_next = !(beyond_next | l.next_in(beyond_next));
-    let anchors = four & (wall_back | wall_next);
-    // Packed greedily in the order of the lines, then the steps (as the
-    // twin does): an anchor is taken if none of its cells is, and no cell
-    // beside it across the lines (one line back or two on) is.
-    let mut taken: Bits = 0;
     let mut areas = 0i64;
-    let mut take = |a: Bits, taken: &mut Bits| {
-        let pair = a | shl(a, l.along);
-        let cells = pair | shl(pair, l.across);
-        if cells & *taken != 0 {
-            return;
-        }
-        let back = if a & l.has_across_back != 0 {
-            shr(pair, l.across)
-        } else {
-            0
-        };
-        let two_on = if shl(a, l.across) & l.has_across != 0 {
-            shl(pair, 2 * l.across)
-        } else {
-            0
-        };
-        if (back | two_on) & *taken != 0 {
-            return;
-        }
-        *taken |= cells;
-        areas += 1;
-    };
-    match p {
-        // Right's lines are the rows: the bits' own order.
-        Player::Right => {
-            let mut rest = anchors;
+    if four != 0 {
+        let beyond_back = l.across_back_in(e);
+        let wall_back = !(beyond_back | l.next_in(beyond_back));
+        let beyond_next = l.across_in(l.across_in(e));
+        let wall_next = !(beyond_next | l.next_in(beyond_next));
+        let anchors = four & (wall_back | wall_next);
+        // Packed greedily in the order of the lines, then the steps (as
+        // the twin does).
+        let mut taken: Bits = 0;
+        let mut each = |mut rest: Bits| {
             while rest != 0 {
                 let a = rest & rest.wrapping_neg();
                 rest &= rest - 1;
-                take(a, &mut taken);
+                areas += i64::from(l.take(a, &mut taken));
             }
-        }
-        // Left's lines are the columns: column by column, down each.
-        Player::Left => {
-            let w = b.width();
-            let mut col: Bits = 0;
-            for r in 0..b.height() {
-                col |= 1 << (r * w);
+        };
+        if l.left {
+            // Left's lines are the columns: column by column, down each.
+            for c in 0..l.width {
+                each(anchors & (l.first_col << c));
             }
-            for c in 0..w {
-                let mut rest = anchors & (col << c);
-                while rest != 0 {
-                    let a = rest & rest.wrapping_neg();
-                    rest &= rest - 1;
-                    take(a, &mut taken);
-                }
-            }
+        } else {
+            // Right's lines are the rows: the bits' own order.
+            each(anchors);
         }
     }
     Counts {

@@ -136,6 +136,54 @@ pub struct Counts {
     pub usable: i64,
 }
 
+/// The bit sets the counts work on: `u64` for rectangles of at most 64
+/// cells, the whole `Bits` (`u128`) otherwise.
+trait Word:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitOrAssign
+    + std::ops::BitAndAssign
+    + std::ops::Not<Output = Self>
+{
+    const ZERO: Self;
+    fn from_bits(x: Bits) -> Self;
+    fn ones(self) -> u32;
+    fn lowest(self) -> Self;
+    fn without_lowest(self) -> Self;
+    fn shl(self, n: u32) -> Self;
+    fn shr(self, n: u32) -> Self;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const ZERO: Self = 0;
+            fn from_bits(x: Bits) -> Self {
+                x as $t
+            }
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            fn lowest(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            fn shl(self, n: u32) -> Self {
+                self.checked_shl(n).unwrap_or(0)
+            }
+            fn shr(self, n: u32) -> Self {
+                self.checked_shr(n).unwrap_or(0)
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
+
 /// A Domineering rectangle as one player sees it, for
 /// [`domineering_counts_in`]: which cells have a next or previous cell
 /// along the player's lines and across them, and the bit distances of
@@ -145,16 +193,24 @@ pub struct Counts {
 pub struct Lines {
     width: usize,
     height: usize,
+    left: bool,
+    narrow: Option<LinesOf<u64>>,
+    wide: LinesOf<u128>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct LinesOf<W> {
     /// Cells with a next cell along / across the lines.
-    has_along: Bits,
-    has_across: Bits,
+    has_along: W,
+    has_across: W,
     /// Cells with a previous cell along / across the lines.
-    has_along_back: Bits,
-    has_across_back: Bits,
+    has_along_back: W,
+    has_across_back: W,
     along: u32,
     across: u32,
     /// The first column (Left's first line).
-    first_col: Bits,
+    first_col: W,
+    width: usize,
     left: bool,
 }
 
@@ -184,17 +240,38 @@ impl Lines {
         let pick = |a: Bits, b: Bits| if left { (a, b) } else { (b, a) };
         let (has_along, has_across) = pick(rows_next, cols_next);
         let (has_along_back, has_across_back) = pick(rows_back, cols_back);
-        Lines {
-            width,
-            height,
+        fn of<W: Word>(
+            m: [Bits; 5],
+            along: u32,
+            across: u32,
+            width: usize,
+            left: bool,
+        ) -> LinesOf<W> {
+            LinesOf {
+                has_along: W::from_bits(m[0]),
+                has_across: W::from_bits(m[1]),
+                has_along_back: W::from_bits(m[2]),
+                has_across_back: W::from_bits(m[3]),
+                first_col: W::from_bits(m[4]),
+                along,
+                across,
+                width,
+                left,
+            }
+        }
+        let m = [
             has_along,
             has_across,
             has_along_back,
             has_across_back,
-            along,
-            across,
             first_col,
+        ];
+        Lines {
+            width,
+            height,
             left,
+            narrow: (w * h <= 64).then(|| of(m, along, across, w, left)),
+            wide: of(m, along, across, w, left),
         }
     }
 
@@ -202,36 +279,38 @@ impl Lines {
     pub fn fits(&self, b: &Board, p: Player) -> bool {
         (self.width, self.height, self.left) == (b.width(), b.height(), p == Player::Left)
     }
+}
 
+impl<W: Word> LinesOf<W> {
     /// The cells whose next cell along the lines is in `x`.
-    fn next_in(&self, x: Bits) -> Bits {
-        shr(x, self.along) & self.has_along
+    fn next_in(&self, x: W) -> W {
+        x.shr(self.along) & self.has_along
     }
 
     /// The cells whose previous cell along the lines is in `x`.
-    fn back_in(&self, x: Bits) -> Bits {
-        shl(x, self.along) & self.has_along_back
+    fn back_in(&self, x: W) -> W {
+        x.shl(self.along) & self.has_along_back
     }
 
     /// The cells whose next cell across the lines is in `x`.
-    fn across_in(&self, x: Bits) -> Bits {
-        shr(x, self.across) & self.has_across
+    fn across_in(&self, x: W) -> W {
+        x.shr(self.across) & self.has_across
     }
 
     /// The cells whose previous cell across the lines is in `x`.
-    fn across_back_in(&self, x: Bits) -> Bits {
-        shl(x, self.across) & self.has_across_back
+    fn across_back_in(&self, x: W) -> W {
+        x.shl(self.across) & self.has_across_back
     }
 
     /// Runs of `x` along the lines, each of `k` cells counted `k / 2`: the
     /// first two cells of every run paired off, again and again.
-    fn pairs(&self, mut x: Bits) -> i64 {
+    fn pairs(&self, mut x: W) -> i64 {
         let mut n = 0;
-        while x != 0 {
+        while x != W::ZERO {
             let starts = x & !self.back_in(x);
             let paired = starts & self.next_in(x);
-            n += i64::from(paired.count_ones());
-            x &= !(starts | shl(paired, self.along));
+            n += i64::from(paired.ones());
+            x &= !(starts | paired.shl(self.along));
         }
         n
     }
@@ -239,36 +318,77 @@ impl Lines {
     /// Take the area anchored at the single cell `a` unless one of its
     /// cells is taken or a cell beside it across the lines (one line back
     /// or two on) is; whether it was taken.
-    fn take(&self, a: Bits, taken: &mut Bits) -> bool {
-        let pair = a | shl(a, self.along);
-        let cells = pair | shl(pair, self.across);
-        if cells & *taken != 0 {
+    fn take(&self, a: W, taken: &mut W) -> bool {
+        let pair = a | a.shl(self.along);
+        let cells = pair | pair.shl(self.across);
+        if cells & *taken != W::ZERO {
             return false;
         }
-        let back = if a & self.has_across_back != 0 {
-            shr(pair, self.across)
+        let back = if a & self.has_across_back != W::ZERO {
+            pair.shr(self.across)
         } else {
-            0
+            W::ZERO
         };
-        let two_on = if shl(a, self.across) & self.has_across != 0 {
-            shl(pair, 2 * self.across)
+        let two_on = if a.shl(self.across) & self.has_across != W::ZERO {
+            pair.shl(2 * self.across)
         } else {
-            0
+            W::ZERO
         };
-        if (back | two_on) & *taken != 0 {
+        if (back | two_on) & *taken != W::ZERO {
             return false;
         }
         *taken |= cells;
         true
     }
-}
 
-fn shl(x: Bits, n: u32) -> Bits {
-    x.checked_shl(n).unwrap_or(0)
-}
-
-fn shr(x: Bits, n: u32) -> Bits {
-    x.checked_shr(n).unwrap_or(0)
+    /// The counts (see [`domineering_counts_in`]).
+    fn counts(&self, empty: W) -> Counts {
+        let e =
+            empty & (self.has_along | self.has_along_back | self.has_across | self.has_across_back);
+        let usable = i64::from((e & (self.next_in(e) | self.back_in(e))).ones());
+        let reachable = self.across_in(e) | self.across_back_in(e);
+        let safe = self.pairs(e & !reachable);
+        let max = self.pairs(e);
+        // Protective areas: a 2 x 2 block of empty cells anchored at its
+        // cell on the lower line and step, walled on one side across the
+        // lines.
+        let along_e = self.next_in(e);
+        let four = e & along_e & self.across_in(e) & self.across_in(along_e);
+        let mut areas = 0i64;
+        if four != W::ZERO {
+            let beyond_back = self.across_back_in(e);
+            let wall_back = !(beyond_back | self.next_in(beyond_back));
+            let beyond_next = self.across_in(self.across_in(e));
+            let wall_next = !(beyond_next | self.next_in(beyond_next));
+            let anchors = four & (wall_back | wall_next);
+            // Packed greedily in the order of the lines, then the steps
+            // (as the twin does).
+            let mut taken = W::ZERO;
+            let mut each = |mut rest: W| {
+                while rest != W::ZERO {
+                    let a = rest.lowest();
+                    rest = rest.without_lowest();
+                    areas += i64::from(self.take(a, &mut taken));
+                }
+            };
+            if self.left {
+                // Left's lines are the columns: column by column, down
+                // each.
+                for c in 0..self.width as u32 {
+                    each(anchors & self.first_col.shl(c));
+                }
+            } else {
+                // Right's lines are the rows: the bits' own order.
+                each(anchors);
+            }
+        }
+        Counts {
+            safe,
+            max,
+            areas,
+            usable,
+        }
+    }
 }
 
 /// Domineering's counts for `p` (Left places vertically: her lines are
@@ -285,47 +405,9 @@ pub fn domineering_counts(b: &Board, p: Player) -> Counts {
 /// [`domineering_counts`] with the player's lines made already, for a
 /// board whose empty cells are `empty`.
 pub fn domineering_counts_in(l: &Lines, empty: Bits) -> Counts {
-    let e = empty & (l.has_along | l.has_along_back | l.has_across | l.has_across_back);
-    let usable = i64::from((e & (l.next_in(e) | l.back_in(e))).count_ones());
-    let reachable = l.across_in(e) | l.across_back_in(e);
-    let safe = l.pairs(e & !reachable);
-    let max = l.pairs(e);
-    // Protective areas: a 2 x 2 block of empty cells anchored at its cell
-    // on the lower line and step, walled on one side across the lines.
-    let along_e = l.next_in(e);
-    let four = e & along_e & l.across_in(e) & l.across_in(along_e);
-    let mut areas = 0i64;
-    if four != 0 {
-        let beyond_back = l.across_back_in(e);
-        let wall_back = !(beyond_back | l.next_in(beyond_back));
-        let beyond_next = l.across_in(l.across_in(e));
-        let wall_next = !(beyond_next | l.next_in(beyond_next));
-        let anchors = four & (wall_back | wall_next);
-        // Packed greedily in the order of the lines, then the steps (as
-        // the twin does).
-        let mut taken: Bits = 0;
-        let mut each = |mut rest: Bits| {
-            while rest != 0 {
-                let a = rest & rest.wrapping_neg();
-                rest &= rest - 1;
-                areas += i64::from(l.take(a, &mut taken));
-            }
-        };
-        if l.left {
-            // Left's lines are the columns: column by column, down each.
-            for c in 0..l.width {
-                each(anchors & (l.first_col << c));
-            }
-        } else {
-            // Right's lines are the rows: the bits' own order.
-            each(anchors);
-        }
-    }
-    Counts {
-        safe,
-        max,
-        areas,
-        usable,
+    match &l.narrow {
+        Some(n) => n.counts(empty as u64),
+        None => l.wide.counts(empty),
     }
 }
 

@@ -401,12 +401,14 @@ impl<R: Ruleset> Whole<'_, '_, '_, '_, '_, R> {
         // Leaves are not remembered: the checker's rules decide them again
         // at each transposition, and keeping them took most of the set
         // (8 x 8: 195 M positions, of which 128 M leaves).
+        let key = flags(mover, winner);
+        if self.seen.get(board, 0, key).is_some() {
+            return Ok(()); // proved already (a transposition)
+        }
         if !root && self.leaf(board, mover)?.is_some() {
             return Ok(());
         }
-        if !self.seen.add(board, 0, flags(mover, winner)) {
-            return Ok(());
-        }
+        self.seen.add(board, 0, key);
         let rules = self.rules;
         let mut opts = Vec::new();
         rules.options(board, mover, |o| opts.push(o));
@@ -417,11 +419,10 @@ impl<R: Ruleset> Whole<'_, '_, '_, '_, '_, R> {
             }
             return Ok(());
         }
-        opts.sort_by_cached_key(|o| std::cmp::Reverse(rules.safety_score(o, mover)));
         let mut chosen = None;
         // A move after which the checker's rules end the line at once: by
         // the counts alone where they are on (the values of small regions
-        // cost more to find).
+        // cost more to find). Any such move will do: the rules' order.
         let zero = self.leaves.values.zero();
         let counts = self.leaves.counts_on();
         for (i, o) in opts.iter().enumerate() {
@@ -436,6 +437,8 @@ impl<R: Ruleset> Whole<'_, '_, '_, '_, '_, R> {
             }
         }
         if chosen.is_none() {
+            // Otherwise the first winning move in the search's order.
+            opts.sort_by_cached_key(|o| std::cmp::Reverse(rules.safety_score(o, mover)));
             for (i, o) in opts.iter().enumerate() {
                 if !(self.ask)(o, other)? {
                     chosen = Some(i);

@@ -196,3 +196,58 @@ fn check_regions<R: Ruleset>(rules: &R, b: &Board, i: usize) {
         }
     });
 }
+
+/// The counts attacked through the replay: a certificate of a random
+/// board with no records (whole positions, `value-cells 0`, as the prover
+/// writes them now: the counts end every line they can) makes the checker
+/// search every position itself, deciding by its counts wherever they
+/// reach. Each false claim must be refused and each true one accepted, the
+/// truth by plain minimax: counts that misjudged a position for the
+/// claimed winner would let a false claim through.
+#[test]
+fn record_less_claims_stand_or_fall_with_minimax() {
+    use partizan_check::{check, Certificate, Claims, Convention, Header};
+    let mut rng = fastrand::Rng::with_seed(31);
+    let mut memo = FxHashMap::default();
+    let (mut refused, mut by_counts) = (0, 0);
+    for _ in 0..300 {
+        let rows = rng.usize(2..=4);
+        let cols = rng.usize(2..=5);
+        let holes = rng.u8(4..9);
+        let b = board_with_holes(&mut rng, rows, cols, holes);
+        let left = wins(&b, 0, Player::Left, &mut memo);
+        let right = wins(&b, 0, Player::Right, &mut memo);
+        for (l, r) in [(left, right), (!left, right), (left, !right)] {
+            let cert = Certificate {
+                header: Header {
+                    ruleset: Domineering.name().to_string(),
+                    convention: Convention::Normal,
+                    value_cells: 0,
+                    whole: true,
+                    bounds: true,
+                    fine: false,
+                    board: Domineering.format(&b),
+                    claims: Claims {
+                        left_first: Some(l),
+                        right_first: Some(r),
+                    },
+                },
+                records: Vec::new(),
+            };
+            let got = check(&Domineering, &cert, 1_000_000);
+            if (l, r) == (left, right) {
+                let rep = got.unwrap_or_else(|e| panic!("{}: {e}", Domineering.format(&b)));
+                by_counts += rep.by_bounds;
+            } else {
+                assert!(
+                    got.is_err(),
+                    "a false claim ({l}, {r}) on {} passed",
+                    Domineering.format(&b)
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!(refused, 600);
+    assert!(by_counts > 1000, "the counts decided only {by_counts}");
+}

@@ -296,6 +296,32 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
     /// (Domineering under normal play, where the counts are on): the
     /// cheap half of [`Leaves::leaf`].
     pub fn by_counts(&mut self, board: &Board, tail: Id, mover: Player) -> Option<bool> {
+        if self.by_counts_half(board, tail, mover, true)? {
+            return Some(true);
+        }
+        self.by_counts_half(board, tail, mover, false)?
+            .then_some(false)
+    }
+
+    /// Whether the counts say `mover` loses (`board`, `tail`): the second
+    /// half of [`Leaves::by_counts`] alone (where it holds, the first
+    /// cannot: both are sound), for a prover looking for a move that ends
+    /// the line.
+    pub fn loses_by_counts(&mut self, board: &Board, tail: Id, mover: Player) -> bool {
+        self.by_counts_half(board, tail, mover, false) == Some(true)
+    }
+
+    /// One half of [`leaves::decide_by_counts`]: whether the counts say
+    /// `mover` wins (`win`) or loses (not `win`), each half counting only
+    /// what it reads; `None` where the counts are off or the tail is no
+    /// near integer.
+    fn by_counts_half(
+        &mut self,
+        board: &Board,
+        tail: Id,
+        mover: Player,
+        win: bool,
+    ) -> Option<bool> {
         if !self.counts_on() {
             return None;
         }
@@ -312,14 +338,29 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
                 l
             }
         };
-        let left = leaves::domineering_counts_in(&lines[0], board.layer(0));
-        let right = leaves::domineering_counts_in(&lines[1], board.layer(0));
         let (lo, hi) = if tail == self.values.zero() {
             (0, 0)
         } else {
             leaves::integer_bounds(&mut self.values, tail, TAIL_REACH)?
         };
-        leaves::decide_by_counts(left, right, lo, hi, mover)
+        let (ml, ol) = match mover {
+            Player::Left => (&lines[0], &lines[1]),
+            Player::Right => (&lines[1], &lines[0]),
+        };
+        let e = board.layer(0);
+        Some(if win {
+            let (m, o) = (
+                leaves::domineering_sure_in(ml, e),
+                leaves::domineering_most_in(ol, e),
+            );
+            leaves::mover_sure_to_win(m, o, lo, hi, mover)
+        } else {
+            let (m, o) = (
+                leaves::domineering_most_in(ml, e),
+                leaves::domineering_sure_in(ol, e),
+            );
+            leaves::mover_sure_to_lose(m, o, lo, hi, mover)
+        })
     }
 
     /// Whether `mover` wins (`board`, `tail`) by a rule that needs no
@@ -522,27 +563,34 @@ enum Enter {
 /// them the memory is cleared: they are found again if met again).
 const SCRATCH: usize = 1 << 22;
 
-/// What is known of positions: `proven` (the claimed winner wins) and
-/// `refuted` (does not, whatever the records say).
+/// What is known of positions: proven (`true`: the claimed winner wins)
+/// or refuted (`false`: does not, whatever the records say), in one map
+/// (one look-up a position); a proof outranks a refutation.
 #[derive(Default)]
 struct Known {
-    proven: PosMap<()>,
-    refuted: PosMap<()>,
+    map: PosMap<bool>,
 }
 
 impl Known {
     fn get(&self, b: &Board, tail: Id, key: u8) -> Option<bool> {
-        if self.proven.get(b, tail, key).is_some() {
-            Some(true)
-        } else if self.refuted.get(b, tail, key).is_some() {
-            Some(false)
-        } else {
-            None
+        if self.map.is_empty() {
+            return None;
+        }
+        self.map.get(b, tail, key).copied()
+    }
+
+    fn prove(&mut self, b: &Board, tail: Id, key: u8) {
+        self.map.insert(b, tail, key, true);
+    }
+
+    fn refute(&mut self, b: &Board, tail: Id, key: u8) {
+        if self.map.get(b, tail, key).is_none() {
+            self.map.insert(b, tail, key, false);
         }
     }
 
     fn len(&self) -> usize {
-        self.proven.len() + self.refuted.len()
+        self.map.len()
     }
 }
 
@@ -767,9 +815,9 @@ impl<R: Ruleset> Checker<'_, '_, R> {
             };
             let key = flags(f.mover, winner);
             if r {
-                known.proven.insert(&f.board, f.tail, key, ());
+                known.prove(&f.board, f.tail, key);
             } else if f.exact {
-                known.refuted.insert(&f.board, f.tail, key, ());
+                known.refute(&f.board, f.tail, key);
             }
             last = Some((r, f.exact));
             self.pool.push(f.kids);

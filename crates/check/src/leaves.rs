@@ -341,14 +341,35 @@ impl<W: Word> LinesOf<W> {
         true
     }
 
+    /// The board's cells among `empty`.
+    fn cells(&self, empty: W) -> W {
+        empty & (self.has_along | self.has_along_back | self.has_across | self.has_across_back)
+    }
+
     /// The counts (see [`domineering_counts_in`]).
     fn counts(&self, empty: W) -> Counts {
-        let e =
-            empty & (self.has_along | self.has_along_back | self.has_across | self.has_across_back);
+        let (max, usable) = self.most(empty);
+        let (safe, areas) = self.sure(empty);
+        Counts {
+            safe,
+            max,
+            areas,
+            usable,
+        }
+    }
+
+    /// The most moves and the usable cells.
+    fn most(&self, empty: W) -> (i64, i64) {
+        let e = self.cells(empty);
         let usable = i64::from((e & (self.next_in(e) | self.back_in(e))).ones());
+        (self.pairs(e), usable)
+    }
+
+    /// The safe moves and the protective areas.
+    fn sure(&self, empty: W) -> (i64, i64) {
+        let e = self.cells(empty);
         let reachable = self.across_in(e) | self.across_back_in(e);
         let safe = self.pairs(e & !reachable);
-        let max = self.pairs(e);
         // Protective areas: a 2 x 2 block of empty cells anchored at its
         // cell on the lower line and step, walled on one side across the
         // lines.
@@ -382,12 +403,7 @@ impl<W: Word> LinesOf<W> {
                 each(anchors);
             }
         }
-        Counts {
-            safe,
-            max,
-            areas,
-            usable,
-        }
+        (safe, areas)
     }
 }
 
@@ -408,6 +424,36 @@ pub fn domineering_counts_in(l: &Lines, empty: Bits) -> Counts {
     match &l.narrow {
         Some(n) => n.counts(empty as u64),
         None => l.wide.counts(empty),
+    }
+}
+
+/// The half of [`domineering_counts_in`] a player is sure of: its `safe`
+/// moves and `areas` (the other fields 0).
+pub fn domineering_sure_in(l: &Lines, empty: Bits) -> Counts {
+    let (safe, areas) = match &l.narrow {
+        Some(n) => n.sure(empty as u64),
+        None => l.wide.sure(empty),
+    };
+    Counts {
+        safe,
+        areas,
+        max: 0,
+        usable: 0,
+    }
+}
+
+/// The half of [`domineering_counts_in`] that bounds a player: its `max`
+/// moves and `usable` cells (the other fields 0).
+pub fn domineering_most_in(l: &Lines, empty: Bits) -> Counts {
+    let (max, usable) = match &l.narrow {
+        Some(n) => n.most(empty as u64),
+        None => l.wide.most(empty),
+    };
+    Counts {
+        safe: 0,
+        areas: 0,
+        max,
+        usable,
     }
 }
 
@@ -547,38 +593,71 @@ pub fn decide_by_counts(
     hi: i64,
     mover: Player,
 ) -> Option<bool> {
-    // `sure` moving first or second, against `other`'s most, with `free`
-    // moves for the one and `other_free` for the other.
-    let beats = |sure: Counts, first: bool, free: i64, other: Counts, other_free: i64| {
-        let taken = if first {
-            (sure.areas + 1) / 2
-        } else {
-            sure.areas / 2
-        };
-        let mine = sure.safe + 2 * taken + free;
-        let theirs = other.max.min((other.usable - 4 * taken).max(0) / 2) + other_free;
-        (mine, theirs)
+    let (m, o) = match mover {
+        Player::Left => (left, right),
+        Player::Right => (right, left),
     };
-    let (lo_l, lo_r) = (lo.max(0), (-lo).max(0));
-    let (hi_l, hi_r) = (hi.max(0), (-hi).max(0));
-    match mover {
+    if mover_sure_to_win(m, o, lo, hi, mover) {
+        Some(true)
+    } else if mover_sure_to_lose(m, o, lo, hi, mover) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// `sure` moving first or second, against `other`'s most, with `free`
+/// moves for the one and `other_free` for the other: the moves the one is
+/// sure of and the most the other makes. Reads `sure.safe`, `sure.areas`,
+/// `other.max` and `other.usable` only.
+fn beats(sure: Counts, first: bool, free: i64, other: Counts, other_free: i64) -> (i64, i64) {
+    let taken = if first {
+        (sure.areas + 1) / 2
+    } else {
+        sure.areas / 2
+    };
+    let mine = sure.safe + 2 * taken + free;
+    let theirs = other.max.min((other.usable - 4 * taken).max(0) / 2) + other_free;
+    (mine, theirs)
+}
+
+/// The free moves of (Left, Right) from a tail read as `t`.
+fn free(t: i64) -> (i64, i64) {
+    (t.max(0), (-t).max(0))
+}
+
+/// The first half of [`decide_by_counts`]: the mover (counts `m`) wins
+/// moving first against the other (counts `o`). Reads `m.safe`, `m.areas`,
+/// `o.max` and `o.usable` only.
+pub fn mover_sure_to_win(m: Counts, o: Counts, lo: i64, hi: i64, mover: Player) -> bool {
+    let (mine, theirs) = match mover {
         Player::Left => {
-            let (m, t) = beats(left, true, lo_l, right, lo_r);
-            if m > t {
-                return Some(true);
-            }
-            let (m, t) = beats(right, false, hi_r, left, hi_l);
-            (m >= t).then_some(false)
+            let (l, r) = free(lo);
+            beats(m, true, l, o, r)
         }
         Player::Right => {
-            let (m, t) = beats(right, true, hi_r, left, hi_l);
-            if m > t {
-                return Some(true);
-            }
-            let (m, t) = beats(left, false, lo_l, right, lo_r);
-            (m >= t).then_some(false)
+            let (l, r) = free(hi);
+            beats(m, true, r, o, l)
         }
-    }
+    };
+    mine > theirs
+}
+
+/// The second half of [`decide_by_counts`]: the other player (counts `o`),
+/// moving second, is sure of as many moves as the mover (counts `m`) can
+/// make. Reads `o.safe`, `o.areas`, `m.max` and `m.usable` only.
+pub fn mover_sure_to_lose(m: Counts, o: Counts, lo: i64, hi: i64, mover: Player) -> bool {
+    let (mine, theirs) = match mover {
+        Player::Left => {
+            let (l, r) = free(hi);
+            beats(o, false, r, m, l)
+        }
+        Player::Right => {
+            let (l, r) = free(lo);
+            beats(o, false, l, m, r)
+        }
+    };
+    mine >= theirs
 }
 
 /// The greatest integer `lo <= t` and the least `hi >= t`, looked for

@@ -1,17 +1,19 @@
 //! Where a decided job's time goes: the budgeted search, the certificate
-//! (the prover) and the master's check, on the positions two plies below
-//! a Domineering rectangle (Left first at the root):
+//! (the prover, writing text as a worker does) and the master's check
+//! (reading the text, then replaying it), on the positions two plies
+//! below a Domineering rectangle (Left first at the root; the first
+//! POSITIONS of them, 40 unless told):
 //!
 //! ```text
-//! cargo run --release -p partizan-jobs --example cert_cost -- 7 7
+//! cargo run --release -p partizan-jobs --example cert_cost -- 7 7 [POSITIONS]
 //! ```
 
 use std::time::Instant;
 
-use partizan_check::check;
+use partizan_check::{check, Certificate};
 use partizan_games::{Domineering, Player, Ruleset};
 use partizan_solve::outcome::Convention;
-use partizan_solve::search::certificate::solve_with_certificate;
+use partizan_solve::search::certificate::write_certificate;
 use partizan_solve::search::{solve, Control, First, SearchConfig};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -41,10 +43,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let rep = solve(&Domineering, b, &cfg, &ctl)?;
         ts += t.elapsed().as_secs_f64();
         nodes += rep.total().nodes;
+        // As a worker writes it (text) and the master checks it (reads
+        // the text, then replays it).
         let t = Instant::now();
-        let (_, cert) = solve_with_certificate(&Domineering, b, &cfg, &ctl)?;
+        let mut text = Vec::new();
+        write_certificate(&Domineering, b, &cfg, &ctl, &mut text)?;
         tc += t.elapsed().as_secs_f64();
         let t = Instant::now();
+        let cert = Certificate::parse(std::str::from_utf8(&text)?)?;
         let r = check(&Domineering, &cert, u64::MAX)?;
         tk += t.elapsed().as_secs_f64();
         sum += r;

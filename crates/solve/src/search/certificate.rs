@@ -427,11 +427,11 @@ impl<R: Ruleset> Whole<'_, '_, '_, '_, '_, R> {
         let counts = self.leaves.counts_on();
         for (i, o) in opts.iter().enumerate() {
             let at_once = if counts {
-                self.leaves.by_counts(o, zero, other)
+                self.leaves.loses_by_counts(o, zero, other)
             } else {
-                self.leaf(o, other)?
+                self.leaf(o, other)? == Some(false)
             };
-            if at_once == Some(false) {
+            if at_once {
                 chosen = Some(i);
                 break;
             }

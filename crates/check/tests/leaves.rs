@@ -206,7 +206,7 @@ fn check_regions<R: Ruleset>(rules: &R, b: &Board, i: usize) {
 /// claimed winner would let a false claim through.
 #[test]
 fn record_less_claims_stand_or_fall_with_minimax() {
-    use partizan_check::{check, Certificate, Claims, Convention, Header};
+    use partizan_check::{check, Certificate, Claims, Header};
     let mut rng = fastrand::Rng::with_seed(31);
     let mut memo = FxHashMap::default();
     let (mut refused, mut by_counts) = (0, 0);
@@ -219,19 +219,14 @@ fn record_less_claims_stand_or_fall_with_minimax() {
         let right = wins(&b, 0, Player::Right, &mut memo);
         for (l, r) in [(left, right), (!left, right), (left, !right)] {
             let cert = Certificate {
-                header: Header {
-                    ruleset: Domineering.name().to_string(),
-                    convention: Convention::Normal,
-                    value_cells: 0,
-                    whole: true,
-                    bounds: true,
-                    fine: false,
-                    board: Domineering.format(&b),
-                    claims: Claims {
+                header: Header::whole_by_bounds(
+                    Domineering.name(),
+                    Domineering.format(&b),
+                    Claims {
                         left_first: Some(l),
                         right_first: Some(r),
                     },
-                },
+                ),
                 records: Vec::new(),
             };
             let got = check(&Domineering, &cert, 1_000_000);

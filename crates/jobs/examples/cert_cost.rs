@@ -1,6 +1,6 @@
 //! Where a decided job's time goes: the budgeted search, the certificate
 //! (the prover, writing text as a worker does) and the master's check
-//! (reading the text, then replaying it), on the positions two plies
+//! (reading the text a record at a time as it replays it), on the positions two plies
 //! below a Domineering rectangle (Left first at the root; the first
 //! POSITIONS of them, 40 unless told):
 //!
@@ -8,9 +8,10 @@
 //! cargo run --release -p partizan-jobs --example cert_cost -- 7 7 [POSITIONS]
 //! ```
 
+use std::ops::ControlFlow;
 use std::time::Instant;
 
-use partizan_check::{check, Certificate};
+use partizan_check::{check_reader, CertReader};
 use partizan_games::{Domineering, Player, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::write_certificate;
@@ -50,8 +51,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         write_certificate(&Domineering, b, &cfg, &ctl, &mut text)?;
         tc += t.elapsed().as_secs_f64();
         let t = Instant::now();
-        let cert = Certificate::parse(std::str::from_utf8(&text)?)?;
-        let r = check(&Domineering, &cert, u64::MAX)?;
+        let reader = CertReader::new(&text[..])?;
+        let r = check_reader(&Domineering, reader, u64::MAX, &mut |_| {
+            ControlFlow::Continue(())
+        })?;
         tk += t.elapsed().as_secs_f64();
         sum += r;
     }

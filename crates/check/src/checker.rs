@@ -33,6 +33,19 @@ pub struct CheckReport {
     pub records: u64,
 }
 
+impl std::ops::AddAssign for CheckReport {
+    /// The work of two checks together.
+    fn add_assign(&mut self, o: CheckReport) {
+        self.positions += o.positions;
+        self.by_value += o.by_value;
+        self.by_bounds += o.by_bounds;
+        self.terminal += o.terminal;
+        self.searched += o.searched;
+        self.valued += o.valued;
+        self.records += o.records;
+    }
+}
+
 /// Where a check is, for a progress display; the callback that hears it
 /// answers whether to go on ([`ControlFlow::Break`] ends the check with
 /// [`CertError::Stopped`]).
@@ -173,6 +186,8 @@ pub struct Leaves<'r, R: Ruleset> {
     /// Region positions the values may still take (the check's budget).
     budget: u64,
     parts: Vec<partizan_games::Bits>,
+    /// Left's and Right's lines on the check's rectangle, for the counts.
+    lines: Option<[leaves::Lines; 2]>,
 }
 
 /// Which rule decided a position.
@@ -223,7 +238,13 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
             regions: RegionValues::default(),
             budget: u64::MAX,
             parts: Vec::new(),
+            lines: None,
         })
+    }
+
+    /// Whether Domineering's move counts decide positions here.
+    pub fn counts_on(&self) -> bool {
+        self.counts && self.convention == Convention::Normal
     }
 
     /// Region positions valued so far.
@@ -271,6 +292,77 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
         Ok((o.restrict(keep), tail))
     }
 
+    /// Whether `mover` wins (`board`, `tail`) by counting moves
+    /// (Domineering under normal play, where the counts are on): the
+    /// cheap half of [`Leaves::leaf`].
+    pub fn by_counts(&mut self, board: &Board, tail: Id, mover: Player) -> Option<bool> {
+        if self.by_counts_half(board, tail, mover, true)? {
+            return Some(true);
+        }
+        self.by_counts_half(board, tail, mover, false)?
+            .then_some(false)
+    }
+
+    /// Whether the counts say `mover` loses (`board`, `tail`): the second
+    /// half of [`Leaves::by_counts`] alone (where it holds, the first
+    /// cannot: both are sound), for a prover looking for a move that ends
+    /// the line.
+    pub fn loses_by_counts(&mut self, board: &Board, tail: Id, mover: Player) -> bool {
+        self.by_counts_half(board, tail, mover, false) == Some(true)
+    }
+
+    /// One half of [`leaves::decide_by_counts`]: whether the counts say
+    /// `mover` wins (`win`) or loses (not `win`), each half counting only
+    /// what it reads; `None` where the counts are off or the tail is no
+    /// near integer.
+    fn by_counts_half(
+        &mut self,
+        board: &Board,
+        tail: Id,
+        mover: Player,
+        win: bool,
+    ) -> Option<bool> {
+        if !self.counts_on() {
+            return None;
+        }
+        let lines = match self.lines {
+            Some(l) if l[0].fits(board, Player::Left) => l,
+            _ if board.width() == 0 || board.height() == 0 => return None,
+            _ => {
+                let (w, h) = (board.width(), board.height());
+                let l = [
+                    leaves::Lines::new(w, h, Player::Left),
+                    leaves::Lines::new(w, h, Player::Right),
+                ];
+                self.lines = Some(l);
+                l
+            }
+        };
+        let (lo, hi) = if tail == self.values.zero() {
+            (0, 0)
+        } else {
+            leaves::integer_bounds(&mut self.values, tail, TAIL_REACH)?
+        };
+        let (ml, ol) = match mover {
+            Player::Left => (&lines[0], &lines[1]),
+            Player::Right => (&lines[1], &lines[0]),
+        };
+        let e = board.layer(0);
+        Some(if win {
+            let (m, o) = (
+                leaves::domineering_sure_in(ml, e),
+                leaves::domineering_most_in(ol, e),
+            );
+            leaves::mover_sure_to_win(m, o, lo, hi, mover)
+        } else {
+            let (m, o) = (
+                leaves::domineering_most_in(ml, e),
+                leaves::domineering_sure_in(ol, e),
+            );
+            leaves::mover_sure_to_lose(m, o, lo, hi, mover)
+        })
+    }
+
     /// Whether `mover` wins (`board`, `tail`) by a rule that needs no
     /// play (normal play only), and which rule.
     pub fn leaf(
@@ -281,6 +373,11 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
     ) -> Result<Option<(bool, Rule)>, CertError> {
         if self.convention != Convention::Normal {
             return Ok(None);
+        }
+        // Counting first: it is cheap, and where both rules decide they
+        // agree (each is sound).
+        if let Some(w) = self.by_counts(board, tail, mover) {
+            return Ok(Some((w, Rule::Counts)));
         }
         let by_values = if self.rules.cells(board) == 0 {
             Some(tail)
@@ -309,15 +406,6 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
         if let Some(g) = by_values {
             let w = leaves::mover_wins(&mut self.values, g, mover);
             return Ok(Some((w, Rule::Values)));
-        }
-        if self.counts {
-            let left = leaves::domineering_counts(board, Player::Left);
-            let right = leaves::domineering_counts(board, Player::Right);
-            if let Some((lo, hi)) = leaves::integer_bounds(&mut self.values, tail, TAIL_REACH) {
-                if let Some(w) = leaves::decide_by_counts(left, right, lo, hi, mover) {
-                    return Ok(Some((w, Rule::Counts)));
-                }
-            }
         }
         Ok(None)
     }
@@ -475,27 +563,34 @@ enum Enter {
 /// them the memory is cleared: they are found again if met again).
 const SCRATCH: usize = 1 << 22;
 
-/// What is known of positions: `proven` (the claimed winner wins) and
-/// `refuted` (does not, whatever the records say).
+/// What is known of positions: proven (`true`: the claimed winner wins)
+/// or refuted (`false`: does not, whatever the records say), in one map
+/// (one look-up a position); a proof outranks a refutation.
 #[derive(Default)]
 struct Known {
-    proven: PosMap<()>,
-    refuted: PosMap<()>,
+    map: PosMap<bool>,
 }
 
 impl Known {
     fn get(&self, b: &Board, tail: Id, key: u8) -> Option<bool> {
-        if self.proven.get(b, tail, key).is_some() {
-            Some(true)
-        } else if self.refuted.get(b, tail, key).is_some() {
-            Some(false)
-        } else {
-            None
+        if self.map.is_empty() {
+            return None;
+        }
+        self.map.get(b, tail, key).copied()
+    }
+
+    fn prove(&mut self, b: &Board, tail: Id, key: u8) {
+        self.map.insert(b, tail, key, true);
+    }
+
+    fn refute(&mut self, b: &Board, tail: Id, key: u8) {
+        if self.map.get(b, tail, key).is_none() {
+            self.map.insert(b, tail, key, false);
         }
     }
 
     fn len(&self) -> usize {
-        self.proven.len() + self.refuted.len()
+        self.map.len()
     }
 }
 
@@ -720,9 +815,9 @@ impl<R: Ruleset> Checker<'_, '_, R> {
             };
             let key = flags(f.mover, winner);
             if r {
-                known.proven.insert(&f.board, f.tail, key, ());
+                known.prove(&f.board, f.tail, key);
             } else if f.exact {
-                known.refuted.insert(&f.board, f.tail, key, ());
+                known.refute(&f.board, f.tail, key);
             }
             last = Some((r, f.exact));
             self.pool.push(f.kids);

@@ -174,6 +174,22 @@ pub struct Header {
 }
 
 impl Header {
+    /// The header of a whole-position proof under normal play that ends
+    /// its lines by the move bounds alone (`value-cells 0`), as the
+    /// Domineering prover writes them: `ruleset`'s `board`, `claims`.
+    pub fn whole_by_bounds(ruleset: &str, board: String, claims: Claims) -> Header {
+        Header {
+            ruleset: ruleset.to_string(),
+            convention: Convention::Normal,
+            value_cells: 0,
+            whole: true,
+            bounds: true,
+            fine: false,
+            board,
+            claims,
+        }
+    }
+
     /// Write the header's lines.
     pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "{HEADER}")?;

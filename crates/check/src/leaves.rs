@@ -136,8 +136,331 @@ pub struct Counts {
     pub usable: i64,
 }
 
+/// The bit sets the counts work on: `u64` for rectangles of at most 64
+/// cells, the whole `Bits` (`u128`) otherwise.
+trait Word:
+    Copy
+    + Eq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitOrAssign
+    + std::ops::BitAndAssign
+    + std::ops::Not<Output = Self>
+{
+    const ZERO: Self;
+    fn from_bits(x: Bits) -> Self;
+    fn ones(self) -> u32;
+    fn lowest(self) -> Self;
+    fn without_lowest(self) -> Self;
+    fn shl(self, n: u32) -> Self;
+    fn shr(self, n: u32) -> Self;
+}
+
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const ZERO: Self = 0;
+            fn from_bits(x: Bits) -> Self {
+                x as $t
+            }
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            fn lowest(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            fn shl(self, n: u32) -> Self {
+                self.checked_shl(n).unwrap_or(0)
+            }
+            fn shr(self, n: u32) -> Self {
+                self.checked_shr(n).unwrap_or(0)
+            }
+        }
+    };
+}
+word!(u64);
+word!(u128);
+
+/// A Domineering rectangle as one player sees it, for
+/// [`domineering_counts_in`]: which cells have a next or previous cell
+/// along the player's lines and across them, and the bit distances of
+/// those steps. It depends on the rectangle alone, so a check makes it
+/// once.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Lines {
+    width: usize,
+    height: usize,
+    left: bool,
+    narrow: Option<LinesOf<u64>>,
+    wide: LinesOf<u128>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct LinesOf<W> {
+    /// Cells with a next cell along / across the lines.
+    has_along: W,
+    has_across: W,
+    /// Cells with a previous cell along / across the lines.
+    has_along_back: W,
+    has_across_back: W,
+    along: u32,
+    across: u32,
+    /// The first column (Left's first line).
+    first_col: W,
+    width: usize,
+    left: bool,
+}
+
+impl Lines {
+    /// The lines of `p` on a `width` x `height` rectangle (both at least
+    /// 1, at most 128 cells).
+    pub fn new(width: usize, height: usize, p: Player) -> Lines {
+        let (w, h) = (width, height);
+        let full: Bits = if w * h >= 128 {
+            Bits::MAX
+        } else {
+            (1 << (w * h)) - 1
+        };
+        let mut first_col: Bits = 0;
+        for r in 0..h {
+            first_col |= 1 << (r * w);
+        }
+        let last_col = first_col << (w - 1);
+        let first_row: Bits = if w >= 128 { Bits::MAX } else { (1 << w) - 1 };
+        let last_row = first_row << (w * (h - 1));
+        // Left places vertically: along her lines is down a row (w bits),
+        // across is one column (1 bit); Right the other way round.
+        let (rows_next, rows_back) = (full & !last_row, full & !first_row);
+        let (cols_next, cols_back) = (full & !last_col, full & !first_col);
+        let left = p == Player::Left;
+        let (along, across) = if left { (w as u32, 1) } else { (1, w as u32) };
+        let pick = |a: Bits, b: Bits| if left { (a, b) } else { (b, a) };
+        let (has_along, has_across) = pick(rows_next, cols_next);
+        let (has_along_back, has_across_back) = pick(rows_back, cols_back);
+        fn of<W: Word>(
+            m: [Bits; 5],
+            along: u32,
+            across: u32,
+            width: usize,
+            left: bool,
+        ) -> LinesOf<W> {
+            LinesOf {
+                has_along: W::from_bits(m[0]),
+                has_across: W::from_bits(m[1]),
+                has_along_back: W::from_bits(m[2]),
+                has_across_back: W::from_bits(m[3]),
+                first_col: W::from_bits(m[4]),
+                along,
+                across,
+                width,
+                left,
+            }
+        }
+        let m = [
+            has_along,
+            has_across,
+            has_along_back,
+            has_across_back,
+            first_col,
+        ];
+        Lines {
+            width,
+            height,
+            left,
+            narrow: (w * h <= 64).then(|| of(m, along, across, w, left)),
+            wide: of(m, along, across, w, left),
+        }
+    }
+
+    /// Whether these are the lines of `p` on `b`'s rectangle.
+    pub fn fits(&self, b: &Board, p: Player) -> bool {
+        (self.width, self.height, self.left) == (b.width(), b.height(), p == Player::Left)
+    }
+}
+
+impl<W: Word> LinesOf<W> {
+    /// The cells whose next cell along the lines is in `x`.
+    fn next_in(&self, x: W) -> W {
+        x.shr(self.along) & self.has_along
+    }
+
+    /// The cells whose previous cell along the lines is in `x`.
+    fn back_in(&self, x: W) -> W {
+        x.shl(self.along) & self.has_along_back
+    }
+
+    /// The cells whose next cell across the lines is in `x`.
+    fn across_in(&self, x: W) -> W {
+        x.shr(self.across) & self.has_across
+    }
+
+    /// The cells whose previous cell across the lines is in `x`.
+    fn across_back_in(&self, x: W) -> W {
+        x.shl(self.across) & self.has_across_back
+    }
+
+    /// Runs of `x` along the lines, each of `k` cells counted `k / 2`: the
+    /// first two cells of every run paired off, again and again.
+    fn pairs(&self, mut x: W) -> i64 {
+        let mut n = 0;
+        while x != W::ZERO {
+            let starts = x & !self.back_in(x);
+            let paired = starts & self.next_in(x);
+            n += i64::from(paired.ones());
+            x &= !(starts | paired.shl(self.along));
+        }
+        n
+    }
+
+    /// Take the area anchored at the single cell `a` unless one of its
+    /// cells is taken or a cell beside it across the lines (one line back
+    /// or two on) is; whether it was taken.
+    fn take(&self, a: W, taken: &mut W) -> bool {
+        let pair = a | a.shl(self.along);
+        let cells = pair | pair.shl(self.across);
+        if cells & *taken != W::ZERO {
+            return false;
+        }
+        let back = if a & self.has_across_back != W::ZERO {
+            pair.shr(self.across)
+        } else {
+            W::ZERO
+        };
+        let two_on = if a.shl(self.across) & self.has_across != W::ZERO {
+            pair.shl(2 * self.across)
+        } else {
+            W::ZERO
+        };
+        if (back | two_on) & *taken != W::ZERO {
+            return false;
+        }
+        *taken |= cells;
+        true
+    }
+
+    /// The board's cells among `empty`.
+    fn cells(&self, empty: W) -> W {
+        empty & (self.has_along | self.has_along_back | self.has_across | self.has_across_back)
+    }
+
+    /// The counts (see [`domineering_counts_in`]).
+    fn counts(&self, empty: W) -> Counts {
+        let (max, usable) = self.most(empty);
+        let (safe, areas) = self.sure(empty);
+        Counts {
+            safe,
+            max,
+            areas,
+            usable,
+        }
+    }
+
+    /// The most moves and the usable cells.
+    fn most(&self, empty: W) -> (i64, i64) {
+        let e = self.cells(empty);
+        let usable = i64::from((e & (self.next_in(e) | self.back_in(e))).ones());
+        (self.pairs(e), usable)
+    }
+
+    /// The safe moves and the protective areas.
+    fn sure(&self, empty: W) -> (i64, i64) {
+        let e = self.cells(empty);
+        let reachable = self.across_in(e) | self.across_back_in(e);
+        let safe = self.pairs(e & !reachable);
+        // Protective areas: a 2 x 2 block of empty cells anchored at its
+        // cell on the lower line and step, walled on one side across the
+        // lines.
+        let along_e = self.next_in(e);
+        let four = e & along_e & self.across_in(e) & self.across_in(along_e);
+        let mut areas = 0i64;
+        if four != W::ZERO {
+            let beyond_back = self.across_back_in(e);
+            let wall_back = !(beyond_back | self.next_in(beyond_back));
+            let beyond_next = self.across_in(self.across_in(e));
+            let wall_next = !(beyond_next | self.next_in(beyond_next));
+            let anchors = four & (wall_back | wall_next);
+            // Packed greedily in the order of the lines, then the steps
+            // (as the twin does).
+            let mut taken = W::ZERO;
+            let mut each = |mut rest: W| {
+                while rest != W::ZERO {
+                    let a = rest.lowest();
+                    rest = rest.without_lowest();
+                    areas += i64::from(self.take(a, &mut taken));
+                }
+            };
+            if self.left {
+                // Left's lines are the columns: column by column, down
+                // each.
+                for c in 0..self.width as u32 {
+                    each(anchors & self.first_col.shl(c));
+                }
+            } else {
+                // Right's lines are the rows: the bits' own order.
+                each(anchors);
+            }
+        }
+        (safe, areas)
+    }
+}
+
 /// Domineering's counts for `p` (Left places vertically: her lines are
-/// the columns), cell by cell. A cell is empty when it is in layer 0.
+/// the columns) on bitboards, exactly as [`domineering_counts_plain`]
+/// counts them cell by cell (see there for what they are and why they
+/// hold).
+pub fn domineering_counts(b: &Board, p: Player) -> Counts {
+    if b.width() == 0 || b.height() == 0 {
+        return domineering_counts_plain(b, p);
+    }
+    domineering_counts_in(&Lines::new(b.width(), b.height(), p), b.layer(0))
+}
+
+/// [`domineering_counts`] with the player's lines made already, for a
+/// board whose empty cells are `empty`.
+pub fn domineering_counts_in(l: &Lines, empty: Bits) -> Counts {
+    match &l.narrow {
+        Some(n) => n.counts(empty as u64),
+        None => l.wide.counts(empty),
+    }
+}
+
+/// The half of [`domineering_counts_in`] a player is sure of: its `safe`
+/// moves and `areas` (the other fields 0).
+pub fn domineering_sure_in(l: &Lines, empty: Bits) -> Counts {
+    let (safe, areas) = match &l.narrow {
+        Some(n) => n.sure(empty as u64),
+        None => l.wide.sure(empty),
+    };
+    Counts {
+        safe,
+        areas,
+        max: 0,
+        usable: 0,
+    }
+}
+
+/// The half of [`domineering_counts_in`] that bounds a player: its `max`
+/// moves and `usable` cells (the other fields 0).
+pub fn domineering_most_in(l: &Lines, empty: Bits) -> Counts {
+    let (max, usable) = match &l.narrow {
+        Some(n) => n.most(empty as u64),
+        None => l.wide.most(empty),
+    };
+    Counts {
+        safe: 0,
+        areas: 0,
+        max,
+        usable,
+    }
+}
+
+/// Domineering's counts for `p` (Left places vertically: her lines are
+/// the columns), cell by cell: the definition [`domineering_counts`]
+/// computes on bitboards, kept as its twin (the tests hold the two equal
+/// on random boards). A cell is empty when it is in layer 0.
 ///
 /// * **Safe moves.** The opponent covers a cell only together with an
 ///   empty neighbour across `p`'s lines; a cell with neither such
@@ -156,7 +479,7 @@ pub struct Counts {
 ///   opponent plays in first (any of its cells covered) gives nothing.
 ///   One move of the opponent covers cells of one area at most, as no two
 ///   areas counted lie side by side across the lines.
-pub fn domineering_counts(b: &Board, p: Player) -> Counts {
+pub fn domineering_counts_plain(b: &Board, p: Player) -> Counts {
     let (w, h) = (b.width(), b.height());
     let empty_rc = |r: usize, c: usize| b.layer(0) & (1u128 << (r * w + c)) != 0;
     // Lines along which `p` places, and the cell at (line, step).
@@ -270,38 +593,71 @@ pub fn decide_by_counts(
     hi: i64,
     mover: Player,
 ) -> Option<bool> {
-    // `sure` moving first or second, against `other`'s most, with `free`
-    // moves for the one and `other_free` for the other.
-    let beats = |sure: Counts, first: bool, free: i64, other: Counts, other_free: i64| {
-        let taken = if first {
-            (sure.areas + 1) / 2
-        } else {
-            sure.areas / 2
-        };
-        let mine = sure.safe + 2 * taken + free;
-        let theirs = other.max.min((other.usable - 4 * taken).max(0) / 2) + other_free;
-        (mine, theirs)
+    let (m, o) = match mover {
+        Player::Left => (left, right),
+        Player::Right => (right, left),
     };
-    let (lo_l, lo_r) = (lo.max(0), (-lo).max(0));
-    let (hi_l, hi_r) = (hi.max(0), (-hi).max(0));
-    match mover {
+    if mover_sure_to_win(m, o, lo, hi, mover) {
+        Some(true)
+    } else if mover_sure_to_lose(m, o, lo, hi, mover) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// `sure` moving first or second, against `other`'s most, with `free`
+/// moves for the one and `other_free` for the other: the moves the one is
+/// sure of and the most the other makes. Reads `sure.safe`, `sure.areas`,
+/// `other.max` and `other.usable` only.
+fn beats(sure: Counts, first: bool, free: i64, other: Counts, other_free: i64) -> (i64, i64) {
+    let taken = if first {
+        (sure.areas + 1) / 2
+    } else {
+        sure.areas / 2
+    };
+    let mine = sure.safe + 2 * taken + free;
+    let theirs = other.max.min((other.usable - 4 * taken).max(0) / 2) + other_free;
+    (mine, theirs)
+}
+
+/// The free moves of (Left, Right) from a tail read as `t`.
+fn free(t: i64) -> (i64, i64) {
+    (t.max(0), (-t).max(0))
+}
+
+/// The first half of [`decide_by_counts`]: the mover (counts `m`) wins
+/// moving first against the other (counts `o`). Reads `m.safe`, `m.areas`,
+/// `o.max` and `o.usable` only.
+pub fn mover_sure_to_win(m: Counts, o: Counts, lo: i64, hi: i64, mover: Player) -> bool {
+    let (mine, theirs) = match mover {
         Player::Left => {
-            let (m, t) = beats(left, true, lo_l, right, lo_r);
-            if m > t {
-                return Some(true);
-            }
-            let (m, t) = beats(right, false, hi_r, left, hi_l);
-            (m >= t).then_some(false)
+            let (l, r) = free(lo);
+            beats(m, true, l, o, r)
         }
         Player::Right => {
-            let (m, t) = beats(right, true, hi_r, left, hi_l);
-            if m > t {
-                return Some(true);
-            }
-            let (m, t) = beats(left, false, lo_l, right, lo_r);
-            (m >= t).then_some(false)
+            let (l, r) = free(hi);
+            beats(m, true, r, o, l)
         }
-    }
+    };
+    mine > theirs
+}
+
+/// The second half of [`decide_by_counts`]: the other player (counts `o`),
+/// moving second, is sure of as many moves as the mover (counts `m`) can
+/// make. Reads `o.safe`, `o.areas`, `m.max` and `m.usable` only.
+pub fn mover_sure_to_lose(m: Counts, o: Counts, lo: i64, hi: i64, mover: Player) -> bool {
+    let (mine, theirs) = match mover {
+        Player::Left => {
+            let (l, r) = free(hi);
+            beats(o, false, r, m, l)
+        }
+        Player::Right => {
+            let (l, r) = free(lo);
+            beats(o, false, l, m, r)
+        }
+    };
+    mine >= theirs
 }
 
 /// The greatest integer `lo <= t` and the least `hi >= t`, looked for

@@ -22,8 +22,10 @@
 //!    at [`MAX_VALUE_CELLS`]; a header asking for more is refused) by
 //!    plain recursion over the rules' options ([`leaves::RegionValues`]).
 //! 3. **Its own move count for Domineering** ([`leaves::domineering_counts`]):
-//!    safe moves against the most moves the opponent can still make, cell
-//!    by cell.
+//!    safe moves against the most moves the opponent can still make,
+//!    counted on bitboards and held equal, on random boards of every
+//!    shape, to its cell-by-cell twin ([`leaves::domineering_counts_plain`],
+//!    the definition); the tests hold both against plain minimax.
 //! 4. **This replay** ([`checker`]) and the text format ([`format`]),
 //!    whose every line is bounded.
 //!

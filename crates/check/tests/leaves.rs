@@ -2,7 +2,9 @@
 //! counts (with integer tails) never decide a position the wrong way, and
 //! regions partition the cells with every footprint inside one.
 
-use partizan_check::leaves::{decide_by_counts, domineering_counts, integer_bounds, regions};
+use partizan_check::leaves::{
+    decide_by_counts, domineering_counts, domineering_counts_plain, integer_bounds, regions,
+};
 use partizan_check::values::Values;
 use partizan_games::{Board, Clobber, Domineering, Konane, Player, Ruleset};
 use rustc_hash::FxHashMap;
@@ -32,6 +34,11 @@ fn random_board(rng: &mut fastrand::Rng) -> Board {
     let rows = rng.usize(2..=5);
     let cols = rng.usize(2..=5);
     let holes = rng.u8(3..8);
+    board_with_holes(rng, rows, cols, holes)
+}
+
+/// A `rows` x `cols` board, each cell blocked with chance `1 / holes`.
+fn board_with_holes(rng: &mut fastrand::Rng, rows: usize, cols: usize, holes: u8) -> Board {
     let text: Vec<String> = (0..rows)
         .map(|_| {
             (0..cols)
@@ -117,6 +124,44 @@ fn counts_by_hand() {
     );
 }
 
+/// The bitboard counts are the cell-by-cell twin's, on boards of every
+/// shape up to 128 cells (one row, one column, the widest and tallest).
+#[test]
+fn bitboard_counts_are_the_plain_ones() {
+    let mut rng = fastrand::Rng::with_seed(23);
+    let mut with_areas = 0;
+    let shapes = [
+        (1, 1),
+        (1, 9),
+        (9, 1),
+        (2, 64),
+        (64, 2),
+        (1, 128),
+        (128, 1),
+        (8, 16),
+        (11, 11),
+    ];
+    for i in 0..4000 {
+        let (rows, cols) = if i < shapes.len() * 40 {
+            shapes[i / 40]
+        } else {
+            (rng.usize(1..=10), rng.usize(1..=10))
+        };
+        let holes = rng.u8(2..9);
+        let b = board_with_holes(&mut rng, rows, cols, holes);
+        for p in Player::BOTH {
+            with_areas += usize::from(domineering_counts_plain(&b, p).areas > 1);
+            assert_eq!(
+                domineering_counts(&b, p),
+                domineering_counts_plain(&b, p),
+                "{p:?} on {}",
+                Domineering.format(&b)
+            );
+        }
+    }
+    assert!(with_areas > 500, "only {with_areas} boards with two areas");
+}
+
 #[test]
 fn regions_partition_the_cells_and_hold_every_footprint() {
     let mut rng = fastrand::Rng::with_seed(11);
@@ -150,4 +195,54 @@ fn check_regions<R: Ruleset>(rules: &R, b: &Board, i: usize) {
             );
         }
     });
+}
+
+/// The counts attacked through the replay: a certificate of a random
+/// board with no records (whole positions, `value-cells 0`, as the prover
+/// writes them now: the counts end every line they can) makes the checker
+/// search every position itself, deciding by its counts wherever they
+/// reach. Each false claim must be refused and each true one accepted, the
+/// truth by plain minimax: counts that misjudged a position for the
+/// claimed winner would let a false claim through.
+#[test]
+fn record_less_claims_stand_or_fall_with_minimax() {
+    use partizan_check::{check, Certificate, Claims, Header};
+    let mut rng = fastrand::Rng::with_seed(31);
+    let mut memo = FxHashMap::default();
+    let (mut refused, mut by_counts) = (0, 0);
+    for _ in 0..300 {
+        let rows = rng.usize(2..=4);
+        let cols = rng.usize(2..=5);
+        let holes = rng.u8(4..9);
+        let b = board_with_holes(&mut rng, rows, cols, holes);
+        let left = wins(&b, 0, Player::Left, &mut memo);
+        let right = wins(&b, 0, Player::Right, &mut memo);
+        for (l, r) in [(left, right), (!left, right), (left, !right)] {
+            let cert = Certificate {
+                header: Header::whole_by_bounds(
+                    Domineering.name(),
+                    Domineering.format(&b),
+                    Claims {
+                        left_first: Some(l),
+                        right_first: Some(r),
+                    },
+                ),
+                records: Vec::new(),
+            };
+            let got = check(&Domineering, &cert, 1_000_000);
+            if (l, r) == (left, right) {
+                let rep = got.unwrap_or_else(|e| panic!("{}: {e}", Domineering.format(&b)));
+                by_counts += rep.by_bounds;
+            } else {
+                assert!(
+                    got.is_err(),
+                    "a false claim ({l}, {r}) on {} passed",
+                    Domineering.format(&b)
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!(refused, 600);
+    assert!(by_counts > 1000, "the counts decided only {by_counts}");
 }

@@ -12,18 +12,24 @@
 //!   bounds); the checker decides such a position by its own rules or, if
 //!   they do not reach, searches it itself.
 //! * `whole`: the board keeps every region (the tail is 0). Domineering
-//!   writes these: the winner's moves are chosen by its fast path (an
-//!   oracle asked about whole boards), and a line ends only where the
-//!   checker's own rules decide it ([`Leaves`]). (Older certificates that
-//!   also stopped where the fast path's finer bound did, `cutoffs bounds
-//!   fine`, are still read: the checker searches those positions out with
-//!   its own rules, which on 8 x 8 takes far longer than replaying a proof
-//!   that goes on to its own leaves.)
+//!   writes these: the search runs on the oracle's engine, whose table
+//!   then answers the prover's questions (does this move win?) about
+//!   whole boards; a line ends only where the checker's own rules decide
+//!   it ([`Leaves`]): by the move counts alone (`value-cells 0`) where
+//!   the certificate declares them, by the values of small regions where
+//!   it does not. (Older certificates that also stopped where the fast
+//!   path's finer bound did, `cutoffs bounds fine`, are still read: the
+//!   checker searches those positions out with its own rules, which on
+//!   8 x 8 takes far longer than replaying a proof that goes on to its
+//!   own leaves.)
 //!
-//! Where the winner has a choice, the prover takes a move that ends the
-//! line at once, and otherwise the first winning move in the search's
-//! own order (the opponent's fewest moves and the mover's most safe ones
-//! first): the proof follows the lines the search found short.
+//! Where the winner has a choice, the prover takes a move after which the
+//! counts decide the line at once, and otherwise the first winning move
+//! in the search's own order (the opponent's fewest moves and the
+//! mover's most safe ones first): the proof follows the lines the search
+//! found short. (Choosing instead the winning move that leaves the
+//! opponent the fewest replies the counts do not decide made 7 x 7
+//! proofs larger, not smaller.)
 
 use std::io::Write;
 use std::time::Instant;
@@ -230,41 +236,60 @@ pub fn write_certificate_as<R: Knowledge>(
 ) -> Result<(SearchReport, u64), SearchError> {
     let mut config = *config;
     config.threads = 1;
-    let report = super::solve(rules, board, &config, control)?;
     let normal = config.convention == Convention::Normal;
-    let mut header = Header {
-        ruleset: rules.name().to_string(),
-        convention: config.convention,
-        value_cells: if config.values_on() {
-            config.value_cells
-        } else {
-            0
-        },
-        whole: false,
-        bounds: config.bounds && normal,
-        fine: false,
-        board: rules.format(board),
-        claims: Claims {
-            left_first: report.searched(Player::Left).then_some(report.left.wins),
-            right_first: report.searched(Player::Right).then_some(report.right.wins),
-        },
-    };
-    let firsts: Vec<(Player, Player)> = [
-        (Player::Left, report.outcomes.left_first),
-        (Player::Right, report.outcomes.right_first),
-    ]
-    .into_iter()
-    .filter(|&(first, _)| report.searched(first))
-    .map(|(first, wins)| (first, if wins { first } else { first.opponent() }))
-    .collect();
-    let records = rules.with_oracle(board, &config, control, |ask| match ask {
-        Some(ask) if normal && positions == Positions::Best => {
-            header.whole = true;
-            prove_whole(rules, board, &header, &firsts, ask, out)
-        }
-        _ => prove_split(rules, board, &config, control, &header, &firsts, out),
-    })?;
-    Ok((report, records))
+    let config = &config;
+    rules.with_oracle(board, config, control, |oracle| {
+        // The oracle's engine has searched the board already (its table
+        // keeps what it found, for the prover); it is the search's own
+        // unless the fast path is turned off.
+        let (report, ask) = match oracle {
+            Some((report, ask)) if config.fast => (report, Some(ask)),
+            Some((_, ask)) => (super::solve(rules, board, config, control)?, Some(ask)),
+            None => (super::solve(rules, board, config, control)?, None),
+        };
+        let mut header = Header {
+            ruleset: rules.name().to_string(),
+            convention: config.convention,
+            value_cells: if config.values_on() {
+                config.value_cells
+            } else {
+                0
+            },
+            whole: false,
+            bounds: config.bounds && normal,
+            fine: false,
+            board: rules.format(board),
+            claims: Claims {
+                left_first: report.searched(Player::Left).then_some(report.left.wins),
+                right_first: report.searched(Player::Right).then_some(report.right.wins),
+            },
+        };
+        let firsts: Vec<(Player, Player)> = [
+            (Player::Left, report.outcomes.left_first),
+            (Player::Right, report.outcomes.right_first),
+        ]
+        .into_iter()
+        .filter(|&(first, _)| report.searched(first))
+        .map(|(first, wins)| (first, if wins { first } else { first.opponent() }))
+        .collect();
+        let records = match ask {
+            Some(ask) if normal && positions == Positions::Best => {
+                header.whole = true;
+                if header.bounds {
+                    // Lines end by the counts alone: the values of small
+                    // regions end few lines more than the counts do on
+                    // whole positions, and finding the regions at every
+                    // position costs more than the lines they spare
+                    // (cert_cost: 8 x 8 at value-cells 8 took a quarter
+                    // longer to prove and half again as long to check).
+                    header.value_cells = 0;
+                }
+                prove_whole(rules, board, &header, &firsts, ask, out)
+            }
+            _ => prove_split(rules, board, config, control, &header, &firsts, out),
+        }?;
+        Ok((report, records))
+    })
 }
 
 fn write_err(e: std::io::Error) -> SearchError {
@@ -376,12 +401,14 @@ impl<R: Ruleset> Whole<'_, '_, '_, '_, '_, R> {
         // Leaves are not remembered: the checker's rules decide them again
         // at each transposition, and keeping them took most of the set
         // (8 x 8: 195 M positions, of which 128 M leaves).
+        let key = flags(mover, winner);
+        if self.seen.get(board, 0, key).is_some() {
+            return Ok(()); // proved already (a transposition)
+        }
         if !root && self.leaf(board, mover)?.is_some() {
             return Ok(());
         }
-        if !self.seen.add(board, 0, flags(mover, winner)) {
-            return Ok(());
-        }
+        self.seen.add(board, 0, key);
         let rules = self.rules;
         let mut opts = Vec::new();
         rules.options(board, mover, |o| opts.push(o));
@@ -392,15 +419,26 @@ impl<R: Ruleset> Whole<'_, '_, '_, '_, '_, R> {
             }
             return Ok(());
         }
-        opts.sort_by_cached_key(|o| std::cmp::Reverse(rules.safety_score(o, mover)));
         let mut chosen = None;
+        // A move after which the checker's rules end the line at once: by
+        // the counts alone where they are on (the values of small regions
+        // cost more to find). Any such move will do: the rules' order.
+        let zero = self.leaves.values.zero();
+        let counts = self.leaves.counts_on();
         for (i, o) in opts.iter().enumerate() {
-            if self.leaf(o, other)? == Some(false) {
+            let at_once = if counts {
+                self.leaves.loses_by_counts(o, zero, other)
+            } else {
+                self.leaf(o, other)? == Some(false)
+            };
+            if at_once {
                 chosen = Some(i);
                 break;
             }
         }
         if chosen.is_none() {
+            // Otherwise the first winning move in the search's order.
+            opts.sort_by_cached_key(|o| std::cmp::Reverse(rules.safety_score(o, mover)));
             for (i, o) in opts.iter().enumerate() {
                 if !(self.ask)(o, other)? {
                     chosen = Some(i);

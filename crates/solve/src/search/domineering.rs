@@ -1640,25 +1640,37 @@ fn run(
 /// path ([`with_oracle`]).
 pub type Oracle<'a> = dyn FnMut(&Board, Player) -> Result<bool, SearchError> + 'a;
 
-/// Run `f` with the fast path as an oracle for boards of `board`'s
-/// rectangle (one table, one thread, for every question; the certificate
-/// prover's choice of winning moves); with `None` where [`solve`] does not
-/// apply.
+/// Solve `board` on one thread, then run `f` with the search's report and
+/// the fast path as an oracle for boards of `board`'s rectangle, on the
+/// same engine and table (the certificate prover's choice of winning
+/// moves: what the search found stays in the table for it); `f(None)`
+/// where [`solve`] does not apply.
 pub fn with_oracle<T>(
     board: &Board,
     config: &SearchConfig,
     control: &Control<'_>,
-    f: impl FnOnce(Option<&mut Oracle<'_>>) -> Result<T, SearchError>,
+    f: impl FnOnce(Option<(SearchReport, &mut Oracle<'_>)>) -> Result<T, SearchError>,
 ) -> Result<T, SearchError> {
-    let pos = match Pos::new(board) {
+    let mut pos = match Pos::new(board) {
         Some(p) if config.convention == Convention::Normal => p,
         _ => return f(None),
     };
+    let start = Instant::now();
     let rules = rules_for(config);
     let table = Table::with_bytes(config.table_bytes);
     let keys = Keys::new(board.width(), board.height(), rules.symmetry);
+    pos.hash = keys.of(&pos);
     let sh = Shared::new(&pos, &table, &keys, rules, control, config);
-    let mut e = Engine::new(&sh);
+    let e = std::cell::RefCell::new(Engine::new(&sh));
+    let one = |first: Player| {
+        checkpoint::one_first_player(config, None, &table, &sh.nodes, first, &|| {
+            e.borrow_mut().solve_root(board, &pos, first)
+        })
+    };
+    let left = one(Player::Left)?;
+    let right = one(Player::Right)?;
+    let report = SearchReport::new(left, right, table.stats(), *config, start.elapsed());
+    let mut e = e.into_inner();
     let (w, h) = (board.width(), board.height());
     let mut ask = |b: &Board, mover: Player| -> Result<bool, SearchError> {
         if (b.width(), b.height()) != (w, h) {
@@ -1681,7 +1693,7 @@ pub fn with_oracle<T>(
         e.depth = 0;
         r
     };
-    f(Some(&mut ask))
+    f(Some((report, &mut ask)))
 }
 
 /// The checkpoint at `path` read into `table` (a fresh state when there is

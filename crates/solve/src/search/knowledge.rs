@@ -45,16 +45,19 @@ pub trait Knowledge: Ruleset {
         every: std::time::Duration,
     ) -> Option<Result<(super::SearchReport, super::Resumed), super::SearchError>>;
 
-    /// Run `f` with the ruleset's own "does this player, moving first, win
-    /// this board?" for boards of `board`'s rectangle (`None`: it has none
-    /// here; Domineering's is its fast path). The certificate prover asks
-    /// it which moves win.
+    /// Solve `board` (one thread) and run `f` with the report and the
+    /// ruleset's own "does this player, moving first, win this board?" for
+    /// boards of `board`'s rectangle, sharing the search's table (`None`:
+    /// it has none here, and nothing was searched; Domineering's is its
+    /// fast path). The certificate prover asks it which moves win.
     fn with_oracle<T>(
         &self,
         board: &Board,
         config: &super::SearchConfig,
         control: &super::Control<'_>,
-        f: impl FnOnce(Option<&mut super::domineering::Oracle<'_>>) -> Result<T, super::SearchError>,
+        f: impl FnOnce(
+            Option<(super::SearchReport, &mut super::domineering::Oracle<'_>)>,
+        ) -> Result<T, super::SearchError>,
     ) -> Result<T, super::SearchError>;
 }
 
@@ -92,7 +95,9 @@ impl<R: Ruleset + 'static> Knowledge for R {
         board: &Board,
         config: &super::SearchConfig,
         control: &super::Control<'_>,
-        f: impl FnOnce(Option<&mut super::domineering::Oracle<'_>>) -> Result<T, super::SearchError>,
+        f: impl FnOnce(
+            Option<(super::SearchReport, &mut super::domineering::Oracle<'_>)>,
+        ) -> Result<T, super::SearchError>,
     ) -> Result<T, super::SearchError> {
         let me: &dyn Any = self;
         if me.is::<Domineering>() {

@@ -171,17 +171,30 @@ fn dying_lying_and_garbage_workers_cannot_change_the_answer() {
                 "2",
             ]);
             assert_eq!(got["class"], want, "{rogue} on {board}: {got}");
-            let c = &got["searches"][0]["counts"];
-            let workers = &got["searches"][0]["workers"];
+            // a rogue's replies that arrive after its search is decided are
+            // stale and never checked, so the rogue is caught in some search,
+            // not necessarily in each
+            let searches = got["searches"].as_array().unwrap();
+            let count = |f: &dyn Fn(&serde_json::Value) -> u64| searches.iter().map(f).sum::<u64>();
             if rogue == &lies {
-                assert!(c["lies"]["mismatch"].as_u64().unwrap_or(0) >= 1, "{got}");
+                let caught = count(&|s| s["counts"]["lies"]["mismatch"].as_u64().unwrap_or(0));
+                assert!(caught >= 1, "{got}");
             } else {
-                assert!(c["failures"].as_u64().unwrap() >= 1, "{got}");
+                assert!(
+                    count(&|s| s["counts"]["failures"].as_u64().unwrap()) >= 1,
+                    "{got}"
+                );
             }
             // the rogue is struck; the honest worker keeps going
-            assert!(workers[0]["strikes"].as_u64().unwrap() >= 1, "{workers}");
-            assert_eq!(workers[1]["strikes"], 0, "{workers}");
-            assert!(workers[1]["retired"].is_null(), "{workers}");
+            assert!(
+                count(&|s| s["workers"][0]["strikes"].as_u64().unwrap()) >= 1,
+                "{got}"
+            );
+            for s in searches {
+                let workers = &s["workers"];
+                assert_eq!(workers[1]["strikes"], 0, "{workers}");
+                assert!(workers[1]["retired"].is_null(), "{workers}");
+            }
         }
     }
 }

@@ -65,8 +65,9 @@ use partizan_core::Dyadic;
 
 use crate::atlas::{
     class_regions, facts_of, matching_values, region_row, Atlas, AtlasError, AtlasStore, Level,
-    Query, QueryAnswer, StoredValue, ValueFacts, ValueKind,
+    Query, QueryAnswer, StoredValue, ValueFacts, ValueFilter, ValueKind,
 };
+use crate::atlas_index::{level_tail, write_index, IndexSet, LevelIndex, INDEX_BATCH};
 use crate::shape::Shape;
 
 const MAGIC: &[u8; 8] = b"PZATLAS1";
@@ -83,13 +84,13 @@ pub const SHARD_VERSION: u32 = 2;
 /// FNV-1a, 64 bits, fed in pieces (a file streamed in or out is summed
 /// as it passes).
 #[derive(Clone, Copy, Debug)]
-struct Fnv(u64);
+pub(crate) struct Fnv(pub(crate) u64);
 
 impl Fnv {
-    fn new() -> Fnv {
+    pub(crate) fn new() -> Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
-    fn update(&mut self, bytes: &[u8]) {
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
@@ -104,7 +105,7 @@ fn checksum(bytes: &[u8]) -> u64 {
     h.0
 }
 
-fn kind_code(k: ValueKind) -> (u8, u64, i64) {
+pub(crate) fn kind_code(k: ValueKind) -> (u8, u64, i64) {
     match k {
         ValueKind::Integer => (0, 0, 0),
         ValueKind::Fraction { denominator } => (1, denominator, 0),
@@ -119,7 +120,7 @@ fn kind_code(k: ValueKind) -> (u8, u64, i64) {
     }
 }
 
-fn kind_of(tag: u8, a: u64, b: i64) -> Option<ValueKind> {
+pub(crate) fn kind_of(tag: u8, a: u64, b: i64) -> Option<ValueKind> {
     Some(match tag {
         0 => ValueKind::Integer,
         1 => ValueKind::Fraction { denominator: a },
@@ -259,7 +260,7 @@ pub fn encode_shard(level: &Level, shard: (usize, usize)) -> Vec<u8> {
 }
 
 /// LEB128: seven bits a byte, low first, the high bit saying more follow.
-fn put_varint(out: &mut Vec<u8>, mut v: u128) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u128) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -520,7 +521,7 @@ impl LevelWriter {
     }
 }
 
-fn io_err(path: &Path, source: std::io::Error) -> AtlasError {
+pub(crate) fn io_err(path: &Path, source: std::io::Error) -> AtlasError {
     AtlasError::Io {
         path: path.display().to_string(),
         source,
@@ -627,7 +628,7 @@ fn encode_summary(level: &Level, all_values: &[StoredValue]) -> Vec<u8> {
 
 /// Where decoding reads from: a buffer in memory ([`Reader`]) or a file
 /// streamed past ([`StreamSrc`]).
-trait Src {
+pub(crate) trait Src {
     /// The next `n` bytes.
     fn take(&mut self, n: usize) -> Result<&[u8], AtlasError>;
     /// A corruption error naming the file and the position.
@@ -748,7 +749,7 @@ impl ShardStream {
     fn open(
         path: &Path,
         cells: usize,
-        shard: (usize, usize),
+        shard: Option<(usize, usize)>,
         base: u32,
     ) -> Result<Option<ShardStream>, AtlasError> {
         let file = match std::fs::File::open(path) {
@@ -768,7 +769,7 @@ impl ShardStream {
         if len < 16 || src.take(8)? != MAGIC {
             return Err(src.bad("not an atlas file (magic)"));
         }
-        let (values, code, ne) = read_head(&mut src, cells, Some(shard), base)?;
+        let (values, code, ne) = read_head(&mut src, cells, shard, base)?;
         if ne > len / code.min_bytes() + 1 {
             return Err(src.bad("entry count larger than the file"));
         }
@@ -1032,13 +1033,19 @@ fn read_values(r: &mut impl Src) -> Result<Vec<StoredValue>, AtlasError> {
 #[derive(Clone, Debug)]
 pub struct DirStore {
     dir: PathBuf,
+    /// Whether loading a level writes its index when it has none (a build
+    /// resuming does; a find reading levels does not write).
+    index_on_load: bool,
 }
 
 impl DirStore {
     /// A store in `dir` (created when a level is first saved).
     #[must_use]
     pub fn new(dir: impl Into<PathBuf>) -> DirStore {
-        DirStore { dir: dir.into() }
+        DirStore {
+            dir: dir.into(),
+            index_on_load: true,
+        }
     }
 
     /// The default atlas directory: `$PARTIZAN_ATLAS`, else `partizan/atlas`
@@ -1120,6 +1127,110 @@ impl DirStore {
             }
         };
         decode_level(&bytes, &path.display().to_string(), cells, shard, base).map(Some)
+    }
+
+    /// The index file of a level (see [`crate::atlas_index`]).
+    #[must_use]
+    pub fn index_path(&self, cells: usize) -> PathBuf {
+        self.dir.join(format!("level-{cells:02}.index.pzal"))
+    }
+
+    /// Write the index of level `cells` from the level file on disk
+    /// (streamed, [`INDEX_BATCH`] entries held at a time, the level read
+    /// again per batch); `all` is every value to this level.
+    fn index_from_file(&self, cells: usize, all: &[StoredValue]) -> Result<(), AtlasError> {
+        let path = self.path(cells, None);
+        let tail = level_tail(&path)?.ok_or_else(|| AtlasError::NotBuilt {
+            have: cells - 1,
+            want: cells,
+        })?;
+        let base = self.values_below(cells)?.len() as u32;
+        let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
+            let mut st = ShardStream::open(&path, cells, None, base)?.ok_or_else(|| {
+                AtlasError::NotBuilt {
+                    have: cells - 1,
+                    want: cells,
+                }
+            })?;
+            while let Some((s, v)) = st.next()? {
+                f(s, v)?;
+            }
+            st.finish()
+        };
+        write_index(
+            &self.index_path(cells),
+            cells,
+            base,
+            all,
+            tail,
+            &mut replay,
+            INDEX_BATCH,
+        )
+    }
+
+    /// Write the index of an in-memory level just saved (`all`: every
+    /// value to it).
+    fn index_from_level(&self, level: &Level, all: &[StoredValue]) -> Result<(), AtlasError> {
+        let path = self.path(level.cells, None);
+        let tail = level_tail(&path)?.ok_or_else(|| AtlasError::NotBuilt {
+            have: level.cells - 1,
+            want: level.cells,
+        })?;
+        let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
+            level.entries.iter().try_for_each(|&(s, v)| f(s, v))
+        };
+        write_index(
+            &self.index_path(level.cells),
+            level.cells,
+            level.value_base,
+            all,
+            tail,
+            &mut replay,
+            INDEX_BATCH,
+        )
+    }
+
+    /// Whether the index of level `cells` (values from `base`) is believed
+    /// (its header page checks against the level file; with `every_page`,
+    /// every page checks): `Err` says why not.
+    fn index_state(&self, cells: usize, base: u32, every_page: bool) -> Result<(), String> {
+        let tail = level_tail(&self.path(cells, None))
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("level {cells} is missing"))?;
+        let mut ix = LevelIndex::open(&self.index_path(cells), cells, base, tail)?;
+        if every_page {
+            ix.check_pages().map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// Write the index of every level to `max_cells` (default: every level
+    /// present) that has none or one not believed (stale, damaged, another
+    /// version); returns per level whether it was written. What
+    /// `partizan atlas index` calls; a build writes them as it goes.
+    pub fn write_indexes(
+        &self,
+        max_cells: Option<usize>,
+    ) -> Result<Vec<(usize, bool)>, AtlasError> {
+        let want = self.sizes_wanted(max_cells)?;
+        let mut all: Vec<StoredValue> = Vec::new();
+        let mut done = Vec::with_capacity(want);
+        for c in 1..=want {
+            let base = all.len() as u32;
+            let sum = self
+                .read_summary(c, base)?
+                .ok_or_else(|| AtlasError::Corrupt {
+                    path: self.summary_path(c).display().to_string(),
+                    detail: "summary missing (load the atlas once to write it)".into(),
+                })?;
+            all.extend(sum.values);
+            let stale = self.index_state(c, base, true).is_err();
+            if stale {
+                self.index_from_file(c, &all)?;
+            }
+            done.push((c, stale));
+        }
+        Ok(done)
     }
 
     fn summary_path(&self, cells: usize) -> PathBuf {
@@ -1221,21 +1332,21 @@ impl DirStore {
             total,
             regions: hits,
             seconds: t0.elapsed().as_secs_f64(),
+            source: "summaries",
+            note: None,
         }))
     }
 
     /// The atlas to `max_cells` (default: every size present) read from
     /// the directory; [`AtlasError::NotBuilt`] if it holds less (or none).
     pub fn load_atlas(&mut self, max_cells: Option<usize>) -> Result<Atlas, AtlasError> {
-        let have = self.levels_present()?;
-        let want = max_cells.unwrap_or(have);
-        if want == 0 || want > have {
-            return Err(AtlasError::NotBuilt {
-                have,
-                want: want.max(1),
-            });
-        }
-        Atlas::load(self, want)
+        let want = self.sizes_wanted(max_cells)?;
+        // a reader: a level without an index is read, not indexed
+        let mut reader = DirStore {
+            index_on_load: false,
+            ..self.clone()
+        };
+        Atlas::load(&mut reader, want)
     }
 
     /// Answer `q` over the sizes to `q.max_cells` (default: every size
@@ -1255,28 +1366,62 @@ impl DirStore {
         q: &Query,
         loaded: Option<&Atlas>,
     ) -> Result<(QueryAnswer, f64, usize), AtlasError> {
-        let have = self.levels_present()?;
-        let want = q.max_cells.unwrap_or(have);
-        if want == 0 || want > have {
-            return Err(AtlasError::NotBuilt {
-                have,
-                want: want.max(1),
-            });
-        }
+        let want = self.sizes_wanted(q.max_cells)?;
         let t0 = std::time::Instant::now();
+        // the query's own errors (a bad value, kind, temperature) first
+        let filter = ValueFilter::new(q)?;
+        let note = match self.indexed(q, &filter, want) {
+            Ok(ans) => return Ok((ans, t0.elapsed().as_secs_f64(), want)),
+            Err(why) => why,
+        };
+        let noted = |mut ans: QueryAnswer| {
+            ans.note = Some(format!("index not used: {note}"));
+            ans
+        };
         if let Some(ans) = self.query(q, want)? {
-            return Ok((ans, t0.elapsed().as_secs_f64(), want));
+            return Ok((noted(ans), t0.elapsed().as_secs_f64(), want));
         }
         if let Some(atlas) = loaded.filter(|a| a.max_cells() >= want) {
             let q = Query {
                 max_cells: Some(want),
                 ..q.clone()
             };
-            return Ok((atlas.query(&q)?, t0.elapsed().as_secs_f64(), want));
+            return Ok((noted(atlas.query(&q)?), t0.elapsed().as_secs_f64(), want));
         }
-        let atlas = Atlas::load(&mut self.clone(), want)?;
+        let mut reader = DirStore {
+            index_on_load: false,
+            ..self.clone()
+        };
+        let atlas = Atlas::load(&mut reader, want)?;
         let load_s = t0.elapsed().as_secs_f64();
-        Ok((atlas.query(q)?, load_s, want))
+        Ok((noted(atlas.query(q)?), load_s, want))
+    }
+
+    /// `q` answered from the index files of levels `1..=max`, or why not
+    /// (an index missing, stale or damaged: then the caller reads the
+    /// summaries or the levels, and says so).
+    pub(crate) fn indexed(
+        &self,
+        q: &Query,
+        filter: &ValueFilter,
+        max: usize,
+    ) -> Result<QueryAnswer, String> {
+        let mut set = IndexSet::open(max, |c| self.index_path(c), |c| self.path(c, None))?;
+        set.query(q, filter, max).map_err(|e| e.to_string())
+    }
+
+    /// The sizes to read: `max_cells`, default every level present;
+    /// [`AtlasError::NotBuilt`] when the directory holds fewer (or none).
+    fn sizes_wanted(&self, max_cells: Option<usize>) -> Result<usize, AtlasError> {
+        let have = self.levels_present()?;
+        let want = max_cells.unwrap_or(have);
+        if want == 0 || want > have {
+            return Err(AtlasError::NotBuilt {
+                have,
+                want: want.max(1),
+            });
+        }
+        Ok(want)
     }
 
     /// The largest size `n` such that every level `1..=n` has a file (not
@@ -1387,6 +1532,9 @@ impl DirStore {
             st.finish()?;
         }
         out.finish()?;
+        let mut all = below;
+        all.extend(values.iter().cloned());
+        self.index_from_file(cells, &all)?;
         Ok(Merged {
             cells,
             classes: total,
@@ -1405,7 +1553,7 @@ impl DirStore {
         (0..count)
             .map(|k| {
                 let path = self.path(cells, Some((k, count)));
-                ShardStream::open(&path, cells, (k, count), base)?
+                ShardStream::open(&path, cells, Some((k, count)), base)?
                     .ok_or_else(|| AtlasError::Shards(format!("{} is missing", path.display())))
             })
             .collect()
@@ -1499,10 +1647,20 @@ impl AtlasStore for DirStore {
         let level = self.read(cells, None, value_base)?;
         if let Some(l) = &level {
             // a directory from before summaries: add the missing one
-            if !self.summary_path(cells).exists() {
+            let no_summary = !self.summary_path(cells).exists();
+            // a build killed between a level and its index, or an index
+            // from before indexes: write it now
+            let no_index =
+                self.index_on_load && self.index_state(cells, value_base, false).is_err();
+            if no_summary || no_index {
                 let mut all = self.values_below(cells)?;
                 all.extend(l.values.iter().cloned());
-                self.write(&self.summary_path(cells), &encode_summary(l, &all))?;
+                if no_summary {
+                    self.write(&self.summary_path(cells), &encode_summary(l, &all))?;
+                }
+                if no_index {
+                    self.index_from_level(l, &all)?;
+                }
             }
         }
         Ok(level)
@@ -1522,7 +1680,8 @@ impl AtlasStore for DirStore {
         let sum = self.summary_path(level.cells);
         self.write(&sum, &encode_summary(level, &all))?;
         let path = self.path(level.cells, None);
-        self.write(&path, &encode_level(level, None))
+        self.write(&path, &encode_level(level, None))?;
+        self.index_from_level(level, &all)
     }
 
     fn save_shard(&mut self, level: &Level, index: usize, count: usize) -> Result<(), AtlasError> {

@@ -75,8 +75,15 @@ const SUM_MAGIC: &[u8; 8] = b"PZATSUM1";
 /// Entries listed per value in a summary file (a query listing more of one
 /// value falls back to the full level files).
 pub const SUMMARY_LIST: usize = 16;
-/// The file format version of level and summary files (written and read).
-pub const FORMAT_VERSION: u32 = 1;
+/// The file format version of level and summary files this build writes:
+/// version 2 keeps values as encodings and facts, without their printed
+/// notation (printed when read), so a level's bytes do not depend on the
+/// printer of the build that wrote it. Version 1 files (with the notation,
+/// which is skipped and printed again) are still read.
+pub const FORMAT_VERSION: u32 = 2;
+/// The first format: values with their notation (level, summary and the
+/// shard files of builds before [`SHARD_VERSION`]).
+pub const OLD_VERSION: u32 = 1;
 /// The format version of shard and part files this build writes (it reads
 /// [`FORMAT_VERSION`] ones too).
 pub const SHARD_VERSION: u32 = 2;
@@ -161,6 +168,9 @@ fn put_dyadic(out: &mut Vec<u8>, d: Dyadic) {
 
 /// Everything of a level file before its entries: magic, header, values
 /// and the entry count.
+/// A level (`shard` `None`) is written in [`FORMAT_VERSION`], a shard in
+/// this full layout in [`OLD_VERSION`] (what builds before lean shards
+/// wrote; tests make such files).
 fn level_head(
     out: &mut Vec<u8>,
     cells: usize,
@@ -169,15 +179,20 @@ fn level_head(
     values: &[StoredValue],
     entries: u64,
 ) {
+    let version = if shard.is_some() {
+        OLD_VERSION
+    } else {
+        FORMAT_VERSION
+    };
     out.extend_from_slice(MAGIC);
-    put_u32(out, FORMAT_VERSION);
+    put_u32(out, version);
     out.push(u8::from(shard.is_some()));
     put_u32(out, cells as u32);
     let (k, n) = shard.unwrap_or((0, 1));
     put_u32(out, k as u32);
     put_u32(out, n as u32);
     put_u32(out, value_base);
-    put_values(out, values);
+    put_values(out, values, version == OLD_VERSION);
     put_u64(out, entries);
 }
 
@@ -379,8 +394,8 @@ enum EntryCode {
 impl EntryCode {
     /// After the values: the palette of a compact file (its indices checked
     /// against `top`, the values' end).
-    fn read(r: &mut impl Src, version: u32, top: u64) -> Result<EntryCode, AtlasError> {
-        if version == FORMAT_VERSION {
+    fn read(r: &mut impl Src, compact: bool, top: u64) -> Result<EntryCode, AtlasError> {
+        if !compact {
             return Ok(EntryCode::Full);
         }
         let m = r.u32()? as usize;
@@ -536,11 +551,15 @@ fn put_shape(out: &mut Vec<u8>, s: &Shape) {
     put_u64(out, bits as u64);
 }
 
-fn put_values(out: &mut Vec<u8>, values: &[StoredValue]) {
+/// Values with their facts; the notation only in [`OLD_VERSION`]
+/// (`notation`).
+fn put_values(out: &mut Vec<u8>, values: &[StoredValue], notation: bool) {
     put_u32(out, values.len() as u32);
     for v in values {
         put_bytes(out, &v.encoding);
-        put_bytes(out, v.facts.display.as_bytes());
+        if notation {
+            put_bytes(out, v.facts.display.as_bytes());
+        }
         let (tag, a, b) = kind_code(v.facts.kind);
         out.push(tag);
         put_u64(out, a);
@@ -599,7 +618,7 @@ impl SummaryBuilder {
         put_u32(&mut out, FORMAT_VERSION);
         put_u32(&mut out, cells as u32);
         put_u32(&mut out, base);
-        put_values(&mut out, values);
+        put_values(&mut out, values, false);
         put_u32(&mut out, self.order.len() as u32);
         for v in &self.order {
             let g = &self.groups[v];
@@ -836,17 +855,17 @@ fn read_head(
     value_base: u32,
 ) -> Result<(HeadValues, EntryCode, u64), AtlasError> {
     let version = r.u32()?;
-    let ok = version == FORMAT_VERSION || (shard.is_some() && version == SHARD_VERSION);
-    if !ok {
-        let reads = if shard.is_some() {
-            format!("{FORMAT_VERSION} and {SHARD_VERSION}")
-        } else {
-            FORMAT_VERSION.to_string()
-        };
+    let newest = if shard.is_some() {
+        SHARD_VERSION
+    } else {
+        FORMAT_VERSION
+    };
+    if version != OLD_VERSION && version != newest {
         return Err(r.bad(&format!(
-            "format version {version}, this build reads {reads}"
+            "format version {version}, this build reads {OLD_VERSION} and {newest}"
         )));
     }
+    let lean = shard.is_some() && version == SHARD_VERSION;
     let is_shard = r.u8()? == 1;
     let c = r.u32()? as usize;
     let (k, n) = (r.u32()? as usize, r.u32()? as usize);
@@ -860,10 +879,10 @@ fn read_head(
     if base != value_base {
         return Err(r.bad(&format!("values start at {base}, expected {value_base}")));
     }
-    let values = if version == FORMAT_VERSION {
-        HeadValues::Full(read_values(r)?)
-    } else {
+    let values = if lean {
         HeadValues::Lean(read_lean_values(r)?)
+    } else {
+        HeadValues::Full(read_values(r, version == OLD_VERSION)?)
     };
     let top = u64::from(value_base) + values.len() as u64;
     if let HeadValues::Lean(v) = &values {
@@ -871,7 +890,7 @@ fn read_head(
             return Err(r.bad(&format!("negative index {} beyond {top}", bad.neg)));
         }
     }
-    let code = EntryCode::read(r, version, top)?;
+    let code = EntryCode::read(r, lean, top)?;
     let ne = r.u64()?;
     Ok((values, code, ne))
 }
@@ -914,10 +933,12 @@ pub fn decode_level(
     if entries.windows(2).any(|p| p[0].0 >= p[1].0) {
         return Err(corrupt("entries not sorted".into()));
     }
+    let mut values = values.into_full(value_base)?;
+    print_values(&mut values, value_base)?;
     Ok(Level {
         cells,
         value_base,
-        values: values.into_full(value_base)?,
+        values,
         entries,
     })
 }
@@ -968,13 +989,16 @@ fn decode_summary(
         at: 8,
         path,
     };
-    if r.u32()? != FORMAT_VERSION {
-        return Err(r.bad("format version"));
+    let version = r.u32()?;
+    if version != OLD_VERSION && version != FORMAT_VERSION {
+        return Err(r.bad(&format!(
+            "format version {version}, this build reads {OLD_VERSION} and {FORMAT_VERSION}"
+        )));
     }
     if r.u32()? as usize != cells || r.u32()? != base {
         return Err(r.bad("size or value base differs"));
     }
-    let values = read_values(&mut r)?;
+    let values = read_values(&mut r, version == OLD_VERSION)?;
     let top = u64::from(base) + values.len() as u64;
     let n = r.u32()? as usize;
     let mut groups = Vec::with_capacity(n.min(1 << 20));
@@ -1002,12 +1026,19 @@ fn decode_summary(
     Ok(Summary { values, groups })
 }
 
-fn read_values(r: &mut impl Src) -> Result<Vec<StoredValue>, AtlasError> {
+/// Values with their facts, the notation left empty (printed by
+/// [`print_values`] where it is wanted); an [`OLD_VERSION`] file's stored
+/// notation (`notation`) is checked and skipped: it is what the printer of
+/// its day wrote.
+fn read_values(r: &mut impl Src, notation: bool) -> Result<Vec<StoredValue>, AtlasError> {
     let nv = r.u32()? as usize;
     let mut values = Vec::with_capacity(nv.min(1 << 20));
     for _ in 0..nv {
         let encoding: Box<[u8]> = r.bytes()?.into();
-        let display = String::from_utf8(r.bytes()?.to_vec()).map_err(|_| r.bad("notation"))?;
+        if notation && std::str::from_utf8(r.bytes()?).is_err() {
+            return Err(r.bad("notation"));
+        }
+        let display = String::new();
         let (tag, a, b) = (r.u8()?, r.u64()?, r.u64()? as i64);
         let kind = kind_of(tag, a, b).ok_or_else(|| r.bad("kind"))?;
         let left_stop = r.dyadic()?;
@@ -1027,6 +1058,35 @@ fn read_values(r: &mut impl Src) -> Result<Vec<StoredValue>, AtlasError> {
         });
     }
     Ok(values)
+}
+
+/// Print the notation of every value whose notation is not yet printed
+/// (`values` start at index `base`), in an arena started afresh every
+/// [`FactsMaker::RESET`] values.
+fn print_values(values: &mut [StoredValue], base: u32) -> Result<(), AtlasError> {
+    let mut arena = partizan_core::Arena::new();
+    for (i, v) in values.iter_mut().enumerate() {
+        if i % FactsMaker::RESET == FactsMaker::RESET - 1 {
+            arena = partizan_core::Arena::new();
+        }
+        print_value(v, &mut arena, base + i as u32)?;
+    }
+    Ok(())
+}
+
+/// Print value `index`'s notation from its encoding, if not yet printed.
+fn print_value(
+    v: &mut StoredValue,
+    arena: &mut partizan_core::Arena,
+    index: u32,
+) -> Result<(), AtlasError> {
+    if v.facts.display.is_empty() {
+        let g = arena
+            .decode(&v.encoding)
+            .map_err(|source| AtlasError::Decode { index, source })?;
+        v.facts.display = arena.display(g);
+    }
+    Ok(())
 }
 
 /// A directory of level files.
@@ -1289,6 +1349,7 @@ impl DirStore {
             }
         }
         let ok = matching_values(&values, q)?;
+        let mut arena = partizan_core::Arena::new();
         let max = q.max_cells.unwrap_or(max_cells).min(max_cells);
         let mut total = 0u64;
         let mut hits = Vec::new();
@@ -1320,6 +1381,7 @@ impl DirStore {
                 let (r, k) = class_regions(s, v, neg);
                 for &(rs, rv) in r.iter().take(k) {
                     if ok[rv as usize] && hits.len() < q.limit {
+                        print_value(&mut values[rv as usize], &mut arena, rv)?;
                         hits.push(region_row(&values, rs, rv));
                     }
                 }
@@ -1755,7 +1817,7 @@ impl DirStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::atlas::{Atlas, AtlasConfig, NoStore};
+    use crate::atlas::{Atlas, AtlasConfig, NoStore, Query};
 
     /// Level 6 of a small atlas, as a level.
     fn level6() -> Level {
@@ -1814,13 +1876,13 @@ mod tests {
             err.contains("reads 1 and 2") && !err.contains('\n'),
             "{err}"
         );
-        // a level file (kind 0) is version 1 only
+        // a level file (kind 0) is version 1 or 2
         let lv = encode_level(&level, None);
-        let err = decode_level(&with_version(&lv, 2), "l.pzal", 6, None, base)
+        let err = decode_level(&with_version(&lv, 3), "l.pzal", 6, None, base)
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("format version 2, this build reads 1"),
+            err.contains("format version 3, this build reads 1 and 2"),
             "{err}"
         );
         // a flipped bit anywhere in a compact file is caught
@@ -1829,6 +1891,108 @@ mod tests {
             bad[at] ^= 0x10;
             assert!(decode_level(&bad, "s.pzal", 6, Some((1, 2)), base).is_err());
         }
+    }
+
+    /// `level` with every value's notation replaced (what another printer
+    /// would have written).
+    fn other_printer(level: &Level) -> Level {
+        let mut l = level.clone();
+        for v in &mut l.values {
+            v.facts.display = format!("old notation of {}", v.facts.display);
+        }
+        l
+    }
+
+    /// A level (and its summary) in the version-1 layout, notation and all.
+    fn version_one(level: &Level, all: &[StoredValue]) -> (Vec<u8>, Vec<u8>) {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        put_u32(&mut out, OLD_VERSION);
+        out.push(0);
+        put_u32(&mut out, level.cells as u32);
+        put_u32(&mut out, 0);
+        put_u32(&mut out, 1);
+        put_u32(&mut out, level.value_base);
+        put_values(&mut out, &level.values, true);
+        put_u64(&mut out, level.entries.len() as u64);
+        for (s, v) in &level.entries {
+            put_shape(&mut out, s);
+            put_u32(&mut out, *v);
+        }
+        let sum = checksum(&out);
+        put_u64(&mut out, sum);
+        // the summary: the same head, values with their notation
+        let new = encode_summary(level, all);
+        let mut sm = Vec::new();
+        sm.extend_from_slice(SUM_MAGIC);
+        put_u32(&mut sm, OLD_VERSION);
+        put_u32(&mut sm, level.cells as u32);
+        put_u32(&mut sm, level.value_base);
+        put_values(&mut sm, &level.values, true);
+        // the groups are the same bytes in both versions: after the values
+        let mut v2_head = Vec::new();
+        put_values(&mut v2_head, &level.values, false);
+        sm.extend_from_slice(&new[20 + v2_head.len()..new.len() - 8]);
+        let sum = checksum(&sm);
+        put_u64(&mut sm, sum);
+        (out, sm)
+    }
+
+    /// Issue 42: a level's files hold no printed notation, so builds whose
+    /// printers differ write the same bytes; a version-1 file's notation (an
+    /// older printer's) is not believed but printed again when read.
+    #[test]
+    fn level_bytes_do_not_depend_on_the_printer() {
+        let level = level6();
+        let old = other_printer(&level);
+        assert_eq!(encode_level(&level, None), encode_level(&old, None));
+        let mut all = Atlas::build(&AtlasConfig::new(5), &mut NoStore)
+            .unwrap()
+            .values()
+            .to_vec();
+        all.extend(level.values.iter().cloned());
+        let mut all_old = all.clone();
+        for v in &mut all_old {
+            v.facts.display = "x".into();
+        }
+        assert_eq!(encode_summary(&level, &all), encode_summary(&old, &all_old));
+        // version 1, written by an older printer: read back in this one's
+        let (v1, s1) = version_one(&old, &all_old);
+        assert_ne!(v1, encode_level(&level, None));
+        let back = decode_level(&v1, "l.pzal", 6, None, level.value_base).unwrap();
+        assert_eq!(back, level, "notation printed again, not believed");
+        let sum = decode_summary(&s1, "s.pzal", 6, level.value_base).unwrap();
+        let now =
+            decode_summary(&encode_summary(&level, &all), "s.pzal", 6, level.value_base).unwrap();
+        assert_eq!(sum.groups, now.groups);
+        assert!(sum.values.iter().all(|v| v.facts.display.is_empty()));
+        assert_eq!(
+            sum.values.iter().map(|v| &v.encoding).collect::<Vec<_>>(),
+            level.values.iter().map(|v| &v.encoding).collect::<Vec<_>>()
+        );
+        // and a directory of version-1 files answers in today's notation
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = DirStore::new(dir.path());
+        Atlas::build(&AtlasConfig::new(6), &mut store).unwrap();
+        std::fs::write(dir.path().join("level-06.pzal"), &v1).unwrap();
+        std::fs::write(dir.path().join("level-06.summary.pzal"), &s1).unwrap();
+        let loaded = store.load_atlas(None).unwrap();
+        assert_eq!(
+            &loaded.values()[level.value_base as usize..],
+            &level.values[..]
+        );
+        let q = Query {
+            min_temperature: Some("1".into()),
+            limit: 100,
+            ..Query::default()
+        };
+        let (ans, _, _) = store.find(&q).unwrap();
+        assert_eq!(
+            ans.source, "summaries",
+            "the index is stale: the level changed"
+        );
+        assert!(ans.regions.iter().all(|r| !r.value.contains("old")));
+        assert_eq!(ans.regions, loaded.query(&q).unwrap().regions);
     }
 
     #[test]

@@ -1061,17 +1061,38 @@ fn read_values(r: &mut impl Src, notation: bool) -> Result<Vec<StoredValue>, Atl
 }
 
 /// Print the notation of every value whose notation is not yet printed
-/// (`values` start at index `base`), in an arena started afresh every
-/// [`FactsMaker::RESET`] values.
+/// (`values` start at index `base`), on every core, each slice of
+/// [`FactsMaker::RESET`] values in an arena of its own (at 16 cells the
+/// 719 K values of a directory take about 5 s of one core).
 fn print_values(values: &mut [StoredValue], base: u32) -> Result<(), AtlasError> {
-    let mut arena = partizan_core::Arena::new();
-    for (i, v) in values.iter_mut().enumerate() {
-        if i % FactsMaker::RESET == FactsMaker::RESET - 1 {
-            arena = partizan_core::Arena::new();
-        }
-        print_value(v, &mut arena, base + i as u32)?;
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let chunk = values.len().div_ceil(threads).clamp(1, FactsMaker::RESET);
+    let mut slices: Vec<(u32, &mut [StoredValue])> = Vec::new();
+    let mut at = base;
+    for c in values.chunks_mut(chunk) {
+        let n = c.len() as u32;
+        slices.push((at, c));
+        at += n;
     }
-    Ok(())
+    let next = std::sync::Mutex::new(slices);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| -> Result<(), AtlasError> {
+                    while let Some((first, c)) = next.lock().expect("not poisoned").pop() {
+                        let mut arena = partizan_core::Arena::new();
+                        for (i, v) in c.iter_mut().enumerate() {
+                            print_value(v, &mut arena, first + i as u32)?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .try_for_each(|w| w.join().expect("a printer thread panicked"))
+    })
 }
 
 /// Print value `index`'s notation from its encoding, if not yet printed.

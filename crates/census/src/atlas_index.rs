@@ -596,11 +596,15 @@ impl LevelIndex {
             ));
         }
         let n = u64::from(h.n);
-        let ordered = h.values_off + n * VREC as u64 <= h.enc_off
+        // saturating: a forged count cannot wrap round into a small size
+        let end = |off: u64, count: u64, size: usize| {
+            off.saturating_add(count.saturating_mul(size as u64))
+        };
+        let ordered = end(h.values_off, n, VREC) <= h.enc_off
             && h.enc_off <= h.hash_off
-            && h.hash_off + n * HREC as u64 <= h.vdir_off
-            && h.vdir_off + h.nvdir * VDIR as u64 <= h.cdir_off
-            && h.cdir_off + h.ncdir * CDIR as u64 == h.data_end
+            && end(h.hash_off, n, HREC) <= h.vdir_off
+            && end(h.vdir_off, h.nvdir, VDIR) <= h.cdir_off
+            && end(h.cdir_off, h.ncdir, CDIR) == h.data_end
             && h.data_end <= last * PAYLOAD as u64;
         if !ordered {
             return Err(format!("{name}: sections out of place"));
@@ -653,7 +657,7 @@ impl LevelIndex {
 
     /// `len` payload bytes from logical offset `at` (within the data).
     fn read(&mut self, at: u64, len: usize) -> Result<Vec<u8>, AtlasError> {
-        if at + len as u64 > self.h.data_end {
+        if at.saturating_add(len as u64) > self.h.data_end {
             return Err(self.bad("read past the data"));
         }
         let mut out = Vec::with_capacity(len);
@@ -686,7 +690,7 @@ impl LevelIndex {
     }
 
     fn encoding(&mut self, r: &ValueRec) -> Result<Vec<u8>, AtlasError> {
-        if r.enc_at + u64::from(r.enc_len) > self.h.hash_off - self.h.enc_off {
+        if r.enc_at.saturating_add(u64::from(r.enc_len)) > self.h.hash_off - self.h.enc_off {
             return Err(self.bad("encoding out of place"));
         }
         self.read(self.h.enc_off + r.enc_at, r.enc_len as usize)
@@ -797,7 +801,7 @@ impl ListCursor {
     fn new(r: ListRef, value: Option<u32>) -> ListCursor {
         ListCursor {
             at: r.off,
-            end: r.off + r.len,
+            end: r.off.saturating_add(r.len),
             left: r.entries,
             value,
             prev: None,
@@ -824,7 +828,7 @@ impl ListCursor {
         ListSrc {
             cur: self,
             ix,
-            one: [0],
+            got: Vec::with_capacity(1),
         }
         .varint()
     }
@@ -876,14 +880,17 @@ impl ListCursor {
 struct ListSrc<'a> {
     cur: &'a mut ListCursor,
     ix: &'a mut LevelIndex,
-    one: [u8; 1],
+    got: Vec<u8>,
 }
 
 impl Src for ListSrc<'_> {
     fn take(&mut self, n: usize) -> Result<&[u8], AtlasError> {
-        debug_assert_eq!(n, 1, "a list is read a byte at a time");
-        self.one[0] = self.cur.byte(self.ix)?;
-        Ok(&self.one)
+        self.got.clear();
+        for _ in 0..n {
+            let b = self.cur.byte(self.ix)?;
+            self.got.push(b);
+        }
+        Ok(&self.got)
     }
     fn bad(&self, detail: &str) -> AtlasError {
         self.ix.bad(detail)

@@ -56,7 +56,15 @@
 //! Beside each level, `level-NN.summary.pzal` (same checks) holds the
 //! level's new values and, per value, its entry counts and first
 //! [`SUMMARY_LIST`] shapes: enough to answer most queries
-//! ([`DirStore::query`]) without reading the entries.
+//! ([`DirStore::query`]) without reading the entries; and
+//! `level-NN.index.pzal` ([`crate::atlas_index`]) answers every query
+//! reading only the pages it needs.
+//!
+//! Level and summary files are written in [`FORMAT_VERSION`] 2: the layout
+//! above without the notation field (a value's notation is printed from its
+//! encoding when the file is read), so the bytes of a level do not depend
+//! on the printer of the build that wrote it. Version-1 files are read, the
+//! notation they hold skipped.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1418,11 +1418,21 @@ impl Atlas {
 
 /// The row of region `s` with value index `v`.
 pub(crate) fn region_row(values: &[StoredValue], s: Shape, v: u32) -> RegionRow {
-    let f = &values[v as usize].facts;
+    let sv = &values[v as usize];
+    let f = &sv.facts;
     RegionRow {
         cells: s.len(),
         board: s.to_text(),
-        value: f.display.clone(),
+        value: if f.display.is_empty() {
+            // read by a reader, not printed yet: printed now
+            let mut arena = Arena::new();
+            match arena.decode(&sv.encoding) {
+                Ok(g) => arena.display(g),
+                Err(e) => format!("(value {v} does not decode: {e})"),
+            }
+        } else {
+            f.display.clone()
+        },
         kind: f.kind.label(),
         temperature: f.temperature.to_string(),
     }

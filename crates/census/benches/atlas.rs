@@ -8,7 +8,8 @@
 //!
 //! `find_from_the_store` answers `partizan atlas find`'s questions from a
 //! 12-cell atlas directory ([`DirStore::find`], what the command line, the
-//! site and Python call), each answer asserted equal to the loaded atlas's.
+//! site and Python call), with its level index files and without, each
+//! answer asserted equal to the loaded atlas's.
 //!
 //! `cargo bench -p partizan-census --bench atlas` (`-- atlas_to_13` for the
 //! ratio alone; `PZ_PAIRS=N` pairs, default 5; `-- find` for the finds)
@@ -50,13 +51,21 @@ fn atlas(c: &mut Criterion) {
     g.finish();
 }
 
-/// Finds from a 12-cell atlas directory: the summaries answer the first
-/// two; the third lists more regions than they keep, so the levels are
-/// read.
+/// Finds from a 12-cell atlas directory, from its index files and from a
+/// copy without them (the summaries answer the first two there; the third
+/// lists more regions than they keep, so the levels are read): every
+/// answer asserted equal to the loaded atlas's, and its source.
 fn find_from_the_store(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let atlas = Atlas::build(&config(12, 2), &mut DirStore::new(dir.path())).unwrap();
-    let store = DirStore::new(dir.path());
+    let plain = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(dir.path()).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".index.pzal") {
+            std::fs::copy(e.path(), plain.path().join(name)).unwrap();
+        }
+    }
     let mut g = c.benchmark_group("find_from_the_store");
     g.sample_size(20);
     let q = |value: Option<&str>, kind: Option<&str>, t: Option<&str>, limit| Query {
@@ -72,14 +81,18 @@ fn find_from_the_store(c: &mut Criterion) {
         ("kind_tiny_50_listed", q(None, Some("tiny"), None, 50)),
     ] {
         let want = atlas.query(&q).unwrap();
-        g.bench_function(name, |b| {
-            b.iter(|| {
-                let (ans, _, cells) = store.find(&q).unwrap();
-                assert_eq!(cells, 12);
-                assert_eq!((ans.total, &ans.regions), (want.total, &want.regions));
-                ans
-            })
-        });
+        for (how, d) in [("index", dir.path()), ("no_index", plain.path())] {
+            let store = DirStore::new(d);
+            g.bench_function(format!("{name}/{how}"), |b| {
+                b.iter(|| {
+                    let (ans, _, cells) = store.find(&q).unwrap();
+                    assert_eq!(cells, 12);
+                    assert_eq!((ans.total, &ans.regions), (want.total, &want.regions));
+                    assert_eq!(ans.source == "index", how == "index");
+                    ans
+                })
+            });
+        }
     }
     g.finish();
 }

@@ -185,6 +185,23 @@ pub enum ValueKind {
 }
 
 impl ValueKind {
+    /// The kind names a query may give ([`ValueKind::matches`]).
+    pub const NAMES: [&str; 13] = [
+        "integer",
+        "fraction",
+        "number",
+        "nimber",
+        "up",
+        "down",
+        "tiny",
+        "miny",
+        "infinitesimal",
+        "number+infinitesimal",
+        "switch",
+        "hot",
+        "hot-not-switch",
+    ];
+
     /// The coarse family, as `--kind` names it: `integer`, `fraction`,
     /// `nimber`, `up`, `down`, `tiny`, `miny`, `infinitesimal`,
     /// `number+infinitesimal`, `switch`, `hot`.
@@ -239,23 +256,8 @@ impl ValueKind {
     /// Whether a `--kind` name selects this kind (`number` selects both
     /// integers and fractions, `hot` both switches and other hot games).
     pub fn matches(self, name: &str) -> Result<bool, AtlasError> {
-        const NAMES: [&str; 13] = [
-            "integer",
-            "fraction",
-            "number",
-            "nimber",
-            "up",
-            "down",
-            "tiny",
-            "miny",
-            "infinitesimal",
-            "number+infinitesimal",
-            "switch",
-            "hot",
-            "hot-not-switch",
-        ];
         let name = name.trim().to_ascii_lowercase();
-        if !NAMES.contains(&name.as_str()) {
+        if !Self::NAMES.contains(&name.as_str()) {
             return Err(AtlasError::UnknownKind(name));
         }
         Ok(match name.as_str() {
@@ -1404,6 +1406,8 @@ impl Atlas {
             total,
             regions: hits,
             seconds: t0.elapsed().as_secs_f64(),
+            source: "levels",
+            note: None,
         })
     }
 
@@ -1414,11 +1418,21 @@ impl Atlas {
 
 /// The row of region `s` with value index `v`.
 pub(crate) fn region_row(values: &[StoredValue], s: Shape, v: u32) -> RegionRow {
-    let f = &values[v as usize].facts;
+    let sv = &values[v as usize];
+    let f = &sv.facts;
     RegionRow {
         cells: s.len(),
         board: s.to_text(),
-        value: f.display.clone(),
+        value: if f.display.is_empty() {
+            // read by a reader, not printed yet: printed now
+            let mut arena = Arena::new();
+            match arena.decode(&sv.encoding) {
+                Ok(g) => arena.display(g),
+                Err(e) => format!("(value {v} does not decode: {e})"),
+            }
+        } else {
+            f.display.clone()
+        },
         kind: f.kind.label(),
         temperature: f.temperature.to_string(),
     }
@@ -1438,37 +1452,76 @@ pub(crate) fn find_value_in(values: &[StoredValue], text: &str) -> Result<Option
         .map(|i| i as u32))
 }
 
+/// A query's filters, parsed and checked once (a bad value, kind or
+/// temperature is an error before anything is read): the one test of
+/// whether a value is selected, shared by the scan, the summaries and the
+/// index.
+#[derive(Clone, Debug)]
+pub(crate) struct ValueFilter {
+    /// The encoding of the value asked for.
+    pub(crate) encoding: Option<Vec<u8>>,
+    kind: Option<String>,
+    min_t: Option<Dyadic>,
+}
+
+impl ValueFilter {
+    pub(crate) fn new(q: &Query) -> Result<ValueFilter, AtlasError> {
+        let encoding = match &q.value {
+            Some(text) => {
+                let mut arena = Arena::new();
+                let g = arena.parse(text).map_err(|e| AtlasError::Notation {
+                    text: text.clone(),
+                    detail: e.to_string(),
+                })?;
+                Some(arena.encode(g))
+            }
+            None => None,
+        };
+        if let Some(k) = &q.kind {
+            ValueKind::Integer.matches(k)?;
+        }
+        let min_t = match &q.min_temperature {
+            Some(t) => Some(t.parse::<Dyadic>().map_err(|e| AtlasError::Notation {
+                text: t.clone(),
+                detail: e.to_string(),
+            })?),
+            None => None,
+        };
+        Ok(ValueFilter {
+            encoding,
+            kind: q.kind.clone(),
+            min_t,
+        })
+    }
+
+    /// Whether a value of this kind and temperature passes the kind and
+    /// temperature filters (the value filter is by index, elsewhere).
+    pub(crate) fn accepts(&self, kind: ValueKind, temperature: Dyadic) -> bool {
+        let by_kind = match &self.kind {
+            Some(k) => kind.matches(k).unwrap_or(false),
+            None => true,
+        };
+        by_kind && self.min_t.is_none_or(|t| temperature >= t)
+    }
+}
+
 /// Which value indices a query selects.
 pub(crate) fn matching_values(values: &[StoredValue], q: &Query) -> Result<Vec<bool>, AtlasError> {
-    let value = match &q.value {
-        Some(text) => Some(find_value_in(values, text)?),
-        None => None,
-    };
-    if let Some(k) = &q.kind {
-        ValueKind::Integer.matches(k)?;
-    }
-    let min_t = match &q.min_temperature {
-        Some(t) => Some(t.parse::<Dyadic>().map_err(|e| AtlasError::Notation {
-            text: t.clone(),
-            detail: e.to_string(),
-        })?),
-        None => None,
-    };
+    let f = ValueFilter::new(q)?;
+    let value = f
+        .encoding
+        .as_ref()
+        .map(|enc| values.iter().position(|v| *v.encoding == **enc));
     Ok(values
         .iter()
         .enumerate()
         .map(|(i, v)| {
             let by_value = match value {
-                Some(Some(want)) => want == i as u32,
+                Some(Some(want)) => want == i,
                 Some(None) => false,
                 None => true,
             };
-            let by_kind = match &q.kind {
-                Some(k) => v.facts.kind.matches(k).unwrap_or(false),
-                None => true,
-            };
-            let by_t = min_t.is_none_or(|t| v.facts.temperature >= t);
-            by_value && by_kind && by_t
+            by_value && f.accepts(v.facts.kind, v.facts.temperature)
         })
         .collect())
 }
@@ -1524,6 +1577,13 @@ pub struct QueryAnswer {
     pub regions: Vec<RegionRow>,
     /// Seconds the query took (after loading).
     pub seconds: f64,
+    /// What answered: `index` (the level index files), `summaries` or
+    /// `levels` (the loaded entries, scanned).
+    pub source: &'static str,
+    /// Why a faster source was not used (an index missing, stale or
+    /// damaged), if one was passed over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Counts of value kinds among the regions of one size.

@@ -5,13 +5,11 @@
 //!   atlas/level-16.shard-0-of-2.pzal           one slice of a size (census --shard)
 //! ```
 //!
-//! File layout (version 3, little-endian):
+//! File layout (version 1, little-endian):
 //!
 //! ```text
 //! magic     "PZATLAS1"                               8 bytes
-//! version   u32 = 3 (1: the same without the next field)
-//! notation  u32: the printer's version of the notations below
-//!           (NOTATION_VERSION; another is printed again when read)
+//! version   u32 = 1
 //! kind      u8: 0 level, 1 shard
 //! cells     u32
 //! shard     u32 index, u32 count (0, 1 for a level)
@@ -58,7 +56,15 @@
 //! Beside each level, `level-NN.summary.pzal` (same checks) holds the
 //! level's new values and, per value, its entry counts and first
 //! [`SUMMARY_LIST`] shapes: enough to answer most queries
-//! ([`DirStore::query`]) without reading the entries.
+//! ([`DirStore::query`]) without reading the entries; and
+//! `level-NN.index.pzal` ([`crate::atlas_index`]) answers every query
+//! reading only the pages it needs.
+//!
+//! Level and summary files are written in [`FORMAT_VERSION`] 2: the layout
+//! above without the notation field (a value's notation is printed from its
+//! encoding when the file is read), so the bytes of a level do not depend
+//! on the printer of the build that wrote it. Version-1 files are read, the
+//! notation they hold skipped.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -67,8 +73,9 @@ use partizan_core::Dyadic;
 
 use crate::atlas::{
     class_regions, facts_of, matching_values, region_row, Atlas, AtlasError, AtlasStore, Level,
-    Query, QueryAnswer, StoredValue, ValueFacts, ValueKind,
+    Query, QueryAnswer, StoredValue, ValueFacts, ValueFilter, ValueKind,
 };
+use crate::atlas_index::{level_tail, write_index, IndexSet, LevelIndex, INDEX_BATCH};
 use crate::shape::Shape;
 
 const MAGIC: &[u8; 8] = b"PZATLAS1";
@@ -77,20 +84,18 @@ const SUM_MAGIC: &[u8; 8] = b"PZATSUM1";
 /// value falls back to the full level files).
 pub const SUMMARY_LIST: usize = 16;
 /// The file format version of level and summary files this build writes:
-/// version 1 with the notation version ([`NOTATION_VERSION`]) after it.
-/// Version 1 files (no notation version) are still read, their notation
-/// printed again.
-pub const FORMAT_VERSION: u32 = 3;
-/// The level and summary format before the notation version was recorded.
-pub const OLD_FORMAT_VERSION: u32 = 1;
-/// The version of the notation printer whose text level and summary files
-/// hold beside each value's encoding. A file of another notation version
-/// (or of format 1) has every value printed again from its encoding when
-/// read, so a value always prints as this build prints it, and two builds
-/// of a level by one printer are the same bytes. Bump it whenever
-/// `Arena::display` prints any value differently (the test
-/// `the_notation_version_pins_the_printer` fails until then).
-pub const NOTATION_VERSION: u32 = 1;
+/// version 2 keeps values as encodings and facts, without their printed
+/// notation (printed when read), so a level's bytes do not depend on the
+/// printer of the build that wrote it. Version 1 files (with the notation,
+/// which is skipped and printed again) are still read.
+pub const FORMAT_VERSION: u32 = 2;
+/// The first format: values with their notation (level, summary and the
+/// shard files of builds before [`SHARD_VERSION`]).
+pub const OLD_VERSION: u32 = 1;
+/// The interim format of builds of 2026-12-04: version 1's layout with the
+/// version of the printer of its notations (a `u32`) after the version.
+/// Read as version 1: the notation is skipped and printed again.
+pub const NOTATION_VERSIONED: u32 = 3;
 /// The format version of shard and part files this build writes (it reads
 /// [`FORMAT_VERSION`] ones too).
 pub const SHARD_VERSION: u32 = 2;
@@ -98,13 +103,13 @@ pub const SHARD_VERSION: u32 = 2;
 /// FNV-1a, 64 bits, fed in pieces (a file streamed in or out is summed
 /// as it passes).
 #[derive(Clone, Copy, Debug)]
-struct Fnv(u64);
+pub(crate) struct Fnv(pub(crate) u64);
 
 impl Fnv {
-    fn new() -> Fnv {
+    pub(crate) fn new() -> Fnv {
         Fnv(0xcbf2_9ce4_8422_2325)
     }
-    fn update(&mut self, bytes: &[u8]) {
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 ^= u64::from(b);
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
@@ -119,7 +124,7 @@ fn checksum(bytes: &[u8]) -> u64 {
     h.0
 }
 
-fn kind_code(k: ValueKind) -> (u8, u64, i64) {
+pub(crate) fn kind_code(k: ValueKind) -> (u8, u64, i64) {
     match k {
         ValueKind::Integer => (0, 0, 0),
         ValueKind::Fraction { denominator } => (1, denominator, 0),
@@ -134,7 +139,7 @@ fn kind_code(k: ValueKind) -> (u8, u64, i64) {
     }
 }
 
-fn kind_of(tag: u8, a: u64, b: i64) -> Option<ValueKind> {
+pub(crate) fn kind_of(tag: u8, a: u64, b: i64) -> Option<ValueKind> {
     Some(match tag {
         0 => ValueKind::Integer,
         1 => ValueKind::Fraction { denominator: a },
@@ -175,6 +180,9 @@ fn put_dyadic(out: &mut Vec<u8>, d: Dyadic) {
 
 /// Everything of a level file before its entries: magic, header, values
 /// and the entry count.
+/// A level (`shard` `None`) is written in [`FORMAT_VERSION`], a shard in
+/// this full layout in [`OLD_VERSION`] (what builds before lean shards
+/// wrote; tests make such files).
 fn level_head(
     out: &mut Vec<u8>,
     cells: usize,
@@ -183,16 +191,20 @@ fn level_head(
     values: &[StoredValue],
     entries: u64,
 ) {
+    let version = if shard.is_some() {
+        OLD_VERSION
+    } else {
+        FORMAT_VERSION
+    };
     out.extend_from_slice(MAGIC);
-    put_u32(out, FORMAT_VERSION);
-    put_u32(out, NOTATION_VERSION);
+    put_u32(out, version);
     out.push(u8::from(shard.is_some()));
     put_u32(out, cells as u32);
     let (k, n) = shard.unwrap_or((0, 1));
     put_u32(out, k as u32);
     put_u32(out, n as u32);
     put_u32(out, value_base);
-    put_values(out, values);
+    put_values(out, values, version == OLD_VERSION);
     put_u64(out, entries);
 }
 
@@ -275,7 +287,7 @@ pub fn encode_shard(level: &Level, shard: (usize, usize)) -> Vec<u8> {
 }
 
 /// LEB128: seven bits a byte, low first, the high bit saying more follow.
-fn put_varint(out: &mut Vec<u8>, mut v: u128) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u128) {
     while v >= 0x80 {
         out.push((v as u8) | 0x80);
         v >>= 7;
@@ -394,8 +406,8 @@ enum EntryCode {
 impl EntryCode {
     /// After the values: the palette of a compact file (its indices checked
     /// against `top`, the values' end).
-    fn read(r: &mut impl Src, version: u32, top: u64) -> Result<EntryCode, AtlasError> {
-        if version == FORMAT_VERSION || version == OLD_FORMAT_VERSION {
+    fn read(r: &mut impl Src, compact: bool, top: u64) -> Result<EntryCode, AtlasError> {
+        if !compact {
             return Ok(EntryCode::Full);
         }
         let m = r.u32()? as usize;
@@ -536,7 +548,7 @@ impl LevelWriter {
     }
 }
 
-fn io_err(path: &Path, source: std::io::Error) -> AtlasError {
+pub(crate) fn io_err(path: &Path, source: std::io::Error) -> AtlasError {
     AtlasError::Io {
         path: path.display().to_string(),
         source,
@@ -551,11 +563,15 @@ fn put_shape(out: &mut Vec<u8>, s: &Shape) {
     put_u64(out, bits as u64);
 }
 
-fn put_values(out: &mut Vec<u8>, values: &[StoredValue]) {
+/// Values with their facts; the notation only in [`OLD_VERSION`]
+/// (`notation`).
+fn put_values(out: &mut Vec<u8>, values: &[StoredValue], notation: bool) {
     put_u32(out, values.len() as u32);
     for v in values {
         put_bytes(out, &v.encoding);
-        put_bytes(out, v.facts.display.as_bytes());
+        if notation {
+            put_bytes(out, v.facts.display.as_bytes());
+        }
         let (tag, a, b) = kind_code(v.facts.kind);
         out.push(tag);
         put_u64(out, a);
@@ -612,10 +628,9 @@ impl SummaryBuilder {
         let mut out = Vec::new();
         out.extend_from_slice(SUM_MAGIC);
         put_u32(&mut out, FORMAT_VERSION);
-        put_u32(&mut out, NOTATION_VERSION);
         put_u32(&mut out, cells as u32);
         put_u32(&mut out, base);
-        put_values(&mut out, values);
+        put_values(&mut out, values, false);
         put_u32(&mut out, self.order.len() as u32);
         for v in &self.order {
             let g = &self.groups[v];
@@ -644,7 +659,7 @@ fn encode_summary(level: &Level, all_values: &[StoredValue]) -> Vec<u8> {
 
 /// Where decoding reads from: a buffer in memory ([`Reader`]) or a file
 /// streamed past ([`StreamSrc`]).
-trait Src {
+pub(crate) trait Src {
     /// The next `n` bytes.
     fn take(&mut self, n: usize) -> Result<&[u8], AtlasError>;
     /// A corruption error naming the file and the position.
@@ -765,7 +780,7 @@ impl ShardStream {
     fn open(
         path: &Path,
         cells: usize,
-        shard: (usize, usize),
+        shard: Option<(usize, usize)>,
         base: u32,
     ) -> Result<Option<ShardStream>, AtlasError> {
         let file = match std::fs::File::open(path) {
@@ -785,7 +800,7 @@ impl ShardStream {
         if len < 16 || src.take(8)? != MAGIC {
             return Err(src.bad("not an atlas file (magic)"));
         }
-        let (values, code, ne) = read_head(&mut src, cells, Some(shard), base)?;
+        let (values, code, ne) = read_head(&mut src, cells, shard, base)?;
         if ne > len / code.min_bytes() + 1 {
             return Err(src.bad("entry count larger than the file"));
         }
@@ -841,6 +856,13 @@ impl ShardStream {
     }
 }
 
+/// The versions read where `newest` is the newest: "1, 2 and 3".
+fn known_versions(newest: u32) -> String {
+    let mut v = [OLD_VERSION, NOTATION_VERSIONED, newest];
+    v.sort_unstable();
+    format!("{}, {} and {}", v[0], v[1], v[2])
+}
+
 /// The header and values of a level file, after its magic: checked against
 /// the expected size, shard and value base; returns the values, how the
 /// entries are spelled (a shard or part: either version) and the entry
@@ -852,23 +874,22 @@ fn read_head(
     value_base: u32,
 ) -> Result<(HeadValues, EntryCode, u64), AtlasError> {
     let version = r.u32()?;
-    let full = version == FORMAT_VERSION || version == OLD_FORMAT_VERSION;
-    let ok = full || (shard.is_some() && version == SHARD_VERSION);
-    if !ok {
-        let reads = if shard.is_some() {
-            format!("{OLD_FORMAT_VERSION}, {SHARD_VERSION} and {FORMAT_VERSION}")
-        } else {
-            format!("{OLD_FORMAT_VERSION} and {FORMAT_VERSION}")
-        };
+    let newest = if shard.is_some() {
+        SHARD_VERSION
+    } else {
+        FORMAT_VERSION
+    };
+    let with_notation = version == OLD_VERSION || version == NOTATION_VERSIONED;
+    if !with_notation && version != newest {
         return Err(r.bad(&format!(
-            "format version {version}, this build reads {reads}"
+            "format version {version}, this build reads {}",
+            known_versions(newest)
         )));
     }
-    let notation = if version == FORMAT_VERSION {
-        Some(r.u32()?)
-    } else {
-        None
-    };
+    if version == NOTATION_VERSIONED {
+        r.u32()?;
+    }
+    let lean = shard.is_some() && version == SHARD_VERSION;
     let is_shard = r.u8()? == 1;
     let c = r.u32()? as usize;
     let (k, n) = (r.u32()? as usize, r.u32()? as usize);
@@ -882,10 +903,10 @@ fn read_head(
     if base != value_base {
         return Err(r.bad(&format!("values start at {base}, expected {value_base}")));
     }
-    let values = if full {
-        HeadValues::Full(read_values(r, notation)?)
-    } else {
+    let values = if lean {
         HeadValues::Lean(read_lean_values(r)?)
+    } else {
+        HeadValues::Full(read_values(r, with_notation)?)
     };
     let top = u64::from(value_base) + values.len() as u64;
     if let HeadValues::Lean(v) = &values {
@@ -893,14 +914,29 @@ fn read_head(
             return Err(r.bad(&format!("negative index {} beyond {top}", bad.neg)));
         }
     }
-    let code = EntryCode::read(r, version, top)?;
+    let code = EntryCode::read(r, lean, top)?;
     let ne = r.u64()?;
     Ok((values, code, ne))
 }
 
 /// Decode file bytes into a level, checking everything; `want` is the
-/// expected (cells, shard, value base).
+/// expected (cells, shard, value base). Every value's notation printed.
 pub fn decode_level(
+    bytes: &[u8],
+    path: &str,
+    cells: usize,
+    shard: Option<(usize, usize)>,
+    value_base: u32,
+) -> Result<Level, AtlasError> {
+    let mut level = decode_unprinted(bytes, path, cells, shard, value_base)?;
+    print_values(&mut level.values, value_base)?;
+    Ok(level)
+}
+
+/// [`decode_level`] with the notation of values read from a level file
+/// left empty (a reader prints only the values it lists: at 16 cells,
+/// printing all 719 K on loading took longer than reading them).
+fn decode_unprinted(
     bytes: &[u8],
     path: &str,
     cells: usize,
@@ -990,15 +1026,21 @@ fn decode_summary(
         at: 8,
         path,
     };
-    let notation = match r.u32()? {
-        FORMAT_VERSION => Some(r.u32()?),
-        OLD_FORMAT_VERSION => None,
-        _ => return Err(r.bad("format version")),
-    };
+    let version = r.u32()?;
+    let with_notation = version == OLD_VERSION || version == NOTATION_VERSIONED;
+    if !with_notation && version != FORMAT_VERSION {
+        return Err(r.bad(&format!(
+            "format version {version}, this build reads {}",
+            known_versions(FORMAT_VERSION)
+        )));
+    }
+    if version == NOTATION_VERSIONED {
+        r.u32()?;
+    }
     if r.u32()? as usize != cells || r.u32()? != base {
         return Err(r.bad("size or value base differs"));
     }
-    let values = read_values(&mut r, notation)?;
+    let values = read_values(&mut r, with_notation)?;
     let top = u64::from(base) + values.len() as u64;
     let n = r.u32()? as usize;
     let mut groups = Vec::with_capacity(n.min(1 << 20));
@@ -1026,29 +1068,19 @@ fn decode_summary(
     Ok(Summary { values, groups })
 }
 
-/// The values of a level or summary file whose text was printed by
-/// notation version `notation` (`None`: format 1, not recorded); text of
-/// another version is printed again from the encodings.
-fn read_values(r: &mut impl Src, notation: Option<u32>) -> Result<Vec<StoredValue>, AtlasError> {
-    let mut values = read_values_as_written(r)?;
-    if notation != Some(NOTATION_VERSION) {
-        let mut arena = partizan_core::Arena::new();
-        for v in &mut values {
-            let g = arena
-                .decode(&v.encoding)
-                .map_err(|e| r.bad(&format!("value: {e}")))?;
-            v.facts.display = arena.display(g);
-        }
-    }
-    Ok(values)
-}
-
-fn read_values_as_written(r: &mut impl Src) -> Result<Vec<StoredValue>, AtlasError> {
+/// Values with their facts, the notation left empty (printed by
+/// [`print_values`] where it is wanted); an [`OLD_VERSION`] file's stored
+/// notation (`notation`) is checked and skipped: it is what the printer of
+/// its day wrote.
+fn read_values(r: &mut impl Src, notation: bool) -> Result<Vec<StoredValue>, AtlasError> {
     let nv = r.u32()? as usize;
     let mut values = Vec::with_capacity(nv.min(1 << 20));
     for _ in 0..nv {
         let encoding: Box<[u8]> = r.bytes()?.into();
-        let display = String::from_utf8(r.bytes()?.to_vec()).map_err(|_| r.bad("notation"))?;
+        if notation && std::str::from_utf8(r.bytes()?).is_err() {
+            return Err(r.bad("notation"));
+        }
+        let display = String::new();
         let (tag, a, b) = (r.u8()?, r.u64()?, r.u64()? as i64);
         let kind = kind_of(tag, a, b).ok_or_else(|| r.bad("kind"))?;
         let left_stop = r.dyadic()?;
@@ -1070,17 +1102,75 @@ fn read_values_as_written(r: &mut impl Src) -> Result<Vec<StoredValue>, AtlasErr
     Ok(values)
 }
 
+/// Print the notation of every value whose notation is not yet printed
+/// (`values` start at index `base`), on every core, each slice of
+/// [`FactsMaker::RESET`] values in an arena of its own (at 16 cells the
+/// 719 K values of a directory take about 5 s of one core).
+fn print_values(values: &mut [StoredValue], base: u32) -> Result<(), AtlasError> {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let chunk = values.len().div_ceil(threads).clamp(1, FactsMaker::RESET);
+    let mut slices: Vec<(u32, &mut [StoredValue])> = Vec::new();
+    let mut at = base;
+    for c in values.chunks_mut(chunk) {
+        let n = c.len() as u32;
+        slices.push((at, c));
+        at += n;
+    }
+    let next = std::sync::Mutex::new(slices);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| -> Result<(), AtlasError> {
+                    while let Some((first, c)) = next.lock().expect("not poisoned").pop() {
+                        let mut arena = partizan_core::Arena::new();
+                        for (i, v) in c.iter_mut().enumerate() {
+                            print_value(v, &mut arena, first + i as u32)?;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .try_for_each(|w| w.join().expect("a printer thread panicked"))
+    })
+}
+
+/// Print value `index`'s notation from its encoding, if not yet printed.
+fn print_value(
+    v: &mut StoredValue,
+    arena: &mut partizan_core::Arena,
+    index: u32,
+) -> Result<(), AtlasError> {
+    if v.facts.display.is_empty() {
+        let g = arena
+            .decode(&v.encoding)
+            .map_err(|source| AtlasError::Decode { index, source })?;
+        v.facts.display = arena.display(g);
+    }
+    Ok(())
+}
+
 /// A directory of level files.
 #[derive(Clone, Debug)]
 pub struct DirStore {
     dir: PathBuf,
+    /// A build's store (loading a level writes its index when it has none,
+    /// and prints every value's notation, so a resumed build's values equal
+    /// computed ones), or a reader's (`load_atlas`, a find: writes nothing,
+    /// and a value's notation is printed when a row lists it).
+    building: bool,
 }
 
 impl DirStore {
     /// A store in `dir` (created when a level is first saved).
     #[must_use]
     pub fn new(dir: impl Into<PathBuf>) -> DirStore {
-        DirStore { dir: dir.into() }
+        DirStore {
+            dir: dir.into(),
+            building: true,
+        }
     }
 
     /// The default atlas directory: `$PARTIZAN_ATLAS`, else `partizan/atlas`
@@ -1161,7 +1251,115 @@ impl DirStore {
                 })
             }
         };
-        decode_level(&bytes, &path.display().to_string(), cells, shard, base).map(Some)
+        let mut level = decode_unprinted(&bytes, &path.display().to_string(), cells, shard, base)?;
+        if self.building {
+            print_values(&mut level.values, base)?;
+        }
+        Ok(Some(level))
+    }
+
+    /// The index file of a level (see [`crate::atlas_index`]).
+    #[must_use]
+    pub fn index_path(&self, cells: usize) -> PathBuf {
+        self.dir.join(format!("level-{cells:02}.index.pzal"))
+    }
+
+    /// Write the index of level `cells` from the level file on disk
+    /// (streamed, [`INDEX_BATCH`] entries held at a time, the level read
+    /// again per batch); `all` is every value to this level.
+    fn index_from_file(&self, cells: usize, all: &[StoredValue]) -> Result<(), AtlasError> {
+        let path = self.path(cells, None);
+        let tail = level_tail(&path)?.ok_or_else(|| AtlasError::NotBuilt {
+            have: cells - 1,
+            want: cells,
+        })?;
+        let base = self.values_below(cells)?.len() as u32;
+        let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
+            let mut st = ShardStream::open(&path, cells, None, base)?.ok_or_else(|| {
+                AtlasError::NotBuilt {
+                    have: cells - 1,
+                    want: cells,
+                }
+            })?;
+            while let Some((s, v)) = st.next()? {
+                f(s, v)?;
+            }
+            st.finish()
+        };
+        write_index(
+            &self.index_path(cells),
+            cells,
+            base,
+            all,
+            tail,
+            &mut replay,
+            INDEX_BATCH,
+        )
+    }
+
+    /// Write the index of an in-memory level just saved (`all`: every
+    /// value to it).
+    fn index_from_level(&self, level: &Level, all: &[StoredValue]) -> Result<(), AtlasError> {
+        let path = self.path(level.cells, None);
+        let tail = level_tail(&path)?.ok_or_else(|| AtlasError::NotBuilt {
+            have: level.cells - 1,
+            want: level.cells,
+        })?;
+        let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
+            level.entries.iter().try_for_each(|&(s, v)| f(s, v))
+        };
+        write_index(
+            &self.index_path(level.cells),
+            level.cells,
+            level.value_base,
+            all,
+            tail,
+            &mut replay,
+            INDEX_BATCH,
+        )
+    }
+
+    /// Whether the index of level `cells` (values from `base`) is believed
+    /// (its header page checks against the level file; with `every_page`,
+    /// every page checks): `Err` says why not.
+    fn index_state(&self, cells: usize, base: u32, every_page: bool) -> Result<(), String> {
+        let tail = level_tail(&self.path(cells, None))
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("level {cells} is missing"))?;
+        let mut ix = LevelIndex::open(&self.index_path(cells), cells, base, tail)?;
+        if every_page {
+            ix.check_pages().map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// Write the index of every level to `max_cells` (default: every level
+    /// present) that has none or one not believed (stale, damaged, another
+    /// version); returns per level whether it was written. What
+    /// `partizan atlas index` calls; a build writes them as it goes.
+    pub fn write_indexes(
+        &self,
+        max_cells: Option<usize>,
+    ) -> Result<Vec<(usize, bool)>, AtlasError> {
+        let want = self.sizes_wanted(max_cells)?;
+        let mut all: Vec<StoredValue> = Vec::new();
+        let mut done = Vec::with_capacity(want);
+        for c in 1..=want {
+            let base = all.len() as u32;
+            let sum = self
+                .read_summary(c, base)?
+                .ok_or_else(|| AtlasError::Corrupt {
+                    path: self.summary_path(c).display().to_string(),
+                    detail: "summary missing (load the atlas once to write it)".into(),
+                })?;
+            all.extend(sum.values);
+            let stale = self.index_state(c, base, true).is_err();
+            if stale {
+                self.index_from_file(c, &all)?;
+            }
+            done.push((c, stale));
+        }
+        Ok(done)
     }
 
     fn summary_path(&self, cells: usize) -> PathBuf {
@@ -1220,6 +1418,7 @@ impl DirStore {
             }
         }
         let ok = matching_values(&values, q)?;
+        let mut arena = partizan_core::Arena::new();
         let max = q.max_cells.unwrap_or(max_cells).min(max_cells);
         let mut total = 0u64;
         let mut hits = Vec::new();
@@ -1251,6 +1450,7 @@ impl DirStore {
                 let (r, k) = class_regions(s, v, neg);
                 for &(rs, rv) in r.iter().take(k) {
                     if ok[rv as usize] && hits.len() < q.limit {
+                        print_value(&mut values[rv as usize], &mut arena, rv)?;
                         hits.push(region_row(&values, rs, rv));
                     }
                 }
@@ -1263,21 +1463,21 @@ impl DirStore {
             total,
             regions: hits,
             seconds: t0.elapsed().as_secs_f64(),
+            source: "summaries",
+            note: None,
         }))
     }
 
     /// The atlas to `max_cells` (default: every size present) read from
     /// the directory; [`AtlasError::NotBuilt`] if it holds less (or none).
     pub fn load_atlas(&mut self, max_cells: Option<usize>) -> Result<Atlas, AtlasError> {
-        let have = self.levels_present()?;
-        let want = max_cells.unwrap_or(have);
-        if want == 0 || want > have {
-            return Err(AtlasError::NotBuilt {
-                have,
-                want: want.max(1),
-            });
-        }
-        Atlas::load(self, want)
+        let want = self.sizes_wanted(max_cells)?;
+        // a reader: a level without an index is read, not indexed
+        let mut reader = DirStore {
+            building: false,
+            ..self.clone()
+        };
+        Atlas::load(&mut reader, want)
     }
 
     /// Answer `q` over the sizes to `q.max_cells` (default: every size
@@ -1297,28 +1497,62 @@ impl DirStore {
         q: &Query,
         loaded: Option<&Atlas>,
     ) -> Result<(QueryAnswer, f64, usize), AtlasError> {
-        let have = self.levels_present()?;
-        let want = q.max_cells.unwrap_or(have);
-        if want == 0 || want > have {
-            return Err(AtlasError::NotBuilt {
-                have,
-                want: want.max(1),
-            });
-        }
+        let want = self.sizes_wanted(q.max_cells)?;
         let t0 = std::time::Instant::now();
+        // the query's own errors (a bad value, kind, temperature) first
+        let filter = ValueFilter::new(q)?;
+        let note = match self.indexed(q, &filter, want) {
+            Ok(ans) => return Ok((ans, t0.elapsed().as_secs_f64(), want)),
+            Err(why) => why,
+        };
+        let noted = |mut ans: QueryAnswer| {
+            ans.note = Some(format!("index not used: {note}"));
+            ans
+        };
         if let Some(ans) = self.query(q, want)? {
-            return Ok((ans, t0.elapsed().as_secs_f64(), want));
+            return Ok((noted(ans), t0.elapsed().as_secs_f64(), want));
         }
         if let Some(atlas) = loaded.filter(|a| a.max_cells() >= want) {
             let q = Query {
                 max_cells: Some(want),
                 ..q.clone()
             };
-            return Ok((atlas.query(&q)?, t0.elapsed().as_secs_f64(), want));
+            return Ok((noted(atlas.query(&q)?), t0.elapsed().as_secs_f64(), want));
         }
-        let atlas = Atlas::load(&mut self.clone(), want)?;
+        let mut reader = DirStore {
+            building: false,
+            ..self.clone()
+        };
+        let atlas = Atlas::load(&mut reader, want)?;
         let load_s = t0.elapsed().as_secs_f64();
-        Ok((atlas.query(q)?, load_s, want))
+        Ok((noted(atlas.query(q)?), load_s, want))
+    }
+
+    /// `q` answered from the index files of levels `1..=max`, or why not
+    /// (an index missing, stale or damaged: then the caller reads the
+    /// summaries or the levels, and says so).
+    pub(crate) fn indexed(
+        &self,
+        q: &Query,
+        filter: &ValueFilter,
+        max: usize,
+    ) -> Result<QueryAnswer, String> {
+        let mut set = IndexSet::open(max, |c| self.index_path(c), |c| self.path(c, None))?;
+        set.query(q, filter, max).map_err(|e| e.to_string())
+    }
+
+    /// The sizes to read: `max_cells`, default every level present;
+    /// [`AtlasError::NotBuilt`] when the directory holds fewer (or none).
+    fn sizes_wanted(&self, max_cells: Option<usize>) -> Result<usize, AtlasError> {
+        let have = self.levels_present()?;
+        let want = max_cells.unwrap_or(have);
+        if want == 0 || want > have {
+            return Err(AtlasError::NotBuilt {
+                have,
+                want: want.max(1),
+            });
+        }
+        Ok(want)
     }
 
     /// The largest size `n` such that every level `1..=n` has a file (not
@@ -1429,6 +1663,9 @@ impl DirStore {
             st.finish()?;
         }
         out.finish()?;
+        let mut all = below;
+        all.extend(values.iter().cloned());
+        self.index_from_file(cells, &all)?;
         Ok(Merged {
             cells,
             classes: total,
@@ -1447,7 +1684,7 @@ impl DirStore {
         (0..count)
             .map(|k| {
                 let path = self.path(cells, Some((k, count)));
-                ShardStream::open(&path, cells, (k, count), base)?
+                ShardStream::open(&path, cells, Some((k, count)), base)?
                     .ok_or_else(|| AtlasError::Shards(format!("{} is missing", path.display())))
             })
             .collect()
@@ -1541,10 +1778,19 @@ impl AtlasStore for DirStore {
         let level = self.read(cells, None, value_base)?;
         if let Some(l) = &level {
             // a directory from before summaries: add the missing one
-            if !self.summary_path(cells).exists() {
+            let no_summary = !self.summary_path(cells).exists();
+            // a build killed between a level and its index, or an index
+            // from before indexes: write it now
+            let no_index = self.building && self.index_state(cells, value_base, false).is_err();
+            if no_summary || no_index {
                 let mut all = self.values_below(cells)?;
                 all.extend(l.values.iter().cloned());
-                self.write(&self.summary_path(cells), &encode_summary(l, &all))?;
+                if no_summary {
+                    self.write(&self.summary_path(cells), &encode_summary(l, &all))?;
+                }
+                if no_index {
+                    self.index_from_level(l, &all)?;
+                }
             }
         }
         Ok(level)
@@ -1564,7 +1810,8 @@ impl AtlasStore for DirStore {
         let sum = self.summary_path(level.cells);
         self.write(&sum, &encode_summary(level, &all))?;
         let path = self.path(level.cells, None);
-        self.write(&path, &encode_level(level, None))
+        self.write(&path, &encode_level(level, None))?;
+        self.index_from_level(level, &all)
     }
 
     fn save_shard(&mut self, level: &Level, index: usize, count: usize) -> Result<(), AtlasError> {
@@ -1638,7 +1885,7 @@ impl DirStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::atlas::{Atlas, AtlasConfig, NoStore};
+    use crate::atlas::{Atlas, AtlasConfig, NoStore, Query};
 
     /// Level 6 of a small atlas, as a level.
     fn level6() -> Level {
@@ -1697,13 +1944,13 @@ mod tests {
             err.contains("reads 1, 2 and 3") && !err.contains('\n'),
             "{err}"
         );
-        // a level file (kind 0) is version 1 or 3 only
+        // a level file (kind 0) is version 1, 2 or 3
         let lv = encode_level(&level, None);
-        let err = decode_level(&with_version(&lv, 2), "l.pzal", 6, None, base)
+        let err = decode_level(&with_version(&lv, 4), "l.pzal", 6, None, base)
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("format version 2, this build reads 1 and 3"),
+            err.contains("format version 4, this build reads 1, 2 and 3"),
             "{err}"
         );
         // a flipped bit anywhere in a compact file is caught
@@ -1714,76 +1961,132 @@ mod tests {
         }
     }
 
-    /// The printer's text of values whose notation has changed before (or
-    /// could): when this fails, the printer prints differently, so bump
-    /// [`NOTATION_VERSION`] (files of the old version are then printed
-    /// again when read) and pin the new text here.
-    #[test]
-    fn the_notation_version_pins_the_printer() {
-        let pinned: [(&str, &str); 10] = [
-            ("^", "^"),
-            ("{*|0}", "v"),
-            ("{2*|-2*}", "±(2*)"),
-            ("{1|0}", "{1|0}"),
-            ("*3", "*3"),
-            ("{0,*|0,*}", "*2"),
-            ("^*3", "^*3"),
-            ("{2*|1*||-2*|-3*}", "{2*|1*||-2*|-3*}"),
-            ("{1/2|-3/4}", "{1/2|-3/4}"),
-            ("{3||2*|1*}", "{3||2*|1*}"),
-        ];
-        assert_eq!(NOTATION_VERSION, 1, "pin the new version's text below");
-        let mut a = partizan_core::Arena::new();
-        for (text, want) in pinned {
-            let g = a.parse(text).unwrap();
-            assert_eq!(a.display(g), want, "{text}");
+    /// `level` with every value's notation replaced (what another printer
+    /// would have written).
+    fn other_printer(level: &Level) -> Level {
+        let mut l = level.clone();
+        for v in &mut l.values {
+            v.facts.display = format!("old notation of {}", v.facts.display);
         }
+        l
     }
 
-    /// A level file rewritten as format 1 (no notation version), or with
-    /// another notation version, with a value's text changed: read back,
-    /// every value prints as this build prints it; with this build's
-    /// notation version the text is the file's.
-    #[test]
-    fn notation_of_another_version_is_printed_again() {
-        let level = level6();
-        let base = level.value_base;
-        let lv = encode_level(&level, None);
-        // the first value's text, after its encoding
-        let head = 8 + 4 + 4 + 1 + 4 + 8 + 4 + 4;
-        let enc_len = u32::from_le_bytes(lv[head..head + 4].try_into().unwrap()) as usize;
-        let text_at = head + 4 + enc_len + 4;
-        let text_len =
-            u32::from_le_bytes(lv[head + 4 + enc_len..text_at].try_into().unwrap()) as usize;
-        assert_eq!(
-            &lv[text_at..text_at + text_len],
-            level.values[0].facts.display.as_bytes()
-        );
-        let forged = |notation: Option<u32>| {
-            let mut b = lv[..lv.len() - 8].to_vec();
-            for x in &mut b[text_at..text_at + text_len] {
-                *x = b'?';
-            }
-            match notation {
-                Some(n) => b[12..16].copy_from_slice(&n.to_le_bytes()),
-                None => {
-                    b.drain(12..16);
-                    b[8..12].copy_from_slice(&OLD_FORMAT_VERSION.to_le_bytes());
-                }
-            }
-            let sum = checksum(&b);
-            put_u64(&mut b, sum);
-            b
-        };
-        for notation in [None, Some(0), Some(NOTATION_VERSION + 1)] {
-            let back = decode_level(&forged(notation), "l.pzal", 6, None, base).unwrap();
-            assert_eq!(back, level, "{notation:?}: printed again");
+    /// A level (and its summary) in the version-1 layout, notation and all,
+    /// or in the interim version 3 (the same with a printer version).
+    fn with_notation(level: &Level, all: &[StoredValue], version: u32) -> (Vec<u8>, Vec<u8>) {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        put_u32(&mut out, version);
+        if version == NOTATION_VERSIONED {
+            put_u32(&mut out, 7);
         }
-        let believed =
-            decode_level(&forged(Some(NOTATION_VERSION)), "l.pzal", 6, None, base).unwrap();
-        assert_eq!(believed.values[0].facts.display, "?".repeat(text_len));
-        // and a level written twice is the same bytes
-        assert_eq!(encode_level(&level6(), None), lv);
+        out.push(0);
+        put_u32(&mut out, level.cells as u32);
+        put_u32(&mut out, 0);
+        put_u32(&mut out, 1);
+        put_u32(&mut out, level.value_base);
+        put_values(&mut out, &level.values, true);
+        put_u64(&mut out, level.entries.len() as u64);
+        for (s, v) in &level.entries {
+            put_shape(&mut out, s);
+            put_u32(&mut out, *v);
+        }
+        let sum = checksum(&out);
+        put_u64(&mut out, sum);
+        // the summary: the same head, values with their notation
+        let new = encode_summary(level, all);
+        let mut sm = Vec::new();
+        sm.extend_from_slice(SUM_MAGIC);
+        put_u32(&mut sm, version);
+        if version == NOTATION_VERSIONED {
+            put_u32(&mut sm, 7);
+        }
+        put_u32(&mut sm, level.cells as u32);
+        put_u32(&mut sm, level.value_base);
+        put_values(&mut sm, &level.values, true);
+        // the groups are the same bytes in both versions: after the values
+        let mut v2_head = Vec::new();
+        put_values(&mut v2_head, &level.values, false);
+        sm.extend_from_slice(&new[20 + v2_head.len()..new.len() - 8]);
+        let sum = checksum(&sm);
+        put_u64(&mut sm, sum);
+        (out, sm)
+    }
+
+    /// Issue 42: a level's files hold no printed notation, so builds whose
+    /// printers differ write the same bytes; a version-1 file's notation (an
+    /// older printer's) is not believed but printed again when read.
+    #[test]
+    fn level_bytes_do_not_depend_on_the_printer() {
+        let level = level6();
+        let old = other_printer(&level);
+        assert_eq!(encode_level(&level, None), encode_level(&old, None));
+        let mut all = Atlas::build(&AtlasConfig::new(5), &mut NoStore)
+            .unwrap()
+            .values()
+            .to_vec();
+        all.extend(level.values.iter().cloned());
+        let mut all_old = all.clone();
+        for v in &mut all_old {
+            v.facts.display = "x".into();
+        }
+        assert_eq!(encode_summary(&level, &all), encode_summary(&old, &all_old));
+        // version 1 (or 3), written by an older printer: read back in this one's
+        for version in [OLD_VERSION, NOTATION_VERSIONED] {
+            let (v, s) = with_notation(&old, &all_old, version);
+            let back = decode_level(&v, "l.pzal", 6, None, level.value_base).unwrap();
+            assert_eq!(back, level, "version {version}: notation printed again");
+            let sum = decode_summary(&s, "s.pzal", 6, level.value_base).unwrap();
+            assert_eq!(sum.values.len(), level.values.len(), "version {version}");
+        }
+        let (v1, s1) = with_notation(&old, &all_old, OLD_VERSION);
+        assert_ne!(v1, encode_level(&level, None));
+        let back = decode_level(&v1, "l.pzal", 6, None, level.value_base).unwrap();
+        assert_eq!(back, level, "notation printed again, not believed");
+        let sum = decode_summary(&s1, "s.pzal", 6, level.value_base).unwrap();
+        let now =
+            decode_summary(&encode_summary(&level, &all), "s.pzal", 6, level.value_base).unwrap();
+        assert_eq!(sum.groups, now.groups);
+        assert!(sum.values.iter().all(|v| v.facts.display.is_empty()));
+        assert_eq!(
+            sum.values.iter().map(|v| &v.encoding).collect::<Vec<_>>(),
+            level.values.iter().map(|v| &v.encoding).collect::<Vec<_>>()
+        );
+        // and a directory of version-1 files answers in today's notation
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = DirStore::new(dir.path());
+        Atlas::build(&AtlasConfig::new(6), &mut store).unwrap();
+        std::fs::write(dir.path().join("level-06.pzal"), &v1).unwrap();
+        std::fs::write(dir.path().join("level-06.summary.pzal"), &s1).unwrap();
+        // a build's store prints every notation on loading; a reader's
+        // (load_atlas) prints those it lists
+        let loaded = Atlas::load(&mut store, 6).unwrap();
+        assert_eq!(
+            &loaded.values()[level.value_base as usize..],
+            &level.values[..]
+        );
+        let read = store.load_atlas(None).unwrap();
+        assert!(read.values()[level.value_base as usize..]
+            .iter()
+            .all(|v| v.facts.display.is_empty()));
+        assert_eq!(read.report(5), loaded.report(5));
+        let q = Query {
+            min_temperature: Some("1".into()),
+            limit: 100,
+            ..Query::default()
+        };
+        let (ans, _, _) = store.find(&q).unwrap();
+        assert_eq!(
+            ans.source, "index",
+            "the build's store wrote level 6's index again for the changed level file"
+        );
+        assert!(ans.regions.iter().all(|r| !r.value.contains("old")));
+        assert_eq!(ans.regions, loaded.query(&q).unwrap().regions);
+        // without the index, the version-1 summaries answer the same
+        std::fs::remove_file(store.index_path(6)).unwrap();
+        let (slow, _, _) = store.find(&q).unwrap();
+        assert_eq!(slow.source, "summaries");
+        assert_eq!(slow.regions, ans.regions);
     }
 
     #[test]

@@ -29,6 +29,7 @@
 
 pub mod analyses;
 pub mod atlas;
+pub mod atlas_index;
 pub mod atlas_store;
 pub mod boards;
 pub mod catalogue;

@@ -267,9 +267,11 @@ fn shards_merge_into_the_unsharded_level() {
     }
     assert_eq!(ps.levels_present().unwrap(), 8);
     ps.merge_shards(9, 3).unwrap();
-    let a = std::fs::read(whole.path().join("level-09.pzal")).unwrap();
-    let b = std::fs::read(parts.path().join("level-09.pzal")).unwrap();
-    assert_eq!(a, b, "merged shards = the unsharded level, byte for byte");
+    assert_eq!(
+        level_files(whole.path(), 9),
+        level_files(parts.path(), 9),
+        "merged shards = the unsharded level, byte for byte (level, summary, index)"
+    );
     // a missing shard is an error
     std::fs::remove_file(parts.path().join("level-09.shard-1-of-3.pzal")).unwrap();
     assert!(ps.merge_shards(9, 3).is_err());
@@ -284,11 +286,12 @@ fn shards_merge_into_the_unsharded_level() {
     .is_err());
 }
 
-/// Level and summary files of `cells` in `dir`.
-fn level_files(dir: &std::path::Path, cells: usize) -> (Vec<u8>, Vec<u8>) {
+/// Level, summary and index files of `cells` in `dir`.
+fn level_files(dir: &std::path::Path, cells: usize) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     (
         std::fs::read(dir.join(format!("level-{cells:02}.pzal"))).unwrap(),
         std::fs::read(dir.join(format!("level-{cells:02}.summary.pzal"))).unwrap(),
+        std::fs::read(dir.join(format!("level-{cells:02}.index.pzal"))).unwrap(),
     )
 }
 
@@ -714,11 +717,10 @@ fn a_build_stopped_inside_a_level_resumes_to_the_same_atlas() {
     assert_eq!(resumed.stats[9].per_thread.iter().sum::<u64>(), 4655 - 600);
     assert!(parts(dir.path()).is_empty());
     for n in 1..=10 {
-        let name = format!("level-{n:02}.pzal");
         assert_eq!(
-            std::fs::read(dir.path().join(&name)).unwrap(),
-            std::fs::read(whole.path().join(&name)).unwrap(),
-            "{name}: the same bytes as the build without parts or stop"
+            level_files(dir.path(), n),
+            level_files(whole.path(), n),
+            "level {n}: the same bytes (level, summary, index) as the build without parts or stop"
         );
     }
     // a damaged part is refused, not believed

@@ -1,5 +1,6 @@
 //! Fuzz target (issue 38): atlas files as they are read back (the level
-//! files `level-NN.pzal` and their summaries `level-NN.summary.pzal`,
+//! files `level-NN.pzal`, their summaries `level-NN.summary.pzal` and
+//! their indexes `level-NN.index.pzal`,
 //! through `DirStore::load_atlas` and `DirStore::find`). A proptest-driven
 //! corpus run with a fixed seed and a fixed number of cases, so it runs in
 //! `cargo test`: an atlas to 6 cells is built once, and each case damages
@@ -131,7 +132,7 @@ fn answers(dir: &Path) -> Result<String, AtlasError> {
             ..Query::default()
         },
     ] {
-        // from the summaries and from the loaded levels
+        // from the index (else the summaries) and from the loaded levels
         let (found, _, cells) = store.find(&q)?;
         let (loaded, _, _) = store.find_in(&q, Some(&atlas))?;
         for a in [found, loaded] {
@@ -217,8 +218,8 @@ fn fuzz(cases: u32) -> (u32, u32) {
     let files = files_of(dir.path());
     assert_eq!(
         files.len(),
-        2 * CELLS,
-        "a level file and a summary per size"
+        3 * CELLS,
+        "a level file, a summary and an index per size"
     );
     // the undamaged answers of the atlas to each size: a removed top level
     // leaves a smaller atlas (a level missing below the top is refused)

@@ -8,6 +8,7 @@
 //! partizan atlas build --max-cells 18 --shards 32     # all slices in turn, resumable, then merged
 //! partizan atlas report --max-cells 14 [--csv FILE]   # kinds by size, hottest, firsts
 //! partizan atlas find --value '*2' --max-cells 14     # or --min-temperature 3/2, --kind tiny
+//! partizan atlas index                                # index files for a directory built before them
 //! ```
 //!
 //! The directory is `--dir`, else `$PARTIZAN_ATLAS`, else `atlas` under the
@@ -116,8 +117,24 @@ pub enum AtlasCmd {
     Merge(MergeArgs),
     /// The atlas's tables: kinds by size, the hottest regions, first occurrences.
     Report(ReportArgs),
-    /// Regions with a given value, kind, or temperature at least t.
+    /// Regions with a given value, kind, or temperature at least t (from
+    /// the level index files in milliseconds; without them, from the
+    /// summaries or by reading every level).
     Find(FindArgs),
+    /// Write the index file of every level that has none (or a stale or
+    /// damaged one), for a directory built before indexes; a build and a
+    /// merge write them as they go.
+    Index(IndexArgs),
+}
+
+/// Arguments of `partizan atlas index`.
+#[derive(Args, Debug)]
+pub struct IndexArgs {
+    /// Index the levels up to this size (default: every level present).
+    #[arg(long)]
+    pub max_cells: Option<usize>,
+    #[command(flatten)]
+    pub dir: DirArg,
 }
 
 /// Where the atlas lives.
@@ -333,6 +350,30 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
                 print!("{}", report.render_text());
             }
         }
+        AtlasCmd::Index(a) => {
+            let path = atlas_dir(&a.dir)?;
+            let t0 = Instant::now();
+            let done = DirStore::new(&path)
+                .write_indexes(a.max_cells)
+                .with_context(|| format!("atlas in {}", path.display()))?;
+            let written: Vec<usize> = done.iter().filter(|d| d.1).map(|d| d.0).collect();
+            let secs = t0.elapsed().as_secs_f64();
+            if json_out {
+                println!(
+                    "{}",
+                    json!({ "dir": path.display().to_string(), "levels": done.len(),
+                            "written": written, "seconds": secs })
+                );
+            } else {
+                println!(
+                    "{} levels indexed in {}: {} written, {} already good ({secs:.2} s)",
+                    done.len(),
+                    path.display(),
+                    written.len(),
+                    done.len() - written.len()
+                );
+            }
+        }
         AtlasCmd::Find(a) => {
             if a.value.is_none() && a.min_temperature.is_none() && a.kind.is_none() {
                 bail!("give --value, --min-temperature or --kind");
@@ -344,17 +385,20 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
                 max_cells: a.max_cells,
                 limit: a.limit,
             };
-            // the summaries answer without reading the entries; else load
+            // the index answers in milliseconds; else the summaries, else the levels
             let path = atlas_dir(&a.dir)?;
             let (ans, load_s, max_cells) = DirStore::new(&path)
                 .find(&q)
                 .with_context(|| format!("atlas in {}", path.display()))?;
+            if let Some(note) = &ans.note {
+                eprintln!("note: {note}");
+            }
             if json_out {
                 println!(
                     "{}",
                     json!({ "total": ans.total, "regions": ans.regions,
                             "load_seconds": load_s, "query_seconds": ans.seconds,
-                            "max_cells": max_cells })
+                            "max_cells": max_cells, "source": ans.source })
                 );
             } else {
                 println!(

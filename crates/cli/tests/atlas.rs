@@ -133,6 +133,33 @@ fn build_report_find() {
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("±1"));
 
+    // from the index; without it from the summaries, with a note; `atlas
+    // index` writes it again, the same bytes
+    let q = ["atlas", "find", "--value", "^", "--limit", "50", "--json"];
+    let fast = json(d, &q);
+    assert_eq!(fast["source"], "index");
+    let idx = d.join("level-09.index.pzal");
+    let bytes = std::fs::read(&idx).unwrap();
+    std::fs::remove_file(&idx).unwrap();
+    let out = run(d, &q);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("index not used") && err.contains("level-09.index.pzal is missing"),
+        "{err}"
+    );
+    let slow: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_ne!(slow["source"], "index");
+    assert_eq!(
+        (&slow["total"], &slow["regions"]),
+        (&fast["total"], &fast["regions"])
+    );
+    let ix = json(d, &["atlas", "index", "--json"]);
+    assert_eq!(ix["written"], serde_json::json!([9]));
+    assert_eq!(std::fs::read(&idx).unwrap(), bytes);
+    assert_eq!(json(d, &q)["source"], "index");
+    fails(d, &["atlas", "index", "--max-cells", "12"], "build");
+
     fails(d, &["atlas", "find", "--kind", "warm"], "unknown kind");
     fails(d, &["atlas", "find", "--value", "{1|"], "value");
     fails(d, &["atlas", "find"], "--value");

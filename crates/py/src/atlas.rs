@@ -68,8 +68,9 @@ pub fn atlas_build<'py>(
 /// e.g. `"*2"`), `kind` (`"tiny"`, `"hot"`, ...) or temperature at least
 /// `min_temperature` (`"3/2"`), up to `max_cells` cells (default: every
 /// size built). Returns `{"total", "regions": [{"cells", "board", "value",
-/// "kind", "temperature"}], "max_cells", "seconds"}`, at most `limit`
-/// regions listed, smallest first; as `partizan atlas find`.
+/// "kind", "temperature"}], "max_cells", "seconds", "source"}` (`source`:
+/// `index`, `summaries` or `levels`), at most `limit` regions listed,
+/// smallest first; as `partizan atlas find`.
 #[pyfunction]
 #[pyo3(signature = (value=None, *, kind=None, min_temperature=None, max_cells=None, limit=10, dir=None))]
 #[allow(clippy::too_many_arguments)]
@@ -101,7 +102,7 @@ pub fn atlas_find<'py>(
     to_py(
         py,
         &json!({ "total": ans.total, "regions": ans.regions, "max_cells": max,
-                 "seconds": read_s + ans.seconds })
+                 "seconds": read_s + ans.seconds, "source": ans.source })
         .to_string(),
     )
 }

@@ -35,7 +35,8 @@ pub const DRAWN: usize = 6;
 pub const MAX_LIMIT: usize = 50;
 
 /// A loaded atlas, its report, and the directory it came from (a find asks
-/// the directory's summaries first, as `partizan atlas find` does).
+/// the directory's index files first, then its summaries, as `partizan
+/// atlas find` does).
 pub(crate) struct AtlasData {
     store: DirStore,
     atlas: Atlas,
@@ -111,8 +112,9 @@ fn query(m: &HashMap<String, String>, cells: usize) -> Result<Option<Query>, Web
     }))
 }
 
-/// Run a find through the one find path ([`DirStore::find_in`]: the
-/// summaries when they can answer, else the loaded atlas); a malformed
+/// Run a find through the one find path ([`DirStore::find_in`]: the level
+/// index files, else the summaries when they can answer, else the loaded
+/// atlas); a malformed
 /// value or unknown kind is a 400.
 fn find(data: &AtlasData, q: &Query) -> Result<partizan_census::QueryAnswer, WebError> {
     let found = data
@@ -351,10 +353,11 @@ mod tests {
             limit: 5,
         };
         let ans = find(&data, &q).unwrap();
+        assert_eq!(ans.source, "index", "{:?}", ans.note);
         assert!(ans.total > 0);
         assert!(ans.regions.iter().all(|r| r.value == "1"));
         // the one find path answers as the loaded atlas does, from the
-        // summaries (a few listed) or from the atlas (more than they keep)
+        // index files
         for limit in [3, MAX_LIMIT] {
             for value in ["0", "1", "*", "{1|-1}"] {
                 let q = Query {

@@ -54,7 +54,7 @@ use partizan_core::{Arena, Dyadic};
 use crate::atlas::{
     class_regions, AtlasError, Query, QueryAnswer, RegionRow, StoredValue, ValueFilter, ValueKind,
 };
-use crate::atlas_store::{io_err, kind_code, kind_of, put_varint, Fnv, Src};
+use crate::atlas_store::{commit_file, io_err, kind_code, kind_of, put_varint, Fnv, Src};
 use crate::shape::Shape;
 
 /// Bytes a page takes on disk (its last 8 are its checksum).
@@ -175,13 +175,7 @@ impl PagedWriter {
         assert!(header.len() <= PAYLOAD, "an index header fits a page");
         self.page.extend_from_slice(header);
         self.emit()?;
-        let f = self
-            .file
-            .into_inner()
-            .map_err(|e| io_err(&self.tmp, e.into_error()))?;
-        f.sync_all().map_err(|e| io_err(&self.tmp, e))?;
-        drop(f);
-        std::fs::rename(&self.tmp, &self.path).map_err(|e| io_err(&self.path, e))
+        commit_file(self.file, &self.tmp, &self.path)
     }
 }
 

@@ -538,14 +538,21 @@ impl LevelWriter {
         self.file
             .write_all(&self.buf)
             .map_err(|e| io_err(&self.tmp, e))?;
-        let f = self
-            .file
-            .into_inner()
-            .map_err(|e| io_err(&self.tmp, e.into_error()))?;
-        f.sync_all().map_err(|e| io_err(&self.tmp, e))?;
-        drop(f);
-        std::fs::rename(&self.tmp, &self.path).map_err(|e| io_err(&self.path, e))
+        commit_file(self.file, &self.tmp, &self.path)
     }
+}
+
+/// Flush, sync and rename a file written under a temporary name into
+/// place (a kill leaves the old file or the new one, never part of one).
+pub(crate) fn commit_file(
+    file: std::io::BufWriter<std::fs::File>,
+    tmp: &Path,
+    path: &Path,
+) -> Result<(), AtlasError> {
+    let f = file.into_inner().map_err(|e| io_err(tmp, e.into_error()))?;
+    f.sync_all().map_err(|e| io_err(tmp, e))?;
+    drop(f);
+    std::fs::rename(tmp, path).map_err(|e| io_err(path, e))
 }
 
 pub(crate) fn io_err(path: &Path, source: std::io::Error) -> AtlasError {
@@ -856,11 +863,23 @@ impl ShardStream {
     }
 }
 
-/// The versions read where `newest` is the newest: "1, 2 and 3".
-fn known_versions(newest: u32) -> String {
-    let mut v = [OLD_VERSION, NOTATION_VERSIONED, newest];
-    v.sort_unstable();
-    format!("{}, {} and {}", v[0], v[1], v[2])
+/// After a file's `version` (`newest` the one this build writes): refuses
+/// an unknown version in one line, skips the interim format's printer
+/// version, and says whether the values hold a notation (to skip).
+fn read_notation_field(r: &mut impl Src, version: u32, newest: u32) -> Result<bool, AtlasError> {
+    let with_notation = version == OLD_VERSION || version == NOTATION_VERSIONED;
+    if !with_notation && version != newest {
+        let mut v = [OLD_VERSION, NOTATION_VERSIONED, newest];
+        v.sort_unstable();
+        return Err(r.bad(&format!(
+            "format version {version}, this build reads {}, {} and {}",
+            v[0], v[1], v[2]
+        )));
+    }
+    if version == NOTATION_VERSIONED {
+        r.u32()?;
+    }
+    Ok(with_notation)
 }
 
 /// The header and values of a level file, after its magic: checked against
@@ -879,16 +898,7 @@ fn read_head(
     } else {
         FORMAT_VERSION
     };
-    let with_notation = version == OLD_VERSION || version == NOTATION_VERSIONED;
-    if !with_notation && version != newest {
-        return Err(r.bad(&format!(
-            "format version {version}, this build reads {}",
-            known_versions(newest)
-        )));
-    }
-    if version == NOTATION_VERSIONED {
-        r.u32()?;
-    }
+    let with_notation = read_notation_field(r, version, newest)?;
     let lean = shard.is_some() && version == SHARD_VERSION;
     let is_shard = r.u8()? == 1;
     let c = r.u32()? as usize;
@@ -1027,16 +1037,7 @@ fn decode_summary(
         path,
     };
     let version = r.u32()?;
-    let with_notation = version == OLD_VERSION || version == NOTATION_VERSIONED;
-    if !with_notation && version != FORMAT_VERSION {
-        return Err(r.bad(&format!(
-            "format version {version}, this build reads {}",
-            known_versions(FORMAT_VERSION)
-        )));
-    }
-    if version == NOTATION_VERSIONED {
-        r.u32()?;
-    }
+    let with_notation = read_notation_field(&mut r, version, FORMAT_VERSION)?;
     if r.u32()? as usize != cells || r.u32()? != base {
         return Err(r.bad("size or value base differs"));
     }

@@ -37,22 +37,32 @@ fn to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 /// resuming from what is there; `shards=n` values the top size in n
 /// slices one after another and merges them (the way to 18 cells). Returns
 /// `{"dir", "levels": [{"cells", "classes", "new_values", "loaded",
-/// "seconds", ...}]}`. The GIL is released.
+/// "seconds", ...}]}`. `shard=(k, n)` values only slice k of n of the top
+/// size and keeps it as a shard file for [`atlas_merge`] (as `partizan
+/// atlas build --shard K/N`: one task of a cluster build). The GIL is
+/// released.
 #[pyfunction]
-#[pyo3(signature = (max_cells, dir=None, *, threads=None, shards=None))]
+#[pyo3(signature = (max_cells, dir=None, *, threads=None, shards=None, shard=None))]
 pub fn atlas_build<'py>(
     py: Python<'py>,
     max_cells: usize,
     dir: Option<PathBuf>,
     threads: Option<usize>,
     shards: Option<usize>,
+    shard: Option<(usize, usize)>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let path = atlas_dir(dir)?;
     let mut cfg = AtlasConfig::new(max_cells);
     if let Some(t) = threads {
         cfg.threads = t.max(1);
     }
+    if shard.is_some() && shards.is_some() {
+        return Err(PyValueError::new_err(
+            "atlas: give shard=(k, n) or shards=n, not both",
+        ));
+    }
     cfg.shards = shards;
+    cfg.shard = shard;
     cfg.keep_entries = false;
     let p = path.clone();
     let atlas = py
@@ -61,6 +71,28 @@ pub fn atlas_build<'py>(
     to_py(
         py,
         &json!({ "dir": path.display().to_string(), "levels": atlas.stats }).to_string(),
+    )
+}
+
+/// Combine the `shards` shard files of size `cells` in `dir` into its level
+/// (and its summary and index), streaming, as `partizan atlas merge`: every
+/// shard file is checked (checksum, sizes, the classes disjoint) as it is
+/// read. Returns `{"cells", "classes", "new_values"}`. The GIL is released.
+#[pyfunction]
+#[pyo3(signature = (cells, shards, dir=None))]
+pub fn atlas_merge<'py>(
+    py: Python<'py>,
+    cells: usize,
+    shards: usize,
+    dir: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let path = atlas_dir(dir)?;
+    let m = py
+        .detach(move || DirStore::new(&path).merge_shards(cells, shards))
+        .map_err(atlas_error)?;
+    to_py(
+        py,
+        &json!({ "cells": m.cells, "classes": m.classes, "new_values": m.new_values }).to_string(),
     )
 }
 
@@ -132,6 +164,7 @@ pub fn atlas_summary<'py>(
 /// Add the atlas functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(atlas_build, m)?)?;
+    m.add_function(wrap_pyfunction!(atlas_merge, m)?)?;
     m.add_function(wrap_pyfunction!(atlas_find, m)?)?;
     m.add_function(wrap_pyfunction!(atlas_summary, m)?)?;
     Ok(())

@@ -44,7 +44,8 @@ Clearing is safe at any time: each value carries its own stable encoding
 and re-enters the new arena on its next use (which costs one decode).
 """
 
-from ._partizan import atlas_build, atlas_find, atlas_summary  # the value atlas
+from ._partizan import atlas_build, atlas_find, atlas_merge, atlas_summary  # the value atlas
+from .atlas_cluster import atlas_build_cluster  # its top size as Dask tasks
 from ._partizan import (
     Board,
     NotAtomicError,
@@ -97,7 +98,9 @@ down = game("v")
 
 __all__ = [
     "atlas_build",
+    "atlas_build_cluster",
     "atlas_find",
+    "atlas_merge",
     "atlas_summary",
     "Board",
     "CramCensus",

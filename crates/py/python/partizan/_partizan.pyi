@@ -357,8 +357,17 @@ def atlas_build(
     *,
     threads: Optional[int] = None,
     shards: Optional[int] = None,
+    shard: Optional[Tuple[int, int]] = None,
 ) -> Dict[str, Any]:
-    """Value every region to max_cells cells into dir (resumes); shards=n: the top size in n slices."""
+    """Value every region to max_cells cells into dir (resumes); shards=n: the top size in n slices;
+    shard=(k, n): only slice k of n of the top size, kept for atlas_merge."""
+
+def atlas_merge(
+    cells: int,
+    shards: int,
+    dir: Optional[Union[str, PathLike]] = None,
+) -> Dict[str, Any]:
+    """Merge the shard files of one size into its level: {cells, classes, new_values}."""
 
 def atlas_find(
     value: Optional[str] = None,

@@ -113,3 +113,33 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2():
     assert out.returncode == 2, out.stderr
     assert "cannot reach the Dask scheduler" in out.stderr, out.stderr
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def _rect(rows, cols, cell):
+    return "|".join("".join(cell(r, c) for c in range(cols)) for r in range(rows))
+
+
+# the issue's list: Domineering rectangles with sides 2 to 7 (sides of 8:
+# PZ_SIDES=8), the Clobber checkerboards to 4 x 5, Cram rectangles to 5 x 6
+SIDES = int(__import__("os").environ.get("PZ_SIDES", "7"))
+EVERY_BOARD = (
+    [("domineering", _rect(r, c, lambda r, c: ".")) for r in range(2, SIDES + 1) for c in range(2, SIDES + 1)]
+    + [
+        ("clobber", _rect(r, c, lambda r, c: "xo"[(r + c) % 2]))
+        for r, c in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (4, 5)]
+    ]
+    + [("cram", _rect(r, c, lambda r, c: ".")) for r, c in [(3, 3), (3, 4), (4, 4), (4, 5), (5, 5), (5, 6)]]
+)
+
+
+def test_every_board_of_the_list_on_the_cluster(cluster):
+    """Both first players of every board of the list through the two Dask
+    workers (the root expanded, every child a job of at most 2^16 nodes, so
+    the larger boards take many jobs): the plain search's answer, no lie."""
+    with distributed.Client(cluster) as client:
+        for ruleset, board in EVERY_BOARD:
+            for first in ("left", "right"):
+                rep = partizan.outcome_jobs(ruleset, board, first=first, client=client,
+                                            job_nodes=1 << 16, job_plies=1)
+                assert rep["first_wins"] == _wins(ruleset, board, first), (ruleset, board, first)
+                assert rep["counts"]["lies"] == {} and rep["counts"]["failures"] == 0, rep["counts"]

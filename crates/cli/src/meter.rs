@@ -169,7 +169,7 @@ impl Display {
             ),
             _ => format!("{n} {}", self.unit),
         };
-        format!("{note}{done}  {:.0}/s  {} MB", n as f64 / secs, rss >> 20)
+        format!("{note}{done}  {}{} MB", rate(n, secs), rss >> 20)
     }
 
     /// Show `n` units done (of `total`), `rss` bytes resident.
@@ -423,9 +423,34 @@ impl Drop for Watch {
     }
 }
 
+/// The rate of `n` units in `secs` for a progress line, followed by two
+/// spaces: "1234/s", "2.5/s", or for slow units (levels, shards) the
+/// seconds each ("75 s each"); nothing before the first unit.
+fn rate(n: u64, secs: f64) -> String {
+    let r = n as f64 / secs;
+    if n == 0 {
+        String::new()
+    } else if r >= 10.0 {
+        format!("{r:.0}/s  ")
+    } else if r >= 1.0 {
+        format!("{r:.1}/s  ")
+    } else {
+        format!("{:.0} s each  ", secs / n as f64)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rates_read_well_fast_or_slow() {
+        assert_eq!(rate(0, 60.0), "");
+        assert_eq!(rate(12_345, 1.0), "12345/s  ");
+        assert_eq!(rate(5, 2.0), "2.5/s  ");
+        // 17 levels in 1,020 s: not "0/s"
+        assert_eq!(rate(17, 1020.0), "60 s each  ");
+    }
 
     #[test]
     fn sizes_parse() {

@@ -31,6 +31,9 @@ pub struct CheckReport {
     pub valued: u64,
     /// Records of the certificate.
     pub records: u64,
+    /// Parts of a certificate made of parts (version 3), each replayed as
+    /// a proof of its own.
+    pub parts: u64,
 }
 
 impl std::ops::AddAssign for CheckReport {
@@ -43,6 +46,7 @@ impl std::ops::AddAssign for CheckReport {
         self.searched += o.searched;
         self.valued += o.valued;
         self.records += o.records;
+        self.parts += o.parts;
     }
 }
 
@@ -850,11 +854,16 @@ impl<R: Ruleset> Checker<'_, '_, R> {
     }
 }
 
+/// A position proved by a part of the certificate: its board (on the
+/// root's rectangle), who moves, who wins.
+type Proven = (Board, Player, Player);
+
 /// Replay the certificate whose header is `header` and whose records
 /// `records` hands over, with the line of each; accept it only if every
 /// line of play ends as claimed. At most `limit` positions (replayed,
 /// searched or valued) are visited; `progress` hears where the check is
-/// now and then.
+/// now and then. The positions of `proven` (whole boards, no tail) are
+/// known already: a line that reaches one with its winner ends there.
 fn check_records<R: Ruleset>(
     rules: &R,
     header: &Header,
@@ -863,6 +872,7 @@ fn check_records<R: Ruleset>(
     ) -> Result<u64, CertError>,
     limit: u64,
     progress: &mut dyn FnMut(CheckProgress) -> ControlFlow<()>,
+    proven: &[Proven],
 ) -> Result<CheckReport, CertError> {
     if header.ruleset != rules.name() {
         return Err(CertError::Ruleset {
@@ -891,11 +901,16 @@ fn check_records<R: Ruleset>(
         }
         Ok(())
     })?;
+    let zero = leaves.values.zero();
+    let mut known = Known::default();
+    for (b, mover, winner) in proven {
+        known.prove(b, zero, flags(*mover, *winner));
+    }
     let mut c = Checker {
         rules,
         leaves,
         records: recs,
-        known: Known::default(),
+        known,
         scratch: Known::default(),
         search_base: None,
         report: CheckReport {
@@ -933,9 +948,14 @@ pub fn check<R: Ruleset>(
         }
         Ok(cert.records.len() as u64)
     };
-    check_records(rules, &cert.header, records, limit, &mut |_| {
-        ControlFlow::Continue(())
-    })
+    check_records(
+        rules,
+        &cert.header,
+        records,
+        limit,
+        &mut |_| ControlFlow::Continue(()),
+        &[],
+    )
 }
 
 /// Replay the certificate `reader` is reading (its header already read),
@@ -947,5 +967,97 @@ pub fn check_reader<R: Ruleset, B: std::io::BufRead>(
     progress: &mut dyn FnMut(CheckProgress) -> ControlFlow<()>,
 ) -> Result<CheckReport, CertError> {
     let header = reader.header().clone();
-    check_records(rules, &header, |f| reader.read_records(f), limit, progress)
+    if reader.version() == 3 {
+        return check_parts(rules, reader, limit, progress);
+    }
+    check_records(
+        rules,
+        &header,
+        |f| reader.read_records(f),
+        limit,
+        progress,
+        &[],
+    )
+}
+
+/// Replay a certificate made of parts (version 3): the top part's records
+/// are held while each part is replayed as a proof of its own (its
+/// records read and dropped in turn), then the top part is replayed with
+/// every part's root known for the part's claim. The position limit is
+/// the whole check's.
+fn check_parts<R: Ruleset, B: std::io::BufRead>(
+    rules: &R,
+    mut reader: CertReader<B>,
+    limit: u64,
+    progress: &mut dyn FnMut(CheckProgress) -> ControlFlow<()>,
+) -> Result<CheckReport, CertError> {
+    let header = reader.header().clone();
+    let root = rules.parse(&header.board).map_err(|e| CertError::Board {
+        board: header.board.clone(),
+        msg: e.to_string(),
+    })?;
+    let mut top: Vec<(crate::format::Record, usize)> = Vec::new();
+    reader.read_records(|r, line| {
+        top.push((r.to_owned(), line));
+        Ok(())
+    })?;
+    let mut total = CheckReport::default();
+    let mut proven: Vec<Proven> = Vec::new();
+    let over = |e: CertError| match e {
+        CertError::Limit(_) => CertError::Limit(limit),
+        e => e,
+    };
+    while let Some(part) = reader.next_part()? {
+        let line = reader.line();
+        let board = rules.parse(&part.board).map_err(|e| CertError::Board {
+            board: part.board.clone(),
+            msg: e.to_string(),
+        })?;
+        if (board.width(), board.height()) != (root.width(), root.height()) {
+            return Err(CertError::Parse {
+                line,
+                msg: format!(
+                    "a part not on the certificate's {} x {} rectangle",
+                    root.height(),
+                    root.width()
+                ),
+            });
+        }
+        let used = total.positions + total.valued;
+        let rep = check_records(
+            rules,
+            &part.header(&header),
+            |f| reader.read_records(f),
+            limit.saturating_sub(used),
+            progress,
+            &[],
+        )
+        .map_err(over)?;
+        total += rep;
+        total.parts += 1;
+        let winner = if part.mover_wins {
+            part.mover
+        } else {
+            part.mover.opponent()
+        };
+        proven.push((board, part.mover, winner));
+    }
+    let used = total.positions + total.valued;
+    let records = |f: &mut dyn FnMut(RecordRef<'_>, usize) -> Result<(), CertError>| {
+        for (r, line) in &top {
+            f(r.as_ref(), *line)?;
+        }
+        Ok(top.len() as u64)
+    };
+    let rep = check_records(
+        rules,
+        &header,
+        records,
+        limit.saturating_sub(used),
+        progress,
+        &proven,
+    )
+    .map_err(over)?;
+    total += rep;
+    Ok(total)
 }

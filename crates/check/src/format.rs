@@ -64,6 +64,197 @@ pub const HEADER: &str = "partizan-certificate 2";
 /// The first line of a version 1 certificate (no `cutoffs` line), still
 /// read.
 pub const HEADER_V1: &str = "partizan-certificate 1";
+/// The first line of a certificate made of parts (version 3, written by
+/// the job-level search): the header and the records of the top part, then
+/// each part, a [`Part`] line and its records (see [`Part`]).
+pub const HEADER_V3: &str = "partizan-certificate 3";
+
+/// One part of a version 3 certificate: a proof of its own, rooted at
+/// `board` with `mover` to move and claiming `mover_wins`, replayed with
+/// the settings of its own line (the certificate's ruleset and convention)
+/// before the top part; the top part's lines end where they reach a part's
+/// root with the part's claim. Its line:
+///
+/// ```text
+/// part<TAB>L|R<TAB>board<TAB>wins|loses<TAB>value-cells N<TAB>positions whole|split<TAB>cutoffs none|bounds|bounds fine
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// Who moves at the part's root.
+    pub mover: Player,
+    /// The part's root board (on the certificate's rectangle).
+    pub board: String,
+    /// The claim: the mover wins (or loses).
+    pub mover_wins: bool,
+    /// The part's `value-cells`.
+    pub value_cells: u32,
+    /// The part's `positions` (whole or split).
+    pub whole: bool,
+    /// The part's `cutoffs` include the move bounds.
+    pub bounds: bool,
+    /// The part's `cutoffs` include Domineering's finer bound.
+    pub fine: bool,
+}
+
+impl Part {
+    /// The part with the settings, board and claim of a job's certificate
+    /// `h` for `mover` (its one claim).
+    pub fn of(h: &Header, mover: Player, mover_wins: bool) -> Part {
+        Part {
+            mover,
+            board: h.board.clone(),
+            mover_wins,
+            value_cells: h.value_cells,
+            whole: h.whole,
+            bounds: h.bounds,
+            fine: h.fine,
+        }
+    }
+
+    /// The header the part is replayed under: `top`'s ruleset and
+    /// convention, the part's settings, board and claim.
+    pub fn header(&self, top: &Header) -> Header {
+        let claim = Some(self.mover_wins);
+        Header {
+            ruleset: top.ruleset.clone(),
+            convention: top.convention,
+            value_cells: self.value_cells,
+            whole: self.whole,
+            bounds: self.bounds,
+            fine: self.fine,
+            board: self.board.clone(),
+            claims: Claims {
+                left_first: if self.mover == Player::Left {
+                    claim
+                } else {
+                    None
+                },
+                right_first: if self.mover == Player::Right {
+                    claim
+                } else {
+                    None
+                },
+            },
+        }
+    }
+
+    /// Write the part's line.
+    pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        writeln!(
+            out,
+            "part\t{}\t{}\t{}\tvalue-cells {}\tpositions {}\tcutoffs {}",
+            letter(self.mover),
+            self.board,
+            if self.mover_wins { "wins" } else { "loses" },
+            self.value_cells,
+            if self.whole { "whole" } else { "split" },
+            cutoffs_text(self.bounds, self.fine)
+        )
+    }
+}
+
+fn cutoffs_text(bounds: bool, fine: bool) -> &'static str {
+    match (bounds, fine) {
+        (true, true) => "bounds fine",
+        (true, false) => "bounds",
+        _ => "none",
+    }
+}
+
+/// Read `cutoffs`' value: (bounds, fine); `bounds fine` only with whole
+/// positions.
+fn parse_cutoffs(c: &str, whole: bool, line: usize) -> Result<(bool, bool), CertError> {
+    match c {
+        "bounds fine" if whole => Ok((true, true)),
+        "bounds" => Ok((true, false)),
+        "none" => Ok((false, false)),
+        _ => Err(CertError::Parse {
+            line,
+            msg: format!(
+                "unknown cutoffs '{c}' (none, bounds, or bounds fine with whole positions)"
+            ),
+        }),
+    }
+}
+
+/// Read `positions`' value: whether whole.
+fn parse_positions(p: &str, line: usize) -> Result<bool, CertError> {
+    match p {
+        "whole" => Ok(true),
+        "split" => Ok(false),
+        _ => Err(CertError::Parse {
+            line,
+            msg: format!("unknown positions '{p}' (whole or split)"),
+        }),
+    }
+}
+
+/// Read `value-cells`' value, refusing more than [`MAX_VALUE_CELLS`].
+fn parse_value_cells(vc: &str, line: usize) -> Result<u32, CertError> {
+    let value_cells: u32 = vc.parse().map_err(|_| CertError::Parse {
+        line,
+        msg: format!("bad value-cells '{vc}'"),
+    })?;
+    if value_cells > MAX_VALUE_CELLS {
+        return Err(CertError::Refused {
+            line,
+            msg: format!(
+                "value-cells {value_cells} is more than the checker values itself \
+                 (at most {MAX_VALUE_CELLS} cells a region)"
+            ),
+        });
+    }
+    Ok(value_cells)
+}
+
+/// `L` or `R`.
+fn parse_mover(m: &str) -> Option<Player> {
+    match m {
+        "L" => Some(Player::Left),
+        "R" => Some(Player::Right),
+        _ => None,
+    }
+}
+
+/// One `part` line (see [`Part`]).
+fn parse_part(line: usize, l: &str) -> Result<Part, CertError> {
+    let bad = |msg: &str| CertError::Parse {
+        line,
+        msg: msg.to_string(),
+    };
+    let f: Vec<&str> = l.split('\t').collect();
+    let ["part", mover, board, claim, vc, positions, cutoffs] = f[..] else {
+        return Err(bad(
+            "expected 'part<TAB>L|R<TAB>board<TAB>wins|loses<TAB>value-cells N<TAB>positions P<TAB>cutoffs C'",
+        ));
+    };
+    let Some(mover) = parse_mover(mover) else {
+        return Err(bad("a part's mover must be L or R"));
+    };
+    let mover_wins = match claim {
+        "wins" => true,
+        "loses" => false,
+        _ => return Err(bad("a part's claim must be wins or loses")),
+    };
+    let field = |key: &str, v: &'_ str| -> Result<String, CertError> {
+        v.strip_prefix(key)
+            .and_then(|r| r.strip_prefix(' '))
+            .map(|r| r.trim().to_string())
+            .ok_or_else(|| bad(&format!("expected '{key} ...' in a part line")))
+    };
+    let value_cells = parse_value_cells(&field("value-cells", vc)?, line)?;
+    let whole = parse_positions(&field("positions", positions)?, line)?;
+    let (bounds, fine) = parse_cutoffs(&field("cutoffs", cutoffs)?, whole, line)?;
+    Ok(Part {
+        mover,
+        board: board.to_string(),
+        mover_wins,
+        value_cells,
+        whole,
+        bounds,
+        fine,
+    })
+}
 
 /// What the winner plays at one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,7 +383,17 @@ impl Header {
 
     /// Write the header's lines.
     pub fn write(&self, out: &mut dyn Write) -> std::io::Result<()> {
-        writeln!(out, "{HEADER}")?;
+        self.write_as(out, HEADER)
+    }
+
+    /// Write the header's lines as the top of a certificate made of parts
+    /// ([`HEADER_V3`]; the parts follow the top part's records).
+    pub fn write_with_parts(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        self.write_as(out, HEADER_V3)
+    }
+
+    fn write_as(&self, out: &mut dyn Write, first: &str) -> std::io::Result<()> {
+        writeln!(out, "{first}")?;
         writeln!(out, "ruleset {}", self.ruleset)?;
         let conv = match self.convention {
             Convention::Normal => "normal",
@@ -202,12 +403,7 @@ impl Header {
         writeln!(out, "value-cells {}", self.value_cells)?;
         let positions = if self.whole { "whole" } else { "split" };
         writeln!(out, "positions {positions}")?;
-        let cutoffs = match (self.bounds, self.fine) {
-            (true, true) => "bounds fine",
-            (true, false) => "bounds",
-            _ => "none",
-        };
-        writeln!(out, "cutoffs {cutoffs}")?;
+        writeln!(out, "cutoffs {}", cutoffs_text(self.bounds, self.fine))?;
         writeln!(out, "board {}", self.board)?;
         let w = |b: bool| if b { "wins" } else { "loses" };
         for (who, c) in [
@@ -307,6 +503,13 @@ impl Certificate {
             records.push(r.to_owned());
             Ok(())
         })?;
+        if reader.next_part()?.is_some() {
+            return Err(CertError::Parse {
+                line: reader.line,
+                msg: "a certificate made of parts is checked as it is read, not held in memory"
+                    .to_string(),
+            });
+        }
         Ok(Certificate {
             header: reader.header,
             records,
@@ -321,9 +524,13 @@ pub struct CertReader<B: BufRead> {
     /// The current line (without its line break) and its 1-based number.
     buf: String,
     line: usize,
-    /// The buffer holds the first record, read while looking for claims.
+    /// The buffer holds a line not yet handled: the first record, read
+    /// while looking for claims, or the `part` line that ended a part's
+    /// records.
     pending: bool,
     header: Header,
+    /// The format's version (1, 2 or 3).
+    version: u32,
 }
 
 impl<B: BufRead> CertReader<B> {
@@ -343,16 +550,18 @@ impl<B: BufRead> CertReader<B> {
             }
         };
         let n = next("header", &mut buf)?;
-        let v1 = match buf.trim() {
-            HEADER => false,
-            HEADER_V1 => true,
+        let version = match buf.trim() {
+            HEADER => 2,
+            HEADER_V1 => 1,
+            HEADER_V3 => 3,
             _ => {
                 return Err(CertError::Parse {
                     line: n,
-                    msg: format!("expected '{HEADER}' (or version 1)"),
+                    msg: format!("expected '{HEADER}' (or version 1 or 3)"),
                 })
             }
         };
+        let v1 = version == 1;
         let mut field = |key: &str, buf: &mut String| -> Result<(usize, String), CertError> {
             let n = next(key, buf)?;
             match buf.strip_prefix(key).and_then(|r| r.strip_prefix(' ')) {
@@ -376,47 +585,14 @@ impl<B: BufRead> CertReader<B> {
             }
         };
         let (n, vc) = field("value-cells", &mut buf)?;
-        let value_cells: u32 = vc.parse().map_err(|_| CertError::Parse {
-            line: n,
-            msg: format!("bad value-cells '{vc}'"),
-        })?;
-        if value_cells > MAX_VALUE_CELLS {
-            return Err(CertError::Refused {
-                line: n,
-                msg: format!(
-                    "value-cells {value_cells} is more than the checker values itself \
-                     (at most {MAX_VALUE_CELLS} cells a region)"
-                ),
-            });
-        }
+        let value_cells = parse_value_cells(&vc, n)?;
         let (whole, bounds, fine) = if v1 {
             (false, false, false)
         } else {
             let (n, p) = field("positions", &mut buf)?;
-            let whole = match p.as_str() {
-                "whole" => true,
-                "split" => false,
-                _ => {
-                    return Err(CertError::Parse {
-                        line: n,
-                        msg: format!("unknown positions '{p}' (whole or split)"),
-                    })
-                }
-            };
+            let whole = parse_positions(&p, n)?;
             let (n, c) = field("cutoffs", &mut buf)?;
-            let (bounds, fine) = match c.as_str() {
-                "bounds fine" if whole => (true, true),
-                "bounds" => (true, false),
-                "none" => (false, false),
-                _ => {
-                    return Err(CertError::Parse {
-                        line: n,
-                        msg: format!(
-                        "unknown cutoffs '{c}' (none, bounds, or bounds fine with whole positions)"
-                    ),
-                    })
-                }
-            };
+            let (bounds, fine) = parse_cutoffs(&c, whole, n)?;
             (whole, bounds, fine)
         };
         let (n, board) = field("board", &mut buf)?;
@@ -425,6 +601,7 @@ impl<B: BufRead> CertReader<B> {
             buf,
             line: n,
             pending: false,
+            version,
             header: Header {
                 ruleset,
                 convention,
@@ -446,6 +623,41 @@ impl<B: BufRead> CertReader<B> {
     /// The header and claims.
     pub fn header(&self) -> &Header {
         &self.header
+    }
+
+    /// The format's version: 1, 2, or 3 (a certificate made of parts).
+    pub fn version(&self) -> u32 {
+        self.version
+    }
+
+    /// The line last read (1-based).
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The next part's line, after the records of the top part or of the
+    /// part before ([`CertReader::read_records`] stops at it); `None` at
+    /// the end. Only a version 3 certificate has parts.
+    pub fn next_part(&mut self) -> Result<Option<Part>, CertError> {
+        loop {
+            if !self.pending {
+                if !read_line(&mut self.input, &mut self.buf, self.line + 1)? {
+                    return Ok(None);
+                }
+                self.line += 1;
+            }
+            self.pending = false;
+            if self.buf.trim().is_empty() {
+                continue;
+            }
+            if self.version != 3 {
+                return Err(CertError::Parse {
+                    line: self.line,
+                    msg: "a part in a certificate of version 1 or 2".to_string(),
+                });
+            }
+            return parse_part(self.line, &self.buf).map(Some);
+        }
     }
 
     /// One or two claim lines, Left's first; stops at the first record.
@@ -494,7 +706,8 @@ impl<B: BufRead> CertReader<B> {
     }
 
     /// Hand every record, in order, to `f` with its line number; the
-    /// number of records.
+    /// number of records. In a version 3 certificate the records end at a
+    /// `part` line ([`CertReader::next_part`] reads it).
     pub fn read_records(
         &mut self,
         mut f: impl FnMut(RecordRef<'_>, usize) -> Result<(), CertError>,
@@ -510,6 +723,10 @@ impl<B: BufRead> CertReader<B> {
             self.pending = false;
             if self.buf.trim().is_empty() {
                 continue;
+            }
+            if self.version == 3 && self.buf.starts_with("part\t") {
+                self.pending = true;
+                return Ok(count);
             }
             f(parse_record(self.line, &self.buf)?, self.line)?;
             count += 1;
@@ -567,10 +784,8 @@ fn parse_record(line: usize, l: &str) -> Result<RecordRef<'_>, CertError> {
             "expected 'move<TAB>L|R<TAB>board<TAB>tail<TAB>board|tail<TAB>to'",
         ));
     };
-    let mover = match mover {
-        "L" => Player::Left,
-        "R" => Player::Right,
-        _ => return Err(bad("the mover must be L or R")),
+    let Some(mover) = parse_mover(mover) else {
+        return Err(bad("the mover must be L or R"));
     };
     let on_board = match kind {
         "board" => true,

@@ -42,6 +42,16 @@
 //! checker's own rules do not decide, is searched by the checker itself,
 //! with its own rules at the leaves, under the check's position limit.
 //!
+//! A certificate of version 3 (`partizan-certificate 3`, written by the
+//! job-level search) is made of parts: after the header and the records
+//! of the top part, each `part` line starts a proof of its own (its root,
+//! who moves, its claim and its settings) with its records. Each part is
+//! replayed alone, as if it were a certificate (its records are dropped
+//! when it is done); then the top part is replayed as a certificate of
+//! the header, a line ending where it reaches a part's root with the
+//! part's claimed winner. Nothing is believed of a part that is not
+//! replayed: a part that fails fails the whole certificate.
+//!
 //! Every position is keyed with the player claimed to win it, so a
 //! position proved for one claim never stands in for the other (the
 //! forgery of issue 38: a Right move transposing into a position proved
@@ -54,6 +64,6 @@ pub mod values;
 
 pub use checker::{check, check_reader, CheckProgress, CheckReport, Leaves, PosMap, PosSet, Rule};
 pub use format::{
-    CertError, CertReader, Certificate, Claims, Convention, Header, Play, Record, RecordRef,
-    HEADER, HEADER_V1, MAX_LINE, MAX_VALUE_CELLS,
+    CertError, CertReader, Certificate, Claims, Convention, Header, Part, Play, Record, RecordRef,
+    HEADER, HEADER_V1, HEADER_V3, MAX_LINE, MAX_VALUE_CELLS,
 };

@@ -14,14 +14,14 @@ use anyhow::{bail, Context, Result};
 use partizan_games::{Board, Player};
 use partizan_jobs::persist::{decode, encode, save, start_or_resume};
 use partizan_jobs::{
-    search_from, Bridge, JobError, JobProgress, JobReport, JobsConfig, LocalWorker, MasterControl,
-    Worker,
+    search_from, write_whole, Bridge, JobError, JobProgress, JobReport, JobsConfig, Kept,
+    LocalWorker, MasterControl, WholeReport, Worker,
 };
 use partizan_solve::search::{First, Knowledge, MAX_THREADS};
 use partizan_store::{Store, StoreChoice};
 use serde::Serialize;
 
-use crate::outcome_cmd::OutcomeArgs;
+use crate::outcome_cmd::{is_standard_stream, OutcomeArgs};
 
 /// How long a worker process or a cluster's bridge may take to say it is
 /// ready (a bridge connects to its scheduler first).
@@ -36,6 +36,19 @@ struct JobsOutput<'a> {
     /// L, R, N or P when both first players were searched.
     class: Option<&'static str>,
     searches: Vec<JobReport>,
+    /// The whole certificate written (`--certificate`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    certificate: Option<CertificateOut>,
+}
+
+/// The whole certificate a run wrote.
+#[derive(Serialize)]
+struct CertificateOut {
+    file: String,
+    #[serde(flatten)]
+    holds: WholeReport,
+    /// Its size in bytes (as written: compressed for a `.gz` name).
+    bytes: Option<u64>,
 }
 
 /// `partizan job-worker`: answer jobs from standard input on standard
@@ -139,8 +152,62 @@ enum Keep {
         /// Held while the search runs: another master of the same search
         /// on the same store is refused.
         _lock: std::fs::File,
+        /// The folder of its decided jobs' certificates.
+        certs: std::path::PathBuf,
     },
     Nowhere,
+}
+
+impl Keep {
+    /// Where the decided jobs' certificates of this search are kept (with
+    /// `--certificate`): beside the tree (`FILE.certs`, or beside the
+    /// store), or for a tree kept nowhere a folder of this run's own in
+    /// the system's temporary folder (removed at the end: `true`).
+    fn certs_dir(&self, first: Player) -> (std::path::PathBuf, bool) {
+        match self {
+            Keep::File(path) => {
+                let mut name = path.file_name().unwrap_or_default().to_os_string();
+                name.push(".certs");
+                (path.with_file_name(name), false)
+            }
+            Keep::Store { certs, .. } => (certs.clone(), false),
+            Keep::Nowhere => {
+                let stamp = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos());
+                let who = if first == Player::Left {
+                    "left"
+                } else {
+                    "right"
+                };
+                let dir = std::env::temp_dir().join(format!(
+                    "partizan-job-certs-{}-{stamp}-{who}",
+                    std::process::id()
+                ));
+                (dir, true)
+            }
+        }
+    }
+}
+
+/// Fail now, before any search, if the whole certificate could not be
+/// written to `path` at the end: a folder, or a folder that does not
+/// exist or cannot be written.
+fn certificate_writable(path: &std::path::Path) -> Result<()> {
+    if is_standard_stream(path) {
+        return Ok(());
+    }
+    if path.is_dir() {
+        bail!("--certificate {}: is a directory", path.display());
+    }
+    let probe = partizan_solve::files::temp_sibling(path);
+    match std::fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => bail!("--certificate {}: cannot write there: {e}", path.display()),
+    }
 }
 
 /// The store's key of the tree of `board` with `first` to move.
@@ -153,9 +220,14 @@ fn store_key(ruleset: &str, first: Player, board: &str) -> String {
     format!("jobs/{ruleset}/{p}/{board}")
 }
 
+/// The store, the lock of one search's tree in it, and the folder of its
+/// decided jobs' certificates.
+type InStore = (Store, std::fs::File, std::path::PathBuf);
+
 /// Open the store for one search's tree and take its lock (a file beside
-/// the store named after the search): `None` with `--no-store`.
-fn keep_in_store(store: &StoreChoice, key: &str) -> Result<Option<(Store, std::fs::File)>> {
+/// the store named after the search): `None` with `--no-store`. The
+/// search's kept certificates go in a folder beside the lock.
+fn keep_in_store(store: &StoreChoice, key: &str) -> Result<Option<InStore>> {
     let Some(path) = store.path()? else {
         return Ok(None);
     };
@@ -163,13 +235,14 @@ fn keep_in_store(store: &StoreChoice, key: &str) -> Result<Option<(Store, std::f
         return Ok(None);
     };
     let name = format!(
-        "{}.jobs-{:08x}.lock",
+        "{}.jobs-{:08x}",
         path.file_name()
             .map(|n| n.to_string_lossy())
             .unwrap_or_default(),
         crc32fast::hash(key.as_bytes())
     );
-    let lock_path = path.with_file_name(name);
+    let lock_path = path.with_file_name(format!("{name}.lock"));
+    let certs = path.with_file_name(format!("{name}.certs"));
     let f = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -177,7 +250,7 @@ fn keep_in_store(store: &StoreChoice, key: &str) -> Result<Option<(Store, std::f
         .open(&lock_path)
         .with_context(|| format!("cannot open the lock {}", lock_path.display()))?;
     match fs4::FileExt::try_lock(&f) {
-        Ok(()) => Ok(Some((st, f))),
+        Ok(()) => Ok(Some((st, f, certs))),
         Err(fs4::TryLockError::WouldBlock) => bail!(
             "another master is running this search on the store {} (its lock {} is held): wait for it, or give --jobs-file FILE or --no-store",
             path.display(),
@@ -193,7 +266,7 @@ fn progress_line(p: &JobProgress, first: Player) -> String {
     let secs = (p.elapsed_ms as f64 / 1000.0).max(1e-3);
     format!(
         "{} first: {} jobs ({} proved, {} disproved, {} unresolved), {} out on {} workers, \
-         {:.0} worker nodes/s, checks {:.1} s, root pn {} dn {}, line {} deep, {} lies",
+         {:.0} worker nodes/s, checks {:.1} s, root pn {} dn {}, line {} deep, {} lies; {}",
         if first == Player::Left {
             "Left"
         } else {
@@ -210,7 +283,8 @@ fn progress_line(p: &JobProgress, first: Player) -> String {
         p.root_numbers.0,
         p.root_numbers.1,
         p.line_depth,
-        c.lies_total()
+        c.lies_total(),
+        partizan_jobs::estimate::describe(p.estimate.as_ref())
     )
 }
 
@@ -261,7 +335,20 @@ pub fn run<R: Knowledge + Copy + 'static>(
         .max_seconds
         .map(|s| started + Duration::from_secs_f64(s.max(0.0)));
     let tty = std::io::stderr().is_terminal() && !json_out && args.progress_lines.is_none();
+    if let Some(path) = &args.certificate {
+        certificate_writable(path)?;
+    }
     let mut searches = Vec::new();
+    // each search's kept certificates, and whether their folder is this
+    // run's own (removed at the end)
+    let mut kept_all: Vec<(Kept, bool)> = Vec::new();
+    let cleanup = |kept_all: &[(Kept, bool)]| {
+        for (k, own) in kept_all {
+            if *own {
+                let _ = std::fs::remove_dir_all(k.dir());
+            }
+        }
+    };
     let mut said = String::new();
     for &p in &firsts {
         let keep = match &args.jobs_file {
@@ -269,16 +356,17 @@ pub fn run<R: Knowledge + Copy + 'static>(
             None => {
                 let key = store_key(r.name(), p, &r.format(board));
                 match keep_in_store(store, &key)? {
-                    Some((store, lock)) => Keep::Store {
+                    Some((store, lock, certs)) => Keep::Store {
                         store,
                         key,
                         _lock: lock,
+                        certs,
                     },
                     None => Keep::Nowhere,
                 }
             }
         };
-        let (tree, resumed) = match &keep {
+        let (mut tree, resumed) = match &keep {
             Keep::File(path) => start_or_resume(path, r, key, board, p)?,
             Keep::Store { store, key: k, .. } => {
                 match store.get_census(k) {
@@ -309,6 +397,29 @@ pub fn run<R: Knowledge + Copy + 'static>(
             };
             eprintln!("resumed {} positions from {from}", tree.nodes.len());
         }
+        let kept = match &args.certificate {
+            Some(_) => {
+                let (dir, own) = keep.certs_dir(p);
+                let k = Kept::open(&dir, key).map_err(|e| anyhow::anyhow!(e));
+                let k = match k {
+                    Ok(k) => k,
+                    Err(e) => {
+                        cleanup(&kept_all);
+                        return Err(e);
+                    }
+                };
+                let lost = k.forget_unkept(r, &mut tree);
+                if lost > 0 {
+                    eprintln!(
+                        "{lost} decided positions have no kept certificate in {}: searched again",
+                        dir.display()
+                    );
+                }
+                kept_all.push((k.clone(), own));
+                Some(k)
+            }
+            None => None,
+        };
         let (pool, bridges, where_) = workers(r, args)?;
         said = where_;
         let saver = |t: &partizan_jobs::Tree| match &keep {
@@ -341,11 +452,16 @@ pub fn run<R: Knowledge + Copy + 'static>(
                 eprintln!("{}", progress_line(pr, p));
             }
         };
+        let keeper = |b: &Board, mover: Player, text: &str| match &kept {
+            Some(k) => k.put(r, b, mover, text),
+            None => Ok(()),
+        };
         let control = MasterControl {
             stop: Some(&stop),
             progress: Some(&show),
             checkpoint: Some(&saver),
             checkpoint_every: Duration::from_secs(args.checkpoint_every.max(1)),
+            keep: kept.is_some().then_some(&keeper as _),
         };
         let got = search_from(r, tree, pool, &cfg, &control);
         if tty {
@@ -353,6 +469,9 @@ pub fn run<R: Knowledge + Copy + 'static>(
         }
         for b in &bridges {
             b.shutdown();
+        }
+        if got.is_err() {
+            cleanup(&kept_all);
         }
         match got {
             Ok(rep) => searches.push(rep),
@@ -386,21 +505,75 @@ pub fn run<R: Knowledge + Copy + 'static>(
         },
         _ => None,
     };
+    let certificate = match &args.certificate {
+        Some(path) => {
+            let written = write_whole_file(r, &searches, &kept_all, path);
+            cleanup(&kept_all);
+            Some(written?)
+        }
+        None => None,
+    };
     let out = JobsOutput {
         ruleset: r.name(),
         board: r.format(board),
         workers: said,
         class,
         searches,
+        certificate,
     };
-    if json_out {
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(());
+    // A certificate on standard output leaves the report to standard error.
+    let to_stderr = args.certificate.as_deref().is_some_and(is_standard_stream);
+    let text = render(&out, json_out)?;
+    if to_stderr {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
     }
-    println!("{} {}", out.ruleset, out.board);
-    println!("jobs on {}", out.workers);
+    Ok(())
+}
+
+/// Write the whole certificate of `searches` (their certificates kept in
+/// `kept`, in the same order) to `path` (`-`: standard output).
+fn write_whole_file<R: Knowledge>(
+    r: &R,
+    searches: &[JobReport],
+    kept: &[(Kept, bool)],
+    path: &std::path::Path,
+) -> Result<CertificateOut> {
+    let pairs: Vec<_> = searches
+        .iter()
+        .zip(kept)
+        .map(|(s, (k, _))| (&s.tree, k))
+        .collect();
+    let fail = |e: std::io::Error| format!("--certificate {}: {e}", path.display());
+    let holds = if is_standard_stream(path) {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+        write_whole(r, &pairs, &mut out)
+    } else {
+        partizan_report::write_certificate_with(path, fail, |out| write_whole(r, &pairs, out))
+    }
+    .map_err(|e| anyhow::anyhow!("the whole certificate: {e}"))?;
+    Ok(CertificateOut {
+        file: path.display().to_string(),
+        holds,
+        bytes: std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len()),
+    })
+}
+
+/// The report's text (or JSON).
+fn render(out: &JobsOutput<'_>, json_out: bool) -> Result<String> {
+    use std::fmt::Write as _;
+    if json_out {
+        return Ok(format!("{}\n", serde_json::to_string_pretty(out)?));
+    }
+    let mut text = String::new();
+    writeln!(text, "{} {}", out.ruleset, out.board)?;
+    writeln!(text, "jobs on {}", out.workers)?;
     if let Some(c) = out.class {
-        println!("outcome class: {c}");
+        writeln!(text, "outcome class: {c}")?;
     }
     for s in &out.searches {
         let who = if s.first == Player::Left {
@@ -414,7 +587,8 @@ pub fn run<R: Knowledge + Copy + 'static>(
             None => "undecided",
         };
         let c = &s.counts;
-        println!(
+        writeln!(
+            text,
             "{who} first {verdict}: {} jobs ({} proved, {} disproved, {} unresolved, {} by the master), \
              {} certificates checked ({} positions, {:.2} s), {} lies, {} failures, {} crashes, {} timeouts, \
              {} tree positions, {:.2} s",
@@ -432,7 +606,18 @@ pub fn run<R: Knowledge + Copy + 'static>(
             c.timeouts,
             c.tree_nodes,
             s.elapsed.as_secs_f64()
-        );
+        )?;
     }
-    Ok(())
+    if let Some(c) = &out.certificate {
+        writeln!(
+            text,
+            "certificate: {} ({} tree records, {} parts of {} records{})",
+            c.file,
+            c.holds.tree_records,
+            c.holds.parts,
+            c.holds.part_records,
+            c.bytes.map_or(String::new(), |b| format!(", {b} bytes"))
+        )?;
+    }
+    Ok(text)
 }

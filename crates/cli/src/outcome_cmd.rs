@@ -127,7 +127,10 @@ pub struct OutcomeArgs {
     #[arg(long)]
     pub max_nodes: Option<u64>,
     /// Write the winning strategies as a certificate that `partizan check
-    /// FILE` replays (searches with one thread). Domineering's keeps whole
+    /// FILE` replays (searches with one thread). With a job-level search:
+    /// one certificate of the root made of the master's tree and every
+    /// decided job's checked certificate (kept beside the tree, so a
+    /// resumed run still writes it). Domineering's keeps whole
     /// positions, each line ending where the checker's own rules decide
     /// (7x7: 205 K lines, 26 MB; 8x8: 55.7 M lines, 527 MB gzipped).
     /// A name ending in `.gz` is written gzip-compressed (`check` reads
@@ -213,7 +216,7 @@ const JOB_CONFLICTS: [&str; 8] = [
     "rectangles",
     "moves",
     "checkpoint",
-    "certificate",
+    "split_certificate",
     "misere",
     "format",
     "nimber",
@@ -637,7 +640,7 @@ impl std::fmt::Display for BoardLimit {
 impl std::error::Error for BoardLimit {}
 
 /// Whether a file argument is `-`: standard input or output.
-fn is_standard_stream(path: &std::path::Path) -> bool {
+pub(crate) fn is_standard_stream(path: &std::path::Path) -> bool {
     path.as_os_str() == "-"
 }
 

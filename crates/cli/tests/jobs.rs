@@ -224,19 +224,117 @@ fn long_master(c: &mut Command) -> &mut Command {
     ])
 }
 
-/// A master killed (SIGKILL) mid-run leaves its tree file, written every
-/// second; the run started again resumes from it and gives the plain
-/// search's answer.
+/// `partizan check FILE` on a whole certificate: its JSON report.
+fn check_json(file: &std::path::Path) -> Result<serde_json::Value, String> {
+    let out = partizan()
+        .args(["--json", "check"])
+        .arg(file)
+        .output()
+        .unwrap();
+    if out.status.success() {
+        Ok(serde_json::from_slice(&out.stdout).unwrap())
+    } else {
+        // under --json the error is a JSON object on standard output
+        assert_eq!(out.status.code(), Some(2));
+        Err(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+}
+
+/// `--certificate FILE` with a job-level search writes one certificate of
+/// the root (the master's tree and each decided job's certificate as a
+/// part) that `partizan check` accepts on its own, proving the plain
+/// search's class; the same with one first player; a flipped claim or a
+/// part's flipped claim is refused.
 #[test]
-fn a_killed_master_resumes_from_its_tree_file() {
+fn a_job_level_search_writes_a_whole_certificate_that_checks() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("tree.pjt");
-    let board = LONG;
-    let args = |c: &mut Command| {
-        long_master(c)
-            .args(["--no-store", "--jobs-file"])
+    let file = dir.path().join("whole.cert");
+    let boards = [
+        ("domineering", "....|....|...."),
+        ("domineering", ".....|.....|.....|....."),
+        ("domineering", "......|......|......|......"),
+        ("clobber", "xox|oxo|xox"),
+        ("clobber", "xoxo|oxox|xoxo|oxox"),
+    ];
+    for (ruleset, board) in boards {
+        let args = ["--json", "outcome", ruleset, board, "--jobs", "2"];
+        let mut c = partizan();
+        c.args(args)
+            .args(["--job-nodes", "1", "--job-plies", "1", "--no-store"])
+            .arg("--certificate")
             .arg(&file);
-    };
+        let out = c.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let jobs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let parts = jobs["certificate"]["parts"].as_u64().unwrap();
+        assert!(parts > 0, "{jobs}");
+        let checked = check_json(&file).unwrap_or_else(|e| panic!("{board}: {e}"));
+        assert_eq!(checked["outcome"], plain(ruleset, board), "{board}");
+        assert_eq!(checked["outcome"], jobs["class"], "{board}");
+        assert_eq!(checked["check"]["parts"].as_u64(), Some(parts), "{board}");
+        // Tampered: each claim flipped, a part's claim flipped.
+        let text = std::fs::read_to_string(&file).unwrap();
+        let part = text.lines().find(|l| l.starts_with("part\t")).unwrap();
+        let flipped_part = if part.contains("\twins\t") {
+            part.replace("\twins\t", "\tloses\t")
+        } else {
+            part.replace("\tloses\t", "\twins\t")
+        };
+        let flips = [
+            text.replacen("claim left wins", "claim left loses", 1),
+            text.replacen("claim left loses", "claim left wins", 1),
+            text.replacen("claim right wins", "claim right loses", 1),
+            text.replacen("claim right loses", "claim right wins", 1),
+            text.replacen(part, &flipped_part, 1),
+        ];
+        let bad = dir.path().join("bad.cert");
+        for forged in flips.iter().filter(|f| **f != text) {
+            std::fs::write(&bad, forged).unwrap();
+            let e = check_json(&bad).expect_err("a forgery accepted");
+            assert!(e.contains("proof fails"), "{board}: {e}");
+        }
+    }
+    // One first player, gzip-compressed.
+    let gz = dir.path().join("left.cert.gz");
+    let out = partizan()
+        .args(["outcome", "domineering", "....|....|....", "--jobs", "1"])
+        .args([
+            "--first",
+            "left",
+            "--job-nodes",
+            "1",
+            "--no-store",
+            "--certificate",
+        ])
+        .arg(&gz)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("certificate: "));
+    let checked = check_json(&gz).unwrap();
+    assert_eq!(checked["outcome"], serde_json::Value::Null);
+    let whole = json(&[
+        "--json",
+        "outcome",
+        "domineering",
+        "....|....|....",
+        "--first",
+        "left",
+    ]);
+    assert_eq!(checked["left_first_wins"], whole["left_first_wins"]);
+}
+
+/// Start the master `args` make and kill it (SIGKILL) once it has written
+/// its tree `file`, mid-run.
+fn kill_once_written(args: &dyn Fn(&mut Command), file: &std::path::Path) {
     let mut c = partizan();
     args(&mut c);
     let mut child = c
@@ -256,16 +354,34 @@ fn a_killed_master_resumes_from_its_tree_file() {
         running,
         "the master finished before its first checkpoint: use a bigger board"
     );
+}
+
+/// Run the master `args` make to its end: its JSON and its standard error.
+fn run_master(args: &dyn Fn(&mut Command)) -> (serde_json::Value, String) {
     let mut c = partizan();
     args(&mut c);
     let out = c.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("resumed"));
-    let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{err}");
+    (serde_json::from_slice(&out.stdout).unwrap(), err)
+}
+
+/// A master killed (SIGKILL) mid-run leaves its tree file, written every
+/// second; the run started again resumes from it and gives the plain
+/// search's answer.
+#[test]
+fn a_killed_master_resumes_from_its_tree_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tree.pjt");
+    let board = LONG;
+    let args = |c: &mut Command| {
+        long_master(c)
+            .args(["--no-store", "--jobs-file"])
+            .arg(&file);
+    };
+    kill_once_written(&args, &file);
+    let (got, err) = run_master(&args);
+    assert!(err.contains("resumed"), "{err}");
     // it went on from a tree that was not yet decided
     assert!(
         got["searches"][0]["counts"]["sent"].as_u64().unwrap() > 0,
@@ -278,12 +394,110 @@ fn a_killed_master_resumes_from_its_tree_file() {
     );
 }
 
+/// The same with `--certificate`: the decided jobs' certificates are kept
+/// beside the tree file (`FILE.certs`), so the resumed master still
+/// writes a whole certificate, which checks; one kept certificate
+/// deleted before a second resume is searched again.
+#[test]
+fn a_killed_master_still_writes_a_whole_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tree.pjt");
+    let cert = dir.path().join("whole.cert");
+    let certs = dir.path().join("tree.pjt.certs");
+    let args = |c: &mut Command| {
+        long_master(c)
+            .args(["--no-store", "--jobs-file"])
+            .arg(&file)
+            .arg("--certificate")
+            .arg(&cert);
+    };
+    kill_once_written(&args, &file);
+    assert!(!cert.exists(), "no certificate from a killed run");
+    let (got, err) = run_master(&args);
+    assert!(err.contains("resumed"), "{err}");
+    let checked = check_json(&cert).unwrap();
+    assert_eq!(checked["left_first_wins"], got["searches"][0]["first_wins"]);
+    let whole = json(&["--json", "outcome", "domineering", LONG, "--first", "left"]);
+    assert_eq!(checked["left_first_wins"], whole["left_first_wins"]);
+    // A kept certificate lost: the decided tree is opened again there.
+    let kept: Vec<_> = std::fs::read_dir(&certs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(!kept.is_empty());
+    for k in &kept {
+        std::fs::remove_file(k).unwrap();
+    }
+    std::fs::remove_file(&cert).unwrap();
+    let (got, err) = run_master(&args);
+    assert!(err.contains("no kept certificate"), "{err}");
+    assert!(
+        got["searches"][0]["counts"]["sent"].as_u64().unwrap() > 0,
+        "{got}"
+    );
+    let checked = check_json(&cert).unwrap();
+    assert_eq!(checked["left_first_wins"], whole["left_first_wins"]);
+}
+
+/// The progress lines estimate the work left from the root's numbers'
+/// measured fall: a run stopped (SIGTERM: it writes its tree) once a
+/// progress line says "about N jobs / T left at the current rate",
+/// resumed to its end, took within a factor of two of N jobs.
+#[test]
+fn the_progress_lines_estimate_the_work_left() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tree.pjt");
+    let mut c = partizan();
+    long_master(&mut c)
+        .args(["--no-store", "--progress=1", "--jobs-file"])
+        .arg(&file);
+    let mut child = c
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = None;
+    let mut seen = Vec::new();
+    for line in std::io::BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if let Some(rest) = line.split("; about ").nth(1) {
+            said = Some(rest.to_string());
+            let pid = child.id().to_string();
+            Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+            break;
+        }
+        seen.push(line);
+    }
+    let stopped = child.wait().unwrap();
+    let said = said.unwrap_or_else(|| panic!("no estimate: {seen:?}"));
+    assert_eq!(stopped.code(), Some(2), "stopped by the signal");
+    assert!(said.ends_with("left at the current rate"), "{said}");
+    let left: u64 = said.split(' ').next().unwrap().parse().unwrap();
+    let (got, err) = run_master(&|c: &mut Command| {
+        long_master(c)
+            .args(["--no-store", "--jobs-file"])
+            .arg(&file);
+    });
+    assert!(err.contains("resumed"), "{err}");
+    let took = got["searches"][0]["counts"]["sent"].as_u64().unwrap();
+    assert!(
+        left <= 2 * took && took <= 2 * left,
+        "estimated {left} jobs, took {took}"
+    );
+    // the JSON keeps the last estimate made
+    assert!(
+        got["searches"][0]["last_estimate"]["jobs_left"].is_u64(),
+        "{got}"
+    );
+}
+
 /// Workers that cannot start, a cluster that cannot be reached and stray
 /// flags: one line, exit 2.
 #[test]
 fn bad_workers_and_clusters_are_one_line_errors() {
     let board = "....|....";
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["--worker-command", "/no/such/program"], "cannot start"),
         (&["--worker-command", "true"], "ended before it was ready"),
         (&["--worker-command", "echo hello"], "ready line"),
@@ -297,6 +511,21 @@ fn bad_workers_and_clusters_are_one_line_errors() {
             "--cluster",
         ),
         (&["--job-nodes", "5"], "--job-nodes goes with"),
+        (
+            &["--jobs", "1", "--certificate", "/no/such/folder/c.txt"],
+            "--certificate /no/such/folder/c.txt: cannot write there",
+        ),
+        (&["--jobs", "1", "--certificate", "/tmp"], "is a directory"),
+        (
+            &[
+                "--jobs",
+                "1",
+                "--certificate",
+                "c.txt",
+                "--split-certificate",
+            ],
+            "cannot be used with",
+        ),
         (
             &[
                 "--jobs",

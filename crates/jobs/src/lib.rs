@@ -19,20 +19,26 @@
 //! ```
 
 pub mod bridge;
+pub mod estimate;
 pub mod job;
+pub mod kept;
 pub mod master;
 pub mod persist;
 pub mod tree;
 pub mod verify;
+pub mod whole;
 pub mod wire;
 pub mod worker;
 
 pub use bridge::{Bridge, BridgeSlot};
+pub use estimate::Estimate;
 pub use job::{Answer, Job, Reply};
+pub use kept::Kept;
 pub use master::{
     search, search_from, Checkpoint, JobCounts, JobError, JobProgress, JobReport, JobsConfig,
-    LieRecord, MasterControl, WorkerReport,
+    KeepCertificate, LastEstimate, LieRecord, MasterControl, WorkerReport,
 };
 pub use tree::Tree;
 pub use verify::{judge, LieKind, Verdict};
+pub use whole::{write_whole, WholeReport};
 pub use worker::{LocalWorker, Worker};

@@ -24,10 +24,11 @@ use partizan_solve::search::{Knowledge, SearchError};
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::estimate::{Estimate, Estimator, Sample};
 use crate::job::{Job, Reply};
 use crate::tree::{distinct_options, State, Tree};
 use crate::verify::{judge, LieKind, Verdict};
-use crate::worker::{search_here, Searched, Worker};
+use crate::worker::{prove_here, search_here, Searched, Worker};
 
 /// How the master runs a search.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -202,6 +203,12 @@ pub struct JobReport {
     /// Wall time.
     #[serde(serialize_with = "millis")]
     pub elapsed: Duration,
+    /// The last estimate of the work left made before the end (`None`:
+    /// none was made), to hold against the jobs the search then took.
+    pub last_estimate: Option<LastEstimate>,
+    /// The master's tree at the end (for the whole certificate).
+    #[serde(skip)]
+    pub tree: Tree,
 }
 
 fn player_name<S: serde::Serializer>(p: &Player, s: S) -> Result<S::Ok, S::Error> {
@@ -213,6 +220,18 @@ fn player_name<S: serde::Serializer>(p: &Player, s: S) -> Result<S::Ok, S::Error
 
 fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64(d.as_millis() as u64)
+}
+
+/// An estimate and when it was made.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct LastEstimate {
+    /// Jobs done when it was made.
+    pub at_jobs: u64,
+    /// Milliseconds since the start when it was made.
+    pub at_ms: u64,
+    /// What it said.
+    #[serde(flatten)]
+    pub estimate: Estimate,
 }
 
 /// A snapshot for a progress display.
@@ -230,10 +249,18 @@ pub struct JobProgress {
     pub line_depth: usize,
     /// Time since the start.
     pub elapsed_ms: u64,
+    /// The work left at the current rate (`None`: no estimate yet; see
+    /// [`crate::estimate`]).
+    pub estimate: Option<Estimate>,
 }
 
 /// Saves the master's tree; an error stops the search.
 pub type Checkpoint<'a> = &'a dyn Fn(&Tree) -> Result<(), String>;
+
+/// Keeps the certificate of a decided leaf (its board, who moves, the
+/// certificate's text, checked) for the whole certificate; an error stops
+/// the search.
+pub type KeepCertificate<'a> = &'a dyn Fn(&Board, Player, &str) -> Result<(), String>;
 
 /// The caller's handles on a running search.
 #[derive(Default)]
@@ -247,6 +274,11 @@ pub struct MasterControl<'a> {
     pub checkpoint: Option<Checkpoint<'a>>,
     /// How often to call `checkpoint`.
     pub checkpoint_every: Duration,
+    /// Called with the certificate of every leaf decided by a job (the
+    /// worker's, once checked, or the master's own when it searched the
+    /// job itself), before the leaf counts as decided; `None`: the
+    /// certificates are dropped once checked.
+    pub keep: Option<KeepCertificate<'a>>,
 }
 
 /// What a worker's thread sends back: the slot, the job it was handed and
@@ -396,6 +428,9 @@ struct Master<'a, R> {
     lies: Vec<LieRecord>,
     next_id: u64,
     stop: Option<&'a AtomicBool>,
+    keep: Option<KeepCertificate<'a>>,
+    estimator: Estimator,
+    last_estimate: Option<LastEstimate>,
 }
 
 impl<R: Knowledge> Master<'_, R> {
@@ -460,7 +495,18 @@ impl<R: Knowledge> Master<'_, R> {
         };
         self.counts.master_nodes += nodes;
         match s {
-            Searched::Decided(w) => self.resolve(n, w),
+            Searched::Decided(w) => {
+                if let Some(keep) = self.keep {
+                    let text =
+                        prove_here(self.rules, &board, mover, self.cfg.table_bytes, self.stop)
+                            .map_err(|e| match e {
+                                SearchError::Stopped { .. } => JobError::Stopped(self.jobs_done()),
+                                e => JobError::Search(e),
+                            })?;
+                    keep(&board, mover, &text).map_err(JobError::Checkpoint)?;
+                }
+                self.resolve(n, w)
+            }
             Searched::Unresolved => {
                 self.counts.unresolved += 1;
                 self.expand(n);
@@ -526,6 +572,12 @@ impl<R: Knowledge> Master<'_, R> {
         self.counts.worker_ms += reply.elapsed.as_millis() as u64;
         match verdict {
             Verdict::Proved(w, rep) => {
+                if let (Some(keep), crate::job::Answer::Decided { certificate, .. }) =
+                    (self.keep, &reply.answer)
+                {
+                    let node = &self.tree.nodes[n];
+                    keep(&node.board, node.mover, certificate).map_err(JobError::Checkpoint)?;
+                }
                 self.counts.accepted += 1;
                 self.counts.check_positions += rep.positions;
                 self.counts.worker_nodes += reply.nodes;
@@ -698,21 +750,41 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         lies: Vec::new(),
         next_id: 0,
         stop: control.stop,
+        keep: control.keep,
+        estimator: Estimator::default(),
+        last_estimate: None,
     };
     // The root itself without a move is decided without a job.
     if m.tree.nodes[0].state == State::Fresh && rules.options_while(board, first, |_| false) {
         m.counts.terminal += 1;
         m.tree.resolve(0, false);
     }
-    let progress = |m: &Master<'_, R>, pool: &Pool| {
+    let progress = |m: &mut Master<'_, R>, pool: &Pool| {
+        let elapsed_ms = start.elapsed().as_millis() as u64;
+        let root_numbers = (m.tree.nodes[0].pn, m.tree.nodes[0].dn);
+        m.estimator.push(Sample {
+            jobs: m.jobs_done(),
+            ms: elapsed_ms,
+            pn: root_numbers.0,
+            dn: root_numbers.1,
+        });
+        let estimate = m.estimator.estimate();
+        if let Some(e) = estimate {
+            m.last_estimate = Some(LastEstimate {
+                at_jobs: m.jobs_done(),
+                at_ms: elapsed_ms,
+                estimate: e,
+            });
+        }
         if let Some(f) = control.progress {
             f(&JobProgress {
                 counts: m.counts.clone(),
                 in_flight: pool.in_flight(),
                 live_workers: pool.live(),
-                root_numbers: (m.tree.nodes[0].pn, m.tree.nodes[0].dn),
+                root_numbers,
                 line_depth: m.tree.most_proving_line().len() - 1,
-                elapsed_ms: start.elapsed().as_millis() as u64,
+                elapsed_ms,
+                estimate,
             });
         }
     };
@@ -750,7 +822,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
                 ));
             };
             m.search_here(n)?;
-            progress(&m, &pool);
+            progress(&mut m, &pool);
             continue;
         }
         // Wait: for every answer (deterministic) or for the next one,
@@ -787,7 +859,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         got.sort_by_key(|g| g.1);
         for (i, job, r) in got {
             m.answer(&mut pool, i, job, r)?;
-            progress(&m, &pool);
+            progress(&mut m, &pool);
         }
         m.time_out(&mut pool, Instant::now());
     }
@@ -802,5 +874,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         workers,
         lies: m.lies,
         elapsed: start.elapsed(),
+        last_estimate: m.last_estimate,
+        tree: m.tree,
     })
 }

@@ -89,14 +89,16 @@ fn letter(p: Player) -> char {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Bytes as lower-case hex digits.
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().fold(String::new(), |mut s, b| {
         let _ = write!(s, "{b:02x}");
         s
     })
 }
 
-fn unhex(s: &str) -> Option<Vec<u8>> {
+/// Hex digits as bytes (`None`: not an even count of hex digits).
+pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
     if s.len() & 1 == 1 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }

@@ -105,14 +105,7 @@ impl Tree {
 
     /// Whether the first player wins (`None`: not known yet).
     pub fn result(&self) -> Option<bool> {
-        let r = &self.nodes[0];
-        if r.pn == 0 {
-            Some(true)
-        } else if r.dn == 0 {
-            Some(false)
-        } else {
-            None
-        }
+        self.first_wins_at(0)
     }
 
     fn is_or(&self, n: usize) -> bool {
@@ -256,6 +249,33 @@ impl Tree {
             (1, m)
         } else {
             (m, 1)
+        }
+    }
+
+    /// Make the decided leaves `leaves` fresh again, each with its number
+    /// of distinct moves (its numbers start from its mobility), and
+    /// recompute every node: a leaf whose proof is lost is searched again.
+    pub fn forget(&mut self, leaves: &[(usize, usize)]) {
+        for &(n, moves) in leaves {
+            let (pn, dn) = self.fresh_numbers(self.nodes[n].mover, moves);
+            let node = &mut self.nodes[n];
+            (node.pn, node.dn, node.state) = (pn, dn, State::Fresh);
+        }
+        // children come after their parents
+        for i in (0..self.nodes.len()).rev() {
+            self.recompute_one(i);
+        }
+    }
+
+    /// Whether the first player wins at node `n` (`None`: not decided).
+    pub fn first_wins_at(&self, n: usize) -> Option<bool> {
+        let node = &self.nodes[n];
+        if node.pn == 0 {
+            Some(true)
+        } else if node.dn == 0 {
+            Some(false)
+        } else {
+            None
         }
     }
 

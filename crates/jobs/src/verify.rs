@@ -90,6 +90,12 @@ pub fn judge<R: Ruleset>(
         Err(e) => return Verdict::Lie(LieKind::Garbage, e.to_string()),
     };
     let h = reader.header().clone();
+    if reader.version() == 3 {
+        return Verdict::Lie(
+            LieKind::Mismatch,
+            "a job's certificate is one proof, not one made of parts".into(),
+        );
+    }
     if h.ruleset != rules.name() {
         return Verdict::Lie(
             LieKind::Mismatch,

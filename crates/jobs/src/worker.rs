@@ -86,6 +86,26 @@ pub(crate) fn search_here<R: Knowledge>(
     }
 }
 
+/// The certificate of `board` with `mover` first, as a worker writes it
+/// for a job its budgeted search decided (the prover searches again,
+/// unbudgeted, since the search succeeded under the budget).
+pub(crate) fn prove_here<R: Knowledge>(
+    rules: &R,
+    board: &Board,
+    mover: Player,
+    table_bytes: usize,
+    stop: Option<&AtomicBool>,
+) -> Result<String, SearchError> {
+    let cfg = job_config(rules, mover, None, table_bytes);
+    let ctl = Control {
+        stop,
+        ..Control::default()
+    };
+    let mut text = Vec::new();
+    write_certificate(rules, board, &cfg, &ctl, &mut text)?;
+    String::from_utf8(text).map_err(|e| SearchError::Inconsistent(e.to_string()))
+}
+
 /// A worker on this machine: the library's outcome search under the job's
 /// budget, and for a decided job the certificate of its answer.
 #[derive(Clone, Debug)]
@@ -127,16 +147,8 @@ impl<R: Knowledge + Clone + 'static> LocalWorker<R> {
         let Searched::Decided(mover_wins) = searched else {
             return Ok((Answer::Unresolved, nodes));
         };
-        // The budgeted search decided it: prove it (the prover searches
-        // again, unbudgeted, since it succeeded under the budget).
-        let cfg = job_config(&self.rules, job.mover, None, job.table_bytes);
-        let ctl = Control {
-            stop: Some(stop),
-            ..Control::default()
-        };
-        let mut text = Vec::new();
-        write_certificate(&self.rules, &board, &cfg, &ctl, &mut text).map_err(|e| e.to_string())?;
-        let certificate = String::from_utf8(text).map_err(|e| e.to_string())?;
+        let certificate = prove_here(&self.rules, &board, job.mover, job.table_bytes, Some(stop))
+            .map_err(|e| e.to_string())?;
         Ok((
             Answer::Decided {
                 mover_wins,

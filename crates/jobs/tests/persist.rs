@@ -182,6 +182,7 @@ fn a_stopped_master_resumes_from_its_file() {
         progress: Some(&progress),
         checkpoint: Some(&saver),
         checkpoint_every: Duration::ZERO,
+        keep: None,
     };
     let (tree, resumed) =
         start_or_resume(&path, &Domineering, &key(), &board, Player::Left).unwrap();

@@ -71,14 +71,19 @@ impl CheckReport {
         };
         let _ = writeln!(
             s,
-            "valid: {} {} {what} ({} positions replayed, {} decided by values, {} by counting moves, {} searched by the checker itself, {} records)",
+            "valid: {} {} {what} ({} positions replayed, {} decided by values, {} by counting moves, {} searched by the checker itself, {} records{})",
             self.ruleset,
             self.board,
             self.check.positions,
             self.check.by_value,
             self.check.by_bounds,
             self.check.searched,
-            self.check.records
+            self.check.records,
+            if self.check.parts > 0 {
+                format!(", {} parts", self.check.parts)
+            } else {
+                String::new()
+            }
         );
         s
     }
@@ -166,16 +171,30 @@ pub fn write_certificate_file<R: Knowledge>(
     positions: Positions,
 ) -> Result<SearchReport, SearchError> {
     let fail = |e: std::io::Error| SearchError::Write(format!("{}: {e}", path.display()));
+    write_certificate_with(path, fail, |out| {
+        write_certificate_into(r, board, cfg, control, out, positions)
+    })
+}
+
+/// Write a certificate to `path` by `body`, as [`write_certificate_file`]
+/// does: through a temporary file renamed into place when `body`
+/// succeeds, gzip-compressed where the name ends in `.gz`; `fail` turns
+/// the file's errors into the caller's.
+pub fn write_certificate_with<T, E>(
+    path: &std::path::Path,
+    fail: impl Fn(std::io::Error) -> E,
+    body: impl FnOnce(&mut dyn std::io::Write) -> Result<T, E>,
+) -> Result<T, E> {
     let gzip = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
-    partizan_solve::files::write_through_temp(path, fail, |out| {
+    partizan_solve::files::write_through_temp(path, &fail, |out| {
         if !gzip {
-            return write_certificate_into(r, board, cfg, control, out, positions);
+            return body(out);
         }
         let mut z = flate2::write::GzEncoder::new(out, flate2::Compression::new(GZIP_LEVEL));
-        let rep = write_certificate_into(r, board, cfg, control, &mut z, positions)?;
-        z.try_finish().map_err(fail)?;
+        let rep = body(&mut z)?;
+        z.try_finish().map_err(&fail)?;
         Ok(rep)
     })
 }
@@ -258,6 +277,7 @@ mod tests {
             [
                 "by_bounds",
                 "by_value",
+                "parts",
                 "positions",
                 "records",
                 "searched",

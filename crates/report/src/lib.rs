@@ -33,7 +33,7 @@ pub mod value;
 pub use analysis::{calculate, Calculation, PairComparison, ValueAnalysis};
 pub use check::{
     check_certificate, check_certificate_from, write_certificate_file, write_certificate_stdout,
-    CheckError, CheckReport,
+    write_certificate_with, CheckError, CheckReport,
 };
 pub use loopy::{loopy_board, loopy_value, BoardLimits, LoopyReport};
 pub use misere::{

@@ -239,7 +239,9 @@ pub struct LastEstimate {
 pub struct JobProgress {
     /// The counts so far.
     pub counts: JobCounts,
-    /// Jobs out with workers now.
+    /// Jobs out with workers as of the last hand-out (a snapshot is taken
+    /// as each answer comes in, before the answering worker is given its
+    /// next job, so the count of this moment would always be one short).
     pub in_flight: usize,
     /// Workers not retired.
     pub live_workers: usize,
@@ -431,6 +433,8 @@ struct Master<'a, R> {
     keep: Option<KeepCertificate<'a>>,
     estimator: Estimator,
     last_estimate: Option<LastEstimate>,
+    /// Jobs out after the last [`Master::dispatch`].
+    out_after_dispatch: usize,
 }
 
 impl<R: Knowledge> Master<'_, R> {
@@ -648,8 +652,15 @@ impl<R: Knowledge> Master<'_, R> {
         }
     }
 
-    /// Hand the most-proving fresh leaves to the idle workers, in order.
+    /// Hand the most-proving fresh leaves to the idle workers, in order,
+    /// and note how many jobs are out then (for the progress).
     fn dispatch(&mut self, pool: &mut Pool) {
+        self.hand_out(pool);
+        self.out_after_dispatch = pool.in_flight();
+    }
+
+    /// [`Master::dispatch`]'s hand-out.
+    fn hand_out(&mut self, pool: &mut Pool) {
         for i in 0..pool.slots.len() {
             if let Some(max) = self.cfg.max_jobs {
                 if self.jobs_done() >= max {
@@ -752,6 +763,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         stop: control.stop,
         keep: control.keep,
         estimator: Estimator::default(),
+        out_after_dispatch: 0,
         last_estimate: None,
     };
     // The root itself without a move is decided without a job.
@@ -779,7 +791,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         if let Some(f) = control.progress {
             f(&JobProgress {
                 counts: m.counts.clone(),
-                in_flight: pool.in_flight(),
+                in_flight: m.out_after_dispatch.max(pool.in_flight()),
                 live_workers: pool.live(),
                 root_numbers,
                 line_depth: m.tree.most_proving_line().len() - 1,

@@ -6,6 +6,7 @@ worker that lies cannot change them.
 """
 
 import json
+import os
 import subprocess
 import sys
 
@@ -121,7 +122,7 @@ def _rect(rows, cols, cell):
 
 # the issue's list: Domineering rectangles with sides 2 to 7 (sides of 8:
 # PZ_SIDES=8), the Clobber checkerboards to 4 x 5, Cram rectangles to 5 x 6
-SIDES = int(__import__("os").environ.get("PZ_SIDES", "7"))
+SIDES = int(os.environ.get("PZ_SIDES", "7"))
 EVERY_BOARD = (
     [("domineering", _rect(r, c, lambda r, c: ".")) for r in range(2, SIDES + 1) for c in range(2, SIDES + 1)]
     + [

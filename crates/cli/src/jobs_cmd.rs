@@ -15,7 +15,7 @@ use partizan_games::{Board, Player};
 use partizan_jobs::persist::{decode, encode, save, start_or_resume};
 use partizan_jobs::{
     search_from, write_whole, Bridge, JobError, JobProgress, JobReport, JobsConfig, Kept,
-    LocalWorker, MasterControl, WholeReport, Worker,
+    LocalWorker, MasterControl, Trust, WholeReport, Worker,
 };
 use partizan_solve::search::{First, Knowledge, MAX_THREADS};
 use partizan_store::{Store, StoreChoice};
@@ -266,7 +266,7 @@ fn progress_line(p: &JobProgress, first: Player) -> String {
     let secs = (p.elapsed_ms as f64 / 1000.0).max(1e-3);
     format!(
         "{} first: {} jobs ({} proved, {} disproved, {} unresolved), {} out on {} workers, \
-         {:.0} worker nodes/s, checks {:.1} s, root pn {} dn {}, line {} deep, {} lies; {}",
+         {:.0} worker nodes/s, {}, root pn {} dn {}, line {} deep, {} lies; {}",
         if first == Player::Left {
             "Left"
         } else {
@@ -279,7 +279,11 @@ fn progress_line(p: &JobProgress, first: Player) -> String {
         p.in_flight,
         p.live_workers,
         c.worker_nodes as f64 / secs,
-        c.check_ms as f64 / 1000.0,
+        if c.claims > 0 {
+            format!("{} agreed", c.agreed)
+        } else {
+            format!("checks {:.1} s", c.check_ms as f64 / 1000.0)
+        },
         p.root_numbers.0,
         p.root_numbers.1,
         p.line_depth,
@@ -312,7 +316,17 @@ pub fn run<R: Knowledge + Copy + 'static>(
     if table_mb == 0 {
         bail!("--table-mb must be at least 1");
     }
+    let trust: Trust = args
+        .trust
+        .as_deref()
+        .unwrap_or("certificates")
+        .parse()
+        .map_err(|e: String| anyhow::anyhow!(e))?;
+    if trust == Trust::Agreement && args.certificate.is_some() {
+        bail!("--certificate needs every job's certificate: give --trust certificates (the default), not agreement");
+    }
     let cfg = JobsConfig {
+        trust,
         job_nodes,
         local_nodes: job_nodes,
         table_bytes: usize::try_from(table_mb.min(1 << 14) << 20)?,
@@ -607,6 +621,22 @@ fn render(out: &JobsOutput<'_>, json_out: bool) -> Result<String> {
             c.tree_nodes,
             s.elapsed.as_secs_f64()
         )?;
+        if s.trust == Trust::Agreement {
+            writeln!(
+                text,
+                "  trust: agreement ({} claims, {} jobs agreed by two workers, {} settled by the master's search); {}",
+                c.claims,
+                c.agreed,
+                c.disagreed,
+                match s.agreed_in_proof {
+                    Some(0) => "the answer rests on no agreed leaf".to_string(),
+                    Some(n) => format!(
+                        "the answer rests on {n} leaves believed on agreement, not on a checked certificate"
+                    ),
+                    None => "undecided".to_string(),
+                }
+            )?;
+        }
     }
     if let Some(c) = &out.certificate {
         writeln!(

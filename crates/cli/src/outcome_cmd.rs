@@ -208,6 +208,20 @@ pub struct OutcomeArgs {
     /// is kept in the store the same way (one master per search and store).
     #[arg(long, value_name = "FILE")]
     pub jobs_file: Option<std::path::PathBuf>,
+    /// With a job-level search: what makes a worker's decided job
+    /// believed. `certificates` (the default): its certificate, replayed
+    /// by the independent checker (no worker and no bug of the search can
+    /// pass a false claim; a proof costs about 20-70x the job's search).
+    /// `agreement`: two different workers, each sent the job without the
+    /// other's answer, claim the same (the master's own search settles a
+    /// disagreement and strikes the worker it contradicts; with one
+    /// worker the master's search is the second opinion). About 2x a
+    /// job's search; one lying or broken worker cannot change the answer,
+    /// two that lie alike or a bug shared by every worker can. The report
+    /// says how many leaves the answer rests on this way. Not with
+    /// --certificate.
+    #[arg(long, value_name = "certificates|agreement", value_parser = ["certificates", "agreement"])]
+    pub trust: Option<String>,
 }
 
 /// What a job-level search (`--jobs`, `--cluster`, `--worker-command`)
@@ -391,6 +405,7 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
             ("--job-plies", args.job_plies.is_some()),
             ("--jobs-file", args.jobs_file.is_some()),
             ("--workers", args.workers.is_some()),
+            ("--trust", args.trust.is_some()),
         ];
         if let Some((flag, _)) = stray.iter().find(|(_, on)| *on) {
             bail!("{flag} goes with a job-level search: --jobs, --cluster or --worker-command");

@@ -673,3 +673,86 @@ fn every_small_rectangle_agrees_with_the_plain_search() {
         );
     }
 }
+
+/// `--trust agreement`: decided jobs believed when two workers agree, no
+/// certificate made or checked; a worker that flips every decided answer
+/// (the real worker behind `sed`) is outvoted by the master's own search,
+/// alone or beside an honest worker, and never changes the class.
+#[test]
+fn agreement_of_two_workers_and_a_flipping_worker() {
+    let board = ".....|.....|.....|.....|.....";
+    let want = plain("domineering", board);
+    let trust = ["--trust", "agreement"];
+    let budget = ["--job-nodes", "20000", "--job-plies", "2"];
+    fn on<'a>(board: &'a str, workers: &[&'a str], trust: &[&'a str]) -> Vec<&'a str> {
+        let mut a = vec!["outcome", "domineering", board];
+        a.extend_from_slice(workers);
+        a.extend_from_slice(trust);
+        a
+    }
+    let agreed = json(
+        &[
+            &["--json"][..],
+            &on(board, &["--jobs", "2"], &trust),
+            &budget,
+        ]
+        .concat(),
+    );
+    assert_eq!(agreed["class"], want, "{agreed}");
+    let searches = agreed["searches"].as_array().unwrap();
+    for s in searches {
+        assert_eq!(s["trust"], "agreement", "{s}");
+        assert_eq!(s["counts"]["accepted"], 0, "{s}");
+        assert_eq!(s["counts"]["lies"], serde_json::json!({}), "{s}");
+        assert!(s["agreed_in_proof"].as_u64().is_some(), "{s}");
+    }
+    let agreed_total: u64 = searches
+        .iter()
+        .map(|s| s["counts"]["agreed"].as_u64().unwrap())
+        .sum();
+    assert!(agreed_total > 0, "{agreed}");
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_partizan");
+    let flips = script(
+        dir.path(),
+        "flips.sh",
+        &format!(
+            "{bin} job-worker | sed -u -e 's/\"answer\":\"win\"/\"answer\":\"W\"/' \
+             -e 's/\"answer\":\"loss\"/\"answer\":\"win\"/' -e 's/\"answer\":\"W\"/\"answer\":\"loss\"/'"
+        ),
+    );
+    let honest = format!("{bin} job-worker");
+    for workers in [
+        vec!["--worker-command", &flips],
+        vec!["--worker-command", &flips, "--worker-command", &honest],
+    ] {
+        let got = json(&[&["--json"][..], &on(board, &workers, &trust), &budget].concat());
+        assert_eq!(got["class"], want, "{workers:?}: {got}");
+        let outvoted: u64 = got["searches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["counts"]["lies"]["outvoted"].as_u64().unwrap_or(0))
+            .sum();
+        assert!(outvoted >= 1, "{workers:?}: {got}");
+        for s in got["searches"].as_array().unwrap() {
+            if workers.len() == 4 {
+                assert_eq!(s["workers"][1]["strikes"], 0, "{s}");
+            }
+        }
+    }
+    // With a whole certificate, or without a job-level search: refused.
+    let cert = dir.path().join("w.cert");
+    let cert_args = ["--jobs", "2", "--certificate", cert.to_str().unwrap()];
+    for args in [on(board, &cert_args, &trust), on(board, &[], &trust)] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("--trust") || err.contains("agreement"),
+            "{err}"
+        );
+    }
+    assert!(!cert.exists());
+}

@@ -28,6 +28,15 @@ pub struct Job {
     pub max_nodes: u64,
     /// Bytes of the job's transposition table.
     pub table_bytes: usize,
+    /// Send a decided answer with its certificate (`false`: the master
+    /// believes a decided job only when another worker, sent it too,
+    /// agrees — [`crate::Trust::Agreement`] — and wants no proof).
+    #[serde(skip_serializing_if = "is_true")]
+    pub certify: bool,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 fn player_letter<S: serde::Serializer>(p: &Player, s: S) -> Result<S::Ok, S::Error> {
@@ -41,7 +50,8 @@ fn player_letter<S: serde::Serializer>(p: &Player, s: S) -> Result<S::Ok, S::Err
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
     /// The mover wins (`true`) or loses, with the certificate (text, as
-    /// `partizan outcome --certificate` writes it) that is to prove it.
+    /// `partizan outcome --certificate` writes it) that is to prove it
+    /// (empty for a job sent without `certify`).
     Decided {
         /// Whether the mover wins.
         mover_wins: bool,

@@ -10,7 +10,9 @@
 //! job is accepted only with a certificate that the independent checker
 //! (`partizan_check`) replays; a lie, garbage, a crash or silence costs
 //! the master work (it searches the job itself, or hands it out again),
-//! never its answer.
+//! never its answer. Where a proof costs too much, [`Trust::Agreement`]
+//! believes a decided job when two workers agree on it instead (the
+//! report says how many of the answer's leaves rest on that).
 //!
 //! ```text
 //!   master: tree of positions ── most-proving leaf ──▶ Job ──▶ Worker
@@ -36,9 +38,9 @@ pub use job::{Answer, Job, Reply};
 pub use kept::Kept;
 pub use master::{
     search, search_from, Checkpoint, JobCounts, JobError, JobProgress, JobReport, JobsConfig,
-    KeepCertificate, LastEstimate, LieRecord, MasterControl, WorkerReport,
+    KeepCertificate, LastEstimate, LieRecord, MasterControl, Trust, WorkerReport,
 };
 pub use tree::Tree;
-pub use verify::{judge, LieKind, Verdict};
+pub use verify::{judge, judge_claim, LieKind, Verdict};
 pub use whole::{write_whole, WholeReport};
 pub use worker::{LocalWorker, Worker};

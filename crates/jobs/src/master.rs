@@ -27,8 +27,41 @@ use thiserror::Error;
 use crate::estimate::{Estimate, Estimator, Sample};
 use crate::job::{Job, Reply};
 use crate::tree::{distinct_options, State, Tree};
-use crate::verify::{judge, LieKind, Verdict};
+use crate::verify::{judge, judge_claim, LieKind, Verdict};
 use crate::worker::{prove_here, search_here, Searched, Worker};
+
+/// What makes the master believe a worker's decided job.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Trust {
+    /// A certificate the independent checker replays (the default): no
+    /// worker, and no bug of the search, can make a false claim pass.
+    #[default]
+    Certificates,
+    /// Two different workers, each sent the job without the other's
+    /// answer, claim the same outcome; a disagreement (or a second worker
+    /// that finds the job unresolved) is settled by the master's own
+    /// search, and a worker it contradicts is struck. No proof is made,
+    /// sent or checked, so a decided job costs about two searches instead
+    /// of a search, a proof and a check. One lying, broken or garbled
+    /// worker cannot change the answer; two that lie alike can, and so
+    /// can a bug that the search shares with every worker. With a single
+    /// live worker the master's own search is the second opinion. The
+    /// report says how many leaves the answer rests on this way.
+    Agreement,
+}
+
+impl std::str::FromStr for Trust {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Trust, String> {
+        match s {
+            "certificates" => Ok(Trust::Certificates),
+            "agreement" => Ok(Trust::Agreement),
+            _ => Err(format!("trust {s:?}: give certificates or agreement")),
+        }
+    }
+}
 
 /// How the master runs a search.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -59,6 +92,8 @@ pub struct JobsConfig {
     /// Stop, undecided, after this many jobs (handed out or searched by
     /// the master); `None`: no limit.
     pub max_jobs: Option<u64>,
+    /// What makes a worker's decided job believed.
+    pub trust: Trust,
 }
 
 impl Default for JobsConfig {
@@ -73,6 +108,7 @@ impl Default for JobsConfig {
             strikes: 1,
             expand_plies: 0,
             max_jobs: None,
+            trust: Trust::Certificates,
         }
     }
 }
@@ -146,6 +182,13 @@ pub struct JobCounts {
     /// Leaves the master expanded without a job
     /// ([`JobsConfig::expand_plies`]).
     pub expanded_near_root: u64,
+    /// Decided answers sent without proof ([`Trust::Agreement`]).
+    pub claims: u64,
+    /// Jobs decided by two workers' agreeing claims.
+    pub agreed: u64,
+    /// Claims contradicted by another worker (or found unresolved by it),
+    /// settled by the master's own search.
+    pub disagreed: u64,
 }
 
 impl JobCounts {
@@ -206,6 +249,13 @@ pub struct JobReport {
     /// The last estimate of the work left made before the end (`None`:
     /// none was made), to hold against the jobs the search then took.
     pub last_estimate: Option<LastEstimate>,
+    /// What made decided jobs believed.
+    pub trust: Trust,
+    /// Of the leaves a proof of the answer needs, the fewest believed on
+    /// two workers' agreement rather than a checked certificate or the
+    /// master's own search (0: the answer rests on certificates alone;
+    /// `None`: undecided).
+    pub agreed_in_proof: Option<u64>,
     /// The master's tree at the end (for the whole certificate).
     #[serde(skip)]
     pub tree: Tree,
@@ -303,6 +353,20 @@ struct Flight {
     job: u64,
     node: usize,
     sent: Instant,
+    /// A second worker's search of a claimed job ([`Trust::Agreement`]).
+    confirm: bool,
+}
+
+/// A decided answer without proof, waiting for a second worker.
+struct Claim {
+    /// The claimer's slot.
+    by: usize,
+    /// Whether the mover wins, as claimed.
+    wins: bool,
+    /// The job it answered.
+    job: u64,
+    /// Out with a second worker now.
+    out: bool,
 }
 
 struct Slot {
@@ -435,6 +499,8 @@ struct Master<'a, R> {
     last_estimate: Option<LastEstimate>,
     /// Jobs out after the last [`Master::dispatch`].
     out_after_dispatch: usize,
+    /// Claims waiting for a second worker, by node ([`Trust::Agreement`]).
+    claims: BTreeMap<usize, Claim>,
 }
 
 impl<R: Knowledge> Master<'_, R> {
@@ -484,6 +550,7 @@ impl<R: Knowledge> Master<'_, R> {
 
     /// Search leaf `n` here, under the master's own budget, and apply it.
     fn search_here(&mut self, n: usize) -> Result<(), JobError> {
+        self.claims.remove(&n);
         let (board, mover) = (self.tree.nodes[n].board, self.tree.nodes[n].mover);
         self.counts.searched_here += 1;
         let (s, nodes) = match search_here(
@@ -545,7 +612,7 @@ impl<R: Knowledge> Master<'_, R> {
             self.counts.stale += 1;
             return Ok(());
         };
-        let n = f.node;
+        let (n, confirm) = (f.node, f.confirm);
         let most = self.cfg.strikes.max(1);
         let strike = |pool: &mut Pool, why: &str| {
             let s = &mut pool.slots[i];
@@ -564,12 +631,13 @@ impl<R: Knowledge> Master<'_, R> {
             Err(panic) => {
                 self.counts.crashes += 1;
                 strike(pool, &format!("crashed: {panic}"));
-                self.free_again(n);
+                self.free_again(n, confirm);
                 return Ok(());
             }
         };
         if !self.tree.relevant(n) {
             self.counts.stale += 1;
+            self.claims.remove(&n);
             return Ok(());
         }
         self.counts.check_ms += check_ms;
@@ -588,16 +656,51 @@ impl<R: Knowledge> Master<'_, R> {
                 pool.slots[i].report.believed += 1;
                 self.resolve(n, w);
             }
+            Verdict::Unresolved if confirm => {
+                // The claimer decided it within the same budget.
+                self.counts.worker_nodes += reply.nodes;
+                self.settle(pool, n, Some((i, job, None)))?;
+            }
             Verdict::Unresolved => {
                 self.counts.unresolved += 1;
                 self.counts.worker_nodes += reply.nodes;
                 pool.slots[i].report.believed += 1;
                 self.expand(n);
             }
+            Verdict::Claimed(w) => {
+                self.counts.claims += 1;
+                self.counts.worker_nodes += reply.nodes;
+                match self.claims.get(&n) {
+                    Some(c) if confirm => {
+                        if c.wins == w {
+                            let by = c.by;
+                            self.claims.remove(&n);
+                            self.counts.agreed += 1;
+                            pool.slots[i].report.believed += 1;
+                            pool.slots[by].report.believed += 1;
+                            self.resolve(n, w);
+                            self.tree.nodes[n].agreed = true;
+                        } else {
+                            self.settle(pool, n, Some((i, job, Some(w))))?;
+                        }
+                    }
+                    _ => {
+                        self.claims.insert(
+                            n,
+                            Claim {
+                                by: i,
+                                wins: w,
+                                job,
+                                out: false,
+                            },
+                        );
+                    }
+                }
+            }
             Verdict::Failed(why) => {
                 self.counts.failures += 1;
                 strike(pool, &format!("failed: {why}"));
-                self.free_again(n);
+                self.free_again(n, confirm);
             }
             Verdict::Lie(kind, detail) => {
                 let name = pool.slots[i].name.clone();
@@ -613,11 +716,97 @@ impl<R: Knowledge> Master<'_, R> {
         Ok(())
     }
 
-    /// Put leaf `n` back among the fresh ones, if it still matters.
-    fn free_again(&mut self, n: usize) {
+    /// Put leaf `n` back among the fresh ones, if it still matters (a
+    /// `confirm`ation lost: its claim waits for another second worker).
+    fn free_again(&mut self, n: usize, confirm: bool) {
+        if confirm {
+            if let Some(c) = self.claims.get_mut(&n) {
+                c.out = false;
+                return;
+            }
+        }
         if self.tree.nodes[n].state == State::Pending {
             self.tree.set_pending(n, false);
         }
+    }
+
+    /// Settle the claim on leaf `n` by the master's own search: a claim it
+    /// contradicts is a lie of its worker (and so is `second`'s answer:
+    /// `None` for unresolved, which the claim's budget decided). A search
+    /// that does not decide within the master's budget expands the leaf,
+    /// and nobody is blamed.
+    fn settle(
+        &mut self,
+        pool: &mut Pool,
+        n: usize,
+        second: Option<(usize, u64, Option<bool>)>,
+    ) -> Result<(), JobError> {
+        let claim = self.claims.remove(&n);
+        if second.is_some() {
+            self.counts.disagreed += 1;
+        }
+        self.search_here(n)?;
+        let node = &self.tree.nodes[n];
+        if node.state != State::Solved {
+            return Ok(());
+        }
+        let truth = (node.pn == 0) == (node.mover == self.tree.first);
+        let said = claim
+            .map(|c| (c.by, c.job, Some(c.wins)))
+            .into_iter()
+            .chain(second);
+        for (who, job, what) in said {
+            if what == Some(truth) {
+                pool.slots[who].report.believed += 1;
+                continue;
+            }
+            let name = pool.slots[who].name.clone();
+            let detail = match what {
+                Some(w) => format!(
+                    "claimed the mover {}; the master's search: {}",
+                    if w { "wins" } else { "loses" },
+                    if truth { "wins" } else { "loses" }
+                ),
+                None => "unresolved where another worker decided it within the same budget".into(),
+            };
+            // An unresolved answer is a cost, not a lie; a false claim is.
+            if what.is_some() {
+                self.lie(&name, job, LieKind::Outvoted, detail);
+                let s = &mut pool.slots[who];
+                s.report.strikes += 1;
+                if s.report.strikes >= self.cfg.strikes.max(1) {
+                    let why = format!("lied (outvoted) ({} strikes)", s.report.strikes);
+                    pool.retire(who, why);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Settle every claim that has no second worker to go to (its
+    /// claimer is the only live worker, or none is left).
+    fn settle_orphans(&mut self, pool: &mut Pool) -> Result<(), JobError> {
+        let orphans: Vec<usize> = self
+            .claims
+            .iter()
+            .filter(|(_, c)| !c.out)
+            .filter(|(_, c)| {
+                !pool
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .any(|(j, s)| j != c.by && s.report.retired.is_none())
+            })
+            .map(|(&n, _)| n)
+            .collect();
+        for n in orphans {
+            if self.tree.relevant(n) {
+                self.settle(pool, n, None)?;
+            } else {
+                self.claims.remove(&n);
+            }
+        }
+        Ok(())
     }
 
     /// Time out every flight past its deadline.
@@ -633,7 +822,7 @@ impl<R: Knowledge> Master<'_, R> {
                 let why = format!("no answer within {:?}", self.cfg.timeout);
                 pool.retire(i, why);
                 if let Some(f) = f {
-                    self.free_again(f.node);
+                    self.free_again(f.node, f.confirm);
                 }
             }
         }
@@ -652,11 +841,24 @@ impl<R: Knowledge> Master<'_, R> {
         }
     }
 
-    /// Hand the most-proving fresh leaves to the idle workers, in order,
-    /// and note how many jobs are out then (for the progress).
-    fn dispatch(&mut self, pool: &mut Pool) {
+    /// Hand the most-proving fresh leaves to the idle workers, in order
+    /// (a claim waiting for a second worker first), and note how many
+    /// jobs are out then (for the progress).
+    fn dispatch(&mut self, pool: &mut Pool) -> Result<(), JobError> {
+        self.settle_orphans(pool)?;
         self.hand_out(pool);
         self.out_after_dispatch = pool.in_flight();
+        Ok(())
+    }
+
+    /// A claim worker `i` can confirm (not its own, still open), taken
+    /// out; claims that no longer matter are dropped.
+    fn claim_for(&mut self, i: usize) -> Option<usize> {
+        let tree = &self.tree;
+        self.claims.retain(|&n, _| tree.relevant(n));
+        let (&n, c) = self.claims.iter_mut().find(|(_, c)| !c.out && c.by != i)?;
+        c.out = true;
+        Some(n)
     }
 
     /// [`Master::dispatch`]'s hand-out.
@@ -671,7 +873,13 @@ impl<R: Knowledge> Master<'_, R> {
             if s.flight.is_some() || s.report.retired.is_some() {
                 continue;
             }
-            let Some(n) = self.select() else { return };
+            let (n, confirm) = match self.claim_for(i) {
+                Some(n) => (n, true),
+                None => match self.select() {
+                    Some(n) => (n, false),
+                    None => continue,
+                },
+            };
             let id = self.next_id;
             self.next_id += 1;
             let job = Job {
@@ -681,6 +889,7 @@ impl<R: Knowledge> Master<'_, R> {
                 mover: self.tree.nodes[n].mover,
                 max_nodes: self.cfg.job_nodes,
                 table_bytes: self.cfg.table_bytes,
+                certify: self.cfg.trust == Trust::Certificates,
             };
             let sent = pool.slots[i]
                 .tx
@@ -688,6 +897,7 @@ impl<R: Knowledge> Master<'_, R> {
                 .is_some_and(|tx| tx.send(job).is_ok());
             if !sent {
                 pool.retire(i, "its thread has ended".to_string());
+                self.free_again(n, confirm);
                 continue;
             }
             self.counts.sent += 1;
@@ -696,8 +906,11 @@ impl<R: Knowledge> Master<'_, R> {
                 job: id,
                 node: n,
                 sent: Instant::now(),
+                confirm,
             });
-            self.tree.set_pending(n, true);
+            if !confirm {
+                self.tree.set_pending(n, true);
+            }
         }
     }
 }
@@ -737,6 +950,12 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
     if cfg.timeout.is_zero() {
         return Err(JobError::Config("the job timeout must be positive".into()));
     }
+    if cfg.trust == Trust::Agreement && control.keep.is_some() {
+        return Err(JobError::Config(
+            "a whole certificate needs every job's certificate: trust certificates, not agreement"
+                .into(),
+        ));
+    }
     let start = Instant::now();
     // The judge: the job's own board (the master wrote its text), the
     // reply checked against it.
@@ -744,6 +963,8 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         let (rules, limit) = (rules.clone(), cfg.check_limit);
         Arc::new(
             move |job: &Job, reply: &Reply| match rules.parse(&job.board) {
+                // judged by what the master asked for
+                _ if !job.certify => judge_claim(job.id, reply),
                 Ok(b) => judge(&rules, job.id, &b, job.mover, reply, limit),
                 Err(e) => Verdict::Failed(format!("the master's own board does not read: {e}")),
             },
@@ -765,6 +986,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         estimator: Estimator::default(),
         out_after_dispatch: 0,
         last_estimate: None,
+        claims: BTreeMap::new(),
     };
     // The root itself without a move is decided without a job.
     if m.tree.nodes[0].state == State::Fresh && rules.options_while(board, first, |_| false) {
@@ -818,7 +1040,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         }
         let limited = cfg.max_jobs.is_some_and(|max| m.jobs_done() >= max);
         if !limited {
-            m.dispatch(&mut pool);
+            m.dispatch(&mut pool)?;
         }
         if pool.in_flight() == 0 {
             if limited {
@@ -887,6 +1109,8 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         lies: m.lies,
         elapsed: start.elapsed(),
         last_estimate: m.last_estimate,
+        trust: cfg.trust,
+        agreed_in_proof: m.tree.agreed_in_proof(),
         tree: m.tree,
     })
 }

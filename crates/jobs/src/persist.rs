@@ -10,7 +10,8 @@
 //! first L
 //! nodes 3
 //! -   L   E   ..|..       (parent, mover, state, board; tab-separated)
-//! 0   R   X   |#.|#.      (X: the mover loses; W: wins; F: fresh)
+//! 0   R   X   |#.|#.      (X: the mover loses; W: wins; F: fresh;
+//!                          x, w: the same, believed on two workers' agreement)
 //! ...
 //! crc32 0a1b2c3d          (over every line above)
 //! mac 64 hex digits       (keyed, under the user's key, same lines)
@@ -23,8 +24,10 @@
 //! distinct moves as children (a tree missing a refutation could prove a
 //! false claim), and a position without moves is decided against its
 //! mover. The decided leaves (finished jobs, whose certificates were
-//! checked when they came in) are believed on the MAC alone: they cost as
-//! much to check again as to compute.
+//! checked when they came in, or that two workers agreed on) are believed
+//! on the MAC alone: they cost as much to check again as to compute. A
+//! leaf decided by agreement stays marked as such (lower case), so a
+//! resumed run still reports what its answer rests on.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -122,10 +125,11 @@ pub fn encode<R: Ruleset>(rules: &R, tree: &Tree, key: &Key) -> String {
             State::Expanded => 'E',
             State::Solved => {
                 let first_wins = n.pn == 0;
-                if first_wins == (n.mover == tree.first) {
-                    'W'
-                } else {
-                    'X'
+                match (first_wins == (n.mover == tree.first), n.agreed) {
+                    (true, false) => 'W',
+                    (false, false) => 'X',
+                    (true, true) => 'w',
+                    (false, true) => 'x',
                 }
             }
         };
@@ -239,12 +243,14 @@ pub fn decode<R: Ruleset>(
             "R" => Player::Right,
             _ => return Err(bad("a mover is L or R")),
         };
-        let (state, won) = match state {
-            "F" => (State::Fresh, None),
-            "E" => (State::Expanded, None),
-            "W" => (State::Solved, Some(true)),
-            "X" => (State::Solved, Some(false)),
-            _ => return Err(bad("a state is F, E, W or X")),
+        let (state, won, agreed) = match state {
+            "F" => (State::Fresh, None, false),
+            "E" => (State::Expanded, None, false),
+            "W" => (State::Solved, Some(true), false),
+            "X" => (State::Solved, Some(false), false),
+            "w" => (State::Solved, Some(true), true),
+            "x" => (State::Solved, Some(false), true),
+            _ => return Err(bad("a state is F, E, W, X, w or x")),
         };
         let board = rules
             .parse(b)
@@ -260,6 +266,7 @@ pub fn decode<R: Ruleset>(
             state,
             avail: false,
             depth,
+            agreed,
         });
         decided.push(won);
         if let Some(p) = parent {

@@ -66,6 +66,10 @@ pub struct Node {
     pub avail: bool,
     /// Plies from the root.
     pub depth: u32,
+    /// A solved leaf believed on the agreement of two workers (or a
+    /// worker and the master's search), not on a checked certificate
+    /// ([`crate::Trust::Agreement`]).
+    pub agreed: bool,
 }
 
 impl Node {
@@ -98,6 +102,7 @@ impl Tree {
                 dn: 1,
                 state: State::Fresh,
                 avail: true,
+                agreed: false,
                 depth: 0,
             }],
         }
@@ -196,10 +201,56 @@ impl Tree {
     /// Leaf `n` is decided: its mover wins or loses.
     pub fn resolve(&mut self, n: usize, mover_wins: bool) {
         let node = &mut self.nodes[n];
+        node.agreed = false;
         let first_wins = (node.mover == self.first) == mover_wins;
         (node.pn, node.dn) = if first_wins { (0, INF) } else { (INF, 0) };
         node.state = State::Solved;
         self.update(n);
+    }
+
+    /// Leaf `n` is decided, believed on the agreement of two workers
+    /// rather than on a checked certificate.
+    pub fn resolve_agreed(&mut self, n: usize, mover_wins: bool) {
+        self.resolve(n, mover_wins);
+        self.nodes[n].agreed = true;
+    }
+
+    /// Of the leaves a proof of the root's outcome needs, the fewest that
+    /// were believed on agreement rather than a checked certificate or the
+    /// master's own search (`None`: the root is open). 0: the answer rests
+    /// on certificates alone.
+    pub fn agreed_in_proof(&self) -> Option<u64> {
+        if !self.nodes[0].solved() {
+            return None;
+        }
+        // Children come after their parents: one pass from the end.
+        let mut need = vec![0u64; self.nodes.len()];
+        for k in (0..self.nodes.len()).rev() {
+            let n = &self.nodes[k];
+            need[k] = match n.state {
+                State::Solved => u64::from(n.agreed),
+                State::Expanded if n.solved() => {
+                    let first_wins = n.pn == 0;
+                    let winner_moves = (n.mover == self.first) == first_wins;
+                    let wins = |c: &u32| {
+                        let c = &self.nodes[*c as usize];
+                        if first_wins {
+                            c.pn == 0
+                        } else {
+                            c.dn == 0
+                        }
+                    };
+                    let kids = n.children.iter().filter(|c| wins(c));
+                    if winner_moves {
+                        kids.map(|&c| need[c as usize]).min().unwrap_or(0)
+                    } else {
+                        kids.map(|&c| need[c as usize]).sum()
+                    }
+                }
+                _ => 0,
+            };
+        }
+        Some(need[0])
     }
 
     /// Expand leaf `n` into `children` (distinct positions, the opponent
@@ -231,6 +282,7 @@ impl Tree {
                 state,
                 avail: state == State::Fresh,
                 depth,
+                agreed: false,
             });
             ids.push(id as u32);
         }

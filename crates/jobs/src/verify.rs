@@ -29,6 +29,9 @@ pub enum LieKind {
     /// A certificate the checker's replay refutes (a wrong winner, a move
     /// that is no move, a line that does not end as claimed).
     Refuted,
+    /// A claim without proof that another worker's claim contradicted, and
+    /// the master's own search found false ([`crate::Trust::Agreement`]).
+    Outvoted,
 }
 
 impl std::fmt::Display for LieKind {
@@ -38,6 +41,7 @@ impl std::fmt::Display for LieKind {
             LieKind::Garbage => "garbage",
             LieKind::Mismatch => "mismatch",
             LieKind::Refuted => "refuted",
+            LieKind::Outvoted => "outvoted",
         })
     }
 }
@@ -57,6 +61,26 @@ pub enum Verdict {
     Lie(LieKind, String),
     /// The certificate may be true but its check would pass the limit.
     TooBig(String),
+    /// A decided answer sent without a proof (a job sent without
+    /// `certify`): believed only when another worker's claim, or the
+    /// master's own search, agrees ([`crate::Trust::Agreement`]).
+    Claimed(bool),
+}
+
+/// Read `reply` to job `id` sent without `certify`: a decided answer is
+/// only a [`Verdict::Claimed`] (its certificate, if any, is not read).
+pub fn judge_claim(id: u64, reply: &Reply) -> Verdict {
+    if reply.job != id {
+        return Verdict::Lie(
+            LieKind::WrongJob,
+            format!("answered job {} for job {id}", reply.job),
+        );
+    }
+    match &reply.answer {
+        Answer::Unresolved => Verdict::Unresolved,
+        Answer::Failed(why) => Verdict::Failed(why.chars().take(200).collect()),
+        Answer::Decided { mover_wins, .. } => Verdict::Claimed(*mover_wins),
+    }
 }
 
 /// Judge `reply` to job `id`, the position `board` with `mover` first,

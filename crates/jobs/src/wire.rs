@@ -3,8 +3,10 @@
 //!
 //! ```text
 //! master → worker   {"id":7,"ruleset":"domineering","board":"...","mover":"L","max_nodes":1048576,"table_bytes":16777216}
+//!                   (and "certify":false when no certificate is wanted: the agreement of two workers)
 //! master → worker   {"cancel":7}                      (a bridge of many jobs may drop one)
 //! worker → master   {"job":7,"answer":"win","certificate":"...","nodes":12345,"elapsed_ms":40}
+//!                   (no "certificate" for a job sent with "certify":false)
 //!                   answer: "win" | "loss" (for the mover), "unresolved", "failed" (with "why")
 //! bridge → master   {"ready":true,"workers":4,"name":"dask tcp://..."}   (first line of a bridge)
 //!                   {"ready":false,"why":"..."}                           (it could not start)
@@ -49,6 +51,12 @@ struct JobLine {
     mover: String,
     max_nodes: u64,
     table_bytes: usize,
+    #[serde(default = "yes")]
+    certify: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// A job read from a line (the worker's side: a master's line that does
@@ -67,6 +75,7 @@ pub fn job_from_line(line: &str) -> Result<Job, String> {
         mover,
         max_nodes: j.max_nodes,
         table_bytes: j.table_bytes,
+        certify: j.certify,
     })
 }
 
@@ -89,7 +98,7 @@ pub fn reply_to_line(r: &Reply) -> String {
             certificate,
         } => (
             if *mover_wins { "win" } else { "loss" },
-            Some(certificate.as_str()),
+            Some(certificate.as_str()).filter(|c| !c.is_empty()),
             None,
         ),
         Answer::Unresolved => ("unresolved", None, None),
@@ -128,13 +137,12 @@ pub fn reply_from_line(line: &str) -> Result<Reply, String> {
     let r: ReplyLine =
         serde_json::from_str(line).map_err(|e| format!("not a reply: {}", short(&e)))?;
     let answer = match (r.answer.as_str(), r.certificate) {
-        ("win" | "loss", Some(certificate)) => Answer::Decided {
+        // Without a certificate (a job sent without `certify`, or a lie:
+        // the judge of a job that wants one finds it empty).
+        ("win" | "loss", certificate) => Answer::Decided {
             mover_wins: r.answer == "win",
-            certificate,
+            certificate: certificate.unwrap_or_default(),
         },
-        ("win" | "loss", None) => {
-            return Err("not a reply: a decided answer without a certificate".into())
-        }
         ("unresolved", _) => Answer::Unresolved,
         ("failed", _) => Answer::Failed(r.why.unwrap_or_default()),
         (a, _) => return Err(format!("not a reply: answer {:?}", short(&a))),
@@ -262,8 +270,18 @@ mod tests {
             mover: Player::Right,
             max_nodes: 100,
             table_bytes: 1 << 16,
+            certify: true,
         };
         assert_eq!(job_from_line(&job_to_line(&job)).unwrap(), job);
+        // `certify` is written only when false, so a line without it is a
+        // job that wants a certificate.
+        assert!(!job_to_line(&job).contains("certify"));
+        let bare = Job {
+            certify: false,
+            ..job.clone()
+        };
+        assert!(job_to_line(&bare).contains("\"certify\":false"));
+        assert_eq!(job_from_line(&job_to_line(&bare)).unwrap(), bare);
         for answer in [
             Answer::Decided {
                 mover_wins: true,
@@ -296,13 +314,23 @@ mod tests {
             "garbage",
             "{}",
             "{\"job\":1}",
-            "{\"job\":1,\"answer\":\"win\"}",
             "{\"job\":1,\"answer\":\"maybe\"}",
             "{\"job\":-1,\"answer\":\"unresolved\"}",
             "{\"job\":1,\"answer\":\"unresolved\",\"extra\":1}",
         ] {
             assert!(reply_from_line(bad).is_err(), "{bad}");
         }
+        // A decided answer without a certificate reads (as one with an
+        // empty certificate, which no judge of a job wanting one believes).
+        assert_eq!(
+            reply_from_line("{\"job\":1,\"answer\":\"win\"}")
+                .unwrap()
+                .answer,
+            Answer::Decided {
+                mover_wins: true,
+                certificate: String::new()
+            }
+        );
         assert!(job_from_line("{\"id\":1}").is_err());
         assert!(job_from_line(
             "{\"id\":1,\"ruleset\":\"x\",\"board\":\"\",\"mover\":\"Q\",\"max_nodes\":1,\"table_bytes\":1}"
@@ -319,6 +347,7 @@ mod tests {
             mover: Player::Left,
             max_nodes: 1 << 20,
             table_bytes: 1 << 16,
+            certify: true,
         };
         let input = format!(
             "{}\n{{\"cancel\":3}}\nnot json\n{}\n",

@@ -107,7 +107,8 @@ pub(crate) fn prove_here<R: Knowledge>(
 }
 
 /// A worker on this machine: the library's outcome search under the job's
-/// budget, and for a decided job the certificate of its answer.
+/// budget, and for a decided job the certificate of its answer (when the
+/// job asks for one).
 #[derive(Clone, Debug)]
 pub struct LocalWorker<R> {
     rules: R,
@@ -147,6 +148,15 @@ impl<R: Knowledge + Clone + 'static> LocalWorker<R> {
         let Searched::Decided(mover_wins) = searched else {
             return Ok((Answer::Unresolved, nodes));
         };
+        if !job.certify {
+            return Ok((
+                Answer::Decided {
+                    mover_wins,
+                    certificate: String::new(),
+                },
+                nodes,
+            ));
+        }
         let certificate = prove_here(&self.rules, &board, job.mover, job.table_bytes, Some(stop))
             .map_err(|e| e.to_string())?;
         Ok((

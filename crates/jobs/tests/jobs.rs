@@ -27,6 +27,7 @@ fn cfg() -> JobsConfig {
         strikes: 1,
         expand_plies: 2,
         max_jobs: None,
+        trust: partizan_jobs::Trust::Certificates,
     }
 }
 

@@ -60,7 +60,7 @@ impl Worker for CallWorker {
 /// Decide whether `first` wins `board` by the job-level proof-number
 /// search; see the package's `outcome_jobs`, which this serves.
 #[pyfunction]
-#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file))]
+#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file, trust = "certificates"))]
 #[allow(clippy::too_many_arguments)]
 pub fn _outcome_jobs<'py>(
     py: Python<'py>,
@@ -72,7 +72,9 @@ pub fn _outcome_jobs<'py>(
     job_nodes: u64,
     job_plies: u32,
     jobs_file: Option<std::path::PathBuf>,
+    trust: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let trust: partizan_jobs::Trust = trust.parse().map_err(PyValueError::new_err)?;
     let rules = rules_of(ruleset)?;
     let first = player_of(first)?;
     if workers == 0 || workers > 4096 {
@@ -84,6 +86,7 @@ pub fn _outcome_jobs<'py>(
         return Err(PyValueError::new_err("job_nodes must be at least 1"));
     }
     let cfg = JobsConfig {
+        trust,
         job_nodes,
         local_nodes: job_nodes,
         expand_plies: job_plies,

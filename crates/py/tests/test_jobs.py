@@ -57,6 +57,33 @@ def test_a_lying_callable_cannot_change_the_answer():
         partizan.outcome_jobs("domineering", "no board", workers=1)
 
 
+def test_agreement_of_two_workers_instead_of_certificates():
+    for ruleset, board in BOARDS:
+        for first in ("left", "right"):
+            rep = partizan.outcome_jobs(ruleset, board, first=first, job_nodes=20000,
+                                        job_plies=2, trust="agreement")
+            assert rep["first_wins"] == _wins(ruleset, board, first), (ruleset, board)
+            assert rep["trust"] == "agreement"
+            assert rep["counts"]["accepted"] == 0
+            assert rep["counts"]["lies"] == {}
+    # A callable that flips every decided answer, alone: each of its claims is
+    # settled by the master's own search, and it is caught.
+    def flipper(line):
+        reply = json.loads(partizan.run_job(line))
+        assert "certificate" not in reply
+        flip = {"win": "loss", "loss": "win"}
+        reply["answer"] = flip.get(reply["answer"], reply["answer"])
+        return json.dumps(reply)
+
+    board = "....|....|....|...."
+    rep = partizan.outcome_jobs("domineering", board, first="left", run=flipper, workers=1,
+                                job_nodes=20000, job_plies=2, trust="agreement")
+    assert rep["first_wins"] == _wins("domineering", board, "left")
+    assert rep["counts"]["lies"]["outvoted"] >= 1
+    with pytest.raises(ValueError, match="trust"):
+        partizan.outcome_jobs("domineering", board, trust="faith")
+
+
 distributed = pytest.importorskip("distributed")
 
 

@@ -34,6 +34,7 @@ def outcome_jobs(
     job_nodes: int = 1 << 20,
     job_plies: int = 0,
     jobs_file: Optional[os.PathLike] = None,
+    trust: str = "certificates",
 ) -> dict:
     """Whether ``first`` (``"left"`` or ``"right"``), moving first on
     ``board``, wins under normal play, by job-level proof-number search.
@@ -46,6 +47,17 @@ def outcome_jobs(
     positions fewer than ``job_plies`` plies deep are expanded by the
     master without a job. With ``jobs_file`` the master's tree is kept
     there (sealed with the user's key) and a run resumes from it.
+
+    ``trust`` says what makes a decided job believed: ``"certificates"``
+    (the default: its certificate, replayed by the checker here) or
+    ``"agreement"`` (two workers, each sent the job, claim the same; the
+    master's own search settles a disagreement and the worker it
+    contradicts is struck; no proof is made, so a decided job costs about
+    two searches). One lying or broken worker cannot change an answer by
+    agreement; two that lie alike can, and so can a bug shared by every
+    worker. On a Dask client the two searches are two tasks, which the
+    scheduler may place on the same Dask worker. The report's
+    ``agreed_in_proof`` counts the leaves the answer rests on that way.
 
     Returns the report as a dict (``first_wins``, ``counts`` with
     ``sent``, ``proved``, ``disproved``, ``unresolved``, ``accepted``,
@@ -76,4 +88,5 @@ def outcome_jobs(
         int(job_nodes),
         int(job_plies),
         None if jobs_file is None else os.fspath(jobs_file),
+        trust,
     )

@@ -187,30 +187,48 @@ fn grow_by_dedup(parents: &[Shape], group: Group) -> Vec<Shape> {
 
 /// Call `f` on the canonical form of every shape made by adding one
 /// neighbouring cell to `p`.
+///
+/// A new cell lies inside `p`'s box, or in the row just above or below it,
+/// or in the column just left or right of it, so each child is built in a
+/// box one row taller or one column wider than `p`'s, never in a frame a
+/// cell wider on every side: a shape of `n` cells has `w + h <= n + 1`, so
+/// `(w + 1) * h` and `w * (h + 1)` stay within 128 bits up to parents of 20
+/// cells (11 x 11 = 121 bits), where a full frame would need 11 x 12 = 132
+/// bits for parents of 18 cells already.
 fn children_of<F: FnMut(Shape)>(p: &Shape, group: Group, mut f: F) {
     let (w, h) = (p.width(), p.height());
-    let (fw, fh) = (w + 2, h + 2);
-    // embed at offset (1, 1) in a frame one cell wider on every side
-    let mut frame = 0u128;
-    let mut m = p.bits();
-    while m != 0 {
-        let i = m.trailing_zeros() as usize;
-        m &= m - 1;
-        let (r, c) = (i / w, i % w);
-        frame |= 1u128 << ((r + 1) * fw + c + 1);
-    }
-    let all: u128 = if fw * fh == 128 {
+    debug_assert!((w + 1) * h <= 128 && w * (h + 1) <= 128);
+    let m = p.bits();
+    let mut each = |mut bits: u128, base: u128, width: usize| {
+        while bits != 0 {
+            let bit = bits & bits.wrapping_neg();
+            bits &= bits - 1;
+            f(Shape::from_mask(base | bit, width).canonical(group));
+        }
+    };
+    // inside the box
+    let area = w * h;
+    let all: u128 = if area == 128 {
         u128::MAX
     } else {
-        (1u128 << (fw * fh)) - 1
+        (1u128 << area) - 1
     };
-    let mut nb = neighbours(frame, all, fw, fh);
-    while nb != 0 {
-        let bit = nb & nb.wrapping_neg();
-        nb &= nb - 1;
-        let child = Shape::from_mask(frame | bit, fw);
-        f(child.canonical(group));
+    each(neighbours(m, all, w, h), m, w);
+    // a row above (every row moved down one) or below
+    let row = (1u128 << w) - 1;
+    each(m & row, m << w, w);
+    each(((m >> ((h - 1) * w)) & row) << (h * w), m, w);
+    // a column left (every cell moved right one) or right
+    let mut wide = 0u128;
+    let (mut first_col, mut last_col) = (0u128, 0u128);
+    for r in 0..h {
+        let cells = (m >> (r * w)) & row;
+        wide |= cells << (r * (w + 1));
+        first_col |= (cells & 1) << (r * (w + 1));
+        last_col |= ((cells >> (w - 1)) & 1) << (r * (w + 1) + w);
     }
+    each(first_col, wide << 1, w + 1);
+    each(last_col, wide, w + 1);
 }
 
 /// Redelmeier's count of fixed polyominoes (translations only) of each size
@@ -278,6 +296,62 @@ mod tests {
     #[test]
     fn redelmeier_counts_fixed_polyominoes() {
         assert_eq!(count_fixed(10), FIXED.to_vec());
+    }
+
+    #[test]
+    fn children_match_a_cell_by_cell_twin() {
+        // The twin: cells as coordinates, every free neighbour of every
+        // cell added, the result cropped by `from_cells`.
+        fn twin(p: &Shape, group: Group) -> Vec<Shape> {
+            let w = p.width();
+            let cells: Vec<(usize, usize)> = (0..w * p.height())
+                .filter(|&i| p.bits() >> i & 1 == 1)
+                .map(|i| (i / w + 1, i % w + 1))
+                .collect();
+            let mut out = Vec::new();
+            for &(r, c) in &cells {
+                for (nr, nc) in [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)] {
+                    if !cells.contains(&(nr, nc)) {
+                        let mut more = cells.clone();
+                        more.push((nr, nc));
+                        out.push(Shape::from_cells(more).unwrap().canonical(group));
+                    }
+                }
+            }
+            out.sort_unstable();
+            out.dedup();
+            out
+        }
+        fn fast(p: &Shape, group: Group) -> Vec<Shape> {
+            let mut out = Vec::new();
+            children_of(p, group, |c| out.push(c));
+            out.sort_unstable();
+            out.dedup();
+            out
+        }
+        for group in [Group::RowPreserving, Group::Square] {
+            for p in Catalogue::build(group, 8).iter() {
+                assert_eq!(fast(p, group), twin(p, group), "{p:?}");
+            }
+        }
+        // The widest boxes of the largest parents: staircases of n cells in
+        // a box with w + h = n + 1, which a frame a cell wider on every side
+        // could not hold from 18 cells on; and a line of 20.
+        for n in [17usize, 18, 19, 20] {
+            for w in [n / 2, n / 2 + 1] {
+                let h = n + 1 - w;
+                let stairs = (0..n).map(|i| (i.min(h - 1), i.saturating_sub(h - 1)));
+                let p = Shape::from_cells(stairs).unwrap();
+                assert_eq!((p.width(), p.height(), p.len()), (w, h, n));
+                for group in [Group::RowPreserving, Group::Square] {
+                    let kids = fast(&p, group);
+                    assert_eq!(kids, twin(&p, group), "{n} cells, {w} x {h}");
+                    assert!(kids.iter().all(|k| k.len() == n + 1));
+                }
+            }
+        }
+        let line = Shape::from_cells((0..20).map(|c| (0, c))).unwrap();
+        assert_eq!(fast(&line, Group::Square), twin(&line, Group::Square));
     }
 
     #[test]

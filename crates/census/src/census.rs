@@ -125,8 +125,8 @@ impl From<ReadingMismatch> for CensusError {
 /// memory, and 16 cells (26,157,362 regions of 16 cells, 35,463,843 in
 /// all) took 530 s of CPU and 12.0 GB at its peak, so 17 cells (four times
 /// as many) is past an ordinary machine. [`Shape`] itself goes to
-/// [`Shape::MAX_CELLS`] = 18, which the value atlas (written level by
-/// level to disk) reaches.
+/// [`Shape::MAX_CELLS`] = 21; the value atlas (written level by level to
+/// disk) has reached 18.
 pub const MAX_CENSUS_CELLS: usize = 16;
 
 /// Check a `--max-cells` bound: 1 to [`MAX_CENSUS_CELLS`].

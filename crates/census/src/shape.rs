@@ -2,10 +2,11 @@
 //!
 //! A [`Shape`] is the census's own small key: width, height and a row-major
 //! 128-bit mask (cell `row * width + col`). A connected region of `n` cells
-//! has `width + height <= n + 1`, so an area of at most 90 when `n <= 18`;
-//! growing a region of 17 cells inside a frame one cell wider on every side
-//! needs at most `11 * 11 = 121` bits, so the catalogue reaches
-//! [`Shape::MAX_CELLS`] = 18 on `u128` words. (Up to 15 cells, the limit of
+//! has `width + height <= n + 1`, so an area of at most 121 when `n <= 21`
+//! ([`Shape::MAX_CELLS`]). The catalogue grows a region one cell at a time
+//! in a box one row taller or one column wider than its own (never a frame
+//! a cell wider on every side, which would need 132 bits at 18 cells), so
+//! it too reaches 21 cells on `u128` words. (Up to 15 cells, the limit of
 //! the earlier `u64` shape, every count is unchanged.)
 //!
 //! ```text
@@ -212,7 +213,7 @@ pub(crate) fn neighbours(x: u128, within: u128, w: usize, h: usize) -> u128 {
 
 impl Shape {
     /// The largest region size a `Shape` is guaranteed to hold.
-    pub const MAX_CELLS: usize = 18;
+    pub const MAX_CELLS: usize = 21;
 
     /// The largest box area a `Shape` holds.
     pub const MAX_AREA: usize = 128;

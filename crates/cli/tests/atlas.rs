@@ -168,7 +168,7 @@ fn build_report_find() {
         &["atlas", "find", "--value", "*", "--max-cells", "12"],
         "build",
     );
-    fails(d, &["atlas", "build", "--max-cells", "19"], "18");
+    fails(d, &["atlas", "build", "--max-cells", "22"], "21");
     fails(
         d,
         &["atlas", "build", "--max-cells", "9", "--shard", "2/2"],

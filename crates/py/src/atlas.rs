@@ -33,7 +33,7 @@ fn to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
 }
 
-/// Value every region up to `max_cells` cells (1 to 18) into `dir`,
+/// Value every region up to `max_cells` cells (1 to 21) into `dir`,
 /// resuming from what is there; `shards=n` values the top size in n
 /// slices one after another and merges them (the way to 18 cells). Returns
 /// `{"dir", "levels": [{"cells", "classes", "new_values", "loaded",

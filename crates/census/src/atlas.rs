@@ -432,6 +432,11 @@ pub trait AtlasStore {
     /// The build is about to value `step` (called for computed work only,
     /// not for what the store already holds). Nothing by default.
     fn progress(&mut self, _step: BuildStep) {}
+
+    /// The build's thread count (told once, before any level), which a
+    /// store may use for its own work: [`crate::DirStore`] writes a level's
+    /// summary and index side by side with two or more. Ignored by default.
+    fn threads(&mut self, _threads: usize) {}
 }
 
 /// Where a build is: the piece of work about to be valued, handed to
@@ -749,6 +754,8 @@ struct Builder {
     index: HashMap<Box<[u8]>, u32>,
     master: Arena,
     levels: Vec<Vec<(Shape, u32)>>,
+    /// The build's threads, for growth.
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl Builder {
@@ -759,6 +766,15 @@ impl Builder {
             index: HashMap::new(),
             master: Arena::new(),
             levels: Vec::new(),
+            pool: None,
+        }
+    }
+
+    /// Run a growth step on the build's pool.
+    fn grow(&self, f: impl FnOnce() -> Vec<Shape> + Send) -> Vec<Shape> {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
         }
     }
 
@@ -917,7 +933,7 @@ impl Builder {
         if let Some(level) = store.load_level(cells, base)? {
             let mut total = 0;
             for k in 0..n {
-                let slice = shard_shapes(prev, cells, k, n);
+                let slice = self.grow(|| shard_shapes(prev, cells, k, n));
                 total += slice.len();
                 if slice
                     .iter()
@@ -942,7 +958,7 @@ impl Builder {
         let mut per_thread = vec![0u64; workers.len()];
         let mut resets = 0u64;
         for k in 0..n {
-            let slice = shard_shapes(prev, cells, k, n);
+            let slice = self.grow(|| shard_shapes(prev, cells, k, n));
             if let Some(sh) = store.load_shard(cells, base, k, n)? {
                 if sh.entries.len() != slice.len()
                     || sh.entries.iter().zip(&slice).any(|(e, s)| e.0 != *s)
@@ -1111,10 +1127,17 @@ impl Atlas {
             )));
         }
         let threads = config.threads.max(1);
+        store.threads(threads);
         let part_size = config.part_size.max(1);
         let keep = config.keep_entries;
         let mut parts_done = 0usize;
         let mut b = Builder::new();
+        // growth runs on rayon: on `threads` of them, not every core (a
+        // pool that cannot start leaves it on rayon's global pool)
+        b.pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok();
         let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new()).collect();
         let mut stats = Vec::new();
         let mut prev: Vec<Shape> = Vec::new();
@@ -1139,11 +1162,11 @@ impl Atlas {
             let top_shard = if cells == max { config.shard } else { None };
             // grow this size's classes from the previous size (a shard:
             // from its slice of it)
-            let shapes: Vec<Shape> = match top_shard {
+            let shapes: Vec<Shape> = b.grow(|| match top_shard {
                 Some((k, n)) => shard_shapes(&prev, cells, k, n),
                 None if cells == 1 => shard_shapes(&prev, cells, 0, 1),
                 None => Catalogue::grow_from(&prev, Group::Square),
-            };
+            });
             drop(std::mem::take(&mut prev));
             // sizes up to max - 2 are looked up by larger ones
             let into_table = cells + 2 <= max;

@@ -79,6 +79,19 @@ pub(crate) struct LevelTail {
     pub(crate) sum: u64,
 }
 
+/// The tail of a level file's bytes, before they are written: what
+/// [`level_tail`] reads back from the file.
+pub(crate) fn tail_of(bytes: &[u8]) -> LevelTail {
+    let mut t = [0u8; 8];
+    if let Some(last) = bytes.len().checked_sub(8).map(|at| &bytes[at..]) {
+        t.copy_from_slice(last);
+    }
+    LevelTail {
+        len: bytes.len() as u64,
+        sum: u64::from_le_bytes(t),
+    }
+}
+
 /// The tail of the level file at `path`, `None` if there is none.
 pub(crate) fn level_tail(path: &Path) -> Result<Option<LevelTail>, AtlasError> {
     use std::os::unix::fs::FileExt;

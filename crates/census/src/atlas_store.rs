@@ -75,7 +75,9 @@ use crate::atlas::{
     class_regions, facts_of, matching_values, region_row, Atlas, AtlasError, AtlasStore, Level,
     Query, QueryAnswer, StoredValue, ValueFacts, ValueFilter, ValueKind,
 };
-use crate::atlas_index::{level_tail, write_index, IndexSet, LevelIndex, INDEX_BATCH};
+use crate::atlas_index::{
+    level_tail, tail_of, write_index, IndexSet, LevelIndex, LevelTail, INDEX_BATCH,
+};
 use crate::shape::Shape;
 
 const MAGIC: &[u8; 8] = b"PZATLAS1";
@@ -1162,6 +1164,9 @@ pub struct DirStore {
     /// computed ones), or a reader's (`load_atlas`, a find: writes nothing,
     /// and a value's notation is printed when a row lists it).
     building: bool,
+    /// Threads a build may use for the store's own work (two or more: a
+    /// level's index is built beside its summary and level files).
+    threads: usize,
 }
 
 impl DirStore {
@@ -1171,6 +1176,7 @@ impl DirStore {
         DirStore {
             dir: dir.into(),
             building: true,
+            threads: 1,
         }
     }
 
@@ -1300,12 +1306,20 @@ impl DirStore {
 
     /// Write the index of an in-memory level just saved (`all`: every
     /// value to it).
-    fn index_from_level(&self, level: &Level, all: &[StoredValue]) -> Result<(), AtlasError> {
+    fn index_from_level(
+        &self,
+        level: &Level,
+        all: &[StoredValue],
+        tail: Option<LevelTail>,
+    ) -> Result<(), AtlasError> {
         let path = self.path(level.cells, None);
-        let tail = level_tail(&path)?.ok_or_else(|| AtlasError::NotBuilt {
-            have: level.cells - 1,
-            want: level.cells,
-        })?;
+        let tail = match tail {
+            Some(t) => t,
+            None => level_tail(&path)?.ok_or_else(|| AtlasError::NotBuilt {
+                have: level.cells - 1,
+                want: level.cells,
+            })?,
+        };
         let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
             level.entries.iter().try_for_each(|&(s, v)| f(s, v))
         };
@@ -1790,7 +1804,7 @@ impl AtlasStore for DirStore {
                     self.write(&self.summary_path(cells), &encode_summary(l, &all))?;
                 }
                 if no_index {
-                    self.index_from_level(l, &all)?;
+                    self.index_from_level(l, &all, None)?;
                 }
             }
         }
@@ -1806,13 +1820,40 @@ impl AtlasStore for DirStore {
         };
         let mut all = below;
         all.extend(level.values.iter().cloned());
+        let sum = self.summary_path(level.cells);
+        let path = self.path(level.cells, None);
+        let bytes = encode_level(level, None);
         // summary first: a kill between the two leaves no level without
         // its summary (the level is then recomputed)
-        let sum = self.summary_path(level.cells);
-        self.write(&sum, &encode_summary(level, &all))?;
-        let path = self.path(level.cells, None);
-        self.write(&path, &encode_level(level, None))?;
-        self.index_from_level(level, &all)
+        let files = || -> Result<(), AtlasError> {
+            self.write(&sum, &encode_summary(level, &all))?;
+            self.write(&path, &bytes)
+        };
+        if self.threads < 2 {
+            files()?;
+            return self.index_from_level(level, &all, None);
+        }
+        // The index is tied to the level's length and last 8 bytes, known
+        // from its bytes before they are written: it is built beside the
+        // two files (an index whose level is missing or another is never
+        // believed, so its order on disk does not matter).
+        let tail = tail_of(&bytes);
+        // the folder first: the index's own file goes in it too
+        std::fs::create_dir_all(&self.dir).map_err(|e| io_err(&self.dir, e))?;
+        let (index, files) = std::thread::scope(|s| {
+            let ix = s.spawn(|| self.index_from_level(level, &all, Some(tail)));
+            let files = files();
+            (
+                ix.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                files,
+            )
+        });
+        files?;
+        index
+    }
+
+    fn threads(&mut self, threads: usize) {
+        self.threads = threads;
     }
 
     fn save_shard(&mut self, level: &Level, index: usize, count: usize) -> Result<(), AtlasError> {
@@ -1909,6 +1950,48 @@ mod tests {
         let sum = checksum(&b);
         put_u64(&mut b, sum);
         b
+    }
+
+    /// A build on one thread writes each level's summary, level and index
+    /// one after another; on two, the index beside the other two (tied to
+    /// the level's tail taken from its bytes before they are written). The
+    /// files are the same bytes either way, and every index is believed.
+    #[test]
+    fn one_and_two_threads_write_the_same_files() {
+        let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        for (d, threads) in dirs.iter().zip([1, 2]) {
+            let mut cfg = AtlasConfig::new(9);
+            cfg.threads = threads;
+            // a folder the build makes
+            let mut store = DirStore::new(d.path().join("atlas"));
+            let atlas = Atlas::build(&cfg, &mut store).unwrap();
+            assert_eq!(store.threads, threads);
+            let mut base = 0u32;
+            for (cells, st) in (1..=9).zip(&atlas.stats) {
+                let level = std::fs::read(store.path(cells, None)).unwrap();
+                assert_eq!(
+                    Some(tail_of(&level)),
+                    level_tail(&store.path(cells, None)).unwrap()
+                );
+                if let Err(e) = store.index_state(cells, base, true) {
+                    panic!("level {cells} on {threads} threads: {e}");
+                }
+                base += st.new_values as u32;
+            }
+        }
+        let dirs = dirs.each_ref().map(|d| d.path().join("atlas"));
+        let mut names: Vec<_> = std::fs::read_dir(&dirs[0])
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert!(names.len() >= 27, "{names:?}");
+        for n in &names {
+            let a = std::fs::read(dirs[0].join(n)).unwrap();
+            let b = std::fs::read(dirs[1].join(n)).unwrap();
+            assert!(a == b, "{n:?} differs");
+        }
+        assert_eq!(tail_of(&[]).len, 0);
     }
 
     #[test]

@@ -58,6 +58,9 @@ impl<S: AtlasStore> AtlasStore for CountedLevels<S> {
     }
     // the rest forwarded too: a default here would silently drop the parts
     // (no resume inside a level) or the shards
+    fn threads(&mut self, threads: usize) {
+        self.inner.threads(threads);
+    }
     fn load_part(
         &mut self,
         cells: usize,

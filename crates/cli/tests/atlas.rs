@@ -2,25 +2,22 @@
 //! text, JSON and CSV, find by value, kind and temperature, shards, and bad
 //! input.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
+mod support;
+
+/// The binary with its atlas and store in `dir`.
 fn run(dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_partizan"))
-        .args(args)
-        .env("PARTIZAN_ATLAS", dir)
-        .env("PARTIZAN_STORE", dir.join("store.redb"))
-        .output()
-        .expect("binary runs")
+    support::output(
+        support::partizan()
+            .args(args)
+            .env("PARTIZAN_ATLAS", dir)
+            .env("PARTIZAN_STORE", dir.join("store.redb")),
+    )
 }
 
 fn json(dir: &std::path::Path, args: &[&str]) -> serde_json::Value {
-    let out = run(dir, args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
+    support::json_of(args, &run(dir, args))
 }
 
 /// A fresh directory under the system temp dir, removed when dropped (the
@@ -46,15 +43,7 @@ impl Drop for TempDir {
 }
 
 fn fails(dir: &std::path::Path, args: &[&str], needle: &str) {
-    let out = run(dir, args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(
-        err.to_lowercase().contains(&needle.to_lowercase()),
-        "{args:?}: {err} should mention {needle}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
+    support::assert_fails(args, &run(dir, args), needle);
 }
 
 #[test]

@@ -621,25 +621,27 @@ fn beats(sure: Counts, first: bool, free: i64, other: Counts, other_free: i64) -
     (mine, theirs)
 }
 
-/// The free moves of (Left, Right) from a tail read as `t`.
-fn free(t: i64) -> (i64, i64) {
-    (t.max(0), (-t).max(0))
+/// The free moves a tail read as `t` gives (the mover, the other player):
+/// a positive tail is Left's, a negative one Right's.
+fn free(mover: Player, t: i64) -> (i64, i64) {
+    let (left, right) = (t.max(0), (-t).max(0));
+    match mover {
+        Player::Left => (left, right),
+        Player::Right => (right, left),
+    }
 }
 
 /// The first half of [`decide_by_counts`]: the mover (counts `m`) wins
 /// moving first against the other (counts `o`). Reads `m.safe`, `m.areas`,
 /// `o.max` and `o.usable` only.
 pub fn mover_sure_to_win(m: Counts, o: Counts, lo: i64, hi: i64, mover: Player) -> bool {
-    let (mine, theirs) = match mover {
-        Player::Left => {
-            let (l, r) = free(lo);
-            beats(m, true, l, o, r)
-        }
-        Player::Right => {
-            let (l, r) = free(hi);
-            beats(m, true, r, o, l)
-        }
+    // The tail read the worst way for the mover.
+    let t = match mover {
+        Player::Left => lo,
+        Player::Right => hi,
     };
+    let (mover_free, other_free) = free(mover, t);
+    let (mine, theirs) = beats(m, true, mover_free, o, other_free);
     mine > theirs
 }
 
@@ -647,17 +649,14 @@ pub fn mover_sure_to_win(m: Counts, o: Counts, lo: i64, hi: i64, mover: Player) 
 /// moving second, is sure of as many moves as the mover (counts `m`) can
 /// make. Reads `o.safe`, `o.areas`, `m.max` and `m.usable` only.
 pub fn mover_sure_to_lose(m: Counts, o: Counts, lo: i64, hi: i64, mover: Player) -> bool {
-    let (mine, theirs) = match mover {
-        Player::Left => {
-            let (l, r) = free(hi);
-            beats(o, false, r, m, l)
-        }
-        Player::Right => {
-            let (l, r) = free(lo);
-            beats(o, false, l, m, r)
-        }
+    // The tail read the best way for the mover.
+    let t = match mover {
+        Player::Left => hi,
+        Player::Right => lo,
     };
-    mine >= theirs
+    let (mover_free, other_free) = free(mover, t);
+    let (sure, most) = beats(o, false, other_free, m, mover_free);
+    sure >= most
 }
 
 /// The greatest integer `lo <= t` and the least `hi >= t`, looked for

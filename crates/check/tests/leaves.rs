@@ -84,6 +84,39 @@ fn counting_moves_never_decides_wrongly() {
     eprintln!("decided {decided} of {tried}; {with_areas} boards with areas");
 }
 
+/// With a tail known only to lie between `lo` and `hi`, a decision must
+/// hold whichever integer between them the tail is: each claim reads the
+/// bound that is worse for it (a mix-up of the two is caught here, where
+/// the tests above, with `lo == hi`, cannot see it).
+#[test]
+fn counting_moves_with_a_wide_tail_never_decides_wrongly() {
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut memo = FxHashMap::default();
+    let (mut decided, mut tried) = (0, 0);
+    for _ in 0..1500 {
+        let b = random_board(&mut rng);
+        let lo = rng.i64(-3..=2);
+        let hi = lo + rng.i64(1..=3);
+        let left = domineering_counts(&b, Player::Left);
+        let right = domineering_counts(&b, Player::Right);
+        for mover in Player::BOTH {
+            tried += 1;
+            if let Some(w) = decide_by_counts(left, right, lo, hi, mover) {
+                decided += 1;
+                for n in lo..=hi {
+                    assert_eq!(
+                        w,
+                        wins(&b, n, mover, &mut memo),
+                        "{} + {n} (read as {lo}..{hi}), {mover:?} to move: {left:?} {right:?}",
+                        Domineering.format(&b)
+                    );
+                }
+            }
+        }
+    }
+    assert!(decided > tried / 10, "decided {decided} of {tried}");
+}
+
 /// A tail between two integers is read as the one that makes each claim
 /// harder, so a switch's bounds are its stops' integers around it.
 #[test]

@@ -6,6 +6,7 @@
 //! partizan atlas build --max-cells 16 --shard 0/2     # one slice of the top size
 //! partizan atlas merge --cells 16 --shards 2          # the slices into the level
 //! partizan atlas build --max-cells 18 --shards 32     # all slices in turn, resumable, then merged
+//! partizan atlas build --max-cells 18 --shards 40 --cluster tcp://HOST:8786 --dir /shared/atlas
 //! partizan atlas report --max-cells 14 [--csv FILE]   # kinds by size, hottest, firsts
 //! partizan atlas find --value '*2' --max-cells 14     # or --min-temperature 3/2, --kind tiny
 //! partizan atlas index                                # index files for a directory built before them
@@ -151,7 +152,7 @@ pub struct DirArg {
 /// Arguments of `partizan atlas build`.
 #[derive(Args, Debug)]
 pub struct BuildArgs {
-    /// Largest region size (1 to 18).
+    /// Largest region size (1 to 21).
     #[arg(long)]
     pub max_cells: usize,
     /// Worker threads (default: every core).
@@ -165,6 +166,24 @@ pub struct BuildArgs {
     /// way to 18 cells, never holding the top level.
     #[arg(long, value_name = "N")]
     pub shards: Option<usize>,
+    /// Build on the Dask distributed cluster at ADDRESS (e.g.
+    /// tcp://HOST:8786) through the Python package (`python3 -m
+    /// partizan.atlas_cluster`): the sizes below in one task, the top size
+    /// in --shards tasks (of --threads threads each, default 1), merged by
+    /// one more. Every worker must read and write --dir (a shared file
+    /// system) and have the `partizan` package; every level is then read
+    /// back and checked here.
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        requires = "shards",
+        conflicts_with = "shard"
+    )]
+    pub cluster: Option<String>,
+    /// The Python that runs --cluster's module (default: $PARTIZAN_PYTHON,
+    /// else python3).
+    #[arg(long, value_name = "PATH", requires = "cluster")]
+    pub python: Option<String>,
     #[command(flatten)]
     pub dir: DirArg,
 }
@@ -221,7 +240,7 @@ pub struct FindArgs {
     pub dir: DirArg,
 }
 
-fn atlas_dir(d: &DirArg) -> Result<PathBuf> {
+pub(crate) fn atlas_dir(d: &DirArg) -> Result<PathBuf> {
     if let Some(p) = &d.dir {
         return Ok(p.clone());
     }
@@ -246,6 +265,41 @@ fn parse_shard(s: &str) -> Result<(usize, usize)> {
     Ok((k, n))
 }
 
+/// `Atlas::build` of `cfg` in `path`, the levels counted by `watch`
+/// (ended when the build is).
+pub(crate) fn build_watched(
+    cfg: &AtlasConfig,
+    path: &std::path::Path,
+    watch: crate::meter::Watch,
+) -> Result<Atlas, partizan_census::atlas::AtlasError> {
+    let mut store = CountedLevels {
+        inner: DirStore::new(path),
+        counter: watch.counter(),
+    };
+    let atlas = Atlas::build(cfg, &mut store);
+    drop(watch);
+    atlas
+}
+
+/// The table of a build's levels, `source` saying where each came from.
+pub(crate) fn level_table(
+    stats: &[partizan_census::atlas::LevelStats],
+    source: impl Fn(&partizan_census::atlas::LevelStats) -> &'static str,
+) -> String {
+    let mut t = String::from("cells    classes  new values   seconds  source\n");
+    for s in stats {
+        t += &format!(
+            "{:>5} {:>10} {:>11} {:>9.2}  {}\n",
+            s.cells,
+            s.classes,
+            s.new_values,
+            s.seconds,
+            source(s)
+        );
+    }
+    t
+}
+
 /// Load the atlas of `max_cells` (default: all levels present).
 fn load(dir: &DirArg, max_cells: Option<usize>) -> Result<(Atlas, f64)> {
     let path = atlas_dir(dir)?;
@@ -264,6 +318,9 @@ fn load(dir: &DirArg, max_cells: Option<usize>) -> Result<(Atlas, f64)> {
 /// Run `partizan atlas ...`.
 pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
     match cmd {
+        AtlasCmd::Build(a) if a.cluster.is_some() => {
+            crate::atlas_cluster_cmd::build(&a, long, json_out)?;
+        }
         AtlasCmd::Build(a) => {
             let shard = a.shard.as_deref().map(parse_shard).transpose()?;
             let mut cfg = AtlasConfig::new(a.max_cells);
@@ -292,12 +349,7 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
                 "levels",
                 Some(a.max_cells as u64),
             );
-            let mut store = CountedLevels {
-                inner: DirStore::new(&path),
-                counter: watch.counter(),
-            };
-            let atlas = Atlas::build(&cfg, &mut store);
-            drop(watch);
+            let atlas = build_watched(&cfg, &path, watch);
             let atlas = atlas?;
             let secs = t0.elapsed().as_secs_f64();
             if json_out {
@@ -307,17 +359,14 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
                             "threads": cfg.threads, "levels": atlas.stats })
                 );
             } else {
-                println!("cells    classes  new values   seconds  source");
-                for s in &atlas.stats {
-                    println!(
-                        "{:>5} {:>10} {:>11} {:>9.2}  {}",
-                        s.cells,
-                        s.classes,
-                        s.new_values,
-                        s.seconds,
-                        if s.loaded { "loaded" } else { "computed" }
-                    );
-                }
+                print!(
+                    "{}",
+                    level_table(&atlas.stats, |s| if s.loaded {
+                        "loaded"
+                    } else {
+                        "computed"
+                    })
+                );
                 println!(
                     "atlas in {} ({secs:.2} s on {} threads)",
                     path.display(),

@@ -65,6 +65,14 @@ pub fn job_worker() -> Result<()> {
 /// end, and a line saying where the jobs run.
 type Workers = (Vec<Arc<dyn Worker>>, Vec<Arc<Bridge>>, String);
 
+/// The Python that runs a `--cluster`'s module: `--python PATH`, else
+/// `$PARTIZAN_PYTHON`, else `python3`.
+pub(crate) fn python_command(flag: Option<&str>) -> String {
+    flag.map(str::to_string)
+        .or_else(|| std::env::var("PARTIZAN_PYTHON").ok())
+        .unwrap_or_else(|| "python3".into())
+}
+
 /// The workers `args` ask for.
 fn workers<R: Knowledge + Copy + 'static>(r: &R, args: &OutcomeArgs) -> Result<Workers> {
     if let Some(n) = args.jobs {
@@ -81,11 +89,7 @@ fn workers<R: Knowledge + Copy + 'static>(r: &R, args: &OutcomeArgs) -> Result<W
         bail!("give one of --cluster, --worker-command and --workers");
     }
     if let Some(address) = &args.cluster {
-        let python = args
-            .python
-            .clone()
-            .or_else(|| std::env::var("PARTIZAN_PYTHON").ok())
-            .unwrap_or_else(|| "python3".into());
+        let python = python_command(args.python.as_deref());
         let cmd = vec![
             python,
             "-m".into(),

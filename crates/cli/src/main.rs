@@ -42,6 +42,7 @@ macro_rules! print {
     };
 }
 
+mod atlas_cluster_cmd;
 mod atlas_cmd;
 mod census_cmd;
 mod grundy_cmd;

@@ -2,25 +2,22 @@
 //! text, JSON and CSV, find by value, kind and temperature, shards, and bad
 //! input.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
+mod support;
+
+/// The binary with its atlas and store in `dir`.
 fn run(dir: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_partizan"))
-        .args(args)
-        .env("PARTIZAN_ATLAS", dir)
-        .env("PARTIZAN_STORE", dir.join("store.redb"))
-        .output()
-        .expect("binary runs")
+    support::output(
+        support::partizan()
+            .args(args)
+            .env("PARTIZAN_ATLAS", dir)
+            .env("PARTIZAN_STORE", dir.join("store.redb")),
+    )
 }
 
 fn json(dir: &std::path::Path, args: &[&str]) -> serde_json::Value {
-    let out = run(dir, args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
+    support::json_of(args, &run(dir, args))
 }
 
 /// A fresh directory under the system temp dir, removed when dropped (the
@@ -46,15 +43,7 @@ impl Drop for TempDir {
 }
 
 fn fails(dir: &std::path::Path, args: &[&str], needle: &str) {
-    let out = run(dir, args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(
-        err.to_lowercase().contains(&needle.to_lowercase()),
-        "{args:?}: {err} should mention {needle}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
+    support::assert_fails(args, &run(dir, args), needle);
 }
 
 #[test]
@@ -353,4 +342,61 @@ fn a_deleted_level_is_named_not_skipped() {
     }
     json(dir, &["atlas", "build", "--max-cells", "6", "--json"]);
     json(dir, &["atlas", "report", "--json"]);
+}
+
+/// `atlas build --cluster`: a scheduler that cannot be reached (or, with
+/// the Python here, a package that is not installed), a Python that is not
+/// there, and flags that make no sense with a cluster are one line and
+/// exit code 2, and nothing is built in the directory. (The build itself
+/// on a local Dask cluster is crates/py/tests/test_atlas_cluster.py's.)
+#[test]
+fn cluster_builds_refuse_what_they_cannot_do() {
+    let dir = TempDir::new("cluster");
+    let d = dir.path();
+    let base = [
+        "atlas",
+        "build",
+        "--max-cells",
+        "6",
+        "--shards",
+        "2",
+        "--cluster",
+        "tcp://127.0.0.1:1",
+    ];
+    fails(
+        d,
+        &[&base[..], &["--python", "/no/such/python"]].concat(),
+        "--cluster tcp://127.0.0.1:1: cannot start /no/such/python",
+    );
+    // whichever python3 this is: without the package, without `distributed`,
+    // or with both and no scheduler at that address
+    let started = std::time::Instant::now();
+    fails(d, &base, "--cluster tcp://127.0.0.1:1: ");
+    assert!(started.elapsed().as_secs() < 120, "{:?}", started.elapsed());
+    // flags that make no sense with a cluster, or without one
+    let refused: [(&str, &str); 5] = [
+        ("--max-cells 6 --cluster tcp://h:1", "--shards"),
+        (
+            "--max-cells 6 --cluster tcp://h:1 --shard 0/2",
+            "'--cluster <ADDRESS>' cannot be used with '--shard <K/N>'",
+        ),
+        ("--max-cells 6 --python python3", "--cluster"),
+        ("--max-cells 6 --shards 0 --cluster tcp://h:1", "--shards 0"),
+        ("--max-cells 19 --shards 2 --cluster tcp://h:1", "1 to 18"),
+    ];
+    for (flags, needle) in refused {
+        let args: Vec<&str> = ["atlas", "build"]
+            .into_iter()
+            .chain(flags.split(' '))
+            .collect();
+        fails(d, &args, needle);
+    }
+    let levels: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().to_string();
+            name.starts_with("level-").then_some(name)
+        })
+        .collect();
+    assert!(levels.is_empty(), "{levels:?}");
 }

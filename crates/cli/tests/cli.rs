@@ -1,39 +1,22 @@
 //! The `partizan` binary end to end: JSON shapes, figures, and bad input.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
+mod support;
+
+/// The binary with a store of this test process's own.
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_partizan"))
-        .args(args)
-        .env(
-            "PARTIZAN_STORE",
-            std::env::temp_dir().join(format!("partizan-cli-test-{}.redb", std::process::id())),
-        )
-        .output()
-        .expect("binary runs")
+    let store = std::env::temp_dir().join(format!("partizan-cli-test-{}.redb", std::process::id()));
+    support::output(support::partizan().args(args).env("PARTIZAN_STORE", store))
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
+    support::json_of(args, &run(args))
 }
 
 /// A failing command: exit code 2 and one line on stderr naming `needle`.
 fn fails(args: &[&str], needle: &str) {
-    let out = run(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(
-        err.to_lowercase().contains(&needle.to_lowercase()),
-        "{args:?}: {err} should mention {needle}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
+    support::assert_fails(args, &run(args), needle);
 }
 
 #[test]
@@ -294,9 +277,7 @@ fn registry_lists_every_ruleset_and_regions_check() {
 
 #[test]
 fn no_subcommand_prints_the_commands() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_partizan"))
-        .output()
-        .unwrap();
+    let out = support::output(&mut support::partizan());
     let text =
         String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Usage"), "{text}");
@@ -315,13 +296,13 @@ fn game_accepts_flags_after_values() {
 #[test]
 fn a_closed_pipe_ends_quietly() {
     use std::io::Read;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     for args in [
         &["semigroups", "count", "--max-genus", "25", "--json"][..],
         &["census", "domineering", "--max-cells", "8"][..],
         &["graph", "domineering", "....|....|....", "--json"][..],
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_partizan"))
+        let mut child = support::partizan()
             .args(args)
             .arg("--no-store")
             .stdout(Stdio::piped())

@@ -1,40 +1,25 @@
 //! `partizan grundy` end to end: periods, JSON shape, sums, graphs, and bad
 //! input (one line naming the problem, exit code 2).
 
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod support;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_partizan"))
-        .args(args)
-        .output()
-        .expect("binary runs")
+    support::output(support::partizan().args(args))
 }
 
 fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8")
+    support::stdout_of(args, &run(args))
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&stdout(args)).expect("valid JSON")
+    support::json_of(args, &run(args))
 }
 
 /// A failing command: exit code 2 and one line on stderr naming `needle`.
 fn fails(args: &[&str], needle: &str) {
-    let out = run(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(
-        err.to_lowercase().contains(&needle.to_lowercase()),
-        "{args:?}: {err} should mention {needle}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
+    support::assert_fails(args, &run(args), needle);
 }
 
 #[test]

@@ -8,8 +8,11 @@ use std::os::unix::fs::PermissionsExt;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod support;
+
+/// The binary with a key file shared by this test binary's runs.
 fn partizan() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_partizan"));
+    let mut c = support::partizan();
     c.env(
         "PARTIZAN_KEY",
         std::env::temp_dir().join("partizan-jobs-test.key"),
@@ -18,17 +21,11 @@ fn partizan() -> Command {
 }
 
 fn run(args: &[&str]) -> Output {
-    partizan().args(args).arg("--no-store").output().unwrap()
+    support::output(partizan().args(args).arg("--no-store"))
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    support::json_of(args, &run(args))
 }
 
 /// The plain search's class of `board`.

@@ -9,33 +9,15 @@ use std::process::{Command, Output};
 mod support;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_partizan"))
-        .args(args)
-        .arg("--no-store")
-        .output()
-        .expect("binary runs")
+    support::output(support::partizan().args(args).arg("--no-store"))
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
+    support::json_of(args, &run(args))
 }
 
 fn fails(args: &[&str], needle: &str) {
-    let out = run(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    // Under --json the error is a JSON object on standard output instead.
-    let err = support::error_text(args, &out);
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(
-        err.to_lowercase().contains(&needle.to_lowercase()),
-        "{args:?}: {err} should mention {needle}"
-    );
+    support::assert_fails(args, &run(args), needle);
 }
 
 /// A search its budget stopped: exit code 3 (not 2, which is bad input)
@@ -336,7 +318,7 @@ fn certificates_are_written_and_checked() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), text);
     for (input, ok) in [(out.stdout.clone(), true), (b"garbage\n".to_vec(), false)] {
         use std::io::Write as _;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_partizan"))
+        let mut child = support::partizan()
             .args(["check", "-", "--json"])
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
@@ -397,7 +379,7 @@ fn a_killed_certificate_run_leaves_nothing_behind() {
         let file = dir.path().join("cert.txt");
         // 7 x 8 Domineering: about a minute, far past the signal.
         let board = ["........"; 7].join("|");
-        let child = Command::new(env!("CARGO_BIN_EXE_partizan"))
+        let child = support::partizan()
             .args([
                 "outcome",
                 "domineering",
@@ -434,22 +416,11 @@ fn a_killed_certificate_run_leaves_nothing_behind() {
 
 /// The binary with a store of its own at `store`.
 fn run_in(store: &std::path::Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_partizan"))
-        .args(args)
-        .arg("--store")
-        .arg(store)
-        .output()
-        .expect("binary runs")
+    support::output(support::partizan().args(args).arg("--store").arg(store))
 }
 
 fn json_in(store: &std::path::Path, args: &[&str]) -> serde_json::Value {
-    let out = run_in(store, args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
+    support::json_of(args, &run_in(store, args))
 }
 
 #[test]
@@ -777,7 +748,7 @@ fn domineerings_own_search_resumes_from_its_checkpoint() {
 
 #[test]
 fn help_lists_the_new_options_and_each_rulesets_parallel_default() {
-    let out = Command::new(env!("CARGO_BIN_EXE_partizan"))
+    let out = support::partizan()
         .args(["outcome", "--help"])
         .output()
         .unwrap();
@@ -1428,7 +1399,7 @@ fn jobs_decide_like_the_plain_search_and_resume() {
     let file = dir.path().join("tree");
     let key = dir.path().join("key");
     let with_file = |extra: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_partizan"))
+        support::partizan()
             .args([
                 "outcome",
                 "domineering",

@@ -1,45 +1,27 @@
 //! `partizan compare` and `partizan analyse` end to end: symbols, JSON
 //! fields, size-aware printing, and one-line errors with exit code 2.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod support;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_partizan"))
-        .args(args)
-        .arg("--no-store")
-        .output()
-        .expect("binary runs")
+    support::output(support::partizan().args(args).arg("--no-store"))
 }
 
+/// Standard output without its trailing newline.
 fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+    support::stdout_of(args, &run(args)).trim_end().to_string()
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
-    serde_json::from_str(&stdout(args)).expect("valid JSON")
+    support::json_of(args, &run(args))
 }
 
 /// A failing command: exit code 2 and one line on stderr naming `needle`
 /// (under `--json`, a JSON object on stdout).
 fn fails(args: &[&str], needle: &str) {
-    let out = run(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    // Under --json the error is a JSON object on standard output instead.
-    let err = support::error_text(args, &out);
-    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
-    assert!(
-        err.to_lowercase().contains(&needle.to_lowercase()),
-        "{args:?}: {err} should mention {needle}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
+    support::assert_fails(args, &run(args), needle);
 }
 
 #[test]

@@ -15,6 +15,8 @@ use partizan_jobs::{
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, SearchConfig};
 
+mod common;
+
 /// Budgets big enough that jobs are decided (so there is something to
 /// agree on), and the first two plies expanded by the master.
 fn cfg() -> JobsConfig {
@@ -284,7 +286,7 @@ fn a_whole_certificate_cannot_rest_on_agreement() {
 
 #[test]
 fn agreed_leaves_stay_marked_in_a_saved_tree() {
-    let key = partizan_seal::Key::from_bytes([7; 32]);
+    let key = common::key();
     let b = empty(5, 5);
     let rep = search(
         &Domineering,

@@ -12,22 +12,19 @@ use partizan_jobs::{
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, Knowledge, SearchConfig};
 
-/// Small budgets, so that the tree really grows (a search looks at its
-/// budget every 4096 nodes: a budget of 1 leaves unresolved every job
-/// that needs more than that), and the first two plies expanded by the
-/// master, so that even the smallest boards are played through jobs.
+mod common;
+
+/// Tiny budgets, so that the tree really grows, and the first two plies
+/// expanded by the master, so that even the smallest boards are played
+/// through jobs.
 fn cfg() -> JobsConfig {
     JobsConfig {
-        job_nodes: 1,
-        table_bytes: 1 << 20,
         check_limit: 5_000_000,
-        local_nodes: 1,
         timeout: Duration::from_secs(60),
-        deterministic: true,
         strikes: 1,
         expand_plies: 2,
         max_jobs: None,
-        trust: partizan_jobs::Trust::Certificates,
+        ..common::tiny_budgets()
     }
 }
 

@@ -12,9 +12,8 @@ use partizan_seal::Key;
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, SearchConfig};
 
-fn key() -> Key {
-    Key::from_bytes([7; 32])
-}
+mod common;
+use common::key;
 
 fn b(t: &str) -> Board {
     Domineering.parse(t).unwrap()
@@ -133,12 +132,8 @@ fn damage_other_keys_and_forgeries_are_refused() {
 
 fn cfg() -> JobsConfig {
     JobsConfig {
-        job_nodes: 1,
-        local_nodes: 1,
-        table_bytes: 1 << 20,
-        deterministic: true,
         timeout: Duration::from_secs(60),
-        ..JobsConfig::default()
+        ..common::tiny_budgets()
     }
 }
 

@@ -13,25 +13,19 @@ use partizan_jobs::tree::State;
 use partizan_jobs::{
     search_from, write_whole, JobReport, JobsConfig, Kept, LocalWorker, MasterControl, Tree, Worker,
 };
-use partizan_seal::Key;
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, Knowledge, SearchConfig};
+
+mod common;
+use common::key;
 
 /// Budgets of one node (every job that is not tiny is expanded), the
 /// root expanded by the master, answers applied in order.
 fn cfg() -> JobsConfig {
     JobsConfig {
-        job_nodes: 1,
-        local_nodes: 1,
-        table_bytes: 1 << 20,
-        deterministic: true,
         expand_plies: 1,
-        ..JobsConfig::default()
+        ..common::tiny_budgets()
     }
-}
-
-fn key() -> Key {
-    Key::from_bytes([7; 32])
 }
 
 fn workers<R: Knowledge + Clone + 'static>(r: &R) -> Vec<Arc<dyn Worker>> {

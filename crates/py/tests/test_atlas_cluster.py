@@ -1,14 +1,21 @@
 """partizan.atlas_build_cluster: the top size of an atlas build as shard
 tasks on a local Dask cluster (worker processes, as on a real cluster),
 merged into the level a single-process build writes, byte for byte; a
-worker killed in the middle of a shard costs that shard only.
+worker killed in the middle of a shard costs that shard only. The same
+from the command line (``partizan atlas build --cluster ADDRESS``, which
+runs ``python -m partizan.atlas_cluster``): the same files as a local
+build, and every level read back and checked by the binary.
 
 Needs ``dask[distributed]`` (installed by .ci/python); skipped without it.
+The command-line tests need the ``partizan`` binary, found as
+test_dask_shards.py finds it (skipped, saying so, without it).
 """
 
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -111,3 +118,93 @@ def test_bad_arguments_are_refused_before_any_task():
         partizan.atlas_build_cluster(None, 9, 0, "x")
     with pytest.raises(ValueError, match="not both"):
         partizan.atlas_build(9, "x", shards=2, shard=(0, 2))
+
+
+def _bin():
+    from test_dask_shards import BIN  # the binary the atlas shard test finds
+
+    if BIN is None:
+        pytest.skip("no partizan binary (set PARTIZAN_BIN or build partizan-cli)")
+    return BIN
+
+
+def _level_files(d):
+    """Every level, summary and index file in ``d``, by name."""
+    return {p.name: p.read_bytes() for p in sorted(d.glob("level-*"))}
+
+
+def _cli(binary, *args):
+    return subprocess.run([binary, *args], capture_output=True, text=True, timeout=600)
+
+
+def test_the_command_line_builds_on_the_cluster_and_reads_it_back(tmp_path):
+    binary = _bin()
+    shared, whole = tmp_path / "shared", tmp_path / "whole"
+    cluster_args = ["atlas", "build", "--max-cells", "10", "--shards", "3", "--no-store",
+                    "--dir", str(shared), "--python", sys.executable]
+    with _cluster() as cluster:
+        address = cluster.scheduler_address
+        out = _cli(binary, *cluster_args, "--cluster", address, "--json")
+        assert out.returncode == 0, out.stderr
+        got = json.loads(out.stdout)
+        # a second run finds the level there, and reads every level back
+        again = _cli(binary, *cluster_args, "--cluster", address, "--progress=1")
+        assert again.returncode == 0, again.stderr
+    levels = got["levels"]
+    assert [lv["cells"] for lv in levels] == list(range(1, 11))
+    assert all(lv["loaded"] for lv in levels), levels  # read back, not computed here
+    assert levels[-1]["classes"] == 4655  # A000105(10)
+    assert got["cluster"]["address"] == address
+    assert got["cluster"]["built"] == list(range(1, 11))
+    report = got["cluster"]["report"]
+    assert report["merged"]["classes"] == 4655
+    assert [sh["shard"] for sh in report["shards"]] == [0, 1, 2]
+    assert sum(sh["classes"] for sh in report["shards"]) == 4655
+    starts = [r for r in _log(shared) if r["event"] == "start" and r["task"] == "shard"]
+    assert sorted(r["shard"] for r in starts) == [0, 1, 2]
+    assert not list(shared.glob("*.shard-*"))
+    # the files a local build of the same size writes, byte for byte
+    local = _cli(binary, "atlas", "build", "--max-cells", "10", "--no-store",
+                 "--dir", str(whole), "--json")
+    assert local.returncode == 0, local.stderr
+    mine, theirs = _level_files(shared), _level_files(whole)
+    assert len(theirs) == 30 and sorted(mine) == sorted(theirs)  # level, summary, index x 10
+    for name in theirs:
+        assert mine[name] == theirs[name], name
+    # the second run: nothing built, every level loaded, the shards relayed
+    assert "found the level there already" in again.stdout, again.stdout
+    assert "every level read back and checked here" in again.stdout, again.stdout
+    rows = [line.split() for line in again.stdout.splitlines() if line[:5].strip().isdigit()]
+    assert [int(r[0]) for r in rows] == list(range(1, 11)), again.stdout
+    assert {r[-1] for r in rows} == {"loaded"}, again.stdout
+    assert "Dask cluster at" in again.stderr, again.stderr
+
+
+def test_a_damaged_level_from_the_cluster_is_refused(tmp_path):
+    binary = _bin()
+    shared = tmp_path / "shared"
+    args = ["atlas", "build", "--max-cells", "8", "--shards", "2", "--no-store",
+            "--dir", str(shared), "--python", sys.executable]
+    with _cluster() as cluster:
+        first = _cli(binary, *args, "--cluster", cluster.scheduler_address)
+        assert first.returncode == 0, first.stderr
+        # one bit of a level below the top flipped, as a worker's disk might
+        level = shared / "level-06.pzal"
+        data = bytearray(level.read_bytes())
+        data[len(data) // 2] ^= 1
+        level.write_bytes(bytes(data))
+        out = _cli(binary, *args, "--cluster", cluster.scheduler_address)
+    assert out.returncode == 2, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "level-06" in out.stderr or "level 6" in out.stderr, out.stderr
+
+
+def test_an_unreachable_scheduler_is_one_line_and_exit_2(tmp_path):
+    binary = _bin()
+    out = _cli(binary, "atlas", "build", "--max-cells", "6", "--shards", "2",
+               "--cluster", "tcp://127.0.0.1:9", "--python", sys.executable,
+               "--no-store", "--dir", str(tmp_path))
+    assert out.returncode == 2, out.stderr
+    assert "cannot reach the Dask scheduler" in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert not list(tmp_path.glob("level-*"))

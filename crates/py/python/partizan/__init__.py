@@ -45,7 +45,6 @@ and re-enters the new arena on its next use (which costs one decode).
 """
 
 from ._partizan import atlas_build, atlas_find, atlas_merge, atlas_summary  # the value atlas
-from .atlas_cluster import atlas_build_cluster  # its top size as Dask tasks
 from ._partizan import (
     Board,
     NotAtomicError,
@@ -86,6 +85,21 @@ from .tables import (
     sylver_census,
     sylver_play,
 )
+
+
+
+def __getattr__(name):
+    """``atlas_build_cluster`` (the atlas's top size as Dask tasks) and its
+    module, imported when first asked for: not at ``import partizan``, so
+    that ``python -m partizan.atlas_cluster`` runs the module once, as the
+    program, not also as a part of the package."""
+    if name in ("atlas_cluster", "atlas_build_cluster"):
+        import importlib
+
+        mod = importlib.import_module(".atlas_cluster", __name__)
+        return mod if name == "atlas_cluster" else mod.atlas_build_cluster
+    raise AttributeError(f"module 'partizan' has no attribute {name!r}")
+
 
 zero = game(0)
 """The game ``0 = { | }``."""

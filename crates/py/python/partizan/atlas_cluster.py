@@ -21,20 +21,31 @@ written under a temporary name and renamed, so no half shard is ever
 taken for a whole one. Every task appends a JSON line to
 ``dir/atlas-cluster.log`` when it starts and when it ends (host, process,
 seconds, classes): where each shard ran, and how often.
+
+``python -m partizan.atlas_cluster ADDRESS --max-cells N --shards K --dir
+DIR`` does the same from the command line (``partizan atlas build
+--cluster ADDRESS`` starts it): it connects to the scheduler at ``ADDRESS``
+and writes one JSON line on standard output per step (``{"event":
+"connected" | "below" | "shard" | "done" | "error", ...}``), the last one
+``"done"`` with the report, or ``"error"`` with a one-line reason (a
+scheduler it cannot reach, a cluster without workers, ``distributed`` not
+installed, a task that failed) and exit code 2.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import socket
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional
 
 from . import _partizan
 
-__all__ = ["atlas_build_cluster", "LOG_NAME"]
+__all__ = ["atlas_build_cluster", "main", "LOG_NAME"]
 
 LOG_NAME = "atlas-cluster.log"
 
@@ -107,6 +118,7 @@ def atlas_build_cluster(
     retries: int = 2,
     keep_shards: bool = False,
     on_progress: Optional[Callable[[int, int, Dict[str, Any]], None]] = None,
+    on_below: Optional[Callable[[Dict[str, Any]], None]] = None,
 ) -> Dict[str, Any]:
     """Build the atlas to ``max_cells`` in ``dir`` (a directory every worker
     of ``client``, a ``distributed.Client``, shares), the top size in
@@ -118,7 +130,8 @@ def atlas_build_cluster(
     skipped, so after a failure the same call resumes. ``retries`` is how
     often a task that raised is tried again (a killed worker's task is
     rescheduled by the scheduler on its own). ``on_progress(done, shards,
-    result)`` is called as each shard ends.
+    result)`` is called as each shard ends, ``on_below(result)`` when the
+    sizes below are there.
 
     Returns ``{"dir", "cells", "below", "shards": [{"shard", "skipped",
     "classes", "seconds", "host", "pid"}, ...], "merged": {"cells",
@@ -131,8 +144,8 @@ def atlas_build_cluster(
         raise ImportError(
             "atlas_build_cluster needs dask.distributed: pip install 'dask[distributed]'"
         ) from e
-    if not 1 <= max_cells <= 18:
-        raise ValueError(f"atlas: max_cells must be 1 to 18, not {max_cells}")
+    if not 1 <= max_cells <= 21:
+        raise ValueError(f"atlas: max_cells must be 1 to 21, not {max_cells}")
     if shards < 1:
         raise ValueError(f"atlas: shards must be at least 1, not {shards}")
     if dir is None:
@@ -156,6 +169,8 @@ def atlas_build_cluster(
             pure=False,
             retries=retries,
         ).result()
+        if on_below is not None:
+            on_below(report["below"])
     futures = [
         client.submit(
             _shard_task,
@@ -171,7 +186,8 @@ def atlas_build_cluster(
         for k in range(shards)
     ]
     results: List[Dict[str, Any]] = []
-    for fut in distributed.as_completed(futures):
+    # this client's loop: as_completed would look for a default client
+    for fut in distributed.as_completed(futures, loop=client.loop):
         r = fut.result()
         results.append(r)
         if on_progress is not None:
@@ -188,3 +204,77 @@ def atlas_build_cluster(
         retries=retries,
     ).result()
     return report
+
+
+def _say(obj: Dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(obj, sort_keys=True) + "\n")
+    sys.stdout.flush()
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:300]
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """``python -m partizan.atlas_cluster ADDRESS --max-cells N --shards K
+    --dir DIR``: :func:`atlas_build_cluster` on the Dask scheduler at
+    ``ADDRESS``, a JSON line per step on standard output (see the module's
+    text). Returns the exit code: 0 when the level is there, 2 otherwise."""
+    parser = argparse.ArgumentParser(
+        prog="python -m partizan.atlas_cluster",
+        description="Build the value atlas on a Dask cluster (a JSON line per step).",
+    )
+    parser.add_argument("address", help="the scheduler, e.g. tcp://HOST:8786")
+    parser.add_argument("--max-cells", type=int, required=True)
+    parser.add_argument("--shards", type=int, required=True)
+    parser.add_argument("--dir", required=True, help="a directory every worker shares")
+    parser.add_argument("--threads", type=int, default=1, help="threads of each shard task")
+    parser.add_argument("--below-threads", type=int, default=None)
+    parser.add_argument("--keep-shards", action="store_true")
+    parser.add_argument("--timeout", default="20s", help="how long to try the scheduler")
+    args = parser.parse_args(argv)
+
+    def fail(why: str) -> int:
+        _say({"event": "error", "error": _one_line(why)})
+        return 2
+
+    try:
+        from distributed import Client
+    except ImportError:
+        return fail("needs dask.distributed: pip install 'dask[distributed]'")
+    try:
+        client = Client(args.address, timeout=args.timeout, set_as_default=False)
+    except Exception as e:  # noqa: BLE001 - said in one line
+        return fail(f"cannot reach the Dask scheduler at {args.address}: {type(e).__name__}: {e}")
+    try:
+        slots = sum(client.nthreads().values())
+        if slots < 1:
+            return fail(f"the Dask cluster at {args.address} has no workers")
+        _say({"event": "connected", "address": args.address, "threads": slots})
+        report = atlas_build_cluster(
+            client,
+            args.max_cells,
+            args.shards,
+            args.dir,
+            threads=args.threads,
+            below_threads=args.below_threads,
+            keep_shards=args.keep_shards,
+            on_progress=lambda done, n, r: _say(
+                {"event": "shard", "done": done, "shards": n, **r}
+            ),
+            on_below=lambda r: _say({"event": "below", **r}),
+        )
+    except Exception as e:  # noqa: BLE001 - a failed task or bad arguments
+        return fail(f"{type(e).__name__}: {e}")
+    finally:
+        client.close()
+    _say({"event": "done", "report": report})
+    return 0
+
+
+if __name__ == "__main__":
+    # The package's copy of this module, so that the tasks reach the
+    # workers as ``partizan.atlas_cluster``'s functions, not ``__main__``'s.
+    from partizan.atlas_cluster import main as _main
+
+    sys.exit(_main())

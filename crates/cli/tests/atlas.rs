@@ -382,7 +382,7 @@ fn cluster_builds_refuse_what_they_cannot_do() {
         ),
         ("--max-cells 6 --python python3", "--cluster"),
         ("--max-cells 6 --shards 0 --cluster tcp://h:1", "--shards 0"),
-        ("--max-cells 19 --shards 2 --cluster tcp://h:1", "1 to 18"),
+        ("--max-cells 22 --shards 2 --cluster tcp://h:1", "1 to 21"),
     ];
     for (flags, needle) in refused {
         let args: Vec<&str> = ["atlas", "build"]

@@ -457,6 +457,17 @@ impl Pool {
             .count()
     }
 
+    /// Count a strike against worker `i`; at `most` strikes it is retired
+    /// (`why`, with the count).
+    fn strike(&mut self, i: usize, why: &str, most: u32) {
+        let s = &mut self.slots[i];
+        s.report.strikes += 1;
+        if s.report.strikes >= most {
+            let why = format!("{why} ({} strikes)", s.report.strikes);
+            self.retire(i, why);
+        }
+    }
+
     fn retire(&mut self, i: usize, why: String) {
         let s = &mut self.slots[i];
         s.stop.store(true, Relaxed);
@@ -614,14 +625,7 @@ impl<R: Knowledge> Master<'_, R> {
         };
         let (n, confirm) = (f.node, f.confirm);
         let most = self.cfg.strikes.max(1);
-        let strike = |pool: &mut Pool, why: &str| {
-            let s = &mut pool.slots[i];
-            s.report.strikes += 1;
-            if s.report.strikes >= most {
-                let why = format!("{why} ({} strikes)", s.report.strikes);
-                pool.retire(i, why);
-            }
-        };
+        let strike = |pool: &mut Pool, why: &str| pool.strike(i, why, most);
         let Judged {
             reply,
             verdict,
@@ -772,12 +776,7 @@ impl<R: Knowledge> Master<'_, R> {
             // An unresolved answer is a cost, not a lie; a false claim is.
             if what.is_some() {
                 self.lie(&name, job, LieKind::Outvoted, detail);
-                let s = &mut pool.slots[who];
-                s.report.strikes += 1;
-                if s.report.strikes >= self.cfg.strikes.max(1) {
-                    let why = format!("lied (outvoted) ({} strikes)", s.report.strikes);
-                    pool.retire(who, why);
-                }
+                pool.strike(who, "lied (outvoted)", self.cfg.strikes.max(1));
             }
         }
         Ok(())

@@ -208,13 +208,6 @@ impl Tree {
         self.update(n);
     }
 
-    /// Leaf `n` is decided, believed on the agreement of two workers
-    /// rather than on a checked certificate.
-    pub fn resolve_agreed(&mut self, n: usize, mover_wins: bool) {
-        self.resolve(n, mover_wins);
-        self.nodes[n].agreed = true;
-    }
-
     /// Of the leaves a proof of the root's outcome needs, the fewest that
     /// were believed on agreement rather than a checked certificate or the
     /// master's own search (`None`: the root is open). 0: the answer rests

@@ -1,4 +1,4 @@
-//! The value atlas: every Domineering region up to 18 cells with its value,
+//! The value atlas: every Domineering region up to 21 cells with its value,
 //! computed bottom-up by size on every core, kept lean, persisted level by
 //! level, and read back for reports and queries.
 //!

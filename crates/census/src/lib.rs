@@ -13,7 +13,7 @@
 //! runs, the seventy, regions with holes, Cram's packing parity).
 //!
 //! [`atlas`] is the census pushed past 15 cells: every Domineering region
-//! up to 18 cells (shapes on 128-bit masks), values interned and computed
+//! up to 21 cells (shapes on 128-bit masks), values interned and computed
 //! on every core with one arena per worker, each finished size kept in a
 //! checksummed file ([`atlas_store::DirStore`]) so a build resumes after a
 //! kill and queries ([`atlas::Atlas::query`]) read it back; the report

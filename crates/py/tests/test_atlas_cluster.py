@@ -113,7 +113,7 @@ def test_a_worker_killed_in_a_shard_loses_that_shard_only(tmp_path):
 
 def test_bad_arguments_are_refused_before_any_task():
     with pytest.raises(ValueError, match="max_cells"):
-        partizan.atlas_build_cluster(None, 19, 2, "x")
+        partizan.atlas_build_cluster(None, 22, 2, "x")
     with pytest.raises(ValueError, match="shards"):
         partizan.atlas_build_cluster(None, 9, 0, "x")
     with pytest.raises(ValueError, match="not both"):

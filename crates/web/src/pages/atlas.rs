@@ -289,7 +289,7 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
     let Some((dir, cells)) = present else {
         let body = format!(
             "{head}<div class=\"card\" id=\"atlas-missing\"><p>No atlas is built yet. Build one with</p>\
-<pre class=\"mono\">partizan atlas build --max-cells 13</pre><p>(every Domineering region to 13 cells, a few seconds; up to 18 cells with <code>--shard</code>). \
+<pre class=\"mono\">partizan atlas build --max-cells 13</pre><p>(every Domineering region to 13 cells, a few seconds; 18 cells were built here with <code>--shard</code>; shapes reach 21). \
 It is written to <code>$PARTIZAN_ATLAS</code>, else <code>partizan/atlas</code> in the data directory; restart nothing, reload this page. \
 This site reads at most {ATLAS_CELLS} cells of it.</p></div>"
         );

@@ -11,8 +11,15 @@
 //! site and Python call), with its level index files and without, each
 //! answer asserted equal to the loaded atlas's.
 //!
+//! `atlas_scaling` builds to `PZ_CELLS` cells (default 13, at most 15) on
+//! 1, 2, 4, 8 and 16 threads (those the machine has; `PZ_THREADS=1,2,4`
+//! chooses), each build asserted (A000105's class counts, the values and
+//! entries of the one-thread build), and prints wall seconds, speedup and
+//! efficiency against one thread measured in the same run.
+//!
 //! `cargo bench -p partizan-census --bench atlas` (`-- atlas_to_13` for the
-//! ratio alone; `PZ_PAIRS=N` pairs, default 5; `-- find` for the finds)
+//! ratio alone; `PZ_PAIRS=N` pairs, default 5; `-- find` for the finds;
+//! `-- atlas_scaling` for the thread table)
 
 use std::time::Instant;
 
@@ -20,9 +27,9 @@ use criterion::{criterion_group, Criterion};
 use partizan_census::atlas::{Atlas, AtlasConfig, NoStore, Query};
 use partizan_census::DirStore;
 
-/// A000105, n = 1..13.
-const FREE: [usize; 13] = [
-    1, 1, 2, 5, 12, 35, 108, 369, 1285, 4655, 17073, 63600, 238591,
+/// A000105, n = 1..15.
+const FREE: [usize; 15] = [
+    1, 1, 2, 5, 12, 35, 108, 369, 1285, 4655, 17073, 63600, 238591, 901971, 3426576,
 ];
 /// Regions (row-preserving classes) of 13 cells, from the census.
 const REGIONS_13: u64 = 476_849;
@@ -99,14 +106,8 @@ fn find_from_the_store(c: &mut Criterion) {
 
 /// One build to 13 cells on `threads` threads, asserted: wall seconds.
 fn timed13(threads: usize, reference: &Atlas) -> f64 {
-    let t0 = Instant::now();
-    let a = Atlas::build(&config(13, threads), &mut NoStore).unwrap();
-    let wall = t0.elapsed().as_secs_f64();
-    let classes: Vec<usize> = (1..=13).map(|n| a.entries(n).len()).collect();
-    assert_eq!(classes, FREE);
+    let (a, wall) = timed(13, threads, Some(reference));
     assert_eq!(a.regions_of_size(13), REGIONS_13);
-    assert_eq!(a.values(), reference.values());
-    assert_eq!(a.entries(13), reference.entries(13));
     wall
 }
 
@@ -153,6 +154,59 @@ fn atlas13() {
     );
 }
 
+/// One build to `cells` on `threads` threads, asserted against A000105
+/// and (when given) the one-thread build: the atlas and its wall seconds.
+fn timed(cells: usize, threads: usize, reference: Option<&Atlas>) -> (Atlas, f64) {
+    let t0 = Instant::now();
+    let a = Atlas::build(&config(cells, threads), &mut NoStore).unwrap();
+    let wall = t0.elapsed().as_secs_f64();
+    let classes: Vec<usize> = (1..=cells).map(|n| a.entries(n).len()).collect();
+    assert_eq!(classes, FREE[..cells]);
+    if let Some(r) = reference {
+        assert_eq!(a.values(), r.values());
+        for n in 1..=cells {
+            assert_eq!(a.entries(n), r.entries(n), "{n} cells on {threads} threads");
+        }
+    }
+    (a, wall)
+}
+
+/// Speedup and efficiency at 1, 2, 4, 8 and 16 threads (see the module
+/// documentation), one build each, in one run.
+fn scaling() {
+    let cells: usize = std::env::var("PZ_CELLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(13)
+        .clamp(1, FREE.len());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads: Vec<usize> = match std::env::var("PZ_THREADS") {
+        Ok(v) => v
+            .split(',')
+            .map(|t| {
+                t.trim()
+                    .parse()
+                    .expect("PZ_THREADS: thread counts such as 1,2,4")
+            })
+            .collect(),
+        Err(_) => [1, 2, 4, 8, 16]
+            .into_iter()
+            .filter(|&t| t <= cores)
+            .collect(),
+    };
+    let (reference, one) = timed(cells, 1, None);
+    println!("atlas to {cells} cells on {cores} cores: threads, wall, speedup, efficiency");
+    println!("atlas_scaling  1 {one:8.2} s  1.00x  100%");
+    for &t in threads.iter().filter(|&&t| t > 1) {
+        let (_, wall) = timed(cells, t, Some(&reference));
+        let speedup = one / wall;
+        println!(
+            "atlas_scaling {t:2} {wall:8.2} s {speedup:5.2}x {:4.0}%",
+            100.0 * speedup / t as f64
+        );
+    }
+}
+
 criterion_group!(benches, atlas, find_from_the_store);
 
 fn main() {
@@ -168,6 +222,9 @@ fn main() {
             .any(|f| "atlas_to_13_cells".contains(f.as_str()))
     {
         atlas13();
+    }
+    if filters.iter().any(|f| "atlas_scaling".contains(f.as_str())) {
+        scaling();
     }
     Criterion::default().configure_from_args().final_summary();
 }

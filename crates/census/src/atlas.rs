@@ -39,6 +39,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use partizan_core::{Arena, DecodeError, Dyadic, GameId, ValueError};
 use serde::{Deserialize, Serialize};
@@ -516,7 +517,9 @@ struct Worker {
     arena: Arena,
     local: Vec<Option<GameId>>,
     new: HashMap<Box<[u8]>, u32>,
-    new_list: Vec<Box<[u8]>>,
+    /// Encodings first met in the chunk being valued (codes
+    /// `new.len() - fresh.len()..`), handed to the interner with it.
+    fresh: Vec<Box<[u8]>>,
     valued: u64,
     resets: u64,
     scratch: Scratch,
@@ -538,16 +541,13 @@ struct Scratch {
     ids: Vec<GameId>,
 }
 
-/// What a worker hands back: (chunk, the codes of its shapes).
-type ChunkCodes = Vec<(usize, Vec<u32>)>;
-
 impl Worker {
     fn new() -> Worker {
         Worker {
             arena: Arena::new(),
             local: Vec::new(),
             new: HashMap::new(),
-            new_list: Vec::new(),
+            fresh: Vec::new(),
             valued: 0,
             resets: 0,
             scratch: Scratch::default(),
@@ -672,9 +672,9 @@ impl Worker {
         if let Some(&c) = self.new.get(&enc) {
             return Ok(c);
         }
-        let c = self.new_list.len() as u32;
+        let c = self.new.len() as u32;
         self.new.insert(enc.clone(), c);
-        self.new_list.push(enc);
+        self.fresh.push(enc);
         Ok(c)
     }
 }
@@ -778,42 +778,6 @@ impl Builder {
         }
     }
 
-    /// Intern an encoding (and its negative); returns its index.
-    fn intern(&mut self, enc: Box<[u8]>) -> Result<u32, AtlasError> {
-        if let Some(&i) = self.index.get(&enc) {
-            return Ok(i);
-        }
-        let i = self.values.len() as u32;
-        let g = self
-            .master
-            .decode(&enc)
-            .map_err(|source| AtlasError::Decode { index: i, source })?;
-        let facts = facts_of(&mut self.master, g, i)?;
-        self.index.insert(enc.clone(), i);
-        self.values.push(StoredValue {
-            encoding: enc,
-            facts,
-        });
-        let n = self.master.neg(g);
-        let neg_enc: Box<[u8]> = self.master.encode(n).into_boxed_slice();
-        let j = match self.index.get(&neg_enc) {
-            Some(&j) => j,
-            None => {
-                let j = self.values.len() as u32;
-                let mut facts = facts_of(&mut self.master, n, j)?;
-                facts.neg = i;
-                self.index.insert(neg_enc.clone(), j);
-                self.values.push(StoredValue {
-                    encoding: neg_enc,
-                    facts,
-                });
-                j
-            }
-        };
-        self.values[i as usize].facts.neg = j;
-        Ok(i)
-    }
-
     /// Take a stored level: its values, and its entries into the table when
     /// `into_table` (a size is looked up only by sizes two larger).
     fn adopt(&mut self, level: Level, into_table: bool, keep: bool) -> Result<(), AtlasError> {
@@ -868,28 +832,247 @@ impl Builder {
     }
 
     /// Value `shapes` on the workers and intern the results in shape order
-    /// (indices independent of the schedule); the entries.
+    /// (indices independent of the schedule); the entries. The interning
+    /// runs beside the valuing (see [`value_level`]).
     fn value_and_intern(
         &mut self,
         workers: &mut [Worker],
         shapes: &[Shape],
     ) -> Result<Vec<(Shape, u32)>, AtlasError> {
-        let codes = value_level(workers, &self.table, &self.values, shapes)?;
-        let mut remap: Vec<Vec<u32>> = workers
-            .iter()
-            .map(|w| vec![u32::MAX; w.new_list.len()])
-            .collect();
-        let mut entries = Vec::with_capacity(shapes.len());
-        for (shape, &(wi, code)) in shapes.iter().zip(&codes) {
-            let slot = &mut remap[wi as usize][code as usize];
-            if *slot == u32::MAX {
-                let enc = workers[wi as usize].new_list[code as usize].clone();
-                *slot = self.intern(enc)?;
-            }
-            entries.push((*shape, *slot));
-        }
+        let base = self.values.len() as u32;
+        let interner = Interner {
+            index: &mut self.index,
+            master: &mut self.master,
+            base,
+            fresh: Vec::new(),
+        };
+        let (entries, fresh) = value_level(workers, &self.table, &self.values, shapes, interner)?;
+        self.values.extend(fresh);
         Ok(entries)
     }
+}
+
+/// Interning a level's values: an encoding met for the first time (in
+/// shape order) gets the next index from `base` on, with its facts, and
+/// its negative the one after (unless known).
+struct Interner<'a> {
+    index: &'a mut HashMap<Box<[u8]>, u32>,
+    master: &'a mut Arena,
+    base: u32,
+    fresh: Vec<StoredValue>,
+}
+
+impl Interner<'_> {
+    /// Intern an encoding (and its negative); returns its index.
+    fn intern(&mut self, enc: Box<[u8]>) -> Result<u32, AtlasError> {
+        if let Some(&i) = self.index.get(&enc) {
+            return Ok(i);
+        }
+        let i = self.base + self.fresh.len() as u32;
+        let g = self
+            .master
+            .decode(&enc)
+            .map_err(|source| AtlasError::Decode { index: i, source })?;
+        let facts = facts_of(self.master, g, i)?;
+        self.index.insert(enc.clone(), i);
+        self.fresh.push(StoredValue {
+            encoding: enc,
+            facts,
+        });
+        let n = self.master.neg(g);
+        let neg_enc: Box<[u8]> = self.master.encode(n).into_boxed_slice();
+        let j = match self.index.get(&neg_enc) {
+            Some(&j) => j,
+            None => {
+                let j = self.base + self.fresh.len() as u32;
+                let mut facts = facts_of(self.master, n, j)?;
+                facts.neg = i;
+                self.index.insert(neg_enc.clone(), j);
+                self.fresh.push(StoredValue {
+                    encoding: neg_enc,
+                    facts,
+                });
+                j
+            }
+        };
+        self.fresh[(i - self.base) as usize].facts.neg = j;
+        Ok(i)
+    }
+}
+
+/// A valued chunk on its way to the interner.
+struct Chunk {
+    worker: usize,
+    /// Each shape's worker-local code.
+    codes: Vec<u32>,
+    /// The worker's encodings first met in this chunk, from code `first` on.
+    first: u32,
+    fresh: Vec<Box<[u8]>>,
+}
+
+/// The interner's side of a level: chunks interned in order.
+struct InternState<'a> {
+    interner: Interner<'a>,
+    /// The next chunk to intern.
+    next: usize,
+    /// Per worker: its local codes' interned indices.
+    remap: Vec<Vec<u32>>,
+    entries: Vec<(Shape, u32)>,
+    failed: Option<AtlasError>,
+}
+
+impl InternState<'_> {
+    /// Intern one chunk (the next in order) of `shapes`.
+    fn take(&mut self, c: usize, chunk: Chunk, shapes: &[Shape]) {
+        debug_assert_eq!(c, self.next);
+        self.next += 1;
+        if self.failed.is_some() {
+            return;
+        }
+        let Chunk {
+            worker,
+            codes,
+            first,
+            fresh,
+        } = chunk;
+        let remap = &mut self.remap[worker];
+        debug_assert_eq!(remap.len(), first as usize);
+        remap.resize(first as usize + fresh.len(), u32::MAX);
+        let mut fresh: Vec<Option<Box<[u8]>>> = fresh.into_iter().map(Some).collect();
+        for (shape, code) in shapes[c * CHUNK..].iter().zip(codes) {
+            let slot = &mut remap[code as usize];
+            if *slot == u32::MAX {
+                // met first here: its encoding came with this chunk
+                let Some(enc) = code
+                    .checked_sub(first)
+                    .and_then(|k| fresh.get_mut(k as usize))
+                    .and_then(Option::take)
+                else {
+                    self.failed = Some(AtlasError::Corrupt {
+                        path: "atlas build".into(),
+                        detail: format!("worker code {code} arrived without its value"),
+                    });
+                    return;
+                };
+                match self.interner.intern(enc) {
+                    Ok(i) => *slot = i,
+                    Err(e) => {
+                        self.failed = Some(e);
+                        return;
+                    }
+                }
+            }
+            self.entries.push((*shape, *slot));
+        }
+    }
+}
+
+/// Shapes a worker values between two looks at the shared counter.
+const CHUNK: usize = 512;
+
+/// A level's (or part's) entries and the values it added.
+type Valued = (Vec<(Shape, u32)>, Vec<StoredValue>);
+
+/// Value `shapes` (connected, square-canonical, one size) on the workers
+/// and intern the values in shape order as the chunks come in: a worker
+/// that finishes a chunk and finds the interner free interns every chunk
+/// that is next in order, so the (serial) interning runs beside the other
+/// workers' valuing instead of after it, on the same threads. Returns the
+/// entries and the new values (indices from `interner.base` on).
+fn value_level(
+    workers: &mut [Worker],
+    table: &ShapeMap<u32>,
+    values: &[StoredValue],
+    shapes: &[Shape],
+    interner: Interner<'_>,
+) -> Result<Valued, AtlasError> {
+    let chunks = shapes.len().div_ceil(CHUNK);
+    let next = AtomicUsize::new(0);
+    for w in workers.iter_mut() {
+        w.new.clear();
+        w.fresh.clear();
+        w.valued = 0;
+        w.resets = 0;
+    }
+    // One worker interns at the end (interleaved, its valuing and the
+    // interning only evict each other's caches: 5% slower at 14 cells).
+    let eager = workers.len() > 1;
+    let ready: Mutex<BTreeMap<usize, Chunk>> = Mutex::new(BTreeMap::new());
+    let state = Mutex::new(InternState {
+        interner,
+        next: 0,
+        remap: vec![Vec::new(); workers.len()],
+        entries: Vec::with_capacity(shapes.len()),
+        failed: None,
+    });
+    // Intern every chunk that is next in order and has arrived.
+    let drain = |st: &mut InternState<'_>| loop {
+        let Some(chunk) = ready
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&st.next)
+        else {
+            return;
+        };
+        let c = st.next;
+        st.take(c, chunk, shapes);
+    };
+    let results: Vec<Result<(), AtlasError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = workers
+            .iter_mut()
+            .enumerate()
+            .map(|(wi, w)| {
+                let (next, ready, state, drain, eager) = (&next, &ready, &state, &drain, eager);
+                s.spawn(move || loop {
+                    let c = next.fetch_add(1, Ordering::Relaxed);
+                    if c >= chunks {
+                        return Ok(());
+                    }
+                    let piece = &shapes[c * CHUNK..((c + 1) * CHUNK).min(shapes.len())];
+                    let mut codes = Vec::with_capacity(piece.len());
+                    for shape in piece {
+                        codes.push(w.value(table, values, shape)?);
+                    }
+                    let fresh = std::mem::take(&mut w.fresh);
+                    let first = (w.new.len() - fresh.len()) as u32;
+                    ready.lock().unwrap_or_else(PoisonError::into_inner).insert(
+                        c,
+                        Chunk {
+                            worker: wi,
+                            codes,
+                            first,
+                            fresh,
+                        },
+                    );
+                    if eager {
+                        if let Ok(mut st) = state.try_lock() {
+                            drain(&mut st);
+                        }
+                    }
+                    w.trim();
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    for r in results {
+        r?;
+    }
+    let mut st = state.into_inner().unwrap_or_else(PoisonError::into_inner);
+    drain(&mut st);
+    if let Some(e) = st.failed {
+        return Err(e);
+    }
+    if st.next != chunks {
+        return Err(AtlasError::Corrupt {
+            path: "atlas build".into(),
+            detail: format!("interned {} of {chunks} chunks", st.next),
+        });
+    }
+    Ok((st.entries, st.interner.fresh))
 }
 
 /// The classes of `cells` cells grown from slice `k` of `n` of `prev` (the
@@ -1036,63 +1219,6 @@ pub(crate) fn facts_of(arena: &mut Arena, g: GameId, index: u32) -> Result<Value
         temperature: arena.try_temperature(g)?,
         neg: index,
     })
-}
-
-/// Value `shapes` (connected, square-canonical, one size) on `threads`
-/// workers; returns per shape the worker and its local code, and each
-/// worker's new encodings.
-fn value_level(
-    workers: &mut [Worker],
-    table: &ShapeMap<u32>,
-    values: &[StoredValue],
-    shapes: &[Shape],
-) -> Result<Vec<(u16, u32)>, AtlasError> {
-    const CHUNK: usize = 512;
-    let chunks = shapes.len().div_ceil(CHUNK);
-    let next = AtomicUsize::new(0);
-    for w in workers.iter_mut() {
-        w.new.clear();
-        w.new_list.clear();
-        w.valued = 0;
-        w.resets = 0;
-    }
-    let results: Vec<Result<ChunkCodes, AtlasError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = workers
-            .iter_mut()
-            .map(|w| {
-                let next = &next;
-                s.spawn(move || {
-                    let mut out = Vec::new();
-                    loop {
-                        let c = next.fetch_add(1, Ordering::Relaxed);
-                        if c >= chunks {
-                            return Ok(out);
-                        }
-                        let piece = &shapes[c * CHUNK..((c + 1) * CHUNK).min(shapes.len())];
-                        let mut codes = Vec::with_capacity(piece.len());
-                        for shape in piece {
-                            codes.push(w.value(table, values, shape)?);
-                        }
-                        out.push((c, codes));
-                        w.trim();
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    let mut per_shape = vec![(0u16, 0u32); shapes.len()];
-    for (wi, r) in results.into_iter().enumerate() {
-        for (c, codes) in r? {
-            for (k, code) in codes.into_iter().enumerate() {
-                per_shape[c * CHUNK + k] = (wi as u16, code);
-            }
-        }
-    }
-    Ok(per_shape)
 }
 
 impl Atlas {

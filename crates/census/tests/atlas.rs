@@ -46,6 +46,39 @@ fn one_and_two_threads_agree_and_match_the_census() {
     );
 }
 
+/// The interning runs beside the valuing, on whichever worker finds it
+/// free; the values' indices must not depend on which: one thread against
+/// three and eight (more threads than chunks at the small sizes, and
+/// parts that cut chunks), the same values and entries.
+#[test]
+fn any_number_of_threads_and_parts_intern_the_same_indices() {
+    let one = build(10, 1);
+    for (threads, part_size) in [(3, 1 << 20), (8, 1 << 20), (8, 700), (5, 37)] {
+        let cfg = AtlasConfig {
+            threads,
+            part_size,
+            ..AtlasConfig::new(10)
+        };
+        let many = Atlas::build(&cfg, &mut NoStore).unwrap();
+        assert_eq!(
+            one.values(),
+            many.values(),
+            "{threads} threads, parts of {part_size}"
+        );
+        for n in 1..=10 {
+            assert_eq!(
+                one.entries(n),
+                many.entries(n),
+                "{n} cells on {threads} threads"
+            );
+        }
+        assert_eq!(
+            many.stats.iter().map(|s| s.per_thread.len()).max(),
+            Some(threads)
+        );
+    }
+}
+
 type Cells = Vec<(i32, i32)>;
 
 /// Shift to row 0 and column 0, sorted.

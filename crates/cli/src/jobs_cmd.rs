@@ -51,12 +51,30 @@ struct CertificateOut {
     bytes: Option<u64>,
 }
 
+/// `partizan job-worker`'s options.
+#[derive(clap::Args, Debug)]
+pub struct JobWorkerArgs {
+    /// The most transposition table this worker gives one job, in MB,
+    /// whatever the master asks (the worker's memory is its owner's to
+    /// give). A local search's own workers get the search's --table-mb.
+    #[arg(long, value_name = "MB", default_value_t = (partizan_jobs::wire::MAX_JOB_TABLE >> 20) as u64)]
+    pub max_table_mb: u64,
+}
+
 /// `partizan job-worker`: answer jobs from standard input on standard
 /// output, one line each, until the input ends.
-pub fn job_worker() -> Result<()> {
+pub fn job_worker(args: &JobWorkerArgs) -> Result<()> {
+    if args.max_table_mb == 0 {
+        bail!("--max-table-mb must be at least 1");
+    }
+    let max_table = args
+        .max_table_mb
+        .checked_mul(1 << 20)
+        .and_then(|b| usize::try_from(b).ok())
+        .context("--max-table-mb is too large")?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    partizan_jobs::wire::serve(stdin.lock(), stdout.lock())
+    partizan_jobs::wire::serve_within(stdin.lock(), stdout.lock(), max_table)
         .context("job-worker: its input or output failed")?;
     Ok(())
 }
@@ -131,14 +149,14 @@ fn workers<R: Knowledge + Copy + 'static>(r: &R, args: &OutcomeArgs) -> Result<W
         .to_string();
     let mut pool = Vec::new();
     let mut bridges = Vec::new();
+    // The search's own workers give a job the table it asks for.
+    let mut command = vec![exe, "job-worker".into()];
+    if let Some(mb) = args.table_mb {
+        command.extend(["--max-table-mb".into(), mb.to_string()]);
+    }
     for _ in 0..n {
-        let b = Bridge::start(
-            "job-worker",
-            vec![exe.clone(), "job-worker".into()],
-            true,
-            STARTUP,
-        )
-        .map_err(|e| anyhow::anyhow!("a local worker process: {e}"))?;
+        let b = Bridge::start("job-worker", command.clone(), true, STARTUP)
+            .map_err(|e| anyhow::anyhow!("a local worker process: {e}"))?;
         pool.extend(b.workers(None));
         bridges.push(b);
     }

@@ -127,7 +127,7 @@ enum Command {
     Check(outcome_cmd::CheckArgs),
     /// A worker of the job-level search (`outcome --jobs`,
     /// `--worker-command`): jobs in on standard input, answers out, a line each.
-    JobWorker,
+    JobWorker(jobs_cmd::JobWorkerArgs),
     /// The census of every small region: values, packing readings, tables.
     Census(census_cmd::CensusArgs),
     /// The Domineering value atlas: build, merge shards, report, find.
@@ -324,7 +324,7 @@ fn main() -> ExitCode {
             outcome_cmd::run(*a, &store, cli.json)
         }
         Command::Check(a) => outcome_cmd::check(a, &long, cli.json),
-        Command::JobWorker => jobs_cmd::job_worker(),
+        Command::JobWorker(a) => jobs_cmd::job_worker(&a),
         Command::Semigroups(c) => semigroup_cmd::semigroups(c, &long, cli.json),
         Command::Sylver(c) => semigroup_cmd::sylver(c, &long, cli.json),
         Command::Store(cmd) => store_cmd::run(cmd, store, &long, cli.json),

@@ -549,11 +549,30 @@ fn bad_workers_and_clusters_are_one_line_errors() {
 }
 
 /// `partizan job-worker` says it is ready, answers each job line, and a
-/// line that is no job with a failure.
+/// line that is no job with a failure; the same with its own table limit
+/// (a job asking 1 GB gets 2 MB), and a limit of 0 is refused.
 #[test]
 fn job_worker_speaks_its_lines() {
-    let mut child = partizan()
-        .arg("job-worker")
+    for limit in [None, Some("2")] {
+        job_worker_lines(limit);
+    }
+    let out = partizan()
+        .args(["job-worker", "--max-table-mb", "0"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("--max-table-mb must be at least 1"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+fn job_worker_lines(limit: Option<&str>) {
+    let mut cmd = partizan();
+    cmd.arg("job-worker");
+    if let Some(mb) = limit {
+        cmd.args(["--max-table-mb", mb]);
+    }
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -561,7 +580,7 @@ fn job_worker_speaks_its_lines() {
     let mut stdin = child.stdin.take().unwrap();
     writeln!(
         stdin,
-        r#"{{"id":4,"ruleset":"domineering","board":"...|...","mover":"L","max_nodes":100000,"table_bytes":65536}}"#
+        r#"{{"id":4,"ruleset":"domineering","board":"...|...","mover":"L","max_nodes":100000,"table_bytes":1073741824}}"#
     )
     .unwrap();
     writeln!(stdin, "nonsense").unwrap();

@@ -30,6 +30,10 @@ use crate::tree::{distinct_options, State, Tree};
 use crate::verify::{judge, judge_claim, LieKind, Verdict};
 use crate::worker::{prove_here, search_here, Searched, Worker};
 
+/// The longest the master waits for answers without a look at its
+/// caller (progress, time limit, stop flag).
+const TICK: Duration = Duration::from_secs(1);
+
 /// What makes the master believe a worker's decided job.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -992,23 +996,31 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         m.counts.terminal += 1;
         m.tree.resolve(0, false);
     }
-    let progress = |m: &mut Master<'_, R>, pool: &Pool| {
+    // A snapshot for the caller; `sample`: after a change of the tree (an
+    // answer, the master's own search), which the estimate learns from,
+    // rather than a tick while jobs run.
+    let snapshot = |m: &mut Master<'_, R>, pool: &Pool, sample: bool| {
         let elapsed_ms = start.elapsed().as_millis() as u64;
         let root_numbers = (m.tree.nodes[0].pn, m.tree.nodes[0].dn);
-        m.estimator.push(Sample {
-            jobs: m.jobs_done(),
-            ms: elapsed_ms,
-            pn: root_numbers.0,
-            dn: root_numbers.1,
-        });
-        let estimate = m.estimator.estimate();
-        if let Some(e) = estimate {
-            m.last_estimate = Some(LastEstimate {
-                at_jobs: m.jobs_done(),
-                at_ms: elapsed_ms,
-                estimate: e,
+        let estimate = if sample {
+            m.estimator.push(Sample {
+                jobs: m.jobs_done(),
+                ms: elapsed_ms,
+                pn: root_numbers.0,
+                dn: root_numbers.1,
             });
-        }
+            let estimate = m.estimator.estimate();
+            if let Some(e) = estimate {
+                m.last_estimate = Some(LastEstimate {
+                    at_jobs: m.jobs_done(),
+                    at_ms: elapsed_ms,
+                    estimate: e,
+                });
+            }
+            estimate
+        } else {
+            m.last_estimate.as_ref().map(|l| l.estimate)
+        };
         if let Some(f) = control.progress {
             f(&JobProgress {
                 counts: m.counts.clone(),
@@ -1021,6 +1033,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
             });
         }
     };
+    let progress = |m: &mut Master<'_, R>, pool: &Pool| snapshot(m, pool, true);
     let save = |m: &Master<'_, R>| -> Result<(), JobError> {
         match control.checkpoint {
             Some(f) => f(&m.tree).map_err(JobError::Checkpoint),
@@ -1070,13 +1083,22 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
                 .filter_map(|(_, s)| s.flight.as_ref().map(|f| f.sent + cfg.timeout))
                 .min();
             let Some(deadline) = deadline else { break };
-            match pool
-                .rx
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            {
+            // Wake at least once a TICK while jobs run (a job may take an
+            // hour): the caller's progress (which also enforces its time
+            // limit) and its stop flag are seen within a tick.
+            let wait = deadline.saturating_duration_since(Instant::now());
+            match pool.rx.recv_timeout(wait.min(TICK)) {
                 Ok(msg) => {
                     got.push(msg);
                     if !cfg.deterministic {
+                        break;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) if wait > TICK => {
+                    snapshot(&mut m, &pool, false);
+                    if control.stop.is_some_and(|s| s.load(Relaxed)) {
+                        // the answers already in are applied, then the
+                        // loop's stop check saves the tree and returns
                         break;
                     }
                 }

@@ -29,8 +29,10 @@ use serde_json::Value;
 use crate::job::{Answer, Job, Reply};
 use crate::worker::{LocalWorker, Worker};
 
-/// The most bytes of transposition table a worker gives one job, whatever
-/// the job asks (a master cannot make a worker take all its memory).
+/// The most bytes of transposition table a worker gives one job by
+/// default, whatever the job asks (a master cannot make a worker take all
+/// its memory); the worker's owner may allow more
+/// ([`serve_within`], `partizan job-worker --max-table-mb`).
 pub const MAX_JOB_TABLE: usize = 1 << 30;
 
 /// The longest reply line a master reads (a certificate is most of it); a
@@ -190,6 +192,11 @@ pub(crate) fn request_from_line(line: &str) -> Result<Request, String> {
 /// Search one job with this build's own search, for whichever ruleset it
 /// names, and answer (a bad job is answered with a failure).
 pub fn run_job(job: &Job, stop: &AtomicBool) -> Reply {
+    run_job_within(job, stop, MAX_JOB_TABLE)
+}
+
+/// [`run_job`] with a table of at most `max_table` bytes.
+pub fn run_job_within(job: &Job, stop: &AtomicBool, max_table: usize) -> Reply {
     let failed = |why: String| Reply {
         job: job.id,
         answer: Answer::Failed(why),
@@ -201,7 +208,7 @@ pub fn run_job(job: &Job, stop: &AtomicBool) -> Reply {
         Err(e) => return failed(e.to_string()),
     };
     let mut job = job.clone();
-    job.table_bytes = job.table_bytes.min(MAX_JOB_TABLE);
+    job.table_bytes = job.table_bytes.min(max_table);
     with_rules!(rules, |r| LocalWorker::new(*r, "job-worker")
         .run(&job, stop))
 }
@@ -225,7 +232,16 @@ pub fn run_job_line(line: &str) -> String {
 /// `output`, until the input ends. A cancel line is ignored (one job at a
 /// time: the master kills a process it no longer needs). What `partizan
 /// job-worker` runs; returns the jobs answered.
-pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<u64> {
+pub fn serve(input: impl BufRead, output: impl Write) -> std::io::Result<u64> {
+    serve_within(input, output, MAX_JOB_TABLE)
+}
+
+/// [`serve`], giving a job a table of at most `max_table` bytes.
+pub fn serve_within(
+    input: impl BufRead,
+    mut output: impl Write,
+    max_table: usize,
+) -> std::io::Result<u64> {
     let stop = AtomicBool::new(false);
     let ready = serde_json::json!({
         "ready": true,
@@ -242,7 +258,7 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> std::io::Result<u64
         }
         let reply = match request_from_line(line.trim_end()) {
             Ok(Request::Cancel) => continue,
-            Ok(Request::Job(job)) => run_job(&job, &stop),
+            Ok(Request::Job(job)) => run_job_within(&job, &stop, max_table),
             Err(why) => Reply {
                 job: 0,
                 answer: Answer::Failed(why),

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use partizan_games::{Board, Clobber, Domineering, Player, Ruleset};
 use partizan_jobs::{
-    search, Answer, Job, JobReport, JobsConfig, LieKind, LocalWorker, MasterControl, Reply, Worker,
+    search, Answer, Job, JobProgress, JobReport, JobsConfig, LieKind, LocalWorker, MasterControl,
+    Reply, Worker,
 };
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, Knowledge, SearchConfig};
@@ -499,4 +500,45 @@ fn the_stop_flag_and_the_job_limit() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("stopped"), "{e}");
+}
+
+/// A job may run for an hour: while it does, the master still shows its
+/// progress (about once a second) and sees its stop flag (raised here by
+/// the progress callback, as the command line's --max-seconds does),
+/// then returns stopped, long before the job would have ended.
+#[test]
+fn progress_and_stop_while_a_long_job_runs() {
+    let b = Domineering.parse(&empty(5, 5)).unwrap();
+    let stop = AtomicBool::new(false);
+    let shown = std::sync::atomic::AtomicUsize::new(0);
+    let show = |p: &JobProgress| {
+        assert!(p.counts.sent >= 1 && p.in_flight == 1, "the job is out");
+        assert_eq!(p.counts.timeouts + p.counts.crashes, 0);
+        if shown.fetch_add(1, Relaxed) + 1 >= 2 {
+            stop.store(true, Relaxed);
+        }
+    };
+    let ctl = MasterControl {
+        stop: Some(&stop),
+        progress: Some(&show),
+        ..MasterControl::default()
+    };
+    let long = JobsConfig {
+        timeout: Duration::from_secs(600),
+        ..cfg()
+    };
+    let t0 = Instant::now();
+    let e = search(
+        &Domineering,
+        &b,
+        Player::Left,
+        vec![liar(Lie::Hang)],
+        &long,
+        &ctl,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("stopped"), "{e}");
+    assert!(shown.load(Relaxed) >= 2);
+    // two ticks of a second, not the hanging job's 30 s nor the timeout
+    assert!(t0.elapsed() < Duration::from_secs(20), "{:?}", t0.elapsed());
 }

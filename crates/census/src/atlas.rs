@@ -922,9 +922,9 @@ struct InternState<'a> {
 }
 
 impl InternState<'_> {
-    /// Intern one chunk (the next in order) of `shapes`.
-    fn take(&mut self, c: usize, chunk: Chunk, shapes: &[Shape]) {
-        debug_assert_eq!(c, self.next);
+    /// Intern `chunk`, the next in order, of `shapes`.
+    fn take(&mut self, chunk: Chunk, shapes: &[Shape]) {
+        let c = self.next;
         self.next += 1;
         if self.failed.is_some() {
             return;
@@ -933,20 +933,20 @@ impl InternState<'_> {
             worker,
             codes,
             first,
-            fresh,
+            mut fresh,
         } = chunk;
         let remap = &mut self.remap[worker];
         debug_assert_eq!(remap.len(), first as usize);
         remap.resize(first as usize + fresh.len(), u32::MAX);
-        let mut fresh: Vec<Option<Box<[u8]>>> = fresh.into_iter().map(Some).collect();
         for (shape, code) in shapes[c * CHUNK..].iter().zip(codes) {
             let slot = &mut remap[code as usize];
             if *slot == u32::MAX {
-                // met first here: its encoding came with this chunk
+                // met first here: its encoding came with this chunk (each
+                // once: the slot is set below)
                 let Some(enc) = code
                     .checked_sub(first)
                     .and_then(|k| fresh.get_mut(k as usize))
-                    .and_then(Option::take)
+                    .map(std::mem::take)
                 else {
                     self.failed = Some(AtlasError::Corrupt {
                         path: "atlas build".into(),
@@ -1014,8 +1014,7 @@ fn value_level(
         else {
             return;
         };
-        let c = st.next;
-        st.take(c, chunk, shapes);
+        st.take(chunk, shapes);
     };
     let results: Vec<Result<(), AtlasError>> = std::thread::scope(|s| {
         let handles: Vec<_> = workers

@@ -74,7 +74,7 @@ pub fn job_worker(args: &JobWorkerArgs) -> Result<()> {
         .context("--max-table-mb is too large")?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    partizan_jobs::wire::serve_within(stdin.lock(), stdout.lock(), max_table)
+    partizan_jobs::wire::serve(stdin.lock(), stdout.lock(), max_table)
         .context("job-worker: its input or output failed")?;
     Ok(())
 }

@@ -32,7 +32,7 @@ use crate::worker::{LocalWorker, Worker};
 /// The most bytes of transposition table a worker gives one job by
 /// default, whatever the job asks (a master cannot make a worker take all
 /// its memory); the worker's owner may allow more
-/// ([`serve_within`], `partizan job-worker --max-table-mb`).
+/// ([`serve`], `partizan job-worker --max-table-mb`).
 pub const MAX_JOB_TABLE: usize = 1 << 30;
 
 /// The longest reply line a master reads (a certificate is most of it); a
@@ -231,13 +231,10 @@ pub fn run_job_line(line: &str) -> String {
 /// from `input`, one per line, and write each reply as a line to
 /// `output`, until the input ends. A cancel line is ignored (one job at a
 /// time: the master kills a process it no longer needs). What `partizan
-/// job-worker` runs; returns the jobs answered.
-pub fn serve(input: impl BufRead, output: impl Write) -> std::io::Result<u64> {
-    serve_within(input, output, MAX_JOB_TABLE)
-}
-
-/// [`serve`], giving a job a table of at most `max_table` bytes.
-pub fn serve_within(
+/// job-worker` runs; returns the jobs answered. A job gets a table of at
+/// most `max_table` bytes ([`MAX_JOB_TABLE`] unless the worker's owner
+/// allows more).
+pub fn serve(
     input: impl BufRead,
     mut output: impl Write,
     max_table: usize,
@@ -374,7 +371,7 @@ mod tests {
             })
         );
         let mut out = Vec::new();
-        assert_eq!(serve(input.as_bytes(), &mut out).unwrap(), 3);
+        assert_eq!(serve(input.as_bytes(), &mut out, MAX_JOB_TABLE).unwrap(), 3);
         let text = String::from_utf8(out).unwrap();
         let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
         assert_eq!(

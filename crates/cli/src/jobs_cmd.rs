@@ -108,12 +108,16 @@ fn workers<R: Knowledge + Copy + 'static>(r: &R, args: &OutcomeArgs) -> Result<W
     }
     if let Some(address) = &args.cluster {
         let python = python_command(args.python.as_deref());
-        let cmd = vec![
+        let mut cmd = vec![
             python,
             "-m".into(),
             "partizan.jobs_bridge".into(),
             address.clone(),
         ];
+        // The cluster's tasks give a job the table the search asks for.
+        if let Some(mb) = args.table_mb {
+            cmd.extend(["--max-table-mb".into(), mb.to_string()]);
+        }
         let bridge = Bridge::start(format!("dask {address}"), cmd, false, STARTUP)
             .map_err(|e| anyhow::anyhow!("--cluster {address}: {e}"))?;
         let pool = bridge.workers(args.jobs);
@@ -622,10 +626,20 @@ fn render(out: &JobsOutput<'_>, json_out: bool) -> Result<String> {
             Some(false) => "loses",
             None => "undecided",
         };
+        let with = match (&s.winning_move, s.first_wins) {
+            (Some(m), _) => format!(
+                " with {}",
+                partizan_report::moves::move_text(out.ruleset, &out.board, &m.cells, &m.board)
+            ),
+            (None, Some(true)) => {
+                " (a winning move not found under the master's node budget)".to_string()
+            }
+            _ => String::new(),
+        };
         let c = &s.counts;
         writeln!(
             text,
-            "{who} first {verdict}: {} jobs ({} proved, {} disproved, {} unresolved, {} by the master), \
+            "{who} first {verdict}{with}: {} jobs ({} proved, {} disproved, {} unresolved, {} by the master), \
              {} certificates checked ({} positions, {:.2} s), {} lies, {} failures, {} crashes, {} timeouts, \
              {} tree positions, {:.2} s",
             c.sent + c.searched_here,

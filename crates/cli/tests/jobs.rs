@@ -92,8 +92,29 @@ fn agrees(ruleset: &str, board: &str, extra: &[&str]) -> u64 {
         assert_eq!(s["counts"]["lies"], serde_json::json!({}), "{s}");
         assert_eq!(s["counts"]["failures"], 0, "{s}");
         sent += s["counts"]["sent"].as_u64().unwrap();
+        a_named_move_wins(ruleset, s);
     }
     sent
+}
+
+/// A search's named first move: one exactly when the first player wins
+/// (every board here takes more than one job, so the root is expanded),
+/// and the plain search says the opponent, moving first after it, loses.
+fn a_named_move_wins(ruleset: &str, s: &serde_json::Value) {
+    let mv = &s["move"];
+    if s["first_wins"] != true {
+        assert!(mv.is_null(), "{s}");
+        return;
+    }
+    let after = mv["board"].as_str().unwrap_or_else(|| panic!("{s}"));
+    assert!(!mv["cells"].as_array().unwrap().is_empty(), "{s}");
+    let reply = if s["first"] == "left" {
+        "right"
+    } else {
+        "left"
+    };
+    let then = json(&["--json", "outcome", ruleset, after, "--first", reply]);
+    assert_eq!(then[format!("{reply}_first_wins")], false, "{s}: {then}");
 }
 
 /// Local worker processes (the default) give the plain search's class on

@@ -37,8 +37,8 @@ pub use estimate::Estimate;
 pub use job::{Answer, Job, Reply};
 pub use kept::Kept;
 pub use master::{
-    search, search_from, Checkpoint, JobCounts, JobError, JobProgress, JobReport, JobsConfig,
-    KeepCertificate, LastEstimate, LieRecord, MasterControl, Trust, WorkerReport,
+    search, search_from, Checkpoint, JobCounts, JobError, JobMove, JobProgress, JobReport,
+    JobsConfig, KeepCertificate, LastEstimate, LieRecord, MasterControl, Trust, WorkerReport,
 };
 pub use tree::Tree;
 pub use verify::{judge, judge_claim, LieKind, Verdict};

@@ -19,8 +19,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use partizan_games::{Board, Player};
-use partizan_solve::search::{Knowledge, SearchError};
+use partizan_games::{Board, Player, Ruleset};
+use partizan_solve::search::{changed_cells, Knowledge, SearchError};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -239,6 +239,12 @@ pub struct JobReport {
     /// Whether the first player wins (`None`: stopped by
     /// [`JobsConfig::max_jobs`] before it was decided).
     pub first_wins: Option<bool>,
+    /// A winning first move, when the first player wins: one the tree
+    /// proves ([`Tree::winning_move`]), or, for a root decided as one job,
+    /// the one the master's own search finds under its budget
+    /// ([`JobsConfig::local_nodes`]; `None` if that search runs out).
+    #[serde(rename = "move")]
+    pub winning_move: Option<JobMove>,
     /// The root's proof and disproof numbers at the end.
     pub root_numbers: (u64, u64),
     /// What was done.
@@ -274,6 +280,30 @@ fn player_name<S: serde::Serializer>(p: &Player, s: S) -> Result<S::Ok, S::Error
 
 fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64(d.as_millis() as u64)
+}
+
+/// A winning first move: the cells it changes (1-based row, column, as
+/// the outcome report writes them) and the board after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JobMove {
+    /// The cells the move changes, as `[row, column]`, 1-based, top row
+    /// first.
+    pub cells: Vec<[usize; 2]>,
+    /// The board after the move, in the ruleset's notation.
+    pub board: String,
+}
+
+impl JobMove {
+    /// The move from `root` to `after`.
+    pub fn new<R: Ruleset>(rules: &R, root: &Board, after: &Board) -> JobMove {
+        JobMove {
+            cells: changed_cells(root, after)
+                .into_iter()
+                .map(|(row, col)| [row + 1, col + 1])
+                .collect(),
+            board: rules.format(after),
+        }
+    }
 }
 
 /// An estimate and when it was made.
@@ -568,7 +598,7 @@ impl<R: Knowledge> Master<'_, R> {
         self.claims.remove(&n);
         let (board, mover) = (self.tree.nodes[n].board, self.tree.nodes[n].mover);
         self.counts.searched_here += 1;
-        let (s, nodes) = match search_here(
+        let (s, _, nodes) = match search_here(
             self.rules,
             &board,
             mover,
@@ -1119,11 +1149,32 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         m.time_out(&mut pool, Instant::now());
     }
     save(&m)?;
+    // A root decided as one job holds no move in the tree: the master's
+    // own search names one (a root one job decided is small enough), and
+    // only a move of the root's own options is named.
+    let mut winning_move = m.tree.winning_move().copied();
+    if winning_move.is_none() && m.tree.result() == Some(true) {
+        let (_, mv, nodes) = search_here(
+            rules,
+            board,
+            first,
+            cfg.local_nodes,
+            cfg.table_bytes,
+            control.stop,
+        )
+        .map_err(|e| match e {
+            SearchError::Stopped { .. } => JobError::Stopped(m.jobs_done()),
+            e => JobError::Search(e),
+        })?;
+        m.counts.master_nodes += nodes;
+        winning_move = mv.filter(|b| distinct_options(rules, board, first).contains(b));
+    }
     let workers = pool.slots.iter().map(|s| s.report.clone()).collect();
     m.counts.tree_nodes = m.tree.nodes.len() as u64;
     Ok(JobReport {
         first,
         first_wins: m.tree.result(),
+        winning_move: winning_move.map(|after| JobMove::new(rules, board, &after)),
         root_numbers: (m.tree.nodes[0].pn, m.tree.nodes[0].dn),
         counts: m.counts,
         workers,

@@ -213,9 +213,31 @@ impl Tree {
     /// master's own search (`None`: the root is open). 0: the answer rests
     /// on certificates alone.
     pub fn agreed_in_proof(&self) -> Option<u64> {
-        if !self.nodes[0].solved() {
+        self.nodes[0].solved().then(|| self.agreed_needed()[0])
+    }
+
+    /// The board after a first move the tree proves winning for the first
+    /// player: of the root's proved children, the first (in the rules'
+    /// order) whose proof rests on the fewest leaves believed on
+    /// agreement. `None` when the first player does not win (or not yet),
+    /// or when the root was decided as one job, with no child in the tree.
+    pub fn winning_move(&self) -> Option<&Board> {
+        if self.result() != Some(true) {
             return None;
         }
+        let need = self.agreed_needed();
+        self.nodes[0]
+            .children
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| self.nodes[c].pn == 0)
+            .min_by_key(|&c| (need[c], c))
+            .map(|c| &self.nodes[c].board)
+    }
+
+    /// For every node, of the leaves a proof of its (solved) outcome
+    /// needs, the fewest believed on agreement (0 for open nodes).
+    fn agreed_needed(&self) -> Vec<u64> {
         // Children come after their parents: one pass from the end.
         let mut need = vec![0u64; self.nodes.len()];
         for k in (0..self.nodes.len()).rev() {
@@ -243,7 +265,7 @@ impl Tree {
                 _ => 0,
             };
         }
-        Some(need[0])
+        need
     }
 
     /// Expand leaf `n` into `children` (distinct positions, the opponent
@@ -393,6 +415,35 @@ mod tests {
         assert_eq!(t.result(), Some(true));
         assert!(!t.nodes[0].avail);
         assert!(!t.relevant(1), "a solved root makes every leaf stale");
+        assert_eq!(t.winning_move(), Some(&b("..#|..#")));
+    }
+
+    #[test]
+    fn the_winning_move_is_a_proved_child_resting_on_the_fewest_agreements() {
+        let mut t = Tree::new(b("...|..."), Player::Left);
+        assert_eq!(t.winning_move(), None, "open");
+        t.set_pending(0, true);
+        t.expand(0, vec![(b("#..|#.."), 1), (b(".#.|.#."), 1)]);
+        t.resolve(1, false); // Right, to move, loses there: proved
+        t.nodes[1].agreed = true;
+        assert_eq!(t.winning_move(), Some(&b("#..|#..")));
+        t.resolve(2, false);
+        assert_eq!(
+            t.winning_move(),
+            Some(&b(".#.|.#.")),
+            "a child proved by a certificate before one believed on agreement"
+        );
+        // The first player losing names no move.
+        let mut lost = Tree::new(b("...|..."), Player::Left);
+        lost.set_pending(0, true);
+        lost.expand(0, vec![(b("#..|#.."), 1)]);
+        lost.resolve(1, true);
+        assert_eq!(lost.result(), Some(false));
+        assert_eq!(lost.winning_move(), None);
+        // A root decided as one job has no move in the tree.
+        let mut one = Tree::new(b("...|..."), Player::Left);
+        one.resolve(0, true);
+        assert_eq!((one.result(), one.winning_move()), (Some(true), None));
     }
 
     #[test]

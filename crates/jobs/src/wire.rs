@@ -190,13 +190,10 @@ pub(crate) fn request_from_line(line: &str) -> Result<Request, String> {
 }
 
 /// Search one job with this build's own search, for whichever ruleset it
-/// names, and answer (a bad job is answered with a failure).
-pub fn run_job(job: &Job, stop: &AtomicBool) -> Reply {
-    run_job_within(job, stop, MAX_JOB_TABLE)
-}
-
-/// [`run_job`] with a table of at most `max_table` bytes.
-pub fn run_job_within(job: &Job, stop: &AtomicBool, max_table: usize) -> Reply {
+/// names, with a table of at most `max_table` bytes (the worker owner's
+/// limit, whatever the job asks), and answer (a bad job is answered with a
+/// failure).
+pub fn run_job(job: &Job, stop: &AtomicBool, max_table: usize) -> Reply {
     let failed = |why: String| Reply {
         job: job.id,
         answer: Answer::Failed(why),
@@ -214,10 +211,10 @@ pub fn run_job_within(job: &Job, stop: &AtomicBool, max_table: usize) -> Reply {
 }
 
 /// [`run_job`] on a line: the reply line (what a Dask task runs).
-pub fn run_job_line(line: &str) -> String {
+pub fn run_job_line(line: &str, max_table: usize) -> String {
     let stop = AtomicBool::new(false);
     match job_from_line(line.trim_end()) {
-        Ok(job) => reply_to_line(&run_job(&job, &stop)),
+        Ok(job) => reply_to_line(&run_job(&job, &stop, max_table)),
         Err(why) => reply_to_line(&Reply {
             job: 0,
             answer: Answer::Failed(why),
@@ -255,7 +252,7 @@ pub fn serve(
         }
         let reply = match request_from_line(line.trim_end()) {
             Ok(Request::Cancel) => continue,
-            Ok(Request::Job(job)) => run_job_within(&job, &stop, max_table),
+            Ok(Request::Job(job)) => run_job(&job, &stop, max_table),
             Err(why) => Reply {
                 job: 0,
                 answer: Answer::Failed(why),

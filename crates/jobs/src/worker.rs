@@ -57,9 +57,10 @@ pub(crate) fn job_config<R: Knowledge>(
     cfg
 }
 
-/// Search `board` with `mover` first under `max_nodes`: the outcome and
-/// the nodes searched. The master's own re-search of a job it could not
-/// believe (its search is the one a single machine would run anyway).
+/// Search `board` with `mover` first under `max_nodes`: the outcome, the
+/// search's winning move (`None` unless the mover wins) and the nodes
+/// searched. The master's own re-search of a job it could not believe
+/// (its search is the one a single machine would run anyway).
 pub(crate) fn search_here<R: Knowledge>(
     rules: &R,
     board: &Board,
@@ -67,7 +68,7 @@ pub(crate) fn search_here<R: Knowledge>(
     max_nodes: u64,
     table_bytes: usize,
     stop: Option<&AtomicBool>,
-) -> Result<(Searched, u64), SearchError> {
+) -> Result<(Searched, Option<Board>, u64), SearchError> {
     let cfg = job_config(rules, mover, Some(max_nodes), table_bytes);
     let ctl = Control {
         stop,
@@ -75,13 +76,15 @@ pub(crate) fn search_here<R: Knowledge>(
     };
     match solve(rules, board, &cfg, &ctl) {
         Ok(rep) => {
+            let nodes = rep.total().nodes;
             let fp = match mover {
-                Player::Left => &rep.left,
-                Player::Right => &rep.right,
+                Player::Left => rep.left,
+                Player::Right => rep.right,
             };
-            Ok((Searched::Decided(fp.wins), rep.total().nodes))
+            let mv = fp.winning_move.filter(|_| fp.wins);
+            Ok((Searched::Decided(fp.wins), mv, nodes))
         }
-        Err(SearchError::Budget(n)) => Ok((Searched::Unresolved, n)),
+        Err(SearchError::Budget(n)) => Ok((Searched::Unresolved, None, n)),
         Err(e) => Err(e),
     }
 }
@@ -136,7 +139,7 @@ impl<R: Knowledge + Clone + 'static> LocalWorker<R> {
             .rules
             .parse(&job.board)
             .map_err(|e| format!("bad board: {e}"))?;
-        let (searched, nodes) = search_here(
+        let (searched, _, nodes) = search_here(
             &self.rules,
             &board,
             job.mover,

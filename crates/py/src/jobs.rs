@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use partizan_games::with_rules;
 use partizan_jobs::persist::{save, start_or_resume};
-use partizan_jobs::wire::{job_to_line, reply_from_line, run_job_line};
+use partizan_jobs::wire::{job_to_line, reply_from_line, run_job_line, MAX_JOB_TABLE};
 use partizan_jobs::{
     search_from, Answer, Job, JobError, JobsConfig, LocalWorker, MasterControl, Reply, Worker,
 };
@@ -16,12 +16,31 @@ use pyo3::prelude::*;
 
 use crate::board::{player_of, rules_of};
 
+/// The most table a job may ask for, in MB (a terabyte: past any
+/// machine's memory, short of an overflow).
+const MAX_TABLE_MB: u64 = 1 << 20;
+
+/// Megabytes as bytes, refused outside 1 MB to a terabyte (`what` names
+/// the argument).
+fn table_bytes(mb: u64, what: &str) -> PyResult<usize> {
+    if !(1..=MAX_TABLE_MB).contains(&mb) {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be between 1 and {MAX_TABLE_MB} MB, not {mb}"
+        )));
+    }
+    Ok((mb as usize) << 20)
+}
+
 /// Search one job, given as the line `partizan job-worker` reads, and
 /// answer with the line it writes (the GIL is released while it
 /// searches). The task `outcome_jobs(client=...)` hands to Dask workers.
+/// A job's table is capped at `max_table_mb` (the worker owner's limit,
+/// whatever the job asks).
 #[pyfunction]
-pub fn run_job(py: Python<'_>, line: String) -> String {
-    py.detach(move || run_job_line(&line))
+#[pyo3(signature = (line, max_table_mb = (MAX_JOB_TABLE >> 20) as u64))]
+pub fn run_job(py: Python<'_>, line: String, max_table_mb: u64) -> PyResult<String> {
+    let max = table_bytes(max_table_mb, "max_table_mb")?;
+    Ok(py.detach(move || run_job_line(&line, max)))
 }
 
 /// A worker that hands each job's line to a Python callable and reads its
@@ -60,7 +79,7 @@ impl Worker for CallWorker {
 /// Decide whether `first` wins `board` by the job-level proof-number
 /// search; see the package's `outcome_jobs`, which this serves.
 #[pyfunction]
-#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file, trust = "certificates"))]
+#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file, trust = "certificates", table_mb = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn _outcome_jobs<'py>(
     py: Python<'py>,
@@ -73,6 +92,7 @@ pub fn _outcome_jobs<'py>(
     job_plies: u32,
     jobs_file: Option<std::path::PathBuf>,
     trust: &str,
+    table_mb: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let trust: partizan_jobs::Trust = trust.parse().map_err(PyValueError::new_err)?;
     let rules = rules_of(ruleset)?;
@@ -85,7 +105,7 @@ pub fn _outcome_jobs<'py>(
     if job_nodes == 0 {
         return Err(PyValueError::new_err("job_nodes must be at least 1"));
     }
-    let cfg = JobsConfig {
+    let mut cfg = JobsConfig {
         trust,
         job_nodes,
         local_nodes: job_nodes,
@@ -93,6 +113,9 @@ pub fn _outcome_jobs<'py>(
         strikes: 3,
         ..JobsConfig::default()
     };
+    if let Some(mb) = table_mb {
+        cfg.table_bytes = table_bytes(mb, "table_mb")?;
+    }
     let run = run.map(Arc::new);
     let got = with_rules!(rules, |r| {
         let b = r

@@ -27,12 +27,50 @@ def _wins(ruleset, board, first):
     return cls == "N" or cls == first[0].upper()
 
 
+def _a_named_move_wins(ruleset, first, rep):
+    """The report's winning move: one exactly when ``first`` wins, and the
+    plain search says the opponent, moving first after it, loses."""
+    if not rep["first_wins"]:
+        assert rep["move"] is None, rep
+        return
+    after = rep["move"]["board"]
+    assert rep["move"]["cells"], rep
+    reply = "right" if first == "left" else "left"
+    assert not _wins(ruleset, after, reply), (ruleset, rep)
+
+
 @pytest.mark.parametrize("first", ["left", "right"])
 def test_threads_agree_with_the_plain_search(first):
     for ruleset, board in BOARDS:
         rep = partizan.outcome_jobs(ruleset, board, first=first, job_nodes=1, job_plies=1)
         assert rep["first_wins"] == _wins(ruleset, board, first), (ruleset, board, rep)
         assert rep["counts"]["lies"] == {}
+        _a_named_move_wins(ruleset, first, rep)
+    # a root decided as one job (no tree below it) still names its move
+    rep = partizan.outcome_jobs("domineering", "...|...|...", first="left", table_mb=4)
+    assert rep["counts"]["sent"] + rep["counts"]["searched_here"] == 1, rep
+    _a_named_move_wins("domineering", "left", rep)
+    assert rep["move"] is not None
+
+
+def test_table_limits_are_checked_and_capped():
+    job = {"id": 7, "ruleset": "domineering", "board": "....|....", "mover": "L",
+           "max_nodes": 1000000, "table_bytes": 1 << 40, "certify": False}
+    line = json.dumps(job)
+    reply = json.loads(partizan.run_job(line, max_table_mb=1))
+    assert reply["job"] == 7 and reply["answer"] in ("win", "loss"), reply
+    for bad in (0, -1, 1 << 30):
+        with pytest.raises((ValueError, OverflowError)):
+            partizan.run_job(line, max_table_mb=bad)
+    with pytest.raises(ValueError, match="table_mb"):
+        partizan.outcome_jobs("domineering", "..|..", table_mb=0)
+    out = subprocess.run(
+        [sys.executable, "-m", "partizan.jobs_bridge", "tcp://127.0.0.1:9", "--max-table-mb", "none"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 2
+    said = json.loads(out.stdout.strip().splitlines()[0])
+    assert said["ready"] is False and "--max-table-mb" in said["why"], said
 
 
 def test_a_lying_callable_cannot_change_the_answer():
@@ -100,9 +138,10 @@ def test_a_dask_client_runs_the_jobs(cluster):
         for ruleset, board in BOARDS[:6] + BOARDS[-2:]:
             for first in ("left", "right"):
                 rep = partizan.outcome_jobs(ruleset, board, first=first, client=client,
-                                            job_nodes=1, job_plies=1)
+                                            job_nodes=1, job_plies=1, table_mb=8)
                 assert rep["first_wins"] == _wins(ruleset, board, first), (ruleset, board)
                 assert rep["counts"]["lies"] == {}
+                _a_named_move_wins(ruleset, first, rep)
                 assert [w["name"] for w in rep["workers"]] == ["python-0", "python-1"]
 
 
@@ -120,7 +159,7 @@ def test_the_command_line_runs_its_jobs_on_the_cluster(cluster):
         out = subprocess.run(
             [binary, "outcome", ruleset, board, "--cluster", cluster.scheduler_address,
              "--python", sys.executable, "--job-nodes", "1", "--job-plies", "1",
-             "--no-store", "--json"],
+             "--table-mb", "8", "--no-store", "--json"],
             capture_output=True, text=True, timeout=600,
         )
         assert out.returncode == 0, out.stderr
@@ -129,6 +168,7 @@ def test_the_command_line_runs_its_jobs_on_the_cluster(cluster):
         assert got["workers"].startswith("dask "), got
         for s in got["searches"]:
             assert s["counts"]["lies"] == {}
+            _a_named_move_wins(ruleset, s["first"], s)
 
 
 def test_an_unreachable_scheduler_is_one_line_and_exit_2():

@@ -35,6 +35,7 @@ def outcome_jobs(
     job_plies: int = 0,
     jobs_file: Optional[os.PathLike] = None,
     trust: str = "certificates",
+    table_mb: Optional[int] = None,
 ) -> dict:
     """Whether ``first`` (``"left"`` or ``"right"``), moving first on
     ``board``, wins under normal play, by job-level proof-number search.
@@ -59,7 +60,14 @@ def outcome_jobs(
     scheduler may place on the same Dask worker. The report's
     ``agreed_in_proof`` counts the leaves the answer rests on that way.
 
-    Returns the report as a dict (``first_wins``, ``counts`` with
+    ``table_mb`` is each job's transposition table in MB (default 16,
+    and the master's own searches'). On a Dask client a job gets it in
+    full (the cluster is the caller's); ``run_job`` alone caps a job at
+    its ``max_table_mb`` (default 1024) whatever the job asks.
+
+    Returns the report as a dict (``first_wins``, ``move`` (a winning
+    first move, ``{"cells": [[row, column], ...], "board": ...}``, when
+    the first player wins), ``counts`` with
     ``sent``, ``proved``, ``disproved``, ``unresolved``, ``accepted``,
     ``lies``, ``failures``, ...; ``workers``; ``elapsed`` in ms), the
     fields of ``partizan outcome --jobs N --json``'s ``searches``.
@@ -73,8 +81,10 @@ def outcome_jobs(
         if slots < 1:
             raise ValueError("the Dask cluster has no workers")
 
-        def run(line: str, _client=client) -> str:
-            return _client.submit(_partizan.run_job, line, pure=False).result()
+        cap = 1024 if table_mb is None else int(table_mb)
+
+        def run(line: str, _client=client, _cap=cap) -> str:
+            return _client.submit(_partizan.run_job, line, _cap, pure=False).result()
 
         workers = slots
     elif workers is None:
@@ -89,4 +99,5 @@ def outcome_jobs(
         int(job_plies),
         None if jobs_file is None else os.fspath(jobs_file),
         trust,
+        None if table_mb is None else int(table_mb),
     )

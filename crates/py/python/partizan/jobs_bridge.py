@@ -6,7 +6,8 @@ The command line's master starts this module and speaks ``partizan
 job-worker``'s lines to it: a job per line in, an answer per line out. The
 bridge connects to the scheduler, says it is ready and how many jobs it
 takes at once (the cluster's worker threads), submits each job as a task
-(``partizan.run_job`` on the job's line, so the cluster's workers need the
+(``partizan.run_job`` on the job's line, its table capped at
+``--max-table-mb``, default 1024, so the cluster's workers need the
 ``partizan`` package), and writes each answer as its task ends, whatever
 the order. A ``{"cancel": ID}`` line cancels a job's task. Dask reruns the
 task of a worker that died; a task that fails is answered as a failure.
@@ -33,8 +34,18 @@ def _say(out, lock, obj) -> None:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out, lock = sys.stdout, threading.Lock()
-    if len(argv) != 1:
-        _say(out, lock, {"ready": False, "why": "usage: python -m partizan.jobs_bridge ADDRESS"})
+    usage = "usage: python -m partizan.jobs_bridge ADDRESS [--max-table-mb MB]"
+    cap = 1024
+    if len(argv) == 3 and argv[1] == "--max-table-mb":
+        try:
+            cap = int(argv[2])
+        except ValueError:
+            cap = 0
+        if cap < 1:
+            _say(out, lock, {"ready": False, "why": f"--max-table-mb must be a positive number of MB, not {argv[2]!r}"})
+            return 2
+    elif len(argv) != 1:
+        _say(out, lock, {"ready": False, "why": usage})
         return 2
     address = argv[0]
     try:
@@ -84,7 +95,7 @@ def main(argv=None) -> int:
                 fut.cancel()
             continue
         job = msg.get("id")
-        fut = client.submit(_partizan.run_job, line, pure=False)
+        fut = client.submit(_partizan.run_job, line, cap, pure=False)
         tasks[job] = fut
         fut.add_done_callback(lambda f, job=job: answered(f, job))
     client.close()

@@ -244,12 +244,9 @@ proptest! {
     /// Two threads sharing the memo give one thread's outcome and nimber
     /// (the winning move may differ: it must be legal and leave nimber
     /// 0), with a roomy memo and with one whose shards fill at once; the
-    /// boards are three quarters cells, to 30, so the threads meet (to 20
-    /// with the full memo: a whole nimber of 30 cells re-searched without
-    /// a memo ran for over ten minutes of a debug build in CI).
+    /// boards are three quarters cells, to 30, so the threads meet.
     #[test]
     fn two_threads_give_the_answers_of_one(w in 3usize..=6, h in 3usize..=5, bits: u64, small: bool) {
-        let (w, h) = if small { (w.min(5), h.min(4)) } else { (w, h) };
         let b = board(w, h, bits | bits >> 11);
         let bytes = if small { 256 << 10 } else { 16 << 20 };
         let one = search(&b, 1, bytes);
@@ -276,6 +273,29 @@ fn two_threads_find_the_published_nimbers() {
         }
     }
     assert_eq!(n, 6);
+}
+
+/// A memo that fills drops its lightest entries and keeps learning, so a
+/// search with a tenth of the room it wants costs a few times the nodes,
+/// not the tens of times a memo that stops adding costs (Cram 5 x 6, one
+/// thread, whole nimber: 93 K nodes with room; 256 KB: 255 K nodes with
+/// entries dropped, 1.15 M without; 16 KB: 1.44 M, 6.6 M without).
+#[test]
+fn a_full_memo_keeps_learning() {
+    let run = |bytes: usize| {
+        let mut cfg = SearchConfig::for_ruleset(&Cram, Convention::Normal);
+        cfg.table_bytes = bytes;
+        cfg.nimber = true;
+        cfg.threads = 1;
+        solve(&Cram, &empty(5, 6), &cfg, &Control::default()).unwrap()
+    };
+    let roomy = run(64 << 20);
+    let tight = run(256 << 10);
+    assert_eq!((roomy.nimber, tight.nimber), (Some(2), Some(2)));
+    assert_eq!(roomy.table.replaced, 0);
+    assert!(tight.table.replaced > 0, "{:?}", tight.table);
+    let (r, t) = (roomy.total().nodes, tight.total().nodes);
+    assert!(t < 4 * r, "{t} nodes with 256 KB against {r} with room");
 }
 
 #[test]

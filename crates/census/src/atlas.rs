@@ -38,8 +38,8 @@
 //! ```
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use partizan_core::{Arena, DecodeError, Dyadic, GameId, ValueError};
 use serde::{Deserialize, Serialize};
@@ -136,6 +136,12 @@ pub enum AtlasError {
     /// JSON serialisation failed.
     #[error(transparent)]
     Json(#[from] serde_json::Error),
+    /// The build was stopped by its caller ([`Atlas::build_until`]); what
+    /// it finished is in the store and a rerun resumes from there.
+    #[error(
+        "stopped before the end; the levels and parts it finished are kept and a rerun resumes"
+    )]
+    Interrupted,
     /// The build spent its budget of parts ([`AtlasConfig::part_budget`]);
     /// what it finished is in the store and a rerun resumes from there.
     #[error("stopped after {parts} parts (budget); the store keeps them and a rerun resumes")]
@@ -756,6 +762,8 @@ struct Builder {
     levels: Vec<Vec<(Shape, u32)>>,
     /// The build's threads, for growth.
     pool: Option<rayon::ThreadPool>,
+    /// Raised to stop the build between chunks ([`Atlas::build_until`]).
+    stop: Arc<AtomicBool>,
 }
 
 impl Builder {
@@ -767,6 +775,7 @@ impl Builder {
             master: Arena::new(),
             levels: Vec::new(),
             pool: None,
+            stop: Arc::default(),
         }
     }
 
@@ -846,7 +855,14 @@ impl Builder {
             base,
             fresh: Vec::new(),
         };
-        let (entries, fresh) = value_level(workers, &self.table, &self.values, shapes, interner)?;
+        let (entries, fresh) = value_level(
+            workers,
+            &self.table,
+            &self.values,
+            shapes,
+            interner,
+            &self.stop,
+        )?;
         self.values.extend(fresh);
         Ok(entries)
     }
@@ -985,6 +1001,7 @@ fn value_level(
     values: &[StoredValue],
     shapes: &[Shape],
     interner: Interner<'_>,
+    stop: &AtomicBool,
 ) -> Result<Valued, AtlasError> {
     let chunks = shapes.len().div_ceil(CHUNK);
     let next = AtomicUsize::new(0);
@@ -1023,6 +1040,9 @@ fn value_level(
             .map(|(wi, w)| {
                 let (next, ready, state, drain, eager) = (&next, &ready, &state, &drain, eager);
                 s.spawn(move || loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(AtlasError::Interrupted);
+                    }
                     let c = next.fetch_add(1, Ordering::Relaxed);
                     if c >= chunks {
                         return Ok(());
@@ -1231,6 +1251,19 @@ impl Atlas {
     /// assert_eq!((1..=8).map(|n| atlas.regions_of_size(n)).sum::<u64>(), 1042);
     /// ```
     pub fn build<S: AtlasStore>(config: &AtlasConfig, store: &mut S) -> Result<Atlas, AtlasError> {
+        Atlas::build_until(config, store, Arc::default())
+    }
+
+    /// [`Atlas::build`] that ends with [`AtlasError::Interrupted`] soon
+    /// after `stop` is raised (between chunks of a few hundred regions),
+    /// what it finished kept in the store (levels, parts, shards), so a
+    /// rerun resumes: how a caller with a memory budget or a Ctrl-C
+    /// handler stops a build without killing the process.
+    pub fn build_until<S: AtlasStore>(
+        config: &AtlasConfig,
+        store: &mut S,
+        stop: Arc<AtomicBool>,
+    ) -> Result<Atlas, AtlasError> {
         let max = check_atlas_cells(config.max_cells)?;
         if let Some((k, n)) = config.shard {
             if n == 0 || k >= n || config.shards.is_some() {
@@ -1257,6 +1290,7 @@ impl Atlas {
         let keep = config.keep_entries;
         let mut parts_done = 0usize;
         let mut b = Builder::new();
+        b.stop = stop;
         // growth runs on rayon: on `threads` of them, not every core (a
         // pool that cannot start leaves it on rayon's global pool)
         b.pool = rayon::ThreadPoolBuilder::new()

@@ -863,3 +863,107 @@ fn build_settings_past_their_limits_are_refused() {
     };
     assert!(Atlas::build(&ok, &mut NoStore).is_ok());
 }
+
+/// A store that raises `stop` when the build is about to value `at`
+/// (everything else: the directory store's).
+struct StopAt {
+    inner: DirStore,
+    at: partizan_census::atlas::BuildStep,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl partizan_census::atlas::AtlasStore for StopAt {
+    fn load_level(
+        &mut self,
+        cells: usize,
+        base: u32,
+    ) -> Result<Option<partizan_census::atlas::Level>, AtlasError> {
+        self.inner.load_level(cells, base)
+    }
+    fn save_level(&mut self, level: &partizan_census::atlas::Level) -> Result<(), AtlasError> {
+        self.inner.save_level(level)
+    }
+    fn save_shard(
+        &mut self,
+        level: &partizan_census::atlas::Level,
+        k: usize,
+        n: usize,
+    ) -> Result<(), AtlasError> {
+        self.inner.save_shard(level, k, n)
+    }
+    fn load_part(
+        &mut self,
+        cells: usize,
+        base: u32,
+        k: usize,
+        n: usize,
+    ) -> Result<Option<partizan_census::atlas::Level>, AtlasError> {
+        self.inner.load_part(cells, base, k, n)
+    }
+    fn save_part(
+        &mut self,
+        part: &partizan_census::atlas::Level,
+        k: usize,
+        n: usize,
+    ) -> Result<(), AtlasError> {
+        self.inner.save_part(part, k, n)
+    }
+    fn remove_parts(&mut self, cells: usize, n: usize) -> Result<(), AtlasError> {
+        self.inner.remove_parts(cells, n)
+    }
+    fn progress(&mut self, step: partizan_census::atlas::BuildStep) {
+        if step == self.at {
+            self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+/// A caller's stop flag ([`Atlas::build_until`]: what Python's memory
+/// budget and Ctrl-C raise) ends a build between chunks with `Interrupted`,
+/// the parts finished before it kept, the part it was valuing not; a rerun
+/// resumes to the same bytes as a build never stopped.
+#[test]
+fn a_build_stopped_by_its_caller_resumes_to_the_same_atlas() {
+    let whole = tempfile::tempdir().unwrap();
+    Atlas::build(&AtlasConfig::new(10), &mut DirStore::new(whole.path())).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = AtlasConfig {
+        threads: 2,
+        part_size: 1200,
+        keep_entries: false,
+        ..AtlasConfig::new(10)
+    };
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut store = StopAt {
+        inner: DirStore::new(dir.path()),
+        // size 10 has 4,655 classes: 4 parts of 1,200; stopped in the third
+        at: partizan_census::atlas::BuildStep {
+            cells: 10,
+            shard: None,
+            part: (2, 4),
+        },
+        stop: std::sync::Arc::clone(&stop),
+    };
+    let err = Atlas::build_until(&cfg, &mut store, stop).unwrap_err();
+    assert!(matches!(err, AtlasError::Interrupted), "{err}");
+    assert!(err.to_string().contains("a rerun resumes"), "{err}");
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("level-10"))
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["level-10.part-0-of-4.pzal", "level-10.part-1-of-4.pzal"]
+    );
+    let resumed = Atlas::build(&cfg, &mut DirStore::new(dir.path())).unwrap();
+    assert_eq!(resumed.stats[9].per_thread.iter().sum::<u64>(), 4655 - 2400);
+    for n in 1..=10 {
+        assert_eq!(
+            level_files(dir.path(), n),
+            level_files(whole.path(), n),
+            "level {n}"
+        );
+    }
+}

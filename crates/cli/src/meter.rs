@@ -90,26 +90,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
     Ok((x * mult as f64) as u64)
 }
 
-/// The process's resident memory, in bytes (Linux; 0 where unknown).
-pub fn resident_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/statm")
-        .ok()
-        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
-        .map_or(0, |pages| pages * 4096)
-}
-
-/// The most resident memory the process has had, in bytes (Linux's
-/// `VmHWM`; 0 where unknown): what a finished run needed, where
-/// [`resident_bytes`] after it has freed its table says little.
-pub fn peak_resident_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-            line.split_whitespace().nth(1)?.parse::<u64>().ok()
-        })
-        .map_or(0, |kb| kb * 1024)
-}
+pub use partizan_report::process::{peak_resident_bytes, resident_bytes};
 
 /// What a long command shows: a live line on a terminal, plain lines for
 /// logs, or nothing.

@@ -376,13 +376,6 @@ pub fn check(args: CheckArgs, long: &crate::Long, json_out: bool) -> Result<()> 
     Ok(())
 }
 
-/// Resident set size of this process in bytes (Linux), if known.
-fn rss_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
-    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
-    Some(pages * 4096)
-}
-
 /// Why the caller stopped the search.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum StopWhy {
@@ -764,7 +757,9 @@ fn watched<R: Knowledge, T>(
     let started = std::time::Instant::now();
     let last_line = Mutex::new(started);
     let progress = |p: &Progress| {
-        if let (Some(max), Some(rss)) = (max_bytes, rss_bytes()) {
+        if let Some(max) = max_bytes {
+            // 0 where unknown: never over
+            let rss = crate::meter::resident_bytes();
             if rss > max {
                 halt(StopWhy::Memory(rss));
             }

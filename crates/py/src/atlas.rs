@@ -5,10 +5,13 @@
 //! dicts (the library's JSON, parsed).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use partizan_census::atlas::{Atlas, AtlasConfig, AtlasError, Query};
 use partizan_census::DirStore;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use partizan_report::process::resident_bytes;
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde_json::json;
 
@@ -41,8 +44,14 @@ fn to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 /// size and keeps it as a shard file for [`atlas_merge`] (as `partizan
 /// atlas build --shard K/N`: one task of a cluster build). The GIL is
 /// released.
+///
+/// `max_memory_mb` is a budget for this process's resident memory: a
+/// build that grows past it stops between chunks and raises `MemoryError`
+/// (what it finished is kept in `dir`, so a rerun with more memory or
+/// shards resumes). Ctrl-C stops it the same way (`KeyboardInterrupt`).
 #[pyfunction]
-#[pyo3(signature = (max_cells, dir=None, *, threads=None, shards=None, shard=None))]
+#[pyo3(signature = (max_cells, dir=None, *, threads=None, shards=None, shard=None, max_memory_mb=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn atlas_build<'py>(
     py: Python<'py>,
     max_cells: usize,
@@ -50,7 +59,14 @@ pub fn atlas_build<'py>(
     threads: Option<usize>,
     shards: Option<usize>,
     shard: Option<(usize, usize)>,
+    max_memory_mb: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if max_memory_mb == Some(0) {
+        return Err(PyValueError::new_err(
+            "atlas: max_memory_mb must be at least 1",
+        ));
+    }
+    let max_bytes = max_memory_mb.map(|mb| mb.saturating_mul(1 << 20));
     let path = atlas_dir(dir)?;
     let mut cfg = AtlasConfig::new(max_cells);
     if let Some(t) = threads {
@@ -65,9 +81,46 @@ pub fn atlas_build<'py>(
     cfg.shard = shard;
     cfg.keep_entries = false;
     let p = path.clone();
-    let atlas = py
-        .detach(move || Atlas::build(&cfg, &mut DirStore::new(&p)))
-        .map_err(atlas_error)?;
+    let ((built, over), signal) = crate::interrupt::run_watched(py, |stop| {
+        let done = AtomicBool::new(false);
+        let over = AtomicU64::new(0);
+        let built = std::thread::scope(|s| {
+            if let Some(max) = max_bytes {
+                // the budget's watch: a look every 50 ms
+                let (done, over) = (&done, &over);
+                s.spawn(move || {
+                    while !done.load(Ordering::Relaxed) {
+                        let rss = resident_bytes();
+                        if rss > max {
+                            over.store(rss, Ordering::Relaxed);
+                            stop.store(true, Ordering::Release);
+                            return;
+                        }
+                        std::thread::sleep(crate::interrupt::INTERVAL);
+                    }
+                });
+            }
+            let built = Atlas::build_until(&cfg, &mut DirStore::new(&p), Arc::clone(stop));
+            done.store(true, Ordering::Relaxed);
+            built
+        });
+        (built, over.load(Ordering::Relaxed))
+    });
+    if let Some(e) = signal {
+        return Err(e);
+    }
+    let atlas = match built {
+        Err(AtlasError::Interrupted) if over > 0 => {
+            return Err(PyMemoryError::new_err(format!(
+                "atlas: the build grew to {} MB, over max_memory_mb={}; the levels and parts it \
+                 finished are kept in {} and a rerun resumes (more memory, or shards=)",
+                over >> 20,
+                max_memory_mb.unwrap_or(0),
+                path.display()
+            )))
+        }
+        r => r.map_err(atlas_error)?,
+    };
     to_py(
         py,
         &json!({ "dir": path.display().to_string(), "levels": atlas.stats }).to_string(),

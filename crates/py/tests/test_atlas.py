@@ -76,3 +76,25 @@ def test_bad_requests(atlas_dir, tmp_path):
         partizan.atlas_build(22, str(tmp_path))
     with pytest.raises(ValueError):
         partizan.atlas_summary(dir=str(tmp_path / "empty"))
+
+
+def _resident_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096 >> 20
+
+
+def test_a_memory_budget_stops_the_build_and_keeps_what_it_finished(tmp_path):
+    """``max_memory_mb``: a build that grows past it stops between chunks
+    with ``MemoryError`` (no killed interpreter), the levels it finished
+    kept; a rerun resumes from them."""
+    with pytest.raises(ValueError, match="max_memory_mb"):
+        partizan.atlas_build(5, str(tmp_path), max_memory_mb=0)
+    budget = _resident_mb() + 40
+    with pytest.raises(MemoryError, match="max_memory_mb") as e:
+        # to 16 cells takes gigabytes; 40 MB more than now is spent early
+        partizan.atlas_build(16, str(tmp_path), threads=2, max_memory_mb=budget)
+    assert "rerun resumes" in str(e.value)
+    kept = sorted(p.name for p in tmp_path.glob("level-??.pzal"))
+    assert "level-08.pzal" in kept and "level-16.pzal" not in kept, kept
+    again = partizan.atlas_build(9, str(tmp_path))
+    assert all(lv["loaded"] for lv in again["levels"]), again

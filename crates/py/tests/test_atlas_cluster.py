@@ -51,7 +51,8 @@ def test_three_shards_on_two_workers_give_the_level_of_one_build(tmp_path):
     with _cluster() as cluster, distributed.Client(cluster) as client:
         workers = {w["id"] for w in client.scheduler_info()["workers"].values()}
         got = partizan.atlas_build_cluster(
-            client, cells, shards, shared, on_progress=lambda d, n, r: seen.append((d, n))
+            client, cells, shards, shared, on_progress=lambda d, n, r: seen.append((d, n)),
+            max_memory_mb=64000,  # passed to each task; roomy here
         )
         assert len(workers) == 2
     assert got["merged"]["classes"] == 4655  # A000105(10)

@@ -27,6 +27,7 @@ pub mod moves;
 pub mod outcome;
 pub mod parts;
 pub mod picture;
+pub mod process;
 pub mod rectangles;
 pub mod value;
 

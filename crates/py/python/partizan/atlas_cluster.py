@@ -60,17 +60,24 @@ def _log(directory: str, **record: Any) -> None:
         f.write(json.dumps(record, sort_keys=True) + "\n")
 
 
-def _below_task(directory: str, cells: int, threads: Optional[int]) -> Dict[str, Any]:
+def _below_task(
+    directory: str, cells: int, threads: Optional[int], max_memory_mb: Optional[int] = None
+) -> Dict[str, Any]:
     """The levels to ``cells`` (resumed from what is there)."""
     _log(directory, event="start", task="below", cells=cells)
     t0 = time.time()
-    out = _partizan.atlas_build(cells, directory, threads=threads)
+    out = _partizan.atlas_build(cells, directory, threads=threads, max_memory_mb=max_memory_mb)
     _log(directory, event="done", task="below", cells=cells, seconds=time.time() - t0)
     return out
 
 
 def _shard_task(
-    directory: str, cells: int, k: int, n: int, threads: Optional[int]
+    directory: str,
+    cells: int,
+    k: int,
+    n: int,
+    threads: Optional[int],
+    max_memory_mb: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Shard ``k`` of ``n`` of size ``cells``, unless its file is there."""
     here = {"shard": k, "host": socket.gethostname(), "pid": os.getpid()}
@@ -79,7 +86,9 @@ def _shard_task(
         return {**here, "skipped": True}
     _log(directory, event="start", task="shard", cells=cells, shard=k, shards=n)
     t0 = time.time()
-    out = _partizan.atlas_build(cells, directory, threads=threads, shard=(k, n))
+    out = _partizan.atlas_build(
+        cells, directory, threads=threads, shard=(k, n), max_memory_mb=max_memory_mb
+    )
     top = out["levels"][-1]
     seconds = time.time() - t0
     _log(
@@ -117,6 +126,7 @@ def atlas_build_cluster(
     below_threads: Optional[int] = None,
     retries: int = 2,
     keep_shards: bool = False,
+    max_memory_mb: Optional[int] = None,
     on_progress: Optional[Callable[[int, int, Dict[str, Any]], None]] = None,
     on_below: Optional[Callable[[Dict[str, Any]], None]] = None,
 ) -> Dict[str, Any]:
@@ -131,7 +141,9 @@ def atlas_build_cluster(
     often a task that raised is tried again (a killed worker's task is
     rescheduled by the scheduler on its own). ``on_progress(done, shards,
     result)`` is called as each shard ends, ``on_below(result)`` when the
-    sizes below are there.
+    sizes below are there. ``max_memory_mb`` is each task's budget for
+    its worker process's memory: a task past it raises ``MemoryError``
+    (the worker lives on; what the task finished stays in ``dir``).
 
     Returns ``{"dir", "cells", "below", "shards": [{"shard", "skipped",
     "classes", "seconds", "host", "pid"}, ...], "merged": {"cells",
@@ -165,6 +177,7 @@ def atlas_build_cluster(
             directory,
             max_cells - 1,
             below_threads,
+            max_memory_mb,
             key=f"{tag}-below",
             pure=False,
             retries=retries,
@@ -179,6 +192,7 @@ def atlas_build_cluster(
             k,
             shards,
             threads,
+            max_memory_mb,
             key=f"{tag}-shard-{k}",
             pure=False,
             retries=retries,

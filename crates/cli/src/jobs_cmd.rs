@@ -191,11 +191,7 @@ impl Keep {
     /// the system's temporary folder (removed at the end: `true`).
     fn certs_dir(&self, first: Player) -> (std::path::PathBuf, bool) {
         match self {
-            Keep::File(path) => {
-                let mut name = path.file_name().unwrap_or_default().to_os_string();
-                name.push(".certs");
-                (path.with_file_name(name), false)
-            }
+            Keep::File(path) => (Kept::beside(path), false),
             Keep::Store { certs, .. } => (certs.clone(), false),
             Keep::Nowhere => {
                 let stamp = std::time::SystemTime::now()
@@ -217,23 +213,13 @@ impl Keep {
 }
 
 /// Fail now, before any search, if the whole certificate could not be
-/// written to `path` at the end: a folder, or a folder that does not
-/// exist or cannot be written.
+/// written to `path` at the end.
 fn certificate_writable(path: &std::path::Path) -> Result<()> {
     if is_standard_stream(path) {
         return Ok(());
     }
-    if path.is_dir() {
-        bail!("--certificate {}: is a directory", path.display());
-    }
-    let probe = partizan_solve::files::temp_sibling(path);
-    match std::fs::File::create(&probe) {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) => bail!("--certificate {}: cannot write there: {e}", path.display()),
-    }
+    partizan_report::check::certificate_writable(path)
+        .map_err(|e| anyhow::anyhow!("--certificate {e}"))
 }
 
 /// The store's key of the tree of `board` with `first` to move.

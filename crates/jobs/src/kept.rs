@@ -58,6 +58,15 @@ impl Kept {
         })
     }
 
+    /// The folder of the certificates kept beside the tree file `tree`
+    /// (`tree.pjt` -> `tree.pjt.certs`): where the command line and
+    /// Python both look, so either resumes the other's run.
+    pub fn beside(tree: &Path) -> PathBuf {
+        let mut name = tree.file_name().unwrap_or_default().to_os_string();
+        name.push(".certs");
+        tree.with_file_name(name)
+    }
+
     /// The folder.
     pub fn dir(&self) -> &Path {
         &self.dir

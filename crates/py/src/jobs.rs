@@ -9,7 +9,8 @@ use partizan_games::with_rules;
 use partizan_jobs::persist::{save, start_or_resume};
 use partizan_jobs::wire::{job_to_line, reply_from_line, run_job_line, MAX_JOB_TABLE};
 use partizan_jobs::{
-    search_from, Answer, Job, JobError, JobsConfig, LocalWorker, MasterControl, Reply, Worker,
+    search_from, write_whole, Answer, Job, JobError, JobsConfig, Kept, LocalWorker, MasterControl,
+    Reply, Worker,
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -79,7 +80,7 @@ impl Worker for CallWorker {
 /// Decide whether `first` wins `board` by the job-level proof-number
 /// search; see the package's `outcome_jobs`, which this serves.
 #[pyfunction]
-#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file, trust = "certificates", table_mb = None))]
+#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file, trust = "certificates", table_mb = None, certificate = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn _outcome_jobs<'py>(
     py: Python<'py>,
@@ -93,8 +94,18 @@ pub fn _outcome_jobs<'py>(
     jobs_file: Option<std::path::PathBuf>,
     trust: &str,
     table_mb: Option<u64>,
+    certificate: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let trust: partizan_jobs::Trust = trust.parse().map_err(PyValueError::new_err)?;
+    if let Some(path) = &certificate {
+        if trust == partizan_jobs::Trust::Agreement {
+            return Err(PyValueError::new_err(
+                "a whole certificate needs every job's certificate: trust=\"certificates\", not agreement",
+            ));
+        }
+        partizan_report::check::certificate_writable(path)
+            .map_err(|e| PyValueError::new_err(format!("certificate {e}")))?;
+    }
     let rules = rules_of(ruleset)?;
     let first = player_of(first)?;
     if workers == 0 || workers > 4096 {
@@ -131,33 +142,109 @@ pub fn _outcome_jobs<'py>(
             })
             .collect();
         let key = &partizan_seal::user_key().key;
-        let (tree, _) = match &jobs_file {
+        let (mut tree, _) = match &jobs_file {
             Some(path) => start_or_resume(path, r, key, &b, first)
                 .map_err(|e| PyValueError::new_err(e.to_string()))?,
             None => (partizan_jobs::Tree::new(b, first), false),
+        };
+        // the decided jobs' certificates, beside the tree file (a resumed
+        // run still writes the whole certificate) or in a folder of this
+        // run's own, removed at the end
+        let kept = match &certificate {
+            None => None,
+            Some(_) => {
+                let (dir, own) = match &jobs_file {
+                    Some(path) => (Kept::beside(path), false),
+                    None => (own_certs_dir(first), true),
+                };
+                let k = Kept::open(&dir, key).map_err(PyRuntimeError::new_err)?;
+                k.forget_unkept(r, &mut tree);
+                Some(Owned { kept: k, own })
+            }
         };
         let (got, signal) = crate::interrupt::run_watched(py, |stop| {
             let saver = |t: &partizan_jobs::Tree| match &jobs_file {
                 Some(path) => save(path, r, t, key).map_err(|e| e.to_string()),
                 None => Ok(()),
             };
+            let keeper = |b: &partizan_games::Board, mover, text: &str| match &kept {
+                Some(k) => k.kept.put(r, b, mover, text),
+                None => Ok(()),
+            };
             let control = MasterControl {
                 stop: Some(stop),
                 checkpoint: Some(&saver),
                 checkpoint_every: Duration::from_secs(30),
+                keep: kept.is_some().then_some(&keeper as _),
                 ..MasterControl::default()
             };
-            search_from(r, tree, pool, &cfg, &control)
+            let rep = search_from(r, tree, pool, &cfg, &control);
+            // the whole certificate of a decided search
+            let whole = match (&rep, &kept, &certificate) {
+                (Ok(rep), Some(k), Some(path)) if rep.first_wins.is_some() => {
+                    Some(write_whole_to(r, rep, &k.kept, path))
+                }
+                _ => None,
+            };
+            (rep, whole)
         });
         if let Some(e) = signal {
             return Err(e);
         }
         Ok::<_, PyErr>(got)
     })?;
-    let rep = got.map_err(|e| match e {
+    let (rep, whole) = got;
+    let rep = rep.map_err(|e| match e {
         JobError::Config(m) => PyValueError::new_err(m),
         e => PyRuntimeError::new_err(e.to_string()),
     })?;
-    let text = serde_json::to_string(&rep).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    py.import("json")?.call_method1("loads", (text,))
+    let mut out = serde_json::to_value(&rep).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    if let Some(w) = whole {
+        out["certificate"] = w.map_err(PyRuntimeError::new_err)?;
+    }
+    py.import("json")?.call_method1("loads", (out.to_string(),))
+}
+
+/// The decided jobs' certificates of one search, and whether their folder
+/// is this run's own (removed when it ends).
+struct Owned {
+    kept: Kept,
+    own: bool,
+}
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        if self.own {
+            let _ = std::fs::remove_dir_all(self.kept.dir());
+        }
+    }
+}
+
+/// A folder of this run's own for its jobs' certificates, in the system's
+/// temporary folder.
+fn own_certs_dir(first: partizan_games::Player) -> std::path::PathBuf {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir().join(format!(
+        "partizan-job-certs-{}-{stamp}-{first:?}",
+        std::process::id()
+    ))
+}
+
+/// Write the whole certificate of `rep` (its jobs' certificates in `kept`)
+/// to `path` (gzip-compressed for a `.gz` name): what it holds, as JSON.
+fn write_whole_to<R: partizan_games::Ruleset>(
+    r: &R,
+    rep: &partizan_jobs::JobReport,
+    kept: &Kept,
+    path: &std::path::Path,
+) -> Result<serde_json::Value, String> {
+    let fail = |e: std::io::Error| format!("certificate {}: {e}", path.display());
+    let holds = partizan_report::write_certificate_with(path, fail, |out| {
+        write_whole(r, &[(&rep.tree, kept)], out).map_err(|e| format!("the whole certificate: {e}"))
+    })?;
+    let mut v = serde_json::to_value(&holds).map_err(|e| e.to_string())?;
+    v["file"] = path.display().to_string().into();
+    Ok(v)
 }

@@ -211,3 +211,40 @@ def test_every_board_of_the_list_on_the_cluster(cluster):
                                             job_nodes=1 << 16, job_plies=1)
                 assert rep["first_wins"] == _wins(ruleset, board, first), (ruleset, board, first)
                 assert rep["counts"]["lies"] == {} and rep["counts"]["failures"] == 0, rep["counts"]
+
+
+def test_a_whole_certificate_from_python_checks(tmp_path):
+    """``certificate=``: one proof of the root (the tree, each decided
+    job's certificate a part) that the independent checker accepts; a
+    resumed run (``jobs_file``) still writes it; a flipped claim fails."""
+    board = "....|....|....|...."
+    for first in ("left", "right"):
+        cert = tmp_path / f"{first}.cert"
+        rep = partizan.outcome_jobs("domineering", board, first=first, job_nodes=1,
+                                    job_plies=1, certificate=cert)
+        assert rep["certificate"]["parts"] > 0, rep
+        assert rep["certificate"]["file"] == str(cert)
+        checked = partizan.check_certificate(str(cert))
+        assert checked[f"{first}_first_wins"] == rep["first_wins"], checked
+        text = cert.read_text()
+        claim = f"claim {first} wins" if rep["first_wins"] else f"claim {first} loses"
+        flipped = claim.replace("wins", "loses") if rep["first_wins"] else claim.replace("loses", "wins")
+        assert claim in text
+        cert.write_text(text.replace(claim, flipped, 1))
+        with pytest.raises(ValueError):
+            partizan.check_certificate(str(cert))
+    # resumed from its tree file: the kept certificates beside it
+    tree = tmp_path / "tree.pjt"
+    gz = tmp_path / "again.cert.gz"
+    first = partizan.outcome_jobs("domineering", board, job_nodes=1, job_plies=1,
+                                  jobs_file=tree, certificate=gz)
+    assert (tmp_path / "tree.pjt.certs").is_dir()
+    again = partizan.outcome_jobs("domineering", board, job_nodes=1, job_plies=1,
+                                  jobs_file=tree, certificate=gz)
+    assert again["counts"]["sent"] == 0, again
+    assert again["certificate"]["parts"] == first["certificate"]["parts"]
+    assert partizan.check_certificate(str(gz))["left_first_wins"] == first["first_wins"]
+    with pytest.raises(ValueError, match="agreement"):
+        partizan.outcome_jobs("domineering", board, trust="agreement", certificate=tmp_path / "x")
+    with pytest.raises(ValueError, match="directory"):
+        partizan.outcome_jobs("domineering", board, certificate=tmp_path)

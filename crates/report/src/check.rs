@@ -199,6 +199,23 @@ pub fn write_certificate_with<T, E>(
     })
 }
 
+/// Refuse now, before any search, a certificate path that could not be
+/// written at the end: a folder, or a folder that does not exist or cannot
+/// be written (the message names the path).
+pub fn certificate_writable(path: &std::path::Path) -> Result<(), String> {
+    if path.is_dir() {
+        return Err(format!("{}: is a directory", path.display()));
+    }
+    let probe = partizan_solve::files::temp_sibling(path);
+    match std::fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(format!("{}: cannot write there: {e}", path.display())),
+    }
+}
+
 /// The compression level of `.gz` certificates (1 fastest, 9 smallest).
 const GZIP_LEVEL: u32 = 6;
 

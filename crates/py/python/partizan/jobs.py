@@ -36,6 +36,7 @@ def outcome_jobs(
     jobs_file: Optional[os.PathLike] = None,
     trust: str = "certificates",
     table_mb: Optional[int] = None,
+    certificate: Optional[os.PathLike] = None,
 ) -> dict:
     """Whether ``first`` (``"left"`` or ``"right"``), moving first on
     ``board``, wins under normal play, by job-level proof-number search.
@@ -64,6 +65,16 @@ def outcome_jobs(
     and the master's own searches'). On a Dask client a job gets it in
     full (the cluster is the caller's); ``run_job`` alone caps a job at
     its ``max_table_mb`` (default 1024) whatever the job asks.
+
+    ``certificate`` writes the whole certificate of the decided search
+    there (gzip-compressed for a ``.gz`` name): the master's tree, then
+    each decided job's checked certificate as a part, one proof that
+    ``partizan check`` or ``check_certificate`` accepts on its own. The
+    jobs' certificates are kept beside ``jobs_file`` (``FILE.certs``, as
+    the command line keeps them), so a resumed run still writes it; it
+    needs ``trust="certificates"``. The report's ``certificate`` then
+    says what it holds (``file``, ``tree_records``, ``parts``,
+    ``part_records``).
 
     Returns the report as a dict (``first_wins``, ``move`` (a winning
     first move, ``{"cells": [[row, column], ...], "board": ...}``, when
@@ -100,4 +111,5 @@ def outcome_jobs(
         None if jobs_file is None else os.fspath(jobs_file),
         trust,
         None if table_mb is None else int(table_mb),
+        None if certificate is None else os.fspath(certificate),
     )

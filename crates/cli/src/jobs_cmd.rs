@@ -278,7 +278,7 @@ fn progress_line(p: &JobProgress, first: Player) -> String {
     let secs = (p.elapsed_ms as f64 / 1000.0).max(1e-3);
     format!(
         "{} first: {} jobs ({} proved, {} disproved, {} unresolved), {} out on {} workers, \
-         {:.0} worker nodes/s, {}, root pn {} dn {}, line {} deep, {} lies; {}",
+         {:.0} worker nodes/s, {}, root pn {} dn {}, line {}, {} lies; {}",
         if first == Player::Left {
             "Left"
         } else {
@@ -298,10 +298,29 @@ fn progress_line(p: &JobProgress, first: Player) -> String {
         },
         p.root_numbers.0,
         p.root_numbers.1,
-        p.line_depth,
+        line_text(&p.line),
         c.lies_total(),
         partizan_jobs::estimate::describe(p.estimate.as_ref())
     )
+}
+
+/// The most-proving line's moves (the first eight, then how many more),
+/// or "at the root".
+fn line_text(line: &[Vec<[usize; 2]>]) -> String {
+    const SHOWN: usize = 8;
+    if line.is_empty() {
+        return "at the root".into();
+    }
+    let mut t = line
+        .iter()
+        .take(SHOWN)
+        .map(|m| partizan_report::moves::cells_text(m))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if line.len() > SHOWN {
+        t += &format!(" (+{} more)", line.len() - SHOWN);
+    }
+    t
 }
 
 /// Run the job-level search for the first players `args` ask for.

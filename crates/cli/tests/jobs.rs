@@ -480,6 +480,9 @@ fn the_progress_lines_estimate_the_work_left() {
         let line = line.unwrap();
         if let Some(rest) = line.split("; about ").nth(1) {
             said = Some(rest.to_string());
+            // the most-proving line's moves, from the root
+            let moves = line.split(", line ").nth(1).unwrap_or_default();
+            assert!(moves.starts_with('r') && moves.contains('c'), "{line}");
             let pid = child.id().to_string();
             Command::new("kill").args(["-TERM", &pid]).status().unwrap();
             break;

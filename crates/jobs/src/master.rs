@@ -297,12 +297,17 @@ impl JobMove {
     /// The move from `root` to `after`.
     pub fn new<R: Ruleset>(rules: &R, root: &Board, after: &Board) -> JobMove {
         JobMove {
-            cells: changed_cells(root, after)
-                .into_iter()
-                .map(|(row, col)| [row + 1, col + 1])
-                .collect(),
+            cells: JobMove::cells(root, after),
             board: rules.format(after),
         }
+    }
+
+    /// The cells a move from `before` to `after` changes, 1-based.
+    pub fn cells(before: &Board, after: &Board) -> Vec<[usize; 2]> {
+        changed_cells(before, after)
+            .into_iter()
+            .map(|(row, col)| [row + 1, col + 1])
+            .collect()
     }
 }
 
@@ -333,6 +338,9 @@ pub struct JobProgress {
     pub root_numbers: (u64, u64),
     /// The most-proving line's depth in the tree.
     pub line_depth: usize,
+    /// The most-proving line's moves from the root, each as the cells it
+    /// changes (1-based `[row, column]`).
+    pub line: Vec<Vec<[usize; 2]>>,
     /// Time since the start.
     pub elapsed_ms: u64,
     /// The work left at the current rate (`None`: no estimate yet; see
@@ -1052,12 +1060,18 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
             m.last_estimate.as_ref().map(|l| l.estimate)
         };
         if let Some(f) = control.progress {
+            let line = m.tree.most_proving_line();
+            let line_moves = line
+                .windows(2)
+                .map(|w| JobMove::cells(&m.tree.nodes[w[0]].board, &m.tree.nodes[w[1]].board))
+                .collect();
             f(&JobProgress {
                 counts: m.counts.clone(),
                 in_flight: m.out_after_dispatch.max(pool.in_flight()),
                 live_workers: pool.live(),
                 root_numbers,
-                line_depth: m.tree.most_proving_line().len() - 1,
+                line_depth: line.len() - 1,
+                line: line_moves,
                 elapsed_ms,
                 estimate,
             });

@@ -199,7 +199,8 @@ pub struct Leaves<'r, R: Ruleset> {
 pub enum Rule {
     /// The values of its regions.
     Values,
-    /// Counting safe and possible moves.
+    /// Counting safe and possible moves (the counts of safe moves and
+    /// protective areas, or the packing of vulnerable placements).
     Counts,
 }
 
@@ -297,7 +298,9 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
     }
 
     /// Whether `mover` wins (`board`, `tail`) by counting moves
-    /// (Domineering under normal play, where the counts are on): the
+    /// (Domineering under normal play, where the counts are on): safe
+    /// moves and protective areas ([`leaves::decide_by_counts`]), then the
+    /// packing of vulnerable placements ([`leaves::packing_holds`]); the
     /// cheap half of [`Leaves::leaf`].
     pub fn by_counts(&mut self, board: &Board, tail: Id, mover: Player) -> Option<bool> {
         if self.by_counts_half(board, tail, mover, true)? {
@@ -352,18 +355,28 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
             Player::Right => (&lines[1], &lines[0]),
         };
         let e = board.layer(0);
+        // The safe moves and protective areas first (on bitboards, cheap),
+        // then the packing of vulnerable placements (cell by cell).
         Some(if win {
-            let (m, o) = (
-                leaves::domineering_sure_in(ml, e),
-                leaves::domineering_most_in(ol, e),
-            );
-            leaves::mover_sure_to_win(m, o, lo, hi, mover)
+            let o = leaves::domineering_most_in(ol, e);
+            leaves::mover_sure_to_win(leaves::domineering_sure_in(ml, e), o, lo, hi, mover)
+                || leaves::mover_sure_to_win_packed(
+                    leaves::domineering_packing_in(ml, e),
+                    o,
+                    lo,
+                    hi,
+                    mover,
+                )
         } else {
-            let (m, o) = (
-                leaves::domineering_most_in(ml, e),
-                leaves::domineering_sure_in(ol, e),
-            );
-            leaves::mover_sure_to_lose(m, o, lo, hi, mover)
+            let m = leaves::domineering_most_in(ml, e);
+            leaves::mover_sure_to_lose(m, leaves::domineering_sure_in(ol, e), lo, hi, mover)
+                || leaves::mover_sure_to_lose_packed(
+                    m,
+                    leaves::domineering_packing_in(ol, e),
+                    lo,
+                    hi,
+                    mover,
+                )
         })
     }
 

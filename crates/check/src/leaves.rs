@@ -1,6 +1,8 @@
 //! The positions the checker decides without playing them out: the
 //! values of small regions (by [`crate::values`]) and, for Domineering,
-//! the count of safe moves against the most moves the opponent can make.
+//! the count of safe moves against the most moves the opponent can make,
+//! and the finer packing of vulnerable placements
+//! ([`domineering_packing`], [`packing_holds`]).
 //! Each is written here from its definition, sharing nothing with the
 //! search's own versions of the same ideas; the tests hold each against
 //! plain minimax (`tests/leaves.rs`).
@@ -339,6 +341,113 @@ impl<W: Word> LinesOf<W> {
         }
         *taken |= cells;
         true
+    }
+
+    /// Runs of `x` along the lines paired off from their starts, again
+    /// and again (as [`LinesOf::pairs`] counts them): the pairs' first
+    /// cells.
+    fn pair_firsts(&self, mut x: W) -> W {
+        let mut firsts = W::ZERO;
+        while x != W::ZERO {
+            let starts = x & !self.back_in(x);
+            let paired = starts & self.next_in(x);
+            firsts |= paired;
+            x &= !(starts | paired.shl(self.along));
+        }
+        firsts
+    }
+
+    /// A pair's two cells, from their first.
+    fn pair_cells(&self, firsts: W) -> W {
+        firsts | firsts.shl(self.along)
+    }
+
+    /// The packing (see [`domineering_packing_plain`]).
+    fn packing(&self, empty: W) -> Packing {
+        let mut pk = Packing::default();
+        let e = self.cells(empty);
+        let reach = e & (self.across_in(e) | self.across_back_in(e));
+        let safe = self.pair_firsts(e & !reach);
+        pk.safe = i64::from(safe.ones());
+        // Areas (all of whose cells are in reach, none safe), packed as
+        // [`LinesOf::sure`] packs them, keeping their anchors.
+        let along_e = self.next_in(e);
+        let four = e & along_e & self.across_in(e) & self.across_in(along_e);
+        let (mut area, mut anchors) = (W::ZERO, W::ZERO);
+        if four != W::ZERO {
+            let beyond_back = self.across_back_in(e);
+            let wall_back = !(beyond_back | self.next_in(beyond_back));
+            let beyond_next = self.across_in(self.across_in(e));
+            let wall_next = !(beyond_next | self.next_in(beyond_next));
+            let cand = four & (wall_back | wall_next);
+            let mut each = |mut rest: W| {
+                while rest != W::ZERO {
+                    let a = rest.lowest();
+                    rest = rest.without_lowest();
+                    if self.take(a, &mut area) {
+                        anchors |= a;
+                    }
+                }
+            };
+            if self.left {
+                for c in 0..self.width as u32 {
+                    each(cand & self.first_col.shl(c));
+                }
+            } else {
+                each(cand);
+            }
+        }
+        pk.areas = i64::from(anchors.ones());
+        // Vulnerable placements on the cells left, by their cells in reach.
+        let firsts = self.pair_firsts(e & !self.pair_cells(safe) & !area);
+        let reach_next = self.next_in(reach);
+        let two = firsts & reach & reach_next;
+        let one = firsts & ((reach & !reach_next) | (!reach & reach_next));
+        pk.vuln_two = i64::from(two.ones());
+        pk.vuln_one = i64::from(one.ones());
+        pk.safe += i64::from((firsts & !two & !one).ones());
+        let (two_cells, one_cells) = (self.pair_cells(two), self.pair_cells(one));
+        // Shared: two cells next to each other across the lines in
+        // different groups of the classes counted (two cells of an area
+        // so placed are of that area: no area lies beside another).
+        let same_area = area & self.across_in(area);
+        for (c, n) in pk.shared.iter_mut().enumerate() {
+            let x = match c {
+                0 => area,
+                1 => area | two_cells,
+                _ => area | two_cells | one_cells,
+            };
+            let low = x & self.across_in(x) & !same_area;
+            let hit = low | low.shl(self.across);
+            let hit_pair = hit | self.next_in(hit);
+            let hit_area = hit_pair | self.across_in(hit_pair);
+            *n = i64::from((anchors & hit_area).ones());
+            if c >= 1 {
+                *n += i64::from((two & hit_pair).ones());
+            }
+            if c >= 2 {
+                *n += i64::from((one & hit_pair).ones());
+            }
+        }
+        // Waste: runs of empty cells across the lines, walked from their
+        // starts a line at a time, the flags kept at the run's last cell.
+        let groups = area | two_cells | one_cells;
+        let on = self.across_in(e);
+        let mut cur = e & !self.across_back_in(e);
+        let (mut odd, mut two_on, mut three_on, mut grouped) =
+            (cur, W::ZERO, W::ZERO, cur & groups);
+        while cur != W::ZERO {
+            let ends = cur & !on;
+            pk.waste += i64::from((ends & odd & three_on & !grouped).ones());
+            let go = cur & on;
+            let step = |x: W| (go & x).shl(self.across);
+            cur = go.shl(self.across);
+            three_on = step(two_on);
+            two_on = cur;
+            grouped = step(grouped) | (cur & groups);
+            odd = step(!odd);
+        }
+        pk
     }
 
     /// The board's cells among `empty`.
@@ -705,4 +814,355 @@ pub fn integer_bounds(values: &mut Values, t: Id, reach: i64) -> Option<(i64, i6
         }
     }
     Some((lo, hi))
+}
+
+/// One player's placements on a Domineering board, packed for
+/// [`packing_holds`] (see [`domineering_packing`] for what each is).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Packing {
+    /// Safe placements: both cells out of the opponent's reach.
+    pub safe: i64,
+    /// Walled 2 x 2 areas: two moves for the player who plays in one
+    /// first, four cells the opponent could otherwise cover.
+    pub areas: i64,
+    /// Vulnerable placements with both cells in the opponent's reach.
+    pub vuln_two: i64,
+    /// Vulnerable placements with one cell in the opponent's reach.
+    pub vuln_one: i64,
+    /// Groups (areas and vulnerable placements) that one move of the
+    /// opponent could spoil together with another group: `shared[0]`
+    /// with another area, `shared[1]` with another area or placement of
+    /// two cells in reach, `shared[2]` with any other group (the groups
+    /// of those classes only).
+    pub shared: [i64; 3],
+    /// Cells in the opponent's reach that it can never cover: one in each
+    /// run of an odd number of empty cells along its lines where the
+    /// player never plays.
+    pub waste: i64,
+}
+
+/// The player's placements that [`packing_holds`] counts on, cell by cell:
+/// the definition [`domineering_packing`] computes a line at a time, kept
+/// as its twin (the tests hold the two equal on random boards of every
+/// shape). Left places vertically: her lines are the columns; a cell is
+/// empty when it is in layer 0. Disjoint groups of empty cells, packed
+/// greedily line by line:
+///
+/// * **Safe placements**: two empty cells next to each other along a
+///   line, neither with an empty neighbour across the lines (the
+///   opponent covers a cell only with such a neighbour, and cells only
+///   fill: these stay the player's).
+/// * **Areas**: four empty cells on two neighbouring lines and steps, both
+///   cells beyond one of the lines (across) filled or off the board.
+///   Playing on the other (far) line leaves the near line walled on both
+///   sides across: a second, safe, move.
+/// * **Vulnerable placements**: two empty cells next to each other along
+///   a line, left over by the above; the opponent may spoil one by
+///   covering one of its cells.
+///
+/// The opponent spoils an area or a vulnerable placement only by covering
+/// one of its cells, and one move covers two cells next to each other
+/// across the player's lines: at most two groups. `shared[i]` counts the
+/// groups of the first `i + 1` classes (areas, placements with two cells
+/// in reach, with one) that some pair of empty cells across the lines
+/// joins to another group of those classes. `waste` counts the runs of an odd number (at least 3)
+/// of empty cells across the lines with no cell in a group: the player
+/// plays only in its groups and safe placements, so the opponent's moves
+/// there (two cells next to each other in the run) leave a cell of each.
+pub fn domineering_packing_plain(b: &Board, p: Player) -> Packing {
+    let (w, h) = (b.width(), b.height());
+    let (lines, steps) = match p {
+        Player::Left => (w, h),
+        Player::Right => (h, w),
+    };
+    let empty = |line: usize, step: usize| {
+        let (r, c) = match p {
+            Player::Left => (step, line),
+            Player::Right => (line, step),
+        };
+        b.layer(0) & (1u128 << (r * w + c)) != 0
+    };
+    let blocked = |line: isize, step: usize| {
+        line < 0 || line as usize >= lines || !empty(line as usize, step)
+    };
+    // In the opponent's reach: empty with an empty neighbour across.
+    let reach = |line: usize, step: usize| {
+        empty(line, step)
+            && (!blocked(line as isize - 1, step) || !blocked(line as isize + 1, step))
+    };
+    const FREE: u16 = u16::MAX;
+    const SAFE: u16 = u16::MAX - 1;
+    let at = |line: usize, step: usize| line * steps + step;
+    let mut group = [FREE; 128];
+    let mut pk = Packing::default();
+    // Safe placements: runs of out-of-reach empty cells, paired off.
+    for line in 0..lines {
+        let mut step = 0;
+        while step + 1 < steps {
+            let pair = |s: usize| empty(line, s) && !reach(line, s);
+            if pair(step) && pair(step + 1) {
+                group[at(line, step)] = SAFE;
+                group[at(line, step + 1)] = SAFE;
+                pk.safe += 1;
+                step += 2;
+            } else {
+                step += 1;
+            }
+        }
+    }
+    // Areas, then vulnerable placements, each a group of its own, with
+    // its class (0 an area, 1 or 2 a placement with two or one cells in
+    // reach, 3 none: a safe placement after all).
+    let mut groups = 0u16;
+    let mut class = [3u8; 128];
+    for line in 0..lines.saturating_sub(1) {
+        for step in 0..steps.saturating_sub(1) {
+            let cells = [
+                (line, step),
+                (line, step + 1),
+                (line + 1, step),
+                (line + 1, step + 1),
+            ];
+            if cells
+                .iter()
+                .any(|&(l, s)| !empty(l, s) || group[at(l, s)] != FREE)
+            {
+                continue;
+            }
+            let l = line as isize;
+            let walled = (blocked(l - 1, step) && blocked(l - 1, step + 1))
+                || (blocked(l + 2, step) && blocked(l + 2, step + 1));
+            let beside = [line.checked_sub(1), Some(line + 2)]
+                .into_iter()
+                .flatten()
+                .filter(|&x| x < lines)
+                .any(|x| group[at(x, step)] < groups || group[at(x, step + 1)] < groups);
+            if walled && !beside {
+                for &(l, s) in &cells {
+                    group[at(l, s)] = groups;
+                }
+                class[usize::from(groups)] = 0;
+                groups += 1;
+                pk.areas += 1;
+            }
+        }
+    }
+    for line in 0..lines {
+        let mut step = 0;
+        while step + 1 < steps {
+            let free = |s: usize| empty(line, s) && group[at(line, s)] == FREE;
+            if free(step) && free(step + 1) {
+                group[at(line, step)] = groups;
+                group[at(line, step + 1)] = groups;
+                let c = match u8::from(reach(line, step)) + u8::from(reach(line, step + 1)) {
+                    2 => {
+                        pk.vuln_two += 1;
+                        1
+                    }
+                    1 => {
+                        pk.vuln_one += 1;
+                        2
+                    }
+                    // Out of reach (not left by the safe pairing, but so
+                    // counted if it were).
+                    _ => {
+                        pk.safe += 1;
+                        3
+                    }
+                };
+                class[usize::from(groups)] = c;
+                groups += 1;
+                step += 2;
+            } else {
+                step += 1;
+            }
+        }
+    }
+    // Groups one move of the opponent reaches together with another: the
+    // first classes that hold both.
+    let mut level = [3u8; 128];
+    for line in 0..lines.saturating_sub(1) {
+        for step in 0..steps {
+            if !(empty(line, step) && empty(line + 1, step)) {
+                continue;
+            }
+            let (g, k) = (group[at(line, step)], group[at(line + 1, step)]);
+            if g < groups && k < groups && g != k {
+                let (g, k) = (usize::from(g), usize::from(k));
+                let both = class[g].max(class[k]);
+                level[g] = level[g].min(both);
+                level[k] = level[k].min(both);
+            }
+        }
+    }
+    for (i, n) in pk.shared.iter_mut().enumerate() {
+        *n = level[..usize::from(groups)]
+            .iter()
+            .filter(|&&l| usize::from(l) <= i)
+            .count() as i64;
+    }
+    // Runs of empty cells across the lines (the other's lines) of odd
+    // length, at least 3, with no cell in a group: the player never plays
+    // there, so the other covers at most all but one of their cells.
+    for step in 0..steps {
+        let (mut run, mut grouped) = (0, false);
+        for line in 0..=lines {
+            if line < lines && empty(line, step) {
+                run += 1;
+                grouped |= group[at(line, step)] < groups;
+            } else {
+                pk.waste += i64::from(run >= 3 && run % 2 == 1 && !grouped);
+                (run, grouped) = (0, false);
+            }
+        }
+    }
+    pk
+}
+
+/// Whether the player with placements `p` and `free_p` free moves (a
+/// tail's), moving first (or `second`), can never be the first left
+/// without a move against the other, who can make at most `other.max`
+/// moves on the board, each covering two of its `other.usable` cells,
+/// and has `free_o` free moves. Reads `other.max` and `other.usable`
+/// only.
+///
+/// The player plays, while there is one, an unspoiled group (all its
+/// cells empty) of the first class that has one: areas (their far
+/// line), then vulnerable placements of two cells in the other's reach,
+/// then of one; then the near lines of its areas, its safe placements
+/// and its free moves, none of which the other can take. Say it is left
+/// without a move after `k` moves of its own, when the other has made
+/// `k` moves (`k + 1` moving second), `b` of them on the board. Every
+/// group was then played or spoiled. Take the first `i` classes, of `n`
+/// groups: once none of them was left unspoiled the player had played
+/// `n - s` of them, one a move, and the `s` spoiled were spoiled by the
+/// other's moves before its next turn, at most `n - s` (`n - s + 1`
+/// moving second) and at most `b`; `m` moves spoil at most
+/// `m + min(m, shared[i - 1] / 2)` of them (a move spoils two only if
+/// both are shared, each spoiled once). That bounds `s`, for each `i`. Every
+/// group not spoiled the player played out, so `k` is at least its safe
+/// and free moves, two for each area and one for each vulnerable
+/// placement left unspoiled; and the other's `2 b` cells and those
+/// groups' cells in its reach (four an area, two or one a placement) are
+/// different cells of its `usable` ones, and different from the `waste`
+/// it never covers. Spoiling as many of the first
+/// class as the bounds allow, then of the first two, then of all three,
+/// takes the most from both counts at once (each class weighs at least
+/// as much as the next in each). If no `b` up to `other.max` passes
+/// both, the player is never left without a move.
+pub fn packing_holds(p: Packing, free_p: i64, other: Counts, free_o: i64, second: bool) -> bool {
+    let classes = [p.areas, p.vuln_two, p.vuln_one];
+    // A quick no: the `b` whose cells fit whatever is spoiled, if the
+    // other's moves then cover every move the player could make (the loop
+    // below finds it too).
+    let (most_moves, most_cells) = (
+        p.safe + free_p + 2 * p.areas + p.vuln_two + p.vuln_one,
+        4 * p.areas + 2 * p.vuln_two + p.vuln_one,
+    );
+    let fits = other
+        .max
+        .min((other.usable - most_cells - p.waste).div_euclid(2));
+    if fits >= 0 && fits + free_o - i64::from(second) >= most_moves {
+        return false;
+    }
+
+    for b in 0..=other.max.max(0) {
+        if 2 * b > other.usable {
+            break;
+        }
+        let k = b + free_o - i64::from(second);
+        if k < 0 {
+            continue;
+        }
+        // The most of the first `i` classes spoiled, class by class.
+        let (mut n, mut before) = (0, 0);
+        let mut left = [0i64; 3];
+        for (i, &c) in classes.iter().enumerate() {
+            n += c;
+            // `s` may be spoiled if `s` is at most what the moves before
+            // the player's turn spoil, which holds for every smaller `s`
+            // too (fewer spoiled, more moves before): the most such `s`,
+            // by halving [0, n] (0 always may).
+            let may = |s: i64| {
+                let m = b.min(n - s + i64::from(second));
+                s <= m + m.min(p.shared[i] / 2)
+            };
+            let (mut most, mut above) = (0, n + 1);
+            while above - most > 1 {
+                let mid = (most + above) / 2;
+                if may(mid) {
+                    most = mid;
+                } else {
+                    above = mid;
+                }
+            }
+            let upto = most.min(before + c).max(before);
+            left[i] = c - (upto - before);
+            before = upto;
+        }
+        let [areas, two, one] = left;
+        let moves = p.safe + free_p + 2 * areas + two + one;
+        let cells = 4 * areas + 2 * two + one;
+        if k >= moves && 2 * b + cells + p.waste <= other.usable {
+            return false;
+        }
+    }
+    true
+}
+
+/// [`mover_sure_to_win`] by the packing: the mover (placements `m`) moving
+/// first is never left without a move against the other (counts `o`,
+/// of which `o.max` and `o.usable` are read).
+pub fn mover_sure_to_win_packed(m: Packing, o: Counts, lo: i64, hi: i64, mover: Player) -> bool {
+    let t = match mover {
+        Player::Left => lo,
+        Player::Right => hi,
+    };
+    let (mover_free, other_free) = free(mover, t);
+    packing_holds(m, mover_free, o, other_free, false)
+}
+
+/// [`mover_sure_to_lose`] by the packing: the other player (placements
+/// `o`) moving second is never left without a move against the mover
+/// (counts `m`, of which `m.max` and `m.usable` are read).
+pub fn mover_sure_to_lose_packed(m: Counts, o: Packing, lo: i64, hi: i64, mover: Player) -> bool {
+    let t = match mover {
+        Player::Left => hi,
+        Player::Right => lo,
+    };
+    let (mover_free, other_free) = free(mover, t);
+    packing_holds(o, other_free, m, mover_free, true)
+}
+
+/// [`decide_by_counts`] by the packing alone: whether the mover wins
+/// (`Some(true)`), loses (`Some(false)`), or the packing does not say.
+pub fn decide_by_packing(b: &Board, lo: i64, hi: i64, mover: Player) -> Option<bool> {
+    let other = mover.opponent();
+    let (m, o) = (domineering_counts(b, mover), domineering_counts(b, other));
+    if mover_sure_to_win_packed(domineering_packing(b, mover), o, lo, hi, mover) {
+        Some(true)
+    } else if mover_sure_to_lose_packed(m, domineering_packing(b, other), lo, hi, mover) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// [`domineering_packing_plain`] on bitboards (see there for what the
+/// counts are), for `p` (Left places vertically: her lines are the
+/// columns).
+pub fn domineering_packing(b: &Board, p: Player) -> Packing {
+    if b.width() == 0 || b.height() == 0 {
+        return domineering_packing_plain(b, p);
+    }
+    domineering_packing_in(&Lines::new(b.width(), b.height(), p), b.layer(0))
+}
+
+/// [`domineering_packing`] with the player's lines made already, for a
+/// board whose empty cells are `empty`.
+pub fn domineering_packing_in(l: &Lines, empty: Bits) -> Packing {
+    match &l.narrow {
+        Some(n) => n.packing(empty as u64),
+        None => l.wide.packing(empty),
+    }
 }

@@ -26,7 +26,24 @@
 //!    counted on bitboards and held equal, on random boards of every
 //!    shape, to its cell-by-cell twin ([`leaves::domineering_counts_plain`],
 //!    the definition); the tests hold both against plain minimax.
-//! 4. **This replay** ([`checker`]) and the text format ([`format`]),
+//! 4. **Its own packing of vulnerable placements for Domineering**
+//!    ([`leaves::domineering_packing`], [`leaves::packing_holds`]): the
+//!    mover's safe placements, walled areas and vulnerable placements
+//!    (those the opponent can spoil by covering one cell), which it plays
+//!    out most valuable first, against the opponent's most moves, bounded
+//!    by how many groups its moves can spoil before the mover reaches
+//!    them and by the cells in its reach that the mover's groups and its
+//!    own moves share out. Written from Bullock's idea (Obsequi), not
+//!    from the search's finer bound; counted on bitboards and held equal,
+//!    on random boards of every shape, to its cell-by-cell twin
+//!    ([`leaves::domineering_packing_plain`]); the tests hold it against
+//!    plain minimax on every position of every rectangle of up to 20
+//!    cells (with integer tails, read exactly and as ranges) and against
+//!    the search on random 6 x 6 to 8 x 8 positions. It is part of the
+//!    move counts (`cutoffs bounds`; the header is unchanged): a checker
+//!    from before it searches out, with its own rules, the positions a
+//!    proof leaves where only the packing decides.
+//! 5. **This replay** ([`checker`]) and the text format ([`format`]),
 //!    whose every line is bounded.
 //!
 //! It shares no code with the search whose answers it checks: not the

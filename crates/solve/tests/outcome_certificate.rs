@@ -464,11 +464,13 @@ fn version_one_certificates_are_still_read() {
 fn a_check_stops_when_its_progress_callback_says_so() {
     use partizan_solve::search::certificate::{check_reader, CertError, CertReader, CheckProgress};
     // Without values or bounds the proof is long enough for the checker to
-    // report several times while reading and replaying it.
+    // report several times while reading and replaying it (5 x 7: on 5 x 6
+    // the checker's own counts, with the packing of vulnerable placements,
+    // end the lines after fewer positions than it reports at).
     let rules = Domineering;
     let cert = certify_with(
         &rules,
-        ".....|.....|.....|.....|.....|.....",
+        ".....|.....|.....|.....|.....|.....|.....",
         Convention::Normal,
         0,
         false,

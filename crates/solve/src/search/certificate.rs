@@ -15,9 +15,10 @@
 //!   writes these: the search runs on the oracle's engine, whose table
 //!   then answers the prover's questions (does this move win?) about
 //!   whole boards; a line ends only where the checker's own rules decide
-//!   it ([`Leaves`]): by the move counts alone (`value-cells 0`) where
-//!   the certificate declares them, by the values of small regions where
-//!   it does not. (Older certificates that also stopped where the fast
+//!   it ([`Leaves`]): by the move counts alone (`value-cells 0`: safe
+//!   moves and protective areas, and the checker's own packing of
+//!   vulnerable placements) where the certificate declares them, by the
+//!   values of small regions where it does not. (Older certificates that also stopped where the fast
 //!   path's finer bound did, `cutoffs bounds fine`, are still read: the
 //!   checker searches those positions out with its own rules, which on
 //!   8 x 8 takes far longer than replaying a proof that goes on to its

@@ -1066,14 +1066,15 @@ pub fn packing_holds(p: Packing, free_p: i64, other: Counts, free_o: i64, second
         return false;
     }
 
-    for b in 0..=other.max.max(0) {
-        if 2 * b > other.usable {
+    // Only a `b` whose `k` reaches the safe and free moves, and whose
+    // cells leave room for the waste, can pass (the groups' moves and
+    // cells are at least 0).
+    let first = (p.safe + free_p + i64::from(second) - free_o).max(0);
+    for b in first..=other.max {
+        if 2 * b + p.waste > other.usable {
             break;
         }
         let k = b + free_o - i64::from(second);
-        if k < 0 {
-            continue;
-        }
         // The most of the first `i` classes spoiled, class by class.
         let (mut n, mut before) = (0, 0);
         let mut left = [0i64; 3];

@@ -24,6 +24,30 @@ fn random_board(rng: &mut Rng, h: usize, w: usize, holes: u64) -> Board {
     Domineering.parse(&text.join("|")).expect("parses")
 }
 
+/// The movers of `b` the packing decides (tail 0), each asserted to be
+/// decided as the search decides it.
+fn packing_agrees(b: &Board, config: &SearchConfig) -> Vec<Player> {
+    let said: Vec<_> = Player::BOTH
+        .into_iter()
+        .filter_map(|m| decide_by_packing(b, 0, 0, m).map(|w| (m, w)))
+        .collect();
+    if said.is_empty() {
+        return Vec::new();
+    }
+    let got = solve(&Domineering, b, config, &Control::default())
+        .expect("search")
+        .outcomes()
+        .expect("decided");
+    for &(mover, w) in &said {
+        let want = match mover {
+            Player::Left => got.left_first,
+            Player::Right => got.right_first,
+        };
+        assert_eq!(w, want, "{}, {mover:?} to move", Domineering.format(b));
+    }
+    said.into_iter().map(|(m, _)| m).collect()
+}
+
 #[test]
 fn packing_decides_random_large_boards_as_the_search_does() {
     let mut rng = Rng(2002);
@@ -38,23 +62,7 @@ fn packing_decides_random_large_boards_as_the_search_does() {
             domineering_counts(&b, Player::Left),
             domineering_counts(&b, Player::Right),
         );
-        let said: Vec<_> = Player::BOTH
-            .into_iter()
-            .filter_map(|m| decide_by_packing(&b, 0, 0, m).map(|w| (m, w)))
-            .collect();
-        if said.is_empty() {
-            continue;
-        }
-        let got = solve(&Domineering, &b, &config, &Control::default())
-            .expect("search")
-            .outcomes()
-            .expect("decided");
-        for (mover, w) in said {
-            let want = match mover {
-                Player::Left => got.left_first,
-                Player::Right => got.right_first,
-            };
-            assert_eq!(w, want, "{}, {mover:?} to move", Domineering.format(&b));
+        for mover in packing_agrees(&b, &config) {
             decided += 1;
             beyond_counts += usize::from(decide_by_counts(l, r, 0, 0, mover).is_none());
         }
@@ -106,4 +114,41 @@ fn packing_against_the_search_bounds() {
         }
     }
     eprintln!("of {tried}: search bounds {fine}, counts {counts}, counts or packing {packing}");
+}
+
+/// The positions a proof meets: reached from the empty 6 x 6, 7 x 7 and
+/// 7 x 8 boards by random play (each player in turn, 4 to 20 moves), where
+/// the packing decides, against the search (tail 0).
+#[test]
+fn packing_decides_positions_of_random_play_as_the_search_does() {
+    let mut rng = Rng(1729);
+    let mut config = SearchConfig::new(Convention::Normal);
+    config.table_bytes = 1 << 22;
+    let mut decided = 0;
+    for i in 0..1500 {
+        let (h, w) = [(6, 6), (7, 7), (7, 8)][i % 3];
+        let mut b = Domineering
+            .parse(&vec![".".repeat(w); h].join("|"))
+            .unwrap();
+        let plies = 4 + rng.below(17);
+        let mut mover = if rng.below(2) == 0 {
+            Player::Left
+        } else {
+            Player::Right
+        };
+        for _ in 0..plies {
+            let mut options = Vec::new();
+            Domineering.options(&b, mover, |o| {
+                options.push(o);
+            });
+            if options.is_empty() {
+                break;
+            }
+            b = options[rng.below(options.len() as u64) as usize];
+            mover = mover.opponent();
+        }
+        decided += packing_agrees(&b, &config).len();
+    }
+    eprintln!("decided {decided}");
+    assert!(decided > 50, "decided {decided}");
 }

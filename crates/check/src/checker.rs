@@ -356,7 +356,7 @@ impl<'r, R: Ruleset> Leaves<'r, R> {
         };
         let e = board.layer(0);
         // The safe moves and protective areas first (on bitboards, cheap),
-        // then the packing of vulnerable placements (cell by cell).
+        // then the packing of vulnerable placements (on bitboards too).
         Some(if win {
             let o = leaves::domineering_most_in(ol, e);
             leaves::mover_sure_to_win(leaves::domineering_sure_in(ml, e), o, lo, hi, mover)

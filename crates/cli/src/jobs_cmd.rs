@@ -193,21 +193,7 @@ impl Keep {
         match self {
             Keep::File(path) => (Kept::beside(path), false),
             Keep::Store { certs, .. } => (certs.clone(), false),
-            Keep::Nowhere => {
-                let stamp = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos());
-                let who = if first == Player::Left {
-                    "left"
-                } else {
-                    "right"
-                };
-                let dir = std::env::temp_dir().join(format!(
-                    "partizan-job-certs-{}-{stamp}-{who}",
-                    std::process::id()
-                ));
-                (dir, true)
-            }
+            Keep::Nowhere => (Kept::temporary(first), true),
         }
     }
 }

@@ -67,6 +67,25 @@ impl Kept {
         tree.with_file_name(name)
     }
 
+    /// A folder of a run's own for the certificates of `first`'s search
+    /// when its tree is kept nowhere, in the system's temporary folder
+    /// (named by the process, the time and the first player; the caller
+    /// removes it when the run ends).
+    pub fn temporary(first: Player) -> PathBuf {
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let who = if first == Player::Left {
+            "left"
+        } else {
+            "right"
+        };
+        std::env::temp_dir().join(format!(
+            "partizan-job-certs-{}-{stamp}-{who}",
+            std::process::id()
+        ))
+    }
+
     /// The folder.
     pub fn dir(&self) -> &Path {
         &self.dir

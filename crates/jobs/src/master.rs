@@ -20,7 +20,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use partizan_games::{Board, Player, Ruleset};
-use partizan_solve::search::{changed_cells, Knowledge, SearchError};
+use partizan_solve::search::{move_cells, Knowledge, SearchError};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -297,17 +297,9 @@ impl JobMove {
     /// The move from `root` to `after`.
     pub fn new<R: Ruleset>(rules: &R, root: &Board, after: &Board) -> JobMove {
         JobMove {
-            cells: JobMove::cells(root, after),
+            cells: move_cells(root, after),
             board: rules.format(after),
         }
-    }
-
-    /// The cells a move from `before` to `after` changes, 1-based.
-    pub fn cells(before: &Board, after: &Board) -> Vec<[usize; 2]> {
-        changed_cells(before, after)
-            .into_iter()
-            .map(|(row, col)| [row + 1, col + 1])
-            .collect()
     }
 }
 
@@ -1063,7 +1055,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
             let line = m.tree.most_proving_line();
             let line_moves = line
                 .windows(2)
-                .map(|w| JobMove::cells(&m.tree.nodes[w[0]].board, &m.tree.nodes[w[1]].board))
+                .map(|w| move_cells(&m.tree.nodes[w[0]].board, &m.tree.nodes[w[1]].board))
                 .collect();
             f(&JobProgress {
                 counts: m.counts.clone(),

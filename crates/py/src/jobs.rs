@@ -155,7 +155,7 @@ pub fn _outcome_jobs<'py>(
             Some(_) => {
                 let (dir, own) = match &jobs_file {
                     Some(path) => (Kept::beside(path), false),
-                    None => (own_certs_dir(first), true),
+                    None => (Kept::temporary(first), true),
                 };
                 let k = Kept::open(&dir, key).map_err(PyRuntimeError::new_err)?;
                 k.forget_unkept(r, &mut tree);
@@ -218,18 +218,6 @@ impl Drop for Owned {
             let _ = std::fs::remove_dir_all(self.kept.dir());
         }
     }
-}
-
-/// A folder of this run's own for its jobs' certificates, in the system's
-/// temporary folder.
-fn own_certs_dir(first: partizan_games::Player) -> std::path::PathBuf {
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    std::env::temp_dir().join(format!(
-        "partizan-job-certs-{}-{stamp}-{first:?}",
-        std::process::id()
-    ))
 }
 
 /// Write the whole certificate of `rep` (its jobs' certificates in `kept`)

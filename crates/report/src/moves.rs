@@ -10,9 +10,7 @@
 
 use partizan_games::{Board, Player};
 use partizan_solve::regions::canonical_key;
-use partizan_solve::search::{
-    changed_cells, solve, Control, First, Knowledge, SearchConfig, SearchError,
-};
+use partizan_solve::search::{solve, Control, First, Knowledge, SearchConfig, SearchError};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -195,14 +193,7 @@ pub fn judge_first_moves<R: Knowledge>(
     Ok(out)
 }
 
-/// The cells a move from `before` to `after` changes, as `[row, column]`,
-/// 1-based, top row first.
-pub fn move_cells(before: &Board, after: &Board) -> Vec<[usize; 2]> {
-    changed_cells(before, after)
-        .into_iter()
-        .map(|(row, col)| [row + 1, col + 1])
-        .collect()
-}
+pub use partizan_solve::search::move_cells;
 
 #[cfg(test)]
 mod tests {

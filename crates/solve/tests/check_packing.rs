@@ -10,19 +10,7 @@ use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, SearchConfig};
 
 mod common;
-use common::Rng;
-
-/// A random board of `h` x `w` with about `holes` in 10 cells blocked.
-fn random_board(rng: &mut Rng, h: usize, w: usize, holes: u64) -> Board {
-    let text: Vec<String> = (0..h)
-        .map(|_| {
-            (0..w)
-                .map(|_| if rng.below(10) < holes { '#' } else { '.' })
-                .collect()
-        })
-        .collect();
-    Domineering.parse(&text.join("|")).expect("parses")
-}
+use common::{random_board, Rng};
 
 /// The movers of `b` the packing decides (tail 0), each asserted to be
 /// decided as the search decides it.

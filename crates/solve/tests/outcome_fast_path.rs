@@ -5,7 +5,7 @@
 //! and with all of them, and each cutoff rule position by position (a
 //! decided position is decided the way brute force says).
 
-use common::Rng;
+use common::{random_board, Rng};
 use partizan_games::{Board, Domineering, Player, Ruleset};
 use partizan_solve::outcome::{wins_plain, Convention};
 use partizan_solve::search::domineering::{solve_with, Pos, Rules};
@@ -13,18 +13,6 @@ use partizan_solve::search::{solve, Control, Parallel, SearchConfig};
 use rustc_hash::FxHashMap;
 
 mod common;
-
-/// A random board of `h` x `w` with about `holes` in 10 cells blocked.
-fn random_board(rng: &mut Rng, h: usize, w: usize, holes: u64) -> Board {
-    let text: Vec<String> = (0..h)
-        .map(|_| {
-            (0..w)
-                .map(|_| if rng.below(10) < holes { '#' } else { '.' })
-                .collect()
-        })
-        .collect();
-    Domineering.parse(&text.join("|")).expect("parses")
-}
 
 fn brute(b: &Board, memo: &mut FxHashMap<(Board, bool), bool>) -> (bool, bool) {
     (

@@ -516,6 +516,16 @@ impl SearchReport {
     }
 }
 
+/// The cells a move from `before` to `after` changes, as `[row, column]`,
+/// 1-based, top row first (how reports and the job-level search name a
+/// move).
+pub fn move_cells(before: &Board, after: &Board) -> Vec<[usize; 2]> {
+    changed_cells(before, after)
+        .into_iter()
+        .map(|(row, col)| [row + 1, col + 1])
+        .collect()
+}
+
 /// The cells a move changed: every cell whose contents differ between
 /// `before` and `after`, as (row, column) pairs, top row first.
 pub fn changed_cells(before: &Board, after: &Board) -> Vec<(usize, usize)> {

@@ -20,6 +20,22 @@ impl Rng {
     }
 }
 
+/// A random Domineering board of `h` x `w` with about `holes` in 10 cells
+/// blocked.
+pub fn random_board(rng: &mut Rng, h: usize, w: usize, holes: u64) -> partizan_games::Board {
+    use partizan_games::Ruleset;
+    let text: Vec<String> = (0..h)
+        .map(|_| {
+            (0..w)
+                .map(|_| if rng.below(10) < holes { '#' } else { '.' })
+                .collect()
+        })
+        .collect();
+    partizan_games::Domineering
+        .parse(&text.join("|"))
+        .expect("parses")
+}
+
 /// The rows of `data/domineering_outcomes.txt`: (rows, cols, class), Left
 /// vertical, classes L, R, N, P.
 pub fn domineering_table() -> Vec<(usize, usize, String)> {

@@ -779,12 +779,22 @@ impl Builder {
         }
     }
 
-    /// Run a growth step on the build's pool.
-    fn grow(&self, f: impl FnOnce() -> Vec<Shape> + Send) -> Vec<Shape> {
+    /// The classes of `cells` cells grown from slice `k` of `n` of `prev`
+    /// (the whole size for `(0, 1)`), on the build's pool; interrupted when
+    /// the build's stop is raised during the growth.
+    fn grow(
+        &self,
+        prev: &[Shape],
+        cells: usize,
+        shard: (usize, usize),
+    ) -> Result<Vec<Shape>, AtlasError> {
+        let stop: &AtomicBool = &self.stop;
+        let f = || shard_shapes(prev, cells, shard, stop);
         match &self.pool {
             Some(p) => p.install(f),
             None => f(),
         }
+        .ok_or(AtlasError::Interrupted)
     }
 
     /// Take a stored level: its values, and its entries into the table when
@@ -1098,16 +1108,22 @@ fn value_level(
 /// classes of `cells - 1`, sorted): shard `k` of the size. The slices'
 /// children are disjoint (each class has one canonical parent) and together
 /// the whole size; the one cell is shard 0's.
-fn shard_shapes(prev: &[Shape], cells: usize, k: usize, n: usize) -> Vec<Shape> {
+/// `None` when `stop` was raised during the growth.
+fn shard_shapes(
+    prev: &[Shape],
+    cells: usize,
+    (k, n): (usize, usize),
+    stop: &AtomicBool,
+) -> Option<Vec<Shape>> {
     if cells == 1 {
-        return if k == 0 {
+        return Some(if k == 0 {
             vec![Shape::from_cells([(0, 0)]).expect("one cell")]
         } else {
             Vec::new()
-        };
+        });
     }
     let (lo, hi) = (prev.len() * k / n, prev.len() * (k + 1) / n);
-    Catalogue::grow_from(&prev[lo..hi], Group::Square)
+    Catalogue::grow_from_until(&prev[lo..hi], Group::Square, stop)
 }
 
 impl Builder {
@@ -1135,7 +1151,7 @@ impl Builder {
         if let Some(level) = store.load_level(cells, base)? {
             let mut total = 0;
             for k in 0..n {
-                let slice = self.grow(|| shard_shapes(prev, cells, k, n));
+                let slice = self.grow(prev, cells, (k, n))?;
                 total += slice.len();
                 if slice
                     .iter()
@@ -1160,7 +1176,7 @@ impl Builder {
         let mut per_thread = vec![0u64; workers.len()];
         let mut resets = 0u64;
         for k in 0..n {
-            let slice = self.grow(|| shard_shapes(prev, cells, k, n));
+            let slice = self.grow(prev, cells, (k, n))?;
             if let Some(sh) = store.load_shard(cells, base, k, n)? {
                 if sh.entries.len() != slice.len()
                     || sh.entries.iter().zip(&slice).any(|(e, s)| e.0 != *s)
@@ -1321,11 +1337,7 @@ impl Atlas {
             let top_shard = if cells == max { config.shard } else { None };
             // grow this size's classes from the previous size (a shard:
             // from its slice of it)
-            let shapes: Vec<Shape> = b.grow(|| match top_shard {
-                Some((k, n)) => shard_shapes(&prev, cells, k, n),
-                None if cells == 1 => shard_shapes(&prev, cells, 0, 1),
-                None => Catalogue::grow_from(&prev, Group::Square),
-            });
+            let shapes: Vec<Shape> = b.grow(&prev, cells, top_shard.unwrap_or((0, 1)))?;
             drop(std::mem::take(&mut prev));
             // sizes up to max - 2 are looked up by larger ones
             let into_table = cells + 2 <= max;

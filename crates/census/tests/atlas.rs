@@ -864,12 +864,34 @@ fn build_settings_past_their_limits_are_refused() {
     assert!(Atlas::build(&ok, &mut NoStore).is_ok());
 }
 
-/// A store that raises `stop` when the build is about to value `at`
-/// (everything else: the directory store's).
+/// A store that raises `stop` when the build is about to value `at`, or
+/// once it has been asked for level `on_load` (everything else: the
+/// directory store's); `loads` lists the levels it was asked for.
 struct StopAt {
     inner: DirStore,
-    at: partizan_census::atlas::BuildStep,
+    at: Option<partizan_census::atlas::BuildStep>,
+    on_load: Option<usize>,
+    loads: Vec<String>,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl StopAt {
+    /// The store over `dir` and the flag it raises (lowered).
+    fn new(
+        dir: &std::path::Path,
+        at: Option<partizan_census::atlas::BuildStep>,
+        on_load: Option<usize>,
+    ) -> (StopAt, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let store = StopAt {
+            inner: DirStore::new(dir),
+            at,
+            on_load,
+            loads: Vec::new(),
+            stop: std::sync::Arc::clone(&stop),
+        };
+        (store, stop)
+    }
 }
 
 impl partizan_census::atlas::AtlasStore for StopAt {
@@ -878,10 +900,25 @@ impl partizan_census::atlas::AtlasStore for StopAt {
         cells: usize,
         base: u32,
     ) -> Result<Option<partizan_census::atlas::Level>, AtlasError> {
-        self.inner.load_level(cells, base)
+        self.loads.push(format!("level {cells}"));
+        let level = self.inner.load_level(cells, base);
+        if self.on_load == Some(cells) {
+            self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        level
     }
     fn save_level(&mut self, level: &partizan_census::atlas::Level) -> Result<(), AtlasError> {
         self.inner.save_level(level)
+    }
+    fn load_shard(
+        &mut self,
+        cells: usize,
+        base: u32,
+        k: usize,
+        n: usize,
+    ) -> Result<Option<partizan_census::atlas::Level>, AtlasError> {
+        self.loads.push(format!("shard {k} of {n}"));
+        self.inner.load_shard(cells, base, k, n)
     }
     fn save_shard(
         &mut self,
@@ -912,7 +949,7 @@ impl partizan_census::atlas::AtlasStore for StopAt {
         self.inner.remove_parts(cells, n)
     }
     fn progress(&mut self, step: partizan_census::atlas::BuildStep) {
-        if step == self.at {
+        if Some(step) == self.at {
             self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     }
@@ -933,17 +970,13 @@ fn a_build_stopped_by_its_caller_resumes_to_the_same_atlas() {
         keep_entries: false,
         ..AtlasConfig::new(10)
     };
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let mut store = StopAt {
-        inner: DirStore::new(dir.path()),
-        // size 10 has 4,655 classes: 4 parts of 1,200; stopped in the third
-        at: partizan_census::atlas::BuildStep {
-            cells: 10,
-            shard: None,
-            part: (2, 4),
-        },
-        stop: std::sync::Arc::clone(&stop),
+    // size 10 has 4,655 classes: 4 parts of 1,200; stopped in the third
+    let third = partizan_census::atlas::BuildStep {
+        cells: 10,
+        shard: None,
+        part: (2, 4),
     };
+    let (mut store, stop) = StopAt::new(dir.path(), Some(third), None);
     let err = Atlas::build_until(&cfg, &mut store, stop).unwrap_err();
     assert!(matches!(err, AtlasError::Interrupted), "{err}");
     assert!(err.to_string().contains("a rerun resumes"), "{err}");
@@ -965,5 +998,47 @@ fn a_build_stopped_by_its_caller_resumes_to_the_same_atlas() {
             level_files(whole.path(), n),
             "level {n}"
         );
+    }
+}
+
+/// A stop raised while a size is grown ends the build in the growth step,
+/// before the size is looked up or valued: the largest levels spend most
+/// of a minute growing (18 cells: 56.9 M classes), which Ctrl-C or a
+/// memory budget should not have to wait out. The whole size's growth
+/// (level 9, raised when level 8 is read) and a shard's (level 10 in 3
+/// shards, raised when the merged level 10 is looked for); a rerun builds
+/// the same atlas.
+#[test]
+fn a_build_stops_during_a_growth_step() {
+    let whole = tempfile::tempdir().unwrap();
+    Atlas::build(&AtlasConfig::new(10), &mut DirStore::new(whole.path())).unwrap();
+    for (shards, built, stop_at) in [(None, 8, 8), (Some(3), 9, 10)] {
+        let dir = tempfile::tempdir().unwrap();
+        Atlas::build(&AtlasConfig::new(built), &mut DirStore::new(dir.path())).unwrap();
+        let cfg = AtlasConfig {
+            shards,
+            ..AtlasConfig::new(10)
+        };
+        let (mut store, stop) = StopAt::new(dir.path(), None, Some(stop_at));
+        let err = Atlas::build_until(&cfg, &mut store, stop).unwrap_err();
+        assert!(matches!(err, AtlasError::Interrupted), "{err}");
+        let asked: Vec<String> = (1..=stop_at).map(|n| format!("level {n}")).collect();
+        // nothing looked up or valued past the stop: no shard asked for
+        assert_eq!(store.loads, asked, "{shards:?}");
+        let past = |n: usize| format!("level-{n:02}");
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| (built + 1..=10).any(|n| name.starts_with(&past(n))))
+            .collect();
+        assert!(names.is_empty(), "{names:?}");
+        Atlas::build(&cfg, &mut DirStore::new(dir.path())).unwrap();
+        for n in 1..=10 {
+            assert_eq!(
+                level_files(dir.path(), n),
+                level_files(whole.path(), n),
+                "level {n}, {shards:?}"
+            );
+        }
     }
 }

@@ -258,7 +258,8 @@ fn keep_in_store(store: &StoreChoice, key: &str) -> Result<Option<InStore>> {
     }
 }
 
-/// One progress line: jobs, nodes/s across workers, the root's numbers.
+/// One progress line: jobs, nodes/s across workers (the jobs out counted
+/// as far as their workers have told), the root's numbers.
 fn progress_line(p: &JobProgress, first: Player) -> String {
     let c = &p.counts;
     let secs = (p.elapsed_ms as f64 / 1000.0).max(1e-3);
@@ -276,7 +277,7 @@ fn progress_line(p: &JobProgress, first: Player) -> String {
         c.unresolved,
         p.in_flight,
         p.live_workers,
-        c.worker_nodes as f64 / secs,
+        (c.worker_nodes + p.out_nodes) as f64 / secs,
         if c.claims > 0 {
             format!("{} agreed", c.agreed)
         } else {

@@ -796,3 +796,86 @@ fn agreement_of_two_workers_and_a_flipping_worker() {
     }
     assert!(!cert.exists());
 }
+
+/// While a long job is out, the progress lines count the nodes its
+/// `partizan job-worker` process tells as it searches: before any job has
+/// answered, the rate across workers is already above zero. A worker that
+/// adds progress lines of its own (for a job that is not out, or counts
+/// out of thin air) changes nothing but the display: no failure, no
+/// strike, the plain search's answer.
+#[test]
+fn progress_lines_count_the_nodes_of_jobs_still_out() {
+    use std::io::BufRead;
+    let board = ["........."; 9].join("|");
+    let mut child = partizan()
+        .args([
+            "outcome",
+            "domineering",
+            &board,
+            "--no-store",
+            "--first",
+            "left",
+        ])
+        .args([
+            "--jobs",
+            "1",
+            "--job-plies",
+            "1",
+            "--job-nodes",
+            "1000000000",
+        ])
+        .args(["--progress=1", "--max-seconds", "8"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut counted = None;
+    for line in std::io::BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let rate = line
+            .split(" worker nodes/s")
+            .next()
+            .and_then(|head| head.rsplit(' ').next())
+            .and_then(|n| n.parse::<f64>().ok());
+        if line.contains("(0 proved, 0 disproved, 0 unresolved), 1 out") && rate > Some(0.0) {
+            counted = Some(line.clone());
+            let pid = child.id().to_string();
+            Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+            break;
+        }
+        seen.push(line);
+    }
+    let _ = child.wait();
+    assert!(counted.is_some(), "no line counted the job out: {seen:?}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_partizan");
+    let chatty = script(
+        dir.path(),
+        "chatty.sh",
+        &format!(
+            "{bin} job-worker | sed -u -e 's/^{{\"job\"/{{\"progress\":999999,\"nodes\":5}}\\n\
+             {{\"progress\":0,\"nodes\":18446744073709551615}}\\n{{\"job\"/'"
+        ),
+    );
+    let small = ".....|.....|.....|.....|.....";
+    let got = json(&[
+        "--json",
+        "outcome",
+        "domineering",
+        small,
+        "--worker-command",
+        &chatty,
+        "--job-nodes",
+        "20000",
+        "--job-plies",
+        "2",
+    ]);
+    assert_eq!(got["class"], plain("domineering", small), "{got}");
+    for s in got["searches"].as_array().unwrap() {
+        assert_eq!(s["counts"]["failures"], 0, "{s}");
+        assert_eq!(s["workers"][0]["strikes"], 0, "{s}");
+        assert!(s["counts"]["sent"].as_u64().unwrap() > 1, "{s}");
+    }
+}

@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -25,13 +25,21 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 
 use crate::job::{Answer, Job, Reply};
-use crate::wire::{job_to_line, line_job_id, reply_from_line, MAX_REPLY_LINE};
+use crate::wire::{
+    job_to_line, job_to_line_telling, line_job_id, progress_from_line, reply_from_line,
+    MAX_REPLY_LINE,
+};
 use crate::worker::Worker;
 
 /// How often a waiting slot looks at its stop flag.
 const POLL: Duration = Duration::from_millis(50);
 
-type Waiting = Arc<Mutex<HashMap<u64, Sender<String>>>>;
+/// How often a child that offers it tells the nodes of the job it runs.
+const TELL_EVERY: Duration = Duration::from_secs(1);
+
+/// The jobs out: where each one's answer goes, and the nodes its worker
+/// has told so far.
+type Waiting = Arc<Mutex<HashMap<u64, (Sender<String>, Arc<AtomicU64>)>>>;
 
 /// One running child.
 struct Running {
@@ -40,6 +48,9 @@ struct Running {
     waiting: Waiting,
     /// Set by the reader when the child's output ends (or is refused).
     ended: Arc<Mutex<Option<String>>>,
+    /// The child's ready line offered to tell the nodes of a job as it
+    /// runs (`"progress":true`).
+    tells: bool,
 }
 
 /// A child process that runs jobs; see the module documentation.
@@ -63,6 +74,8 @@ struct Ready {
     name: Option<String>,
     #[serde(default)]
     why: Option<String>,
+    #[serde(default)]
+    progress: bool,
 }
 
 /// Read one line of at most `max` bytes (without its newline); `None` at
@@ -161,6 +174,13 @@ impl Bridge {
                     match read_line_bounded(&mut out, MAX_REPLY_LINE) {
                         Ok(Some(line)) => {
                             let mut waiting = w.lock().unwrap_or_else(|p| p.into_inner());
+                            // a job's nodes so far: shown, never believed
+                            if let Some((id, nodes)) = progress_from_line(&line) {
+                                if let Some((_, seen)) = waiting.get(&id) {
+                                    seen.store(nodes, Relaxed);
+                                }
+                                continue;
+                            }
                             let to = match line_job_id(&line) {
                                 Some(id) if waiting.contains_key(&id) => waiting.remove(&id),
                                 // one job out: whatever comes is its answer (judged)
@@ -170,7 +190,7 @@ impl Bridge {
                                 }
                                 _ => break "a line that answers no job out".to_string(),
                             };
-                            if let Some(tx) = to {
+                            if let Some((tx, _)) = to {
                                 let _ = tx.send(line);
                             }
                         }
@@ -232,13 +252,15 @@ impl Bridge {
                 stdin,
                 waiting,
                 ended,
+                tells: ready.progress,
             },
             ready,
         ))
     }
 
-    /// Send `job`: the channel its answer comes on, or why it cannot go.
-    fn send(&self, job: &Job) -> Result<Receiver<String>, String> {
+    /// Send `job`: the channel its answer comes on, or why it cannot go;
+    /// `seen` is kept at the nodes the child tells while the job runs.
+    fn send(&self, job: &Job, seen: Arc<AtomicU64>) -> Result<Receiver<String>, String> {
         let mut guard = self.running.lock().unwrap_or_else(|p| p.into_inner());
         let dead = guard
             .as_ref()
@@ -258,8 +280,12 @@ impl Bridge {
         run.waiting
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .insert(job.id, tx);
-        let line = job_to_line(job);
+            .insert(job.id, (tx, seen));
+        let line = if run.tells {
+            job_to_line_telling(job, TELL_EVERY)
+        } else {
+            job_to_line(job)
+        };
         if let Err(e) = writeln!(run.stdin, "{line}").and_then(|()| run.stdin.flush()) {
             run.waiting
                 .lock()
@@ -359,14 +385,19 @@ impl Worker for BridgeSlot {
     }
 
     fn run(&self, job: &Job, stop: &AtomicBool) -> Reply {
+        self.run_watched(job, stop, &AtomicU64::new(0))
+    }
+
+    fn run_watched(&self, job: &Job, stop: &AtomicBool, seen: &AtomicU64) -> Reply {
         let start = Instant::now();
+        let told = Arc::new(AtomicU64::new(0));
         let failed = |why: String| Reply {
             job: job.id,
             answer: Answer::Failed(why),
             nodes: 0,
             elapsed: start.elapsed(),
         };
-        let rx = match self.bridge.send(job) {
+        let rx = match self.bridge.send(job, Arc::clone(&told)) {
             Ok(rx) => rx,
             Err(why) => return failed(why),
         };
@@ -374,6 +405,7 @@ impl Worker for BridgeSlot {
             match rx.recv_timeout(POLL) {
                 Ok(line) => return reply_from_line(&line).unwrap_or_else(failed),
                 Err(RecvTimeoutError::Timeout) => {
+                    seen.store(told.load(Relaxed), Relaxed);
                     if stop.load(Relaxed) {
                         self.bridge.cancel(job.id);
                         return failed("stopped".into());

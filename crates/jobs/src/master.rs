@@ -13,14 +13,14 @@
 
 use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use partizan_games::{Board, Player, Ruleset};
-use partizan_solve::search::{move_cells, Knowledge, SearchError};
+use partizan_solve::search::{move_cells, Control, Knowledge, SearchError};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -326,6 +326,12 @@ pub struct JobProgress {
     pub in_flight: usize,
     /// Workers not retired.
     pub live_workers: usize,
+    /// The nodes searched so far in the jobs out, as the workers report
+    /// them while they search (local workers and `partizan job-worker`
+    /// processes do; a Dask cluster's jobs are counted when they answer):
+    /// with [`JobCounts::worker_nodes`], the work done so far, for the
+    /// rate a display shows while jobs of many minutes are out.
+    pub out_nodes: u64,
     /// The root's proof and disproof numbers.
     pub root_numbers: (u64, u64),
     /// The most-proving line's depth in the tree.
@@ -407,6 +413,9 @@ struct Slot {
     name: String,
     tx: Option<Sender<Job>>,
     stop: Arc<AtomicBool>,
+    /// The nodes of the job out, as the worker reports them while it
+    /// searches (0 between jobs, or from a worker that does not say).
+    seen: Arc<AtomicU64>,
     handle: Option<JoinHandle<()>>,
     flight: Option<Flight>,
     report: WorkerReport,
@@ -435,30 +444,34 @@ impl Pool {
         for (i, w) in workers.into_iter().enumerate() {
             let (tx, job_rx) = mpsc::channel::<Job>();
             let stop = Arc::new(AtomicBool::new(false));
+            let seen = Arc::new(AtomicU64::new(0));
             let name = w.name();
             let res_tx = res_tx.clone();
-            let st = Arc::clone(&stop);
+            let (st, sn) = (Arc::clone(&stop), Arc::clone(&seen));
             let judge = Arc::clone(judge);
             let handle = std::thread::Builder::new()
                 .name(format!("job-worker-{i}"))
                 .spawn(move || {
                     for job in job_rx {
-                        let r = std::panic::catch_unwind(AssertUnwindSafe(|| w.run(&job, &st)))
-                            .map_err(|p| panic_message(p.as_ref()))
-                            .and_then(|reply| {
-                                let t = Instant::now();
-                                let verdict = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                                    judge(&job, &reply)
-                                }))
-                                .map_err(|p| {
-                                    format!("the check panicked: {}", panic_message(p.as_ref()))
-                                })?;
-                                Ok(Judged {
-                                    reply,
-                                    verdict,
-                                    check_ms: t.elapsed().as_millis() as u64,
-                                })
-                            });
+                        sn.store(0, Relaxed);
+                        let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                            w.run_watched(&job, &st, &sn)
+                        }))
+                        .map_err(|p| panic_message(p.as_ref()));
+                        sn.store(0, Relaxed);
+                        let r = r.and_then(|reply| {
+                            let t = Instant::now();
+                            let verdict =
+                                std::panic::catch_unwind(AssertUnwindSafe(|| judge(&job, &reply)))
+                                    .map_err(|p| {
+                                        format!("the check panicked: {}", panic_message(p.as_ref()))
+                                    })?;
+                            Ok(Judged {
+                                reply,
+                                verdict,
+                                check_ms: t.elapsed().as_millis() as u64,
+                            })
+                        });
                         if res_tx.send((i, job.id, r)).is_err() {
                             break;
                         }
@@ -473,6 +486,7 @@ impl Pool {
                 name,
                 tx: Some(tx),
                 stop,
+                seen,
                 handle: Some(handle),
                 flight: None,
             });
@@ -482,6 +496,15 @@ impl Pool {
 
     fn in_flight(&self) -> usize {
         self.slots.iter().filter(|s| s.flight.is_some()).count()
+    }
+
+    /// The nodes of the jobs out so far, as their workers report them.
+    fn seen(&self) -> u64 {
+        self.slots
+            .iter()
+            .filter(|s| s.flight.is_some())
+            .map(|s| s.seen.load(Relaxed))
+            .sum()
     }
 
     fn live(&self) -> usize {
@@ -598,13 +621,17 @@ impl<R: Knowledge> Master<'_, R> {
         self.claims.remove(&n);
         let (board, mover) = (self.tree.nodes[n].board, self.tree.nodes[n].mover);
         self.counts.searched_here += 1;
+        let ctl = Control {
+            stop: self.stop,
+            ..Control::default()
+        };
         let (s, _, nodes) = match search_here(
             self.rules,
             &board,
             mover,
             self.cfg.local_nodes,
             self.cfg.table_bytes,
-            self.stop,
+            &ctl,
         ) {
             Err(SearchError::Stopped { .. }) => return Err(JobError::Stopped(self.jobs_done())),
             r => r?,
@@ -613,12 +640,11 @@ impl<R: Knowledge> Master<'_, R> {
         match s {
             Searched::Decided(w) => {
                 if let Some(keep) = self.keep {
-                    let text =
-                        prove_here(self.rules, &board, mover, self.cfg.table_bytes, self.stop)
-                            .map_err(|e| match e {
-                                SearchError::Stopped { .. } => JobError::Stopped(self.jobs_done()),
-                                e => JobError::Search(e),
-                            })?;
+                    let text = prove_here(self.rules, &board, mover, self.cfg.table_bytes, &ctl)
+                        .map_err(|e| match e {
+                            SearchError::Stopped { .. } => JobError::Stopped(self.jobs_done()),
+                            e => JobError::Search(e),
+                        })?;
                     keep(&board, mover, &text).map_err(JobError::Checkpoint)?;
                 }
                 self.resolve(n, w)
@@ -1061,6 +1087,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
                 counts: m.counts.clone(),
                 in_flight: m.out_after_dispatch.max(pool.in_flight()),
                 live_workers: pool.live(),
+                out_nodes: pool.seen(),
                 root_numbers,
                 line_depth: line.len() - 1,
                 line: line_moves,
@@ -1166,7 +1193,10 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
             first,
             cfg.local_nodes,
             cfg.table_bytes,
-            control.stop,
+            &Control {
+                stop: control.stop,
+                ..Control::default()
+            },
         )
         .map_err(|e| match e {
             SearchError::Stopped { .. } => JobError::Stopped(m.jobs_done()),

@@ -4,11 +4,14 @@
 //! ```text
 //! master → worker   {"id":7,"ruleset":"domineering","board":"...","mover":"L","max_nodes":1048576,"table_bytes":16777216}
 //!                   (and "certify":false when no certificate is wanted: the agreement of two workers)
+//!                   (and "progress_ms":5000 to a worker whose ready line offered "progress":true)
 //! master → worker   {"cancel":7}                      (a bridge of many jobs may drop one)
+//! worker → master   {"progress":7,"nodes":12345}      (while job 7 runs, every progress_ms, when asked)
 //! worker → master   {"job":7,"answer":"win","certificate":"...","nodes":12345,"elapsed_ms":40}
 //!                   (no "certificate" for a job sent with "certify":false)
 //!                   answer: "win" | "loss" (for the mover), "unresolved", "failed" (with "why")
-//! bridge → master   {"ready":true,"workers":4,"name":"dask tcp://..."}   (first line of a bridge)
+//! bridge → master   {"ready":true,"workers":4,"name":"dask tcp://..."}   (first line of a bridge;
+//!                   `partizan job-worker` adds "progress":true: it tells the nodes of a long job)
 //!                   {"ready":false,"why":"..."}                           (it could not start)
 //! ```
 //!
@@ -19,7 +22,8 @@
 //! reply that does is still only a claim ([`crate::verify`]).
 
 use std::io::{BufRead, Write};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use partizan_games::{with_rules, Player, Rules};
@@ -44,6 +48,31 @@ pub fn job_to_line(job: &Job) -> String {
     serde_json::to_string(job).expect("a job serializes")
 }
 
+/// A job as one line of JSON that asks the worker to tell the nodes of
+/// its search every `every` while it runs (`{"progress":ID,"nodes":N}`
+/// lines before the reply): for a worker whose ready line offers it.
+pub fn job_to_line_telling(job: &Job, every: Duration) -> String {
+    let mut v = serde_json::to_value(job).expect("a job serializes");
+    v["progress_ms"] = Value::from(every.as_millis().max(1) as u64);
+    v.to_string()
+}
+
+/// The job and nodes a progress line of a worker tells
+/// (`{"progress":ID,"nodes":N}`), or `None` for a line that is not one.
+pub fn progress_from_line(line: &str) -> Option<(u64, u64)> {
+    if !line.starts_with("{\"progress\":") || line.len() > 200 {
+        return None;
+    }
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Told {
+        progress: u64,
+        nodes: u64,
+    }
+    let t: Told = serde_json::from_str(line).ok()?;
+    Some((t.progress, t.nodes))
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JobLine {
@@ -55,6 +84,8 @@ struct JobLine {
     table_bytes: usize,
     #[serde(default = "yes")]
     certify: bool,
+    #[serde(default)]
+    progress_ms: Option<u64>,
 }
 
 fn yes() -> bool {
@@ -64,13 +95,22 @@ fn yes() -> bool {
 /// A job read from a line (the worker's side: a master's line that does
 /// not read is answered with a failure).
 pub fn job_from_line(line: &str) -> Result<Job, String> {
+    job_and_telling(line).map(|(job, _)| job)
+}
+
+/// A job read from a line, with how often the master wants to be told
+/// the nodes of its search (`None`: only the reply).
+fn job_and_telling(line: &str) -> Result<(Job, Option<Duration>), String> {
     let j: JobLine = serde_json::from_str(line).map_err(|e| format!("not a job: {e}"))?;
+    let every = j
+        .progress_ms
+        .map(|ms| Duration::from_millis(ms.clamp(100, 3_600_000)));
     let mover = match j.mover.as_str() {
         "L" => Player::Left,
         "R" => Player::Right,
         m => return Err(format!("not a job: mover {m:?} is neither L nor R")),
     };
-    Ok(Job {
+    let job = Job {
         id: j.id,
         ruleset: j.ruleset,
         board: j.board,
@@ -78,7 +118,8 @@ pub fn job_from_line(line: &str) -> Result<Job, String> {
         max_nodes: j.max_nodes,
         table_bytes: j.table_bytes,
         certify: j.certify,
-    })
+    };
+    Ok((job, every))
 }
 
 /// A reply as one line of JSON (no newline), its job first.
@@ -174,7 +215,8 @@ pub(crate) fn line_job_id(line: &str) -> Option<u64> {
 
 /// What a line to a worker asks.
 pub(crate) enum Request {
-    Job(Job),
+    /// A job, and how often to tell its nodes while it runs.
+    Job(Job, Option<Duration>),
     /// A cancel (one job at a time: nothing to cancel but the process).
     Cancel,
 }
@@ -186,7 +228,7 @@ pub(crate) fn request_from_line(line: &str) -> Result<Request, String> {
             return Ok(Request::Cancel);
         }
     }
-    job_from_line(line).map(Request::Job)
+    job_and_telling(line).map(|(job, every)| Request::Job(job, every))
 }
 
 /// Search one job with this build's own search, for whichever ruleset it
@@ -194,6 +236,16 @@ pub(crate) fn request_from_line(line: &str) -> Result<Request, String> {
 /// limit, whatever the job asks), and answer (a bad job is answered with a
 /// failure).
 pub fn run_job(job: &Job, stop: &AtomicBool, max_table: usize) -> Reply {
+    run_job_watched(job, stop, max_table, None)
+}
+
+/// [`run_job`], keeping `seen` (when given) at the nodes searched so far.
+fn run_job_watched(
+    job: &Job,
+    stop: &AtomicBool,
+    max_table: usize,
+    seen: Option<&AtomicU64>,
+) -> Reply {
     let failed = |why: String| Reply {
         job: job.id,
         answer: Answer::Failed(why),
@@ -206,8 +258,56 @@ pub fn run_job(job: &Job, stop: &AtomicBool, max_table: usize) -> Reply {
     };
     let mut job = job.clone();
     job.table_bytes = job.table_bytes.min(max_table);
-    with_rules!(rules, |r| LocalWorker::new(*r, "job-worker")
-        .run(&job, stop))
+    with_rules!(rules, |r| {
+        let w = LocalWorker::new(*r, "job-worker");
+        match seen {
+            Some(seen) => w.run_watched(&job, stop, seen),
+            None => w.run(&job, stop),
+        }
+    })
+}
+
+/// [`run_job`] on a thread of its own, writing a progress line
+/// (`{"progress":ID,"nodes":N}`) to `output` every `every` while it runs,
+/// when the count has moved. A progress line that cannot be written (the
+/// master is gone) stops the job.
+fn run_job_telling(
+    job: &Job,
+    max_table: usize,
+    every: Duration,
+    output: &mut impl Write,
+) -> std::io::Result<Reply> {
+    let (stop, seen) = (AtomicBool::new(false), AtomicU64::new(0));
+    std::thread::scope(|s| {
+        let (tx, rx) = mpsc::channel();
+        let (stop, seen) = (&stop, &seen);
+        s.spawn(move || {
+            let _ = tx.send(run_job_watched(job, stop, max_table, Some(seen)));
+        });
+        let mut told = 0;
+        loop {
+            match rx.recv_timeout(every) {
+                Ok(reply) => return Ok(reply),
+                Err(RecvTimeoutError::Timeout) => {
+                    let n = seen.load(Relaxed);
+                    if n == told {
+                        continue;
+                    }
+                    told = n;
+                    let line = format!("{{\"progress\":{},\"nodes\":{n}}}", job.id);
+                    if let Err(e) = writeln!(output, "{line}").and_then(|()| output.flush()) {
+                        stop.store(true, Relaxed);
+                        return Err(e);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(std::io::Error::other(
+                        "the job's thread ended without a reply",
+                    ))
+                }
+            }
+        }
+    })
 }
 
 /// [`run_job`] on a line: the reply line (what a Dask task runs).
@@ -241,6 +341,7 @@ pub fn serve(
         "ready": true,
         "workers": 1,
         "name": format!("job-worker {}", std::process::id()),
+        "progress": true,
     });
     writeln!(output, "{ready}")?;
     output.flush()?;
@@ -252,7 +353,10 @@ pub fn serve(
         }
         let reply = match request_from_line(line.trim_end()) {
             Ok(Request::Cancel) => continue,
-            Ok(Request::Job(job)) => run_job(&job, &stop, max_table),
+            Ok(Request::Job(job, None)) => run_job(&job, &stop, max_table),
+            Ok(Request::Job(job, Some(every))) => {
+                run_job_telling(&job, max_table, every, &mut output)?
+            }
             Err(why) => Reply {
                 job: 0,
                 answer: Answer::Failed(why),
@@ -388,5 +492,73 @@ mod tests {
         assert_eq!(lines[0].job, 3);
         assert!(matches!(lines[1].answer, Answer::Failed(_)));
         assert!(matches!(&lines[2].answer, Answer::Failed(w) if w.contains("no-such-game")));
+    }
+
+    /// A job line that asks for progress is told the nodes of its search
+    /// as it runs (every 100 ms here), the counts rising and never past
+    /// the reply's, then answered as any job; the ready line offers it,
+    /// and a line without the request gets only the reply.
+    #[test]
+    fn a_job_that_asks_is_told_its_nodes_as_it_runs() {
+        let job = Job {
+            id: 9,
+            ruleset: "domineering".into(),
+            board: ["........."; 9].join("|"),
+            mover: Player::Left,
+            // most of a second of a 9x9 search: unresolved
+            max_nodes: 2_000_000,
+            table_bytes: 1 << 22,
+            certify: false,
+        };
+        let line = job_to_line_telling(&job, Duration::from_millis(100));
+        assert_eq!(job_from_line(&line).unwrap(), job);
+        for (input, told) in [(line, true), (job_to_line(&job), false)] {
+            let mut out = Vec::new();
+            assert_eq!(
+                serve(format!("{input}\n").as_bytes(), &mut out, MAX_JOB_TABLE).unwrap(),
+                1
+            );
+            let text = String::from_utf8(out).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let ready: Value = serde_json::from_str(lines[0]).unwrap();
+            assert_eq!(ready["progress"], Value::Bool(true));
+            let reply = reply_from_line(lines.last().unwrap()).unwrap();
+            assert_eq!((reply.job, &reply.answer), (9, &Answer::Unresolved));
+            let counts: Vec<u64> = lines[1..lines.len() - 1]
+                .iter()
+                .map(|l| {
+                    let (id, n) = progress_from_line(l).unwrap_or_else(|| panic!("{l}"));
+                    assert_eq!(id, 9);
+                    n
+                })
+                .collect();
+            if told {
+                assert!(!counts.is_empty(), "{text}");
+                assert!(counts.windows(2).all(|w| w[0] < w[1]), "{counts:?}");
+                assert!(counts[0] > 0 && *counts.last().unwrap() <= reply.nodes);
+            } else {
+                assert!(counts.is_empty(), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn progress_lines_read_only_as_progress() {
+        assert_eq!(
+            progress_from_line("{\"progress\":3,\"nodes\":17}"),
+            Some((3, 17))
+        );
+        for not in [
+            "{\"job\":3,\"answer\":\"unresolved\"}",
+            "{\"progress\":3}",
+            "{\"progress\":3,\"nodes\":-1}",
+            "{\"progress\":3,\"nodes\":1,\"answer\":\"win\"}",
+            " {\"progress\":3,\"nodes\":1}",
+            "garbage",
+        ] {
+            assert_eq!(progress_from_line(not), None, "{not}");
+        }
+        // a progress line is no reply
+        assert!(reply_from_line("{\"progress\":3,\"nodes\":17}").is_err());
     }
 }

@@ -4,13 +4,15 @@
 //! [`LocalWorker`] here runs the library's own outcome search and proves
 //! its answer with a certificate.
 
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 use partizan_games::{Board, Player};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::certificate::write_certificate;
-use partizan_solve::search::{solve, Control, First, Knowledge, SearchConfig, SearchError};
+use partizan_solve::search::{
+    solve, Control, First, Knowledge, Progress, SearchConfig, SearchError,
+};
 
 use crate::job::{Answer, Job, Reply};
 
@@ -27,7 +29,19 @@ pub trait Worker: Send + Sync + 'static {
     /// not answer within the master's timeout, loses the job (the master
     /// hands it out again) and is not asked again.
     fn run(&self, job: &Job, stop: &AtomicBool) -> Reply;
+
+    /// [`Worker::run`], keeping `seen` at the nodes the job's search has
+    /// visited so far, as the worker reports them, for a progress display
+    /// of a long job (nothing is decided by it; the master counts a job's
+    /// nodes from its reply). The default reports nothing.
+    fn run_watched(&self, job: &Job, stop: &AtomicBool, seen: &AtomicU64) -> Reply {
+        let _ = seen;
+        self.run(job, stop)
+    }
 }
+
+/// How often a job's search reports its nodes to a watcher.
+pub const SEEN_EVERY: Duration = Duration::from_millis(250);
 
 /// The outcome of one budgeted search of a job's position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,14 +81,10 @@ pub(crate) fn search_here<R: Knowledge>(
     mover: Player,
     max_nodes: u64,
     table_bytes: usize,
-    stop: Option<&AtomicBool>,
+    ctl: &Control<'_>,
 ) -> Result<(Searched, Option<Board>, u64), SearchError> {
     let cfg = job_config(rules, mover, Some(max_nodes), table_bytes);
-    let ctl = Control {
-        stop,
-        ..Control::default()
-    };
-    match solve(rules, board, &cfg, &ctl) {
+    match solve(rules, board, &cfg, ctl) {
         Ok(rep) => {
             let nodes = rep.total().nodes;
             let fp = match mover {
@@ -97,15 +107,11 @@ pub(crate) fn prove_here<R: Knowledge>(
     board: &Board,
     mover: Player,
     table_bytes: usize,
-    stop: Option<&AtomicBool>,
+    ctl: &Control<'_>,
 ) -> Result<String, SearchError> {
     let cfg = job_config(rules, mover, None, table_bytes);
-    let ctl = Control {
-        stop,
-        ..Control::default()
-    };
     let mut text = Vec::new();
-    write_certificate(rules, board, &cfg, &ctl, &mut text)?;
+    write_certificate(rules, board, &cfg, ctl, &mut text)?;
     String::from_utf8(text).map_err(|e| SearchError::Inconsistent(e.to_string()))
 }
 
@@ -127,7 +133,14 @@ impl<R: Knowledge + Clone + 'static> LocalWorker<R> {
         }
     }
 
-    fn answer(&self, job: &Job, stop: &AtomicBool) -> Result<(Answer, u64), String> {
+    /// The job's answer and the nodes of its search; `seen` (when given)
+    /// kept at the nodes so far, the proof's added to the search's.
+    fn answer(
+        &self,
+        job: &Job,
+        stop: &AtomicBool,
+        seen: Option<&AtomicU64>,
+    ) -> Result<(Answer, u64), String> {
         if job.ruleset != self.rules.name() {
             return Err(format!(
                 "this worker plays {}, not {}",
@@ -139,15 +152,27 @@ impl<R: Knowledge + Clone + 'static> LocalWorker<R> {
             .rules
             .parse(&job.board)
             .map_err(|e| format!("bad board: {e}"))?;
+        let searched_before = AtomicU64::new(0);
+        let tell = |p: &Progress| {
+            if let Some(seen) = seen {
+                seen.store(searched_before.load(Relaxed) + p.nodes, Relaxed);
+            }
+        };
+        let ctl = Control {
+            stop: Some(stop),
+            progress: seen.map(|_| &tell as &(dyn Fn(&Progress) + Sync)),
+            interval: SEEN_EVERY,
+        };
         let (searched, _, nodes) = search_here(
             &self.rules,
             &board,
             job.mover,
             job.max_nodes,
             job.table_bytes,
-            Some(stop),
+            &ctl,
         )
         .map_err(|e| e.to_string())?;
+        searched_before.store(nodes, Relaxed);
         let Searched::Decided(mover_wins) = searched else {
             return Ok((Answer::Unresolved, nodes));
         };
@@ -160,7 +185,7 @@ impl<R: Knowledge + Clone + 'static> LocalWorker<R> {
                 nodes,
             ));
         }
-        let certificate = prove_here(&self.rules, &board, job.mover, job.table_bytes, Some(stop))
+        let certificate = prove_here(&self.rules, &board, job.mover, job.table_bytes, &ctl)
             .map_err(|e| e.to_string())?;
         Ok((
             Answer::Decided {
@@ -178,9 +203,19 @@ impl<R: Knowledge + Clone + 'static> Worker for LocalWorker<R> {
     }
 
     fn run(&self, job: &Job, stop: &AtomicBool) -> Reply {
+        self.reply(job, stop, None)
+    }
+
+    fn run_watched(&self, job: &Job, stop: &AtomicBool, seen: &AtomicU64) -> Reply {
+        self.reply(job, stop, Some(seen))
+    }
+}
+
+impl<R: Knowledge + Clone + 'static> LocalWorker<R> {
+    fn reply(&self, job: &Job, stop: &AtomicBool, seen: Option<&AtomicU64>) -> Reply {
         let start = Instant::now();
         let (answer, nodes) = self
-            .answer(job, stop)
+            .answer(job, stop, seen)
             .unwrap_or_else(|e| (Answer::Failed(e), 0));
         Reply {
             job: job.id,

@@ -1,7 +1,7 @@
 //! The job-level search against the plain search, and against workers
 //! that lie, return garbage, crash or never answer.
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -215,7 +215,7 @@ fn a_terminal_root_and_bad_configurations() {
 // ---- Workers that cannot be trusted ----
 
 /// How a [`Liar`] lies.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Lie {
     /// Flips the winner, keeping the honest certificate.
     FlipClaim,
@@ -248,9 +248,19 @@ fn liar(how: Lie) -> Arc<dyn Worker> {
     })
 }
 
+/// The nodes a hanging liar says it has searched while it hangs.
+const HANG_TELLS: u64 = 12_345;
+
 impl Worker for Liar {
     fn name(&self) -> String {
         format!("liar-{:?}", self.how)
+    }
+
+    fn run_watched(&self, job: &Job, stop: &AtomicBool, seen: &AtomicU64) -> Reply {
+        if self.how == Lie::Hang {
+            seen.store(HANG_TELLS, Relaxed);
+        }
+        self.run(job, stop)
     }
 
     fn run(&self, job: &Job, stop: &AtomicBool) -> Reply {
@@ -503,18 +513,23 @@ fn the_stop_flag_and_the_job_limit() {
 }
 
 /// A job may run for an hour: while it does, the master still shows its
-/// progress (about once a second) and sees its stop flag (raised here by
-/// the progress callback, as the command line's --max-seconds does),
-/// then returns stopped, long before the job would have ended.
+/// progress (about once a second) with the nodes the worker tells as it
+/// searches, and sees its stop flag (raised here by the progress
+/// callback, as the command line's --max-seconds does), then returns
+/// stopped, long before the job would have ended.
 #[test]
 fn progress_and_stop_while_a_long_job_runs() {
     let b = Domineering.parse(&empty(5, 5)).unwrap();
     let stop = AtomicBool::new(false);
     let shown = std::sync::atomic::AtomicUsize::new(0);
+    let told = AtomicBool::new(false);
     let show = |p: &JobProgress| {
         assert!(p.counts.sent >= 1 && p.in_flight == 1, "the job is out");
         assert_eq!(p.counts.timeouts + p.counts.crashes, 0);
-        if shown.fetch_add(1, Relaxed) + 1 >= 2 {
+        // before the worker's thread has said anything, or what it said
+        assert!([0, HANG_TELLS].contains(&p.out_nodes), "{}", p.out_nodes);
+        told.fetch_or(p.out_nodes == HANG_TELLS, Relaxed);
+        if shown.fetch_add(1, Relaxed) + 1 >= 2 && told.load(Relaxed) {
             stop.store(true, Relaxed);
         }
     };
@@ -538,7 +553,7 @@ fn progress_and_stop_while_a_long_job_runs() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("stopped"), "{e}");
-    assert!(shown.load(Relaxed) >= 2);
+    assert!(shown.load(Relaxed) >= 2 && told.load(Relaxed));
     // two ticks of a second, not the hanging job's 30 s nor the timeout
     assert!(t0.elapsed() < Duration::from_secs(20), "{:?}", t0.elapsed());
 }

@@ -246,15 +246,9 @@ fn run_job_watched(
     max_table: usize,
     seen: Option<&AtomicU64>,
 ) -> Reply {
-    let failed = |why: String| Reply {
-        job: job.id,
-        answer: Answer::Failed(why),
-        nodes: 0,
-        elapsed: Duration::ZERO,
-    };
     let rules = match Rules::from_name(&job.ruleset) {
         Ok(r) => r,
-        Err(e) => return failed(e.to_string()),
+        Err(e) => return failed_reply(job.id, e.to_string()),
     };
     let mut job = job.clone();
     job.table_bytes = job.table_bytes.min(max_table);
@@ -267,21 +261,21 @@ fn run_job_watched(
     })
 }
 
-/// [`run_job`] on a thread of its own, writing a progress line
-/// (`{"progress":ID,"nodes":N}`) to `output` every `every` while it runs,
-/// when the count has moved. A progress line that cannot be written (the
-/// master is gone) stops the job.
-fn run_job_telling(
+/// [`run_job`] on a thread of its own, calling `tell` with the nodes its
+/// search has visited every `every` while it runs (when the count has
+/// moved). An error of `tell` (the master is gone) stops the job and is
+/// returned; a search that panics is answered with a failure.
+pub fn run_job_telling<E>(
     job: &Job,
     max_table: usize,
     every: Duration,
-    output: &mut impl Write,
-) -> std::io::Result<Reply> {
+    mut tell: impl FnMut(u64) -> Result<(), E>,
+) -> Result<Reply, E> {
     let (stop, seen) = (AtomicBool::new(false), AtomicU64::new(0));
     std::thread::scope(|s| {
         let (tx, rx) = mpsc::channel();
         let (stop, seen) = (&stop, &seen);
-        s.spawn(move || {
+        let search = s.spawn(move || {
             let _ = tx.send(run_job_watched(job, stop, max_table, Some(seen)));
         });
         let mut told = 0;
@@ -294,20 +288,31 @@ fn run_job_telling(
                         continue;
                     }
                     told = n;
-                    let line = format!("{{\"progress\":{},\"nodes\":{n}}}", job.id);
-                    if let Err(e) = writeln!(output, "{line}").and_then(|()| output.flush()) {
+                    if let Err(e) = tell(n) {
                         stop.store(true, Relaxed);
                         return Err(e);
                     }
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(std::io::Error::other(
-                        "the job's thread ended without a reply",
-                    ))
+                    let why = match search.join() {
+                        Err(p) => crate::master::panic_message(p.as_ref()),
+                        Ok(()) => "ended without a reply".into(),
+                    };
+                    return Ok(failed_reply(job.id, format!("the job's search: {why}")));
                 }
             }
         }
     })
+}
+
+/// A failure of job `id`, as a reply.
+fn failed_reply(id: u64, why: String) -> Reply {
+    Reply {
+        job: id,
+        answer: Answer::Failed(why),
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    }
 }
 
 /// [`run_job`] on a line: the reply line (what a Dask task runs).
@@ -315,12 +320,22 @@ pub fn run_job_line(line: &str, max_table: usize) -> String {
     let stop = AtomicBool::new(false);
     match job_from_line(line.trim_end()) {
         Ok(job) => reply_to_line(&run_job(&job, &stop, max_table)),
-        Err(why) => reply_to_line(&Reply {
-            job: 0,
-            answer: Answer::Failed(why),
-            nodes: 0,
-            elapsed: Duration::ZERO,
-        }),
+        Err(why) => reply_to_line(&failed_reply(0, why)),
+    }
+}
+
+/// [`run_job_telling`] on a line: the reply line, `tell` called with the
+/// nodes so far every `every` (what a Dask task that reports its progress
+/// runs).
+pub fn run_job_line_telling<E>(
+    line: &str,
+    max_table: usize,
+    every: Duration,
+    tell: impl FnMut(u64) -> Result<(), E>,
+) -> Result<String, E> {
+    match job_from_line(line.trim_end()) {
+        Ok(job) => run_job_telling(&job, max_table, every, tell).map(|r| reply_to_line(&r)),
+        Err(why) => Ok(reply_to_line(&failed_reply(0, why))),
     }
 }
 
@@ -354,15 +369,11 @@ pub fn serve(
         let reply = match request_from_line(line.trim_end()) {
             Ok(Request::Cancel) => continue,
             Ok(Request::Job(job, None)) => run_job(&job, &stop, max_table),
-            Ok(Request::Job(job, Some(every))) => {
-                run_job_telling(&job, max_table, every, &mut output)?
-            }
-            Err(why) => Reply {
-                job: 0,
-                answer: Answer::Failed(why),
-                nodes: 0,
-                elapsed: Duration::ZERO,
-            },
+            Ok(Request::Job(job, Some(every))) => run_job_telling(&job, max_table, every, |n| {
+                let line = format!("{{\"progress\":{},\"nodes\":{n}}}", job.id);
+                writeln!(output, "{line}").and_then(|()| output.flush())
+            })?,
+            Err(why) => failed_reply(0, why),
         };
         writeln!(output, "{}", reply_to_line(&reply))?;
         output.flush()?;

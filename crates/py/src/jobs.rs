@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 
 use partizan_games::with_rules;
 use partizan_jobs::persist::{save, start_or_resume};
-use partizan_jobs::wire::{job_to_line, reply_from_line, run_job_line, MAX_JOB_TABLE};
+use partizan_jobs::wire::{
+    job_to_line, reply_from_line, run_job_line, run_job_line_telling, MAX_JOB_TABLE,
+};
 use partizan_jobs::{
     search_from, write_whole, Answer, Job, JobError, JobsConfig, Kept, LocalWorker, MasterControl,
     Reply, Worker,
@@ -36,12 +38,34 @@ fn table_bytes(mb: u64, what: &str) -> PyResult<usize> {
 /// answer with the line it writes (the GIL is released while it
 /// searches). The task `outcome_jobs(client=...)` hands to Dask workers.
 /// A job's table is capped at `max_table_mb` (the worker owner's limit,
-/// whatever the job asks).
+/// whatever the job asks). With `tell`, a callable, it is called with the
+/// nodes searched so far about every `every_ms` milliseconds while the
+/// search runs (how a Dask task reports its progress); an exception it
+/// raises stops the job and is raised here.
 #[pyfunction]
-#[pyo3(signature = (line, max_table_mb = (MAX_JOB_TABLE >> 20) as u64))]
-pub fn run_job(py: Python<'_>, line: String, max_table_mb: u64) -> PyResult<String> {
+#[pyo3(signature = (line, max_table_mb = (MAX_JOB_TABLE >> 20) as u64, tell = None, every_ms = 1000))]
+pub fn run_job(
+    py: Python<'_>,
+    line: String,
+    max_table_mb: u64,
+    tell: Option<Py<PyAny>>,
+    every_ms: u64,
+) -> PyResult<String> {
     let max = table_bytes(max_table_mb, "max_table_mb")?;
-    Ok(py.detach(move || run_job_line(&line, max)))
+    let Some(tell) = tell else {
+        return Ok(py.detach(move || run_job_line(&line, max)));
+    };
+    if !(100..=3_600_000).contains(&every_ms) {
+        return Err(PyValueError::new_err(format!(
+            "every_ms must be between 100 and 3600000, not {every_ms}"
+        )));
+    }
+    let every = Duration::from_millis(every_ms);
+    py.detach(move || {
+        run_job_line_telling(&line, max, every, |nodes| {
+            Python::attach(|py| tell.call1(py, (nodes,)).map(drop))
+        })
+    })
 }
 
 /// A worker that hands each job's line to a Python callable and reads its

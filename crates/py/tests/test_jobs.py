@@ -171,6 +171,43 @@ def test_the_command_line_runs_its_jobs_on_the_cluster(cluster):
             _a_named_move_wins(ruleset, s["first"], s)
 
 
+def test_the_bridge_tells_the_nodes_of_a_job_on_the_cluster(cluster):
+    """The bridge offers progress; a job line asking for it (every 200 ms)
+    runs as a task that logs its nodes as Dask events, and the bridge
+    writes them as progress lines, rising, before the job's answer; a job
+    not asking gets only its answer."""
+    bridge = subprocess.Popen(
+        [sys.executable, "-m", "partizan.jobs_bridge", cluster.scheduler_address, "--max-table-mb", "8"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        ready = json.loads(bridge.stdout.readline())
+        assert ready["ready"] and ready["progress"] is True, ready
+        asking = json.loads(_nine_by_nine_job(11, 3_000_000))
+        asking["progress_ms"] = 200
+        for line in (json.dumps(asking), _nine_by_nine_job(12, 3_000_000)):
+            bridge.stdin.write(line + "\n")
+            bridge.stdin.flush()
+            job = json.loads(line)["id"]
+            told = []
+            while True:
+                msg = json.loads(bridge.stdout.readline())
+                if "progress" in msg:
+                    assert msg["progress"] == job, msg
+                    told.append(msg["nodes"])
+                    continue
+                assert msg["job"] == job and msg["answer"] == "unresolved", msg
+                break
+            if job == 11:
+                assert told and all(a < b for a, b in zip(told, told[1:])), told
+                assert told[-1] <= msg["nodes"], (told, msg)
+            else:
+                assert told == [], told
+    finally:
+        bridge.stdin.close()
+        bridge.wait(timeout=60)
+
+
 def test_an_unreachable_scheduler_is_one_line_and_exit_2():
     binary = _bin()
     out = subprocess.run(
@@ -248,3 +285,30 @@ def test_a_whole_certificate_from_python_checks(tmp_path):
         partizan.outcome_jobs("domineering", board, trust="agreement", certificate=tmp_path / "x")
     with pytest.raises(ValueError, match="directory"):
         partizan.outcome_jobs("domineering", board, certificate=tmp_path)
+
+
+def _nine_by_nine_job(job_id, nodes):
+    """A 9 x 9 Domineering job of ``nodes`` nodes, Left first: unresolved
+    (about a second for two million nodes)."""
+    return json.dumps({"id": job_id, "ruleset": "domineering", "board": "|".join(["." * 9] * 9),
+                       "mover": "L", "max_nodes": nodes, "table_bytes": 1 << 22, "certify": False})
+
+
+def test_a_job_tells_its_nodes_as_it_runs():
+    told = []
+    reply = json.loads(partizan.run_job(_nine_by_nine_job(5, 2_000_000), tell=told.append, every_ms=100))
+    assert reply["job"] == 5 and reply["answer"] == "unresolved", reply
+    assert told, "no count told"
+    assert all(a < b for a, b in zip(told, told[1:])), told
+    assert 0 < told[-1] <= reply["nodes"]
+
+    def fails(nodes):
+        raise KeyError("the watcher is gone")
+
+    with pytest.raises(KeyError, match="gone"):
+        partizan.run_job(_nine_by_nine_job(6, 2_000_000), tell=fails, every_ms=100)
+    for bad in (0, 99, 3_600_001):
+        with pytest.raises(ValueError, match="every_ms"):
+            partizan.run_job(_nine_by_nine_job(7, 1), tell=told.append, every_ms=bad)
+    # a line that is no job is answered with a failure, told or not
+    assert json.loads(partizan.run_job("nonsense", tell=told.append))["answer"] == "failed"

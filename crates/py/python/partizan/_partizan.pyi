@@ -291,10 +291,19 @@ def loopy_board(
     stopper, form: the value of a stopper board found part by part, parts,
     stops, sides of a non-stopper when sidling settles, no_form)."""
 
-def run_job(line: str) -> str:
+def run_job(
+    line: str,
+    max_table_mb: int = 1024,
+    tell: Optional[Callable[[int], Any]] = None,
+    every_ms: int = 1000,
+) -> str:
     """Search one job of the job-level search, given as the line `partizan
     job-worker` reads, and return the answer's line (with a certificate
-    when decided). What `outcome_jobs(client=...)` runs on Dask workers."""
+    when decided). What `outcome_jobs(client=...)` runs on Dask workers.
+    Its table is capped at `max_table_mb`. `tell`, when given, is called
+    with the nodes searched so far about every `every_ms` ms (100 to
+    3,600,000) while it runs; an exception it raises stops the job and is
+    raised here."""
 
 def _outcome_jobs(
     ruleset: str,

@@ -13,6 +13,12 @@ the order. A ``{"cancel": ID}`` line cancels a job's task. Dask reruns the
 task of a worker that died; a task that fails is answered as a failure.
 The master checks every answer's certificate itself.
 
+The ready line offers progress (``"progress": true``): a job line that
+asks for it (``"progress_ms": MS``) runs as a task that logs the nodes
+of its search every MS milliseconds as a Dask event under this bridge's
+own topic, and the bridge writes each as ``{"progress": ID, "nodes": N}``
+while the job is out (shown by the master, never believed).
+
 A scheduler it cannot reach, or a cluster without workers, is said on the
 first line (``{"ready": false, "why": ...}``) and the bridge exits 2.
 """
@@ -22,6 +28,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import uuid
 
 
 def _say(out, lock, obj) -> None:
@@ -29,6 +36,28 @@ def _say(out, lock, obj) -> None:
     with lock:
         out.write(line + "\n")
         out.flush()
+
+
+def _telling_task(line: str, cap: int, every_ms: int, topic: str) -> str:
+    """A job's task that logs its nodes so far as Dask events on ``topic``
+    (``{"job": ID, "nodes": N}``) while it searches; the answer's line."""
+    from distributed import get_worker
+
+    from . import _partizan
+
+    try:
+        job = json.loads(line).get("id")
+        worker = get_worker()
+    except (ValueError, AttributeError):
+        return _partizan.run_job(line, cap)
+
+    def tell(nodes: int) -> None:
+        try:
+            worker.log_event(topic, {"job": job, "nodes": nodes})
+        except Exception:  # noqa: BLE001 - progress is only shown
+            pass
+
+    return _partizan.run_job(line, cap, tell=tell, every_ms=every_ms)
 
 
 def main(argv=None) -> int:
@@ -66,8 +95,23 @@ def main(argv=None) -> int:
         _say(out, lock, {"ready": False, "why": f"the Dask cluster at {address} has no workers"})
         client.close()
         return 2
-    _say(out, lock, {"ready": True, "workers": slots, "name": f"dask {address}"})
     tasks = {}
+    topic = f"partizan-progress-{uuid.uuid4().hex}"
+
+    def told(event) -> None:
+        msg = event[1] if isinstance(event, tuple) and len(event) == 2 else event
+        if not isinstance(msg, dict):
+            return
+        job, nodes = msg.get("job"), msg.get("nodes")
+        if job in tasks and isinstance(job, int) and isinstance(nodes, int) and nodes >= 0:
+            _say(out, lock, {"progress": job, "nodes": nodes})
+
+    try:
+        client.subscribe_topic(topic, told)
+        tells = True
+    except Exception:  # noqa: BLE001 - a scheduler without events: no progress
+        tells = False
+    _say(out, lock, {"ready": True, "workers": slots, "name": f"dask {address}", "progress": tells})
 
     def answered(fut, job):
         if fut.cancelled():
@@ -95,7 +139,12 @@ def main(argv=None) -> int:
                 fut.cancel()
             continue
         job = msg.get("id")
-        fut = client.submit(_partizan.run_job, line, cap, pure=False)
+        every = msg.get("progress_ms")
+        if tells and isinstance(every, int) and every > 0:
+            every = min(max(every, 100), 3_600_000)
+            fut = client.submit(_telling_task, line, cap, every, topic, pure=False)
+        else:
+            fut = client.submit(_partizan.run_job, line, cap, pure=False)
         tasks[job] = fut
         fut.add_done_callback(lambda f, job=job: answered(f, job))
     client.close()

@@ -258,58 +258,6 @@ fn keep_in_store(store: &StoreChoice, key: &str) -> Result<Option<InStore>> {
     }
 }
 
-/// One progress line: jobs, nodes/s across workers (the jobs out counted
-/// as far as their workers have told), the root's numbers.
-fn progress_line(p: &JobProgress, first: Player) -> String {
-    let c = &p.counts;
-    let secs = (p.elapsed_ms as f64 / 1000.0).max(1e-3);
-    format!(
-        "{} first: {} jobs ({} proved, {} disproved, {} unresolved), {} out on {} workers, \
-         {:.0} worker nodes/s, {}, root pn {} dn {}, line {}, {} lies; {}",
-        if first == Player::Left {
-            "Left"
-        } else {
-            "Right"
-        },
-        c.sent + c.searched_here,
-        c.proved,
-        c.disproved,
-        c.unresolved,
-        p.in_flight,
-        p.live_workers,
-        (c.worker_nodes + p.out_nodes) as f64 / secs,
-        if c.claims > 0 {
-            format!("{} agreed", c.agreed)
-        } else {
-            format!("checks {:.1} s", c.check_ms as f64 / 1000.0)
-        },
-        p.root_numbers.0,
-        p.root_numbers.1,
-        line_text(&p.line),
-        c.lies_total(),
-        partizan_jobs::estimate::describe(p.estimate.as_ref())
-    )
-}
-
-/// The most-proving line's moves (the first eight, then how many more),
-/// or "at the root".
-fn line_text(line: &[Vec<[usize; 2]>]) -> String {
-    const SHOWN: usize = 8;
-    if line.is_empty() {
-        return "at the root".into();
-    }
-    let mut t = line
-        .iter()
-        .take(SHOWN)
-        .map(|m| partizan_report::moves::cells_text(m))
-        .collect::<Vec<_>>()
-        .join(" ");
-    if line.len() > SHOWN {
-        t += &format!(" (+{} more)", line.len() - SHOWN);
-    }
-    t
-}
-
 /// Run the job-level search for the first players `args` ask for.
 pub fn run<R: Knowledge + Copy + 'static>(
     r: &R,
@@ -479,9 +427,9 @@ pub fn run<R: Knowledge + Copy + 'static>(
                 })
             });
             if tty {
-                eprint!("\r{}\x1b[K", progress_line(pr, p));
+                eprint!("\r{}\x1b[K", pr.text(p));
             } else if due {
-                eprintln!("{}", progress_line(pr, p));
+                eprintln!("{}", pr.text(p));
             }
         };
         let keeper = |b: &Board, mover: Player, text: &str| match &kept {

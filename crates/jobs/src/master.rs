@@ -20,7 +20,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use partizan_games::{Board, Player, Ruleset};
-use partizan_solve::search::{move_cells, Control, Knowledge, SearchError};
+use partizan_solve::search::{cells_text, move_cells, Control, Knowledge, SearchError};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -344,6 +344,70 @@ pub struct JobProgress {
     /// The work left at the current rate (`None`: no estimate yet; see
     /// [`crate::estimate`]).
     pub estimate: Option<Estimate>,
+}
+
+impl JobProgress {
+    /// Nodes per second across the workers since the start: the answered
+    /// jobs' and, as far as their workers have told, the jobs out.
+    #[must_use]
+    pub fn worker_nodes_per_sec(&self) -> f64 {
+        let secs = (self.elapsed_ms as f64 / 1000.0).max(1e-3);
+        (self.counts.worker_nodes + self.out_nodes) as f64 / secs
+    }
+
+    /// One progress line of `first`'s search (what the command line
+    /// prints and Python's `outcome_jobs(progress=True)` too): jobs, nodes
+    /// per second across workers, the root's numbers, the most-proving
+    /// line, the estimate of the work left.
+    #[must_use]
+    pub fn text(&self, first: Player) -> String {
+        let c = &self.counts;
+        format!(
+            "{} first: {} jobs ({} proved, {} disproved, {} unresolved), {} out on {} workers, \
+             {:.0} worker nodes/s, {}, root pn {} dn {}, line {}, {} lies; {}",
+            if first == Player::Left {
+                "Left"
+            } else {
+                "Right"
+            },
+            c.sent + c.searched_here,
+            c.proved,
+            c.disproved,
+            c.unresolved,
+            self.in_flight,
+            self.live_workers,
+            self.worker_nodes_per_sec(),
+            if c.claims > 0 {
+                format!("{} agreed", c.agreed)
+            } else {
+                format!("checks {:.1} s", c.check_ms as f64 / 1000.0)
+            },
+            self.root_numbers.0,
+            self.root_numbers.1,
+            line_text(&self.line),
+            c.lies_total(),
+            crate::estimate::describe(self.estimate.as_ref())
+        )
+    }
+}
+
+/// The most-proving line's moves (the first eight, then how many more),
+/// or "at the root".
+fn line_text(line: &[Vec<[usize; 2]>]) -> String {
+    const SHOWN: usize = 8;
+    if line.is_empty() {
+        return "at the root".into();
+    }
+    let mut t = line
+        .iter()
+        .take(SHOWN)
+        .map(|m| cells_text(m))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if line.len() > SHOWN {
+        t += &format!(" (+{} more)", line.len() - SHOWN);
+    }
+    t
 }
 
 /// Saves the master's tree; an error stops the search.

@@ -2,7 +2,8 @@
 //! local threads, on a Dask `distributed.Client`, or through any callable
 //! that answers a job's line) and `run_job`, the task a Dask worker runs.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use partizan_games::with_rules;
@@ -11,10 +12,10 @@ use partizan_jobs::wire::{
     job_to_line, reply_from_line, run_job_line, run_job_line_telling, MAX_JOB_TABLE,
 };
 use partizan_jobs::{
-    search_from, write_whole, Answer, Job, JobError, JobsConfig, Kept, LocalWorker, MasterControl,
-    Reply, Worker,
+    search_from, write_whole, Answer, Job, JobError, JobProgress, JobsConfig, Kept, LocalWorker,
+    MasterControl, Reply, Worker,
 };
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::board::{player_of, rules_of};
@@ -104,7 +105,7 @@ impl Worker for CallWorker {
 /// Decide whether `first` wins `board` by the job-level proof-number
 /// search; see the package's `outcome_jobs`, which this serves.
 #[pyfunction]
-#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file, trust = "certificates", table_mb = None, certificate = None))]
+#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file, trust = "certificates", table_mb = None, certificate = None, progress = None, progress_every = 5.0, max_seconds = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn _outcome_jobs<'py>(
     py: Python<'py>,
@@ -119,8 +120,21 @@ pub fn _outcome_jobs<'py>(
     trust: &str,
     table_mb: Option<u64>,
     certificate: Option<std::path::PathBuf>,
+    progress: Option<Py<PyAny>>,
+    progress_every: f64,
+    max_seconds: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let trust: partizan_jobs::Trust = trust.parse().map_err(PyValueError::new_err)?;
+    if !(progress_every.is_finite() && progress_every >= 0.0) {
+        return Err(PyValueError::new_err(format!(
+            "progress_every must be a number of seconds, not {progress_every}"
+        )));
+    }
+    if let Some(s) = max_seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
+        return Err(PyValueError::new_err(format!(
+            "max_seconds must be a positive number of seconds, not {s}"
+        )));
+    }
     if let Some(path) = &certificate {
         if trust == partizan_jobs::Trust::Agreement {
             return Err(PyValueError::new_err(
@@ -186,7 +200,17 @@ pub fn _outcome_jobs<'py>(
                 Some(Owned { kept: k, own })
             }
         };
+        let told = Told::default();
         let (got, signal) = crate::interrupt::run_watched(py, |stop| {
+            let show = |p: &JobProgress| {
+                told.show(
+                    p,
+                    first,
+                    stop,
+                    (progress.as_ref(), progress_every),
+                    max_seconds,
+                )
+            };
             let saver = |t: &partizan_jobs::Tree| match &jobs_file {
                 Some(path) => save(path, r, t, key).map_err(|e| e.to_string()),
                 None => Ok(()),
@@ -197,10 +221,10 @@ pub fn _outcome_jobs<'py>(
             };
             let control = MasterControl {
                 stop: Some(stop),
+                progress: Some(&show),
                 checkpoint: Some(&saver),
                 checkpoint_every: Duration::from_secs(30),
                 keep: kept.is_some().then_some(&keeper as _),
-                ..MasterControl::default()
             };
             let rep = search_from(r, tree, pool, &cfg, &control);
             // the whole certificate of a decided search
@@ -215,11 +239,27 @@ pub fn _outcome_jobs<'py>(
         if let Some(e) = signal {
             return Err(e);
         }
-        Ok::<_, PyErr>(got)
+        Ok::<_, PyErr>((got, told))
     })?;
-    let (rep, whole) = got;
+    let ((rep, whole), told) = got;
+    // the caller's progress callable raised (and so stopped the search):
+    // its exception
+    let raised = told.failed.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let (Err(JobError::Stopped(_)), Some(e)) = (&rep, raised) {
+        return Err(e);
+    }
     let rep = rep.map_err(|e| match e {
         JobError::Config(m) => PyValueError::new_err(m),
+        JobError::Stopped(done) if told.timed_out.load(Relaxed) => {
+            PyTimeoutError::new_err(format!(
+                "stopped by max_seconds after {done} jobs{}",
+                if jobs_file.is_some() {
+                    "; the tree is kept in jobs_file: run again to resume"
+                } else {
+                    " (give jobs_file to keep the tree for a later run)"
+                }
+            ))
+        }
         e => PyRuntimeError::new_err(e.to_string()),
     })?;
     let mut out = serde_json::to_value(&rep).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
@@ -227,6 +267,73 @@ pub fn _outcome_jobs<'py>(
         out["certificate"] = w.map_err(PyRuntimeError::new_err)?;
     }
     py.import("json")?.call_method1("loads", (out.to_string(),))
+}
+
+/// What the progress callback of `outcome_jobs` keeps: when it last
+/// showed, the exception the caller's callable raised, whether
+/// `max_seconds` stopped the search.
+#[derive(Default)]
+struct Told {
+    last: Mutex<Option<Instant>>,
+    failed: Mutex<Option<PyErr>>,
+    timed_out: AtomicBool,
+}
+
+impl Told {
+    /// One snapshot of the search: past `max_seconds` the search is
+    /// stopped; every `every` seconds `call` hears it: `True` prints the
+    /// progress line to standard error, a callable gets a dict (the
+    /// snapshot's fields, `text`, `first` and `worker_nodes_per_sec`).
+    /// A callable that raises stops the search; its exception is kept.
+    fn show(
+        &self,
+        p: &JobProgress,
+        first: partizan_games::Player,
+        stop: &AtomicBool,
+        (call, every): (Option<&Py<PyAny>>, f64),
+        max_seconds: Option<f64>,
+    ) {
+        if max_seconds.is_some_and(|max| p.elapsed_ms as f64 / 1000.0 >= max) {
+            self.timed_out.store(true, Relaxed);
+            stop.store(true, Relaxed);
+        }
+        let Some(call) = call else { return };
+        {
+            let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+            if last.is_some_and(|t| t.elapsed().as_secs_f64() < every) {
+                return;
+            }
+            *last = Some(Instant::now());
+        }
+        let text = p.text(first);
+        let shown = Python::attach(|py| -> PyResult<()> {
+            let call = call.bind(py);
+            if call.is_truthy()? && !call.is_callable() {
+                let sys = py.import("sys")?;
+                let err = sys.getattr("stderr")?;
+                err.call_method1("write", (format!("{text}\n"),))?;
+                err.call_method0("flush")?;
+                return Ok(());
+            }
+            let mut v =
+                serde_json::to_value(p).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+            v["text"] = text.into();
+            v["first"] = (if first == partizan_games::Player::Left {
+                "left"
+            } else {
+                "right"
+            })
+            .into();
+            v["worker_nodes_per_sec"] = p.worker_nodes_per_sec().into();
+            let d = py.import("json")?.call_method1("loads", (v.to_string(),))?;
+            call.call1((d,)).map(drop)
+        });
+        if let Err(e) = shown {
+            let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+            failed.get_or_insert(e);
+            stop.store(true, Relaxed);
+        }
+    }
 }
 
 /// The decided jobs' certificates of one search, and whether their folder

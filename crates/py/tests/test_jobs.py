@@ -312,3 +312,47 @@ def test_a_job_tells_its_nodes_as_it_runs():
             partizan.run_job(_nine_by_nine_job(7, 1), tell=told.append, every_ms=bad)
     # a line that is no job is answered with a failure, told or not
     assert json.loads(partizan.run_job("nonsense", tell=told.append))["answer"] == "failed"
+
+
+LONG = "|".join(["......"] * 7)  # about a thousand jobs of 2,000 nodes
+
+
+def test_progress_is_shown_and_can_stop_the_search(tmp_path, capsys):
+    seen = []
+    board = "|".join(["....."] * 5)  # about 45 jobs
+    rep = partizan.outcome_jobs("domineering", board, first="right", job_nodes=50, job_plies=2,
+                                progress=seen.append, progress_every=0)
+    assert rep["first_wins"] == _wins("domineering", board, "right")
+    assert len(seen) >= 2, seen
+    for p in seen:
+        assert p["first"] == "right" and p["text"].startswith("Right first: "), p
+        assert {"counts", "in_flight", "live_workers", "out_nodes", "root_numbers", "line",
+                "elapsed_ms", "worker_nodes_per_sec"} <= set(p), p
+    assert seen[-1]["counts"]["sent"] >= seen[0]["counts"]["sent"]
+    # True: the command line's line on standard error
+    partizan.outcome_jobs("domineering", board, job_nodes=50, job_plies=1, progress=True, progress_every=0)
+    err = capsys.readouterr().err
+    assert "Left first: " in err and "worker nodes/s" in err and "root pn" in err, err
+
+    # a callable that raises stops the search with its exception; the tree
+    # is kept, and the search resumes from it to the plain answer
+    tree = tmp_path / "long.pjt"
+    calls = []
+
+    def enough(p):
+        calls.append(p)
+        if len(calls) >= 3:
+            raise LookupError("seen enough")
+
+    with pytest.raises(LookupError, match="seen enough"):
+        partizan.outcome_jobs("domineering", LONG, job_nodes=2000, job_plies=1, jobs_file=tree,
+                              progress=enough, progress_every=0)
+    assert tree.exists()
+    with pytest.raises(TimeoutError, match="max_seconds"):
+        partizan.outcome_jobs("domineering", LONG, job_nodes=2000, job_plies=1, jobs_file=tree,
+                              max_seconds=0.5)
+    rep = partizan.outcome_jobs("domineering", LONG, job_nodes=2000, job_plies=1, jobs_file=tree)
+    assert rep["first_wins"] == _wins("domineering", LONG, "left")
+    for bad in ({"progress_every": -1}, {"max_seconds": 0}, {"max_seconds": float("nan")}):
+        with pytest.raises(ValueError):
+            partizan.outcome_jobs("domineering", "..|..", **bad)

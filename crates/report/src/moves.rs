@@ -111,15 +111,6 @@ pub fn move_text(ruleset: &str, before: &str, cells: &[[usize; 2]], after: &str)
     format!("to {after}")
 }
 
-/// Cells `[row, column]` (1-based) as `r1c2-r2c2`.
-pub fn cells_text(cells: &[[usize; 2]]) -> String {
-    cells
-        .iter()
-        .map(|[r, c]| format!("r{r}c{c}"))
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
 /// Judge every first move of `board` for each first player `config.first`
 /// names: one outcome search per position after a move (the opponent
 /// moving first there), under `config` (its table size, budget and
@@ -193,7 +184,7 @@ pub fn judge_first_moves<R: Knowledge>(
     Ok(out)
 }
 
-pub use partizan_solve::search::move_cells;
+pub use partizan_solve::search::{cells_text, move_cells};
 
 #[cfg(test)]
 mod tests {

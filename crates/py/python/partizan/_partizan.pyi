@@ -314,6 +314,12 @@ def _outcome_jobs(
     job_nodes: int,
     job_plies: int,
     jobs_file: Optional[str],
+    trust: str = "certificates",
+    table_mb: Optional[int] = None,
+    certificate: Optional[str] = None,
+    progress: Any = None,
+    progress_every: float = 5.0,
+    max_seconds: Optional[float] = None,
 ) -> Dict[str, Any]:
     """The job-level search behind `partizan.outcome_jobs`."""
 

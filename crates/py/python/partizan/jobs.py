@@ -37,6 +37,9 @@ def outcome_jobs(
     trust: str = "certificates",
     table_mb: Optional[int] = None,
     certificate: Optional[os.PathLike] = None,
+    progress: Any = None,
+    progress_every: float = 5.0,
+    max_seconds: Optional[float] = None,
 ) -> dict:
     """Whether ``first`` (``"left"`` or ``"right"``), moving first on
     ``board``, wins under normal play, by job-level proof-number search.
@@ -76,6 +79,20 @@ def outcome_jobs(
     says what it holds (``file``, ``tree_records``, ``parts``,
     ``part_records``).
 
+    ``progress`` follows a long search: ``True`` prints the command
+    line's progress line to standard error every ``progress_every``
+    seconds (jobs proved, disproved and unresolved, worker nodes/s with
+    the jobs still out counted as far as their workers have told, the
+    root's proof and disproof numbers, the most-proving line, the work
+    left where an estimate is honest); a callable is called as often with
+    a dict of the same (``counts``, ``in_flight``, ``live_workers``,
+    ``out_nodes``, ``root_numbers``, ``line``, ``elapsed_ms``,
+    ``estimate``, ``worker_nodes_per_sec``, ``first``, and the line as
+    ``text``). A callable that raises stops the search, and its exception
+    is raised here (the tree kept in ``jobs_file`` when given).
+    ``max_seconds`` stops the search after that much wall time with
+    ``TimeoutError`` (resumable from ``jobs_file``).
+
     Returns the report as a dict (``first_wins``, ``move`` (a winning
     first move, ``{"cells": [[row, column], ...], "board": ...}``, when
     the first player wins), ``counts`` with
@@ -112,4 +129,7 @@ def outcome_jobs(
         trust,
         None if table_mb is None else int(table_mb),
         None if certificate is None else os.fspath(certificate),
+        progress,
+        float(progress_every),
+        None if max_seconds is None else float(max_seconds),
     )

@@ -526,6 +526,15 @@ pub fn move_cells(before: &Board, after: &Board) -> Vec<[usize; 2]> {
         .collect()
 }
 
+/// Cells `[row, column]` (1-based) as `r1c2-r2c2`.
+pub fn cells_text(cells: &[[usize; 2]]) -> String {
+    cells
+        .iter()
+        .map(|[r, c]| format!("r{r}c{c}"))
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
 /// The cells a move changed: every cell whose contents differ between
 /// `before` and `after`, as (row, column) pairs, top row first.
 pub fn changed_cells(before: &Board, after: &Board) -> Vec<(usize, usize)> {

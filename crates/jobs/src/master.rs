@@ -352,7 +352,7 @@ impl JobProgress {
     #[must_use]
     pub fn worker_nodes_per_sec(&self) -> f64 {
         let secs = (self.elapsed_ms as f64 / 1000.0).max(1e-3);
-        (self.counts.worker_nodes + self.out_nodes) as f64 / secs
+        self.counts.worker_nodes.saturating_add(self.out_nodes) as f64 / secs
     }
 
     /// One progress line of `first`'s search (what the command line
@@ -568,7 +568,8 @@ impl Pool {
             .iter()
             .filter(|s| s.flight.is_some())
             .map(|s| s.seen.load(Relaxed))
-            .sum()
+            // told by the workers: a lie of u64::MAX must not overflow
+            .fold(0, u64::saturating_add)
     }
 
     fn live(&self) -> usize {
@@ -769,7 +770,8 @@ impl<R: Knowledge> Master<'_, R> {
             return Ok(());
         }
         self.counts.check_ms += check_ms;
-        self.counts.worker_ms += reply.elapsed.as_millis() as u64;
+        self.counts.worker_ms = (self.counts.worker_ms)
+            .saturating_add(reply.elapsed.as_millis().min(u128::from(u64::MAX)) as u64);
         match verdict {
             Verdict::Proved(w, rep) => {
                 if let (Some(keep), crate::job::Answer::Decided { certificate, .. }) =
@@ -780,24 +782,24 @@ impl<R: Knowledge> Master<'_, R> {
                 }
                 self.counts.accepted += 1;
                 self.counts.check_positions += rep.positions;
-                self.counts.worker_nodes += reply.nodes;
+                self.counts.worker_nodes = self.counts.worker_nodes.saturating_add(reply.nodes);
                 pool.slots[i].report.believed += 1;
                 self.resolve(n, w);
             }
             Verdict::Unresolved if confirm => {
                 // The claimer decided it within the same budget.
-                self.counts.worker_nodes += reply.nodes;
+                self.counts.worker_nodes = self.counts.worker_nodes.saturating_add(reply.nodes);
                 self.settle(pool, n, Some((i, job, None)))?;
             }
             Verdict::Unresolved => {
                 self.counts.unresolved += 1;
-                self.counts.worker_nodes += reply.nodes;
+                self.counts.worker_nodes = self.counts.worker_nodes.saturating_add(reply.nodes);
                 pool.slots[i].report.believed += 1;
                 self.expand(n);
             }
             Verdict::Claimed(w) => {
                 self.counts.claims += 1;
-                self.counts.worker_nodes += reply.nodes;
+                self.counts.worker_nodes = self.counts.worker_nodes.saturating_add(reply.nodes);
                 match self.claims.get(&n) {
                     Some(c) if confirm => {
                         if c.wins == w {

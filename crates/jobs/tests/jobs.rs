@@ -234,6 +234,9 @@ enum Lie {
     Hang,
     /// Says every job was too big.
     Lazy,
+    /// Answers truly, but claims u64::MAX nodes and milliseconds, and
+    /// tells u64::MAX nodes while it searches.
+    Boast,
 }
 
 struct Liar {
@@ -257,8 +260,10 @@ impl Worker for Liar {
     }
 
     fn run_watched(&self, job: &Job, stop: &AtomicBool, seen: &AtomicU64) -> Reply {
-        if self.how == Lie::Hang {
-            seen.store(HANG_TELLS, Relaxed);
+        match self.how {
+            Lie::Hang => seen.store(HANG_TELLS, Relaxed),
+            Lie::Boast => seen.store(u64::MAX, Relaxed),
+            _ => {}
         }
         self.run(job, stop)
     }
@@ -300,6 +305,15 @@ impl Worker for Liar {
                 other.max_nodes = u64::MAX;
                 let mut r = self.inner.run(&other, stop);
                 r.job = job.id;
+                r
+            }
+            Lie::Boast => {
+                // long enough for the master's once-a-second look to
+                // find both boasters out
+                std::thread::sleep(Duration::from_millis(2500));
+                let mut r = self.inner.run(job, stop);
+                r.nodes = u64::MAX;
+                r.elapsed = Duration::from_millis(u64::MAX);
                 r
             }
             Lie::FlipClaim | Lie::Forge | Lie::WrongJob => {
@@ -556,4 +570,43 @@ fn progress_and_stop_while_a_long_job_runs() {
     assert!(shown.load(Relaxed) >= 2 && told.load(Relaxed));
     // two ticks of a second, not the hanging job's 30 s nor the timeout
     assert!(t0.elapsed() < Duration::from_secs(20), "{:?}", t0.elapsed());
+}
+
+/// Workers that boast (u64::MAX nodes and milliseconds in every reply,
+/// u64::MAX nodes told while they search) cannot overflow a count or a
+/// rate: the counts saturate, the progress line is still written, and the
+/// answer is the plain search's.
+#[test]
+fn boasting_workers_overflow_no_count() {
+    let b = Domineering.parse(&empty(3, 4)).unwrap();
+    let (want, _) = plain(&Domineering, &b);
+    let shown = std::sync::atomic::AtomicUsize::new(0);
+    let saturated = AtomicBool::new(false);
+    let show = |p: &JobProgress| {
+        shown.fetch_add(1, Relaxed);
+        saturated.fetch_or(p.out_nodes == u64::MAX && p.in_flight == 2, Relaxed);
+        assert!(p.worker_nodes_per_sec().is_finite());
+        assert!(p.text(Player::Left).starts_with("Left first: "));
+    };
+    let ctl = MasterControl {
+        progress: Some(&show),
+        ..MasterControl::default()
+    };
+    let rep = search(
+        &Domineering,
+        &b,
+        Player::Left,
+        vec![liar(Lie::Boast), liar(Lie::Boast)],
+        &cfg(),
+        &ctl,
+    )
+    .unwrap();
+    assert_eq!(rep.first_wins, Some(want));
+    assert_eq!(rep.counts.lies_total(), 0);
+    assert_eq!(
+        (rep.counts.worker_nodes, rep.counts.worker_ms),
+        (u64::MAX, u64::MAX)
+    );
+    assert!(shown.load(Relaxed) > 0);
+    assert!(saturated.load(Relaxed), "two boasts out at once, saturated");
 }

@@ -48,8 +48,8 @@ impl Catalogue {
         }
         for _ in 2..=max_cells {
             let prev = by_size.last().expect("size one present");
-            let next = grow(prev, group, &AtomicBool::new(false));
-            by_size.push(next.expect("never stopped"));
+            let next = Catalogue::grow_from(prev, group);
+            by_size.push(next);
         }
         Catalogue { group, by_size }
     }

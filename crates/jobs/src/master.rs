@@ -770,8 +770,11 @@ impl<R: Knowledge> Master<'_, R> {
             return Ok(());
         }
         self.counts.check_ms += check_ms;
-        self.counts.worker_ms = (self.counts.worker_ms)
-            .saturating_add(reply.elapsed.as_millis().min(u128::from(u64::MAX)) as u64);
+        // what a worker says of its work (a lie of u64::MAX must not
+        // overflow), counted for the verdicts that take its search
+        let ms = u64::try_from(reply.elapsed.as_millis()).unwrap_or(u64::MAX);
+        self.counts.worker_ms = self.counts.worker_ms.saturating_add(ms);
+        let worked = self.counts.worker_nodes.saturating_add(reply.nodes);
         match verdict {
             Verdict::Proved(w, rep) => {
                 if let (Some(keep), crate::job::Answer::Decided { certificate, .. }) =
@@ -782,24 +785,24 @@ impl<R: Knowledge> Master<'_, R> {
                 }
                 self.counts.accepted += 1;
                 self.counts.check_positions += rep.positions;
-                self.counts.worker_nodes = self.counts.worker_nodes.saturating_add(reply.nodes);
+                self.counts.worker_nodes = worked;
                 pool.slots[i].report.believed += 1;
                 self.resolve(n, w);
             }
             Verdict::Unresolved if confirm => {
                 // The claimer decided it within the same budget.
-                self.counts.worker_nodes = self.counts.worker_nodes.saturating_add(reply.nodes);
+                self.counts.worker_nodes = worked;
                 self.settle(pool, n, Some((i, job, None)))?;
             }
             Verdict::Unresolved => {
                 self.counts.unresolved += 1;
-                self.counts.worker_nodes = self.counts.worker_nodes.saturating_add(reply.nodes);
+                self.counts.worker_nodes = worked;
                 pool.slots[i].report.believed += 1;
                 self.expand(n);
             }
             Verdict::Claimed(w) => {
                 self.counts.claims += 1;
-                self.counts.worker_nodes = self.counts.worker_nodes.saturating_add(reply.nodes);
+                self.counts.worker_nodes = worked;
                 match self.claims.get(&n) {
                     Some(c) if confirm => {
                         if c.wins == w {

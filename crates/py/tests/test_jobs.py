@@ -356,3 +356,7 @@ def test_progress_is_shown_and_can_stop_the_search(tmp_path, capsys):
     for bad in ({"progress_every": -1}, {"max_seconds": 0}, {"max_seconds": float("nan")}):
         with pytest.raises(ValueError):
             partizan.outcome_jobs("domineering", "..|..", **bad)
+    with pytest.raises(TypeError, match="progress"):
+        partizan.outcome_jobs("domineering", "..|..", progress="yes")
+    # False shows nothing, as None
+    assert partizan.outcome_jobs("domineering", "..|..", progress=False)["first_wins"] is not None

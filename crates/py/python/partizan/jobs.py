@@ -104,6 +104,10 @@ def outcome_jobs(
     """
     if client is not None and run is not None:
         raise ValueError("give client or run, not both")
+    if progress is False:
+        progress = None
+    elif progress is not None and progress is not True and not callable(progress):
+        raise TypeError(f"progress must be True, False, None or a callable, not {progress!r}")
     if client is not None:
         slots = workers or sum(client.nthreads().values())
         if slots < 1:

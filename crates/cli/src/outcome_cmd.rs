@@ -313,7 +313,8 @@ fn parallel_help() -> String {
         .collect();
     format!(
         "How threads share the work: root-split (one first player after the other, its first \
-         moves dealt among the threads) or first-players (both first players at once, half the \
+         moves dealt among the threads; Domineering's own search instead tries its first moves \
+         in turn with every thread, dealing out the replies to each) or first-players (both first players at once, half the \
          threads each; with --first left|right: root-split); default: the ruleset's own: {} (an \
          impartial ruleset under normal play goes by nimbers, whose threads share one memo and \
          split the options near the root either way)",

@@ -9,7 +9,7 @@ use common::{random_board, Rng};
 use partizan_games::{Board, Domineering, Player, Ruleset};
 use partizan_solve::outcome::{wins_plain, Convention};
 use partizan_solve::search::domineering::{solve_with, Pos, Rules};
-use partizan_solve::search::{solve, Control, Parallel, SearchConfig};
+use partizan_solve::search::{solve, Control, First, Parallel, SearchConfig, SearchError};
 use rustc_hash::FxHashMap;
 
 mod common;
@@ -240,5 +240,84 @@ fn the_hardware_copy_searches_node_for_node_like_the_portable_one() {
             )
         };
         assert_eq!(run(true), run(false), "{text}");
+    }
+}
+
+/// A first player's search on 2 to 4 threads, which deal the replies to
+/// each first move out among them, agrees with one thread on boards big
+/// enough for replies to be searched, and every winning first move it
+/// reports wins: the opponent, moving first after it, loses.
+#[test]
+fn threads_dealing_replies_agree_with_one_thread() {
+    let mut rng = Rng(2027);
+    let mut expanded = 0;
+    for _ in 0..16 {
+        let h = 5 + rng.below(3) as usize;
+        let w = 5 + rng.below(3) as usize;
+        let holes = 1 + rng.below(2);
+        let b = random_board(&mut rng, h, w, holes);
+        let mut one = SearchConfig::new(Convention::Normal);
+        one.threads = 1;
+        one.table_bytes = 1 << 22;
+        let want = solve(&Domineering, &b, &one, &Control::default()).expect("one thread");
+        for threads in [2, 3, 4] {
+            let mut many = one;
+            many.threads = threads;
+            many.parallel = Parallel::RootSplit;
+            let got = solve(&Domineering, &b, &many, &Control::default()).expect("threads");
+            let text = Domineering.format(&b);
+            assert_eq!(
+                got.outcomes(),
+                want.outcomes(),
+                "{text} on {threads} threads"
+            );
+            for fp in [&got.left, &got.right] {
+                expanded += fp.counts.expanded;
+                let Some(after) = &fp.winning_move else {
+                    assert!(!fp.wins, "{text}: a win without its move");
+                    continue;
+                };
+                let mut reply = one;
+                reply.first = match fp.player {
+                    Player::Left => First::Right,
+                    Player::Right => First::Left,
+                };
+                let r = solve(&Domineering, after, &reply, &Control::default()).expect("reply");
+                let opponent = if fp.player == Player::Left {
+                    &r.right
+                } else {
+                    &r.left
+                };
+                assert!(
+                    !opponent.wins,
+                    "{text} on {threads} threads: {:?} after the winning move {} wins",
+                    opponent.player,
+                    Domineering.format(after)
+                );
+            }
+        }
+    }
+    assert!(
+        expanded > 10_000,
+        "only {expanded} positions expanded: replies hardly searched"
+    );
+}
+
+/// A node budget stops every thread of a first player's search, the ones
+/// waiting for a reply another holds included: an error, not a hang.
+#[test]
+fn a_budget_stops_threads_dealing_replies() {
+    let b = Domineering.parse(&["........."; 9].join("|")).unwrap();
+    for threads in [2, 3] {
+        let mut cfg = SearchConfig::new(Convention::Normal);
+        cfg.threads = threads;
+        cfg.parallel = Parallel::RootSplit;
+        cfg.first = First::Left;
+        cfg.max_nodes = Some(300_000);
+        cfg.table_bytes = 1 << 22;
+        match solve(&Domineering, &b, &cfg, &Control::default()) {
+            Err(SearchError::Budget(_)) => {}
+            other => panic!("{threads} threads: {:?}", other.map(|r| r.outcomes())),
+        }
     }
 }

@@ -27,20 +27,26 @@
 //!   move can always wait: Bullock 2002; checked against the plain search
 //!   by the twin tests).
 //! * **Move ordering** by how a move changes both players' real and safe
-//!   moves (the mover's new safe moves counted twice), then by a history
-//!   count of the moves that refuted earlier positions.
+//!   moves, then by a fixed preference by place, ties in generation order
+//!   (Obsequi's order: the same tree on every toolchain and in every
+//!   thread; a history count of refuting moves and the mover's new safe
+//!   moves counted twice made no tree smaller over 68 searches, and 8 x 8
+//!   Left first 1.30x larger: see the README).
 //! * **Exact values of small components**: a position whose components
 //!   (of orthogonally connected empty cells) all have at most
 //!   [`Rules::value_cells`] cells is answered by the outcome of the sum of
 //!   their canonical values, from the value solver, memoised by shape
-//!   (`SmallValues`; 8 x 8 Left first: 2,711,884 -> 2,608,755 nodes at
-//!   12 cells, the same CPU; 16 and 20 cells cut a little more and cost
-//!   more time).
+//!   (`SmallValues`; 8 x 8 Left first: 2,036,657 -> 2,013,806 nodes at
+//!   12 cells; 16 cells 1,978,253 nodes and more time).
 //! * **Symmetric hashing**: one incrementally updated key per symmetry of
 //!   the rectangle (four; eight on a square, where a transpose swaps the
 //!   players), the least of them the table key.
+//! * **Threads share the replies**: on several threads a first player's
+//!   first moves are tried in turn by all of them, the replies to each
+//!   dealt out one at a time ([`Engine::root_dealt`]); a checkpointed
+//!   search deals its first moves instead.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 use partizan_core::{Arena, GameId, Outcome};
@@ -294,8 +300,8 @@ impl Pos {
     }
 
     /// How view `v`'s domino on line `l`, bits `j`, `j+1` changes (the
-    /// mover's real moves + twice their safe moves) - (the opponent's real
-    /// + safe moves), computed on copies of the lines it touches.
+    /// mover's real + safe moves) - (the opponent's real + safe moves),
+    /// computed on copies of the lines it touches.
     #[inline(always)]
     fn score<const HW: bool>(&self, v: usize, l: usize, j: usize) -> i32 {
         let o = 1 - v;
@@ -313,7 +319,7 @@ impl Pos {
             let (_, s) = line_counts::<HW>(nl, b[l + 1], b[l + 2]);
             safe += i32::from(s) - i32::from(self.safe[v][l + 1]);
         }
-        mine += 2 * safe;
+        mine += safe;
         let bit = 1 << l;
         let (nj, nk) = (c[j] | bit, c[j + 1] | bit);
         let (r0, _) = line_counts::<HW>(c[j - 1], nj, nk);
@@ -1060,6 +1066,45 @@ impl<'a> Shared<'a> {
     }
 }
 
+/// What the threads of [`Engine::root_dealt`] share: per first move (in
+/// the root's order), the next reply to hand out, the replies refuted so
+/// far and whether one refuted the first move; and whether a thread
+/// stopped with an error (a budget, a stop), so that none waits for it.
+struct Deal {
+    slots: Vec<Slot>,
+    failed: AtomicBool,
+}
+
+#[derive(Default)]
+struct Slot {
+    next: AtomicUsize,
+    done: AtomicUsize,
+    refuted: AtomicBool,
+}
+
+impl Deal {
+    fn new(moves: usize) -> Deal {
+        Deal {
+            slots: (0..moves).map(|_| Slot::default()).collect(),
+            failed: AtomicBool::new(false),
+        }
+    }
+
+    /// `e`, after telling the other threads not to wait.
+    fn fail(&self, e: SearchError) -> SearchError {
+        self.failed.store(true, Relaxed);
+        e
+    }
+}
+
+/// What [`Engine::settle`] found.
+enum Settled {
+    /// The mover wins (`true`) or loses.
+    Decided(bool),
+    /// To be searched; the node's table key.
+    Open(Key),
+}
+
 /// A move: view line and lower bit.
 #[derive(Copy, Clone, Debug)]
 struct Mv {
@@ -1075,7 +1120,6 @@ struct Engine<'s> {
     /// Table counts not yet added to the table's.
     tally: table::Tally,
     scratch: Vec<Vec<Mv>>,
-    history: Box<[[[u32; LINES]; LINES]; 2]>,
     /// A fixed preference by place (see [`place_values`]).
     place: Box<[[[u8; LINES]; LINES]; 2]>,
     depth: usize,
@@ -1083,6 +1127,9 @@ struct Engine<'s> {
     first: Player,
     root_best: Option<(u8, u8)>,
     split: Option<(usize, usize, &'s AtomicBool)>,
+    /// Raised when the first move whose replies this thread is dealt is
+    /// refuted by another thread (see [`Engine::root_dealt`]).
+    abandon: Option<&'s AtomicBool>,
     /// Exact values of small components (made at the first node that
     /// asks, when [`Rules::value_cells`] is on).
     values: Option<Box<SmallValues>>,
@@ -1096,13 +1143,13 @@ impl<'s> Engine<'s> {
             unflushed: 0,
             tally: table::Tally::default(),
             scratch: Vec::new(),
-            history: Box::new([[[0; LINES]; LINES]; 2]),
             place: Box::new(sh.place),
             depth: 0,
             line: [(0, 0); LINE_PLIES],
             first: Player::Left,
             root_best: None,
             split: None,
+            abandon: None,
             values: None,
         }
     }
@@ -1132,7 +1179,7 @@ impl<'s> Engine<'s> {
         .check(super::budget::Searcher {
             unflushed: &mut self.unflushed,
             tally: &mut self.tally,
-            found: self.split.map(|(_, _, f)| f),
+            found: self.split.map(|(_, _, f)| f).or(self.abandon),
             first: self.first,
             line: &self.line[..self.depth.min(LINE_PLIES)],
             fill: (0, 0),
@@ -1245,41 +1292,39 @@ impl<'s> Engine<'s> {
 
     /// Sort `ms` best first: moves with a cell the opponent cannot reach
     /// last (they waste a cell only the mover could use), then by how the
-    /// move changes both players' real and safe moves, the cell's place
-    /// value and the history count (one formula for every node, the
+    /// move changes both players' real and safe moves and the cell's place
+    /// value, ties in generation order: every score differs in its low
+    /// bits, so the sort's own order of equal keys (which may change with
+    /// the toolchain) never shows (one formula for every node, the
     /// checkpointed root included).
     #[inline(always)]
     fn order<const HW: bool>(&self, p: &Pos, v: usize, ms: &mut [Mv]) {
-        for m in ms.iter_mut() {
+        const LAST: i32 = (1 << 12) - 1;
+        for (i, m) in ms.iter_mut().enumerate() {
             let (l, j) = (usize::from(m.l), usize::from(m.j));
             let s = p.score::<HW>(v, l, j);
-            let hist = self.history[v][l][j];
+            let earlier = LAST - i32::try_from(i).map_or(LAST, |i| i.min(LAST));
             let stage = if guarded(&p.b[v], l) >> m.j & 3 == 0 {
                 1 << 28
             } else {
                 0
             };
             let place = i32::from(self.place[v][l][j]);
-            m.score = stage + (s << 22) + (place << 12) + hist.min((1 << 12) - 1) as i32;
+            m.score = stage + (s << 22) + (place << 12) + earlier;
         }
         ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
     }
 
-    /// The search at one node (see [`Engine::wins`]).
+    /// What a node's own checks say before any of its moves is searched
+    /// (none of them at the root): the bounds, the table and the values
+    /// of small components; else its table key, for the search.
     #[inline(always)]
-    fn wins_body<const HW: bool>(&mut self, p: &mut Pos, v: usize) -> Result<bool, SearchError> {
-        self.counts.nodes += 1;
-        self.unflushed += 1;
-        if self.unflushed >= CHECK_EVERY {
-            self.check()?;
-        }
+    fn settle(&mut self, p: &Pos, v: usize, root: bool) -> Result<Settled, SearchError> {
         let rules = self.sh.rules;
-        let root = self.depth == 0;
-        let o = 1 - v;
         if !root && rules.simple_bound {
             if let Some(w) = p.simple_cut(v) {
                 self.counts.by_bounds += 1;
-                return Ok(w);
+                return Ok(Settled::Decided(w));
             }
         }
         // The key now and its bucket fetched while the finer bound is
@@ -1294,24 +1339,42 @@ impl<'s> Engine<'s> {
         // opponent's half.
         if !root && rules.fine_bound && p.fine_win(v) {
             self.counts.by_bounds += 1;
-            return Ok(true);
+            return Ok(Settled::Decided(true));
         }
         if !root {
             if let Some(win) = self.sh.table.answer_counted(key, 0, &mut self.tally) {
                 self.counts.table_hits += 1;
-                return Ok(win);
+                return Ok(Settled::Decided(win));
             }
         }
         if !root && rules.fine_bound && p.fine_loss(v) {
             self.counts.by_bounds += 1;
-            return Ok(false);
+            return Ok(Settled::Decided(false));
         }
         if !root && rules.value_cells > 0 {
             if let Some(w) = self.by_values(p, v)? {
                 self.counts.by_value += 1;
-                return Ok(w);
+                return Ok(Settled::Decided(w));
             }
         }
+        Ok(Settled::Open(key))
+    }
+
+    /// The search at one node (see [`Engine::wins`]).
+    #[inline(always)]
+    fn wins_body<const HW: bool>(&mut self, p: &mut Pos, v: usize) -> Result<bool, SearchError> {
+        self.counts.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_EVERY {
+            self.check()?;
+        }
+        let rules = self.sh.rules;
+        let root = self.depth == 0;
+        let o = 1 - v;
+        let key = match self.settle(p, v, root)? {
+            Settled::Decided(w) => return Ok(w),
+            Settled::Open(key) => key,
+        };
         self.counts.expanded += 1;
         let before = self.counts.nodes;
         while self.scratch.len() <= self.depth {
@@ -1350,8 +1413,6 @@ impl<'s> Engine<'s> {
                 }
                 Ok(false) => {
                     win = true;
-                    let h = &mut self.history[v][usize::from(m.l)][usize::from(m.j)];
-                    *h = h.saturating_add(1);
                     if root {
                         self.root_best = Some((m.l, m.j));
                         if let Some((_, _, found)) = self.split {
@@ -1380,6 +1441,7 @@ impl<'s> Engine<'s> {
         board: &Board,
         pos: &Pos,
         first: Player,
+        deal: Option<(&'s Deal, usize)>,
     ) -> Result<FirstPlayer, SearchError> {
         let start = Instant::now();
         let before = self.counts;
@@ -1388,9 +1450,13 @@ impl<'s> Engine<'s> {
         self.depth = 0;
         let mut p = pos.clone();
         let v = view_of(first);
-        let wins = match self.sh.saver {
-            None => self.wins(&mut p, v),
-            Some(saver) => self.root_kept(board, &p, v, saver),
+        let wins = match (self.sh.saver, deal) {
+            (None, None) => self.wins(&mut p, v),
+            (None, Some((deal, share))) if self.sh.hw => {
+                self.root_dealt::<true>(&p, v, deal, share)
+            }
+            (None, Some((deal, share))) => self.root_dealt::<false>(&p, v, deal, share),
+            (Some(saver), _) => self.root_kept(board, &p, v, saver),
         };
         self.sh.table.add(&mut self.tally);
         self.sh.nodes.fetch_add(self.unflushed, Relaxed);
@@ -1420,11 +1486,133 @@ impl<'s> Engine<'s> {
         })
     }
 
+    /// The root of a first player's search on several threads (this one
+    /// is `share`): the first moves are tried in the root's order by all
+    /// the threads together, the opponent's replies to each handed out
+    /// one at a time to whichever thread is free, until a reply refutes
+    /// it (the threads drop it and go on to the next) or every reply is
+    /// refuted (it wins). Where the first player wins, nearly all the
+    /// work is under one first move, all of whose replies must be
+    /// searched, so the threads share that work rather than each
+    /// searching a first move of its own that may not be needed. Counts
+    /// the root and the first moves' positions once (in share 0).
+    fn root_dealt<const HW: bool>(
+        &mut self,
+        p: &Pos,
+        v: usize,
+        deal: &'s Deal,
+        share: usize,
+    ) -> Result<bool, SearchError> {
+        let o = 1 - v;
+        let counted = share == 0;
+        if counted {
+            self.counts.nodes += 1;
+            self.counts.expanded += 1;
+            self.unflushed += 1;
+        }
+        let mut ms = Vec::new();
+        self.moves(p, v, &mut ms);
+        if self.sh.rules.ordering {
+            self.order::<HW>(p, v, &mut ms);
+        }
+        let n = ms.len().min(u16::MAX as usize) as u16;
+        let mut replies = Vec::new();
+        for (i, &m) in ms.iter().enumerate() {
+            let Some(slot) = deal.slots.get(i) else {
+                break;
+            };
+            self.line[0] = (i as u16 + 1, n);
+            self.depth = 1;
+            let mut c = p.clone();
+            self.play::<HW>(&mut c, v, m);
+            let kept = self.counts;
+            let settled = self.settle(&c, o, false);
+            if counted {
+                self.counts.nodes += 1;
+                self.unflushed += 1;
+            } else {
+                self.counts = kept;
+            }
+            let key = match settled {
+                Ok(Settled::Decided(true)) => {
+                    slot.refuted.store(true, Relaxed);
+                    continue;
+                }
+                Ok(Settled::Decided(false)) => {
+                    self.depth = 0;
+                    self.root_best = Some((m.l, m.j));
+                    return Ok(true);
+                }
+                Ok(Settled::Open(key)) => key,
+                Err(e) => return Err(deal.fail(e)),
+            };
+            if counted {
+                self.counts.expanded += 1;
+            }
+            self.moves(&c, o, &mut replies);
+            if self.sh.rules.ordering {
+                self.order::<HW>(&c, o, &mut replies);
+            }
+            let rn = replies.len().min(u16::MAX as usize) as u16;
+            let before = self.counts.nodes;
+            self.abandon = Some(&slot.refuted);
+            let mut failed = None;
+            while !slot.refuted.load(Relaxed) && !deal.failed.load(Relaxed) {
+                let k = slot.next.fetch_add(1, Relaxed);
+                let Some(&r) = replies.get(k) else {
+                    break;
+                };
+                self.line[1] = (k as u16 + 1, rn);
+                let mut g = c.clone();
+                self.play::<HW>(&mut g, o, r);
+                self.depth = 2;
+                let w = self.child::<HW>(&mut g, v);
+                self.depth = 1;
+                match w {
+                    Ok(true) => {
+                        slot.done.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+                    }
+                    Ok(false) => slot.refuted.store(true, Relaxed),
+                    Err(SearchError::Sibling) => {}
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+            }
+            self.abandon = None;
+            if let Some(e) = failed {
+                return Err(deal.fail(e));
+            }
+            // The replies other threads hold.
+            while !slot.refuted.load(Relaxed)
+                && slot.done.load(std::sync::atomic::Ordering::Acquire) < replies.len()
+            {
+                if deal.failed.load(Relaxed) {
+                    return Err(SearchError::Sibling);
+                }
+                std::thread::yield_now();
+            }
+            if !slot.refuted.load(Relaxed) {
+                let spent = self.counts.nodes - before;
+                let work = (64 - spent.leading_zeros()) as u8;
+                self.sh
+                    .table
+                    .store(key, Entry::decided(false, work), &mut self.tally);
+                self.depth = 0;
+                self.root_best = Some((m.l, m.j));
+                return Ok(true);
+            }
+        }
+        self.depth = 0;
+        Ok(false)
+    }
+
     /// The root of a search that keeps a checkpoint: each first move is
     /// searched in turn (its share of them, when the root is split) and,
     /// once refuted, recorded in the checkpoint, so a resumed run skips
     /// the first moves an earlier run refuted. Otherwise as the node search
-    /// at the root: the same order, counts, history and table entry, so a
+    /// at the root: the same order, counts and table entry, so a
     /// run that keeps a checkpoint searches what one without does.
     fn root_kept(
         &mut self,
@@ -1448,9 +1636,9 @@ impl<'s> Engine<'s> {
         let n = ms.len().min(u16::MAX as usize) as u16;
         let mut win = false;
         for (rank, &m) in ms.iter().enumerate() {
-            // Shares by rank in the full order (the same in both threads:
-            // no history at the root of a split), so that a move refuted by
-            // the other thread meanwhile cannot shift them.
+            // Shares by rank in the full order (the same in both threads),
+            // so that a move refuted by the other thread meanwhile cannot
+            // shift them.
             if let Some((share, shares, found)) = self.split {
                 if rank % shares != share {
                     continue;
@@ -1471,8 +1659,6 @@ impl<'s> Engine<'s> {
             self.depth = 0;
             if !w? {
                 win = true;
-                let h = &mut self.history[v][usize::from(m.l)][usize::from(m.j)];
-                *h = h.saturating_add(1);
                 self.root_best = Some((m.l, m.j));
                 if let Some((_, _, found)) = self.split {
                     found.store(true, Relaxed);
@@ -1532,7 +1718,7 @@ pub fn solve_with(
 /// search stops. A resumed run skips the refuted first moves and finds
 /// the saved entries in its table; what it loses is the search inside
 /// the first move that was open when the run stopped, beyond the entries
-/// the table kept, and the move-ordering history.
+/// the table kept.
 pub fn solve_resumable(
     board: &Board,
     config: &SearchConfig,
@@ -1606,16 +1792,16 @@ fn run(
         if n >= 2 {
             split(&sh, board, &pos, first, n)
         } else {
-            Engine::new(&sh).solve_root(board, &pos, first)
+            Engine::new(&sh).solve_root(board, &pos, first, None)
         }
     };
     let result = super::first_players(config, &one, &search, || {
         let e = std::cell::RefCell::new(Engine::new(&sh));
         let l = one(Player::Left, &|| {
-            e.borrow_mut().solve_root(board, &pos, Player::Left)
+            e.borrow_mut().solve_root(board, &pos, Player::Left, None)
         })?;
         let r = one(Player::Right, &|| {
-            e.borrow_mut().solve_root(board, &pos, Player::Right)
+            e.borrow_mut().solve_root(board, &pos, Player::Right, None)
         })?;
         Ok((l, r))
     });
@@ -1664,7 +1850,7 @@ pub fn with_oracle<T>(
     let e = std::cell::RefCell::new(Engine::new(&sh));
     let one = |first: Player| {
         checkpoint::one_first_player(config, None, &table, &sh.nodes, first, &|| {
-            e.borrow_mut().solve_root(board, &pos, first)
+            e.borrow_mut().solve_root(board, &pos, first, None)
         })
     };
     let left = one(Player::Left)?;
@@ -1748,10 +1934,24 @@ fn split(
     first: Player,
     n: usize,
 ) -> Result<FirstPlayer, SearchError> {
-    super::split_root(first, n, |share, found| {
+    if sh.saver.is_some() {
+        // A checkpointed root keeps its refuted first moves: each thread
+        // searches its share of them.
+        return super::split_root(first, n, |share, found| {
+            let mut e = Engine::new(sh);
+            e.split = Some((share, n, found));
+            Ok((e.solve_root(board, pos, first, None), e.counts))
+        });
+    }
+    let mut ms = Vec::new();
+    Engine::new(sh).moves(pos, view_of(first), &mut ms);
+    let deal = Deal::new(ms.len());
+    super::split_root(first, n, |share, _| {
         let mut e = Engine::new(sh);
-        e.split = Some((share, n, found));
-        Ok((e.solve_root(board, pos, first), e.counts))
+        Ok((
+            e.solve_root(board, pos, first, Some((&deal, share))),
+            e.counts,
+        ))
     })
 }
 
@@ -1784,6 +1984,73 @@ mod tests {
                 "{a:#b} {b:#b}"
             );
         }
+    }
+
+    /// The move order is a function of the position alone: every score
+    /// differs, best first, and moves of equal merit keep the order they
+    /// were generated in (so neither the sort's handling of equal keys
+    /// nor anything searched before can change a tree).
+    #[test]
+    fn moves_are_ordered_by_merit_then_generation() {
+        let config = SearchConfig::new(Convention::Normal);
+        let control = Control::default();
+        let table = Table::with_bytes(1 << 20);
+        let mut x = 0x2545_F491u32;
+        let mut ties = 0;
+        for round in 0..200 {
+            let (w, h) = (5 + round % 5, 4 + round % 6);
+            let mut rows = Vec::new();
+            for _ in 0..h {
+                let row: String = (0..w)
+                    .map(|_| {
+                        x ^= x << 13;
+                        x ^= x >> 17;
+                        x ^= x << 5;
+                        if x.is_multiple_of(5) {
+                            '#'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect();
+                rows.push(row);
+            }
+            let board = Domineering.parse(&rows.join("|")).unwrap();
+            let mut pos = Pos::new(&board).unwrap();
+            let keys = Keys::new(board.width(), board.height(), true);
+            pos.hash = keys.of(&pos);
+            let sh = Shared::new(&pos, &table, &keys, Rules::ALL, &control, &config);
+            let engine = Engine::new(&sh);
+            for v in [HZ, VT] {
+                let mut generated = Vec::new();
+                engine.moves(&pos, v, &mut generated);
+                let mut ordered = generated.clone();
+                engine.order::<false>(&pos, v, &mut ordered);
+                let mut hw = generated.clone();
+                engine.order::<true>(&pos, v, &mut hw);
+                let at = |m: &Mv| {
+                    generated
+                        .iter()
+                        .position(|g| (g.l, g.j) == (m.l, m.j))
+                        .unwrap()
+                };
+                for pair in ordered.windows(2) {
+                    let (a, b) = (pair[0], pair[1]);
+                    assert!(a.score > b.score, "{rows:?}: equal or unsorted scores");
+                    if a.score >> 12 == b.score >> 12 {
+                        ties += 1;
+                        assert!(at(&a) < at(&b), "{rows:?}: a tie out of generation order");
+                    }
+                }
+                let cells = |ms: &[Mv]| ms.iter().map(|m| (m.l, m.j)).collect::<Vec<_>>();
+                assert_eq!(
+                    cells(&ordered),
+                    cells(&hw),
+                    "{rows:?}: the two copies differ"
+                );
+            }
+        }
+        assert!(ties > 100, "only {ties} ties: the test saw too few");
     }
 
     #[test]

@@ -145,6 +145,9 @@ pub enum Parallel {
     FirstPlayers,
     /// One first player after the other, each thread taking every other
     /// first move; the first to find a winning move stops the other.
+    /// (Domineering's own search, without a checkpoint, tries the first
+    /// moves in turn with every thread, dealing out the replies to each
+    /// one at a time.)
     RootSplit,
 }
 

@@ -22,9 +22,18 @@ use serde_json::{json, Value};
 
 use crate::atlas_cmd::{atlas_dir, build_watched, level_table, BuildArgs};
 use crate::meter::WatchCounter;
+use partizan_jobs::wire::read_line_bounded;
 
 /// The Python module that runs the build on the cluster.
 const MODULE: &str = "partizan.atlas_cluster";
+
+/// The longest line read from the module's output (its report lists every
+/// shard; 64 MB is hundreds of thousands of them): a longer one is an
+/// error, not memory without bound.
+const MAX_MODULE_LINE: usize = 64 << 20;
+
+/// The pieces its standard error is read in (see [`last_line`]).
+const STDERR_PIECE: usize = 64 << 10;
 
 /// Run `partizan atlas build --cluster ADDRESS`.
 pub fn build(a: &BuildArgs, long: &crate::Long, json_out: bool) -> Result<()> {
@@ -188,8 +197,10 @@ fn run_module(python: &str, args: &[String], counter: &WatchCounter) -> Result<V
     let last_err = std::thread::spawn(move || last_line(stderr));
     let stdout = child.stdout.take().context("its standard output")?;
     let (mut report, mut error) = (None, None);
-    for line in BufReader::new(stdout).lines() {
-        let line = line.with_context(|| format!("reading {MODULE}'s output"))?;
+    let mut out = BufReader::new(stdout);
+    while let Some(line) = read_line_bounded(&mut out, MAX_MODULE_LINE)
+        .with_context(|| format!("reading {MODULE}'s output"))?
+    {
         // a line that is no step of the module's (a library's print) is passed over
         let Ok(msg) = serde_json::from_str::<Value>(&line) else {
             continue;
@@ -237,12 +248,17 @@ fn run_module(python: &str, args: &[String], counter: &WatchCounter) -> Result<V
 }
 
 /// The last non-empty line of `r`, at most 300 characters, whatever came
-/// before (Dask's log lines, a traceback).
+/// before (Dask's log lines, a traceback); a line is read in pieces of at
+/// most [`STDERR_PIECE`] bytes (the last piece of a longer one stands for
+/// it), so memory stays bounded whatever the module writes.
 fn last_line(mut r: impl Read) -> String {
     let mut last = String::new();
     let mut reader = BufReader::new(&mut r);
     let mut buf = Vec::new();
-    while let Ok(n) = reader.read_until(b'\n', &mut buf) {
+    while let Ok(n) = (&mut reader)
+        .take(STDERR_PIECE as u64)
+        .read_until(b'\n', &mut buf)
+    {
         if n == 0 {
             break;
         }
@@ -269,6 +285,33 @@ mod tests {
         );
         assert_eq!(last_line(&b""[..]), "");
         assert_eq!(last_line("y".repeat(1000).as_bytes()).len(), 300);
+    }
+
+    /// A line longer than the pieces stderr is read in still gives its
+    /// last piece, cut to 300 characters; the lines after it are read.
+    #[test]
+    fn a_huge_stderr_line_is_read_in_pieces() {
+        let huge = format!("{}\nthe reason\n", "z".repeat(3 * STDERR_PIECE + 7));
+        assert_eq!(last_line(huge.as_bytes()), "the reason");
+        let endless = "w".repeat(5 * STDERR_PIECE);
+        assert_eq!(last_line(endless.as_bytes()), "w".repeat(300));
+    }
+
+    /// A module that writes a line past the bound (here one with no end
+    /// in sight) is an error naming it, not memory without bound.
+    #[test]
+    fn an_overlong_module_line_is_an_error() {
+        let watch =
+            crate::meter::Watch::start("test", "shards", None, crate::meter::Show::Auto, u64::MAX);
+        let script = format!(
+            "import sys\nsys.stdout.write('{{\"event\":\"' + 'x' * {})\nsys.stdout.flush()",
+            MAX_MODULE_LINE + 10
+        );
+        let python = std::env::var("PARTIZAN_PYTHON").unwrap_or_else(|_| "python3".into());
+        let args = ["-c".to_string(), script];
+        let e = run_module(&python, &args, &watch.counter()).expect_err("refused");
+        let text = format!("{e:#}");
+        assert!(text.contains("longer than"), "{text}");
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! the next job, so a killed worker loses only the job it had.
 
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -26,8 +26,8 @@ use serde::Deserialize;
 
 use crate::job::{Answer, Job, Reply};
 use crate::wire::{
-    job_to_line, job_to_line_telling, line_job_id, progress_from_line, reply_from_line,
-    MAX_REPLY_LINE,
+    job_to_line, job_to_line_telling, line_job_id, progress_from_line, read_line_bounded,
+    reply_from_line, MAX_REPLY_LINE,
 };
 use crate::worker::Worker;
 
@@ -76,26 +76,6 @@ struct Ready {
     why: Option<String>,
     #[serde(default)]
     progress: bool,
-}
-
-/// Read one line of at most `max` bytes (without its newline); `None` at
-/// the end of the stream.
-fn read_line_bounded(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<String>> {
-    let mut buf = Vec::new();
-    let n = r.take(max as u64 + 1).read_until(b'\n', &mut buf)?;
-    if n == 0 {
-        return Ok(None);
-    }
-    if buf.last() == Some(&b'\n') {
-        buf.pop();
-    } else if buf.len() > max {
-        return Err(std::io::Error::other(format!(
-            "a line longer than {max} bytes"
-        )));
-    }
-    String::from_utf8(buf)
-        .map(Some)
-        .map_err(|_| std::io::Error::other("a line that is not UTF-8"))
 }
 
 fn spawn(

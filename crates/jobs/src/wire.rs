@@ -43,6 +43,27 @@ pub const MAX_JOB_TABLE: usize = 1 << 30;
 /// longer one is a failure of the worker, not memory without bound.
 pub const MAX_REPLY_LINE: usize = 1 << 30;
 
+/// Read one line of at most `max` bytes (without its newline); `None` at
+/// the end of the stream; a longer line, or one that is not UTF-8, is an
+/// error (memory stays bounded whatever the other side writes).
+pub fn read_line_bounded(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<String>> {
+    let mut buf = Vec::new();
+    let n = std::io::Read::take(&mut *r, max as u64 + 1).read_until(b'\n', &mut buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+    } else if buf.len() > max {
+        return Err(std::io::Error::other(format!(
+            "a line longer than {max} bytes"
+        )));
+    }
+    String::from_utf8(buf)
+        .map(Some)
+        .map_err(|_| std::io::Error::other("a line that is not UTF-8"))
+}
+
 /// A job as one line of JSON (no newline).
 pub fn job_to_line(job: &Job) -> String {
     serde_json::to_string(job).expect("a job serializes")

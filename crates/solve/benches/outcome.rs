@@ -15,13 +15,17 @@
 //! Kōnane 5 x 6 opening, with the ratios printed; Cram's nimber search
 //! on one thread against two and against the general engine (Cram 5 x 7
 //! and 3 x 11); and Clobber
-//! checkerboards.
+//! checkerboards. With `PARTIZAN_BENCH_9X9=1` also Domineering 9 x 9
+//! Left first (a win) on 1, 2, 4, 8 and 16 threads (as many as there are
+//! cores, 2 always), one timed run each with speedup and efficiency
+//! printed: about 9 minutes on one thread of this project's 2-core
+//! machine, 4 GB of table, so it is left out unless asked for.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use partizan_games::{Clobber, Cram, Domineering, Konane, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{
-    domineering, solve, Control, Knowledge, MoveOrdering, Parallel, SearchConfig,
+    domineering, solve, Control, First, Knowledge, MoveOrdering, Parallel, SearchConfig,
 };
 
 fn rect(rows: usize, cols: usize) -> String {
@@ -125,6 +129,39 @@ fn threads<R: Knowledge>(c: &mut Criterion, name: &str, r: &R, text: &str, want:
             "{name} threads: {mode} {t:.2?} against 1 thread {:.2?}: {speedup:.2}x, efficiency {:.0}%",
             best[0].1,
             100.0 * speedup / n
+        );
+    }
+}
+
+/// Domineering 9 x 9 Left first (a win: Breuker et al., Bullock) on 1, 2,
+/// 4, 8 and 16 threads (as many as there are cores, 2 always), one timed
+/// run each asserting the win, speedup and efficiency printed; only with
+/// `PARTIZAN_BENCH_9X9` set (minutes a run).
+fn nine_by_nine_scaling() {
+    if std::env::var_os("PARTIZAN_BENCH_9X9").is_none() {
+        return;
+    }
+    let b = Domineering.parse(&rect(9, 9)).expect("board");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut one = None;
+    for n in [1usize, 2, 4, 8, 16] {
+        if n > 2 && n > cores {
+            break;
+        }
+        let mut cfg = SearchConfig::for_ruleset(&Domineering, Convention::Normal);
+        cfg.table_bytes = 4 << 30;
+        cfg.threads = n;
+        cfg.first = First::Left;
+        let t = std::time::Instant::now();
+        let rep = solve(&Domineering, &b, &cfg, &Control::default()).expect("search");
+        let took = t.elapsed();
+        assert!(rep.left.wins, "9 x 9: Left first wins");
+        let base = *one.get_or_insert(took);
+        let speedup = base.as_secs_f64() / took.as_secs_f64();
+        eprintln!(
+            "domineering 9x9 Left first threads: {n} {took:.2?}, {} nodes: {speedup:.2}x, efficiency {:.0}%",
+            rep.left.counts.nodes,
+            100.0 * speedup / n as f64
         );
     }
 }
@@ -293,6 +330,7 @@ fn bench(c: &mut Criterion) {
         .class()
         .to_string();
     threads(c, "domineering 8x8", &Domineering, &rect(8, 8), "N");
+    nine_by_nine_scaling();
     threads(c, "clobber 4x5", &Clobber, &clobber45, &want45);
     // Cram's nimber search against the general engine on one and two
     // threads; Kōnane, to choose its default way of sharing two threads:

@@ -243,8 +243,9 @@ fn the_hardware_copy_searches_node_for_node_like_the_portable_one() {
     }
 }
 
-/// A first player's search on 2 to 4 threads, which deal the replies to
-/// each first move out among them, agrees with one thread on boards big
+/// A first player's search on 2 to 8 threads, which deal the replies to
+/// each first move out among them (free threads helping with the last
+/// ones, all of them putting off what another is searching), agrees with one thread on boards big
 /// enough for replies to be searched, and every winning first move it
 /// reports wins: the opponent, moving first after it, loses.
 #[test]
@@ -260,7 +261,7 @@ fn threads_dealing_replies_agree_with_one_thread() {
         one.threads = 1;
         one.table_bytes = 1 << 22;
         let want = solve(&Domineering, &b, &one, &Control::default()).expect("one thread");
-        for threads in [2, 3, 4] {
+        for threads in [2, 3, 4, 8] {
             let mut many = one;
             many.threads = threads;
             many.parallel = Parallel::RootSplit;

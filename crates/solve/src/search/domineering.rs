@@ -1196,6 +1196,30 @@ impl Deal {
     }
 }
 
+/// How many of a node's moves [`put_next`] picks one at a time (the best
+/// of the rest, a pass over them each) before it sorts the rest: most
+/// nodes that stop early stop at their first or second move.
+const PICKED: usize = 2;
+
+/// Order `ms` (scored by [`Engine::score_moves`], all scores distinct)
+/// best first as far as its move `i`, given that it is so ordered as far
+/// as `i - 1`: the order of a sort of the whole, paid for only as far as
+/// a node's search goes.
+#[inline(always)]
+fn put_next(ms: &mut [Mv], i: usize) {
+    if i < PICKED {
+        let mut best = i;
+        for k in i + 1..ms.len() {
+            if ms[k].score > ms[best].score {
+                best = k;
+            }
+        }
+        ms.swap(i, best);
+    } else if i == PICKED {
+        ms[i..].sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+    }
+}
+
 /// What [`Engine::settle`] found.
 enum Settled {
     /// The mover wins (`true`) or loses.
@@ -1398,6 +1422,16 @@ impl<'s> Engine<'s> {
     /// checkpointed root included).
     #[inline(always)]
     fn order<const HW: bool>(&self, p: &Pos, v: usize, ms: &mut [Mv]) {
+        self.score_moves::<HW>(p, v, ms);
+        ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+    }
+
+    /// The scores of [`Engine::order`], best highest, the moves left where
+    /// they are: a node's search brings the best of the rest to the front
+    /// for its first [`PICKED`] moves and sorts the rest only if it gets
+    /// that far ([`put_next`]), the same order as a sort's.
+    #[inline(always)]
+    fn score_moves<const HW: bool>(&self, p: &Pos, v: usize, ms: &mut [Mv]) {
         const LAST: i32 = (1 << 12) - 1;
         for (i, m) in ms.iter_mut().enumerate() {
             let (l, j) = (usize::from(m.l), usize::from(m.j));
@@ -1411,7 +1445,6 @@ impl<'s> Engine<'s> {
             let place = i32::from(self.place[v][l][j]);
             m.score = stage + (s << 22) + (place << 12) + earlier;
         }
-        ms.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
     }
 
     /// What a node's own checks say before any of its moves is searched
@@ -1484,7 +1517,7 @@ impl<'s> Engine<'s> {
         let mut ms = std::mem::take(&mut self.scratch[self.depth]);
         self.moves(p, v, &mut ms);
         if rules.ordering {
-            self.order::<HW>(p, v, &mut ms);
+            self.score_moves::<HW>(p, v, &mut ms);
         }
         let n = ms.len().min(u16::MAX as usize) as u16;
         let mut win = false;
@@ -1502,7 +1535,11 @@ impl<'s> Engine<'s> {
         let defer = busy.filter(|_| self.depth < BUSY_DEPTH);
         let listed = ms.len();
         let mut i = 0;
-        while let Some(&m) = ms.get(i) {
+        while i < ms.len() {
+            if rules.ordering && i < listed {
+                put_next(&mut ms[..listed], i);
+            }
+            let m = ms[i];
             let rank = if i < listed { i } else { m.score as usize };
             i += 1;
             if let (true, Some((share, shares, found))) = (root, self.split) {
@@ -2098,6 +2135,35 @@ fn split(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Moves put in place one at a time by [`put_next`] come in the order
+    /// of a sort of the whole, however many of them a node searches.
+    #[test]
+    fn moves_put_next_come_in_sorted_order() {
+        let mut x = 0x2545_F491u32;
+        for len in 0..40usize {
+            let mut ms: Vec<Mv> = (0..len)
+                .map(|i| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    // Distinct scores, as Engine::score_moves makes them.
+                    let score = ((x % 64) as i32 - 32) * 64 + i as i32;
+                    Mv {
+                        l: 1,
+                        j: i as u8,
+                        score,
+                    }
+                })
+                .collect();
+            let mut want = ms.clone();
+            want.sort_unstable_by_key(|m| std::cmp::Reverse(m.score));
+            for i in 0..ms.len() {
+                put_next(&mut ms, i);
+                assert_eq!(ms[i].score, want[i].score, "move {i} of {len}");
+            }
+        }
+    }
 
     /// A free thread takes the next reply nobody has taken, and once all
     /// are taken helps the unfinished one the fewest threads are searching.

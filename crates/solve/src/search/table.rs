@@ -29,11 +29,12 @@
 //! by the allocator, so untouched pages cost nothing), but only a prefix
 //! of [`START_BYTES`] is used at first. When more than half the entries in
 //! use are filled (each searcher adds its fills to the count [`FILL_BATCH`]
-//! at a time, and when it adds its [`Tally`]), the prefix doubles and each bucket's entries whose key
-//! now picks the new twin bucket move there (a split, as in linear hashing:
-//! bucket `b` becomes `b` and `b + n`). A search that needs 16 MB then
-//! touches 16 MB, not a scattering over 1 GB (page faults and cache and TLB
-//! misses: Domineering 8 x 8 took 2.8 s in a 1 GB table, 1.3 s in 16 MB).
+//! at a time, and when it adds its [`Tally`]), the prefix doubles and each
+//! bucket's entries whose key now picks the new twin bucket move there (a
+//! split, as in linear hashing: bucket `b` becomes `b` and `b + n`). A
+//! search that needs 16 MB then touches 16 MB, not a scattering over 1 GB
+//! (page faults and cache and TLB misses: Domineering 8 x 8 took 2.8 s in
+//! a 1 GB table, 1.3 s in 16 MB).
 //! A split runs while other threads read and write: a move writes the new
 //! place before it clears the old, readers check key and data as always, so
 //! what a concurrent reader can see is a miss, never a wrong entry; an

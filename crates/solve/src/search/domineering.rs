@@ -626,113 +626,174 @@ fn pack_prot(b: &[u32; LINES], n: usize, used: &mut [u32; LINES]) -> i32 {
     p
 }
 
+/// One step of [`pack_vuln`]'s greedy scan of a line (the cells the
+/// protective areas left, left to right) at cell `i` of a chunk, which is
+/// a gap (`free` clear), a cell the opponent cannot reach (`guard`) or
+/// one it can. The states: 0 nothing pending; 1 a lone unreachable cell;
+/// 2 a reachable cell (the start); 3 the start and an odd run of
+/// unreachable cells (the start pairs with the first); 4 the same, even
+/// (the run pairs off by itself: safe moves, counted as such). `start` is
+/// the start's place in the chunk, 4 while it is before the chunk. The
+/// events go into `out` (see [`VULN`]).
+const fn vuln_step(
+    state: u64,
+    start: &mut u64,
+    i: u64,
+    free: u64,
+    guard: u64,
+    out: &mut u64,
+) -> u64 {
+    let bit = 1 << i;
+    if free & bit == 0 {
+        match state {
+            1 => *out |= bit << VULN_LONE,
+            3 => *out |= vuln_pair_at(*start),
+            _ => {}
+        }
+        0
+    } else if guard & bit != 0 {
+        match state {
+            0 => 1,
+            1 => 0,
+            2 | 4 => 3,
+            _ => 4,
+        }
+    } else {
+        match state {
+            1 => {
+                *out |= bit << VULN_PART;
+                0
+            }
+            2 => {
+                *out |= bit << VULN_PLAIN;
+                0
+            }
+            3 => {
+                *out |= vuln_pair_at(*start);
+                *start = i;
+                2
+            }
+            _ => {
+                *start = i;
+                2
+            }
+        }
+    }
+}
+
+/// The cells of a chunk of [`VULN`], and their mask.
+const CHUNK: u64 = 5;
+const CELLS: u64 = (1 << CHUNK) - 1;
+/// The fields of a [`VULN`] entry after its state (bits 0-2).
+const VULN_PLAIN: u64 = 3;
+const VULN_PART: u64 = VULN_PLAIN + CHUNK;
+const VULN_BEFORE: u64 = VULN_PART + CHUNK + 1;
+const VULN_LONE: u64 = VULN_BEFORE + 1;
+const VULN_START: u64 = VULN_LONE + CHUNK;
+const VULN_KEPT: u64 = VULN_START + CHUNK;
+
+/// The event of a pair from the start at `start` (see [`vuln_step`]):
+/// its second cell, or the flag of a start before the chunk.
+const fn vuln_pair_at(start: u64) -> u64 {
+    if start == CHUNK {
+        1 << VULN_BEFORE
+    } else {
+        1 << (VULN_PART + 1 + start)
+    }
+}
+
+/// [`pack_vuln`]'s scan of [`CHUNK`] cells at a time: entry `state << 2
+/// CHUNK | free << CHUNK | guard` (the chunk's free cells and, of those,
+/// the unreachable) holds the state after the chunk (bits 0-2); from
+/// [`VULN_PLAIN`] the pairs of two reachable cells and from [`VULN_PART`]
+/// the pairs with an unreachable cell, each by its second cell's place in
+/// the chunk (the first may be the cell before it; a pair's second cell
+/// may be the cell after it); at [`VULN_BEFORE`], whether the start
+/// before the chunk pairs with the cell after it; from [`VULN_LONE`] the
+/// gaps that close on a lone unreachable cell; from [`VULN_START`] the
+/// start, if it is in the chunk, one-hot, else the bit [`VULN_KEPT`] (it
+/// stays where it was).
+static VULN: [u64; 5 << (2 * CHUNK)] = {
+    let mut t = [0u64; 5 << (2 * CHUNK)];
+    let mut k = 0;
+    while k < t.len() {
+        let (state0, free, guard) = (
+            (k >> (2 * CHUNK)) as u64,
+            (k >> CHUNK) as u64 & CELLS,
+            k as u64 & CELLS,
+        );
+        let mut state = state0;
+        let mut start = CHUNK;
+        let mut out = 0;
+        let mut i = 0;
+        while i < CHUNK {
+            state = vuln_step(state, &mut start, i, free, guard, &mut out);
+            i += 1;
+        }
+        let at = if start == CHUNK {
+            1 << VULN_KEPT
+        } else {
+            1 << (VULN_START + start)
+        };
+        t[k] = state | out | at;
+        k += 1;
+    }
+    t
+};
+
 /// Greedy packing of vulnerable placements (and the unused cells) on the
-/// cells the protective areas left, line by line, left to right.
+/// cells the protective areas left, line by line, left to right: a
+/// reachable cell pairs with the next if reachable; with the next if not,
+/// when an odd run of unreachable cells follows it (the rest of the run
+/// pairs off as safe moves); a lone unreachable cell pairs with a
+/// reachable one after it, or is left unused. The scan runs [`CHUNK`]
+/// cells a step through [`VULN`] (its cell-by-cell twin is a test's).
 #[inline(always)]
 fn pack_vuln(b: &[u32; LINES], n: usize, used: &mut [u32; LINES], a: &mut Areas) {
-    let (mut v2, mut v2p, mut v1, mut v1p, mut u) = (0, 0, 0, 0, 0);
+    let (mut v2, mut v1, mut v2p, mut v1p, mut u) = (0, 0, 0, 0, 0);
     for l in 1..=n {
         // Cells of line `l` beside which, on line `l+1`, the opponent
         // could place across (so one of their moves can spoil two of
         // ours): an empty cell of the next line with an empty neighbour.
         let next = b[l + 1];
         let shared = used[l - 1] | !(next | (next << 1)) | !(next | (next >> 1));
-        let free = !(b[l] | used[l]);
-        let guard = b[l - 1] & b[l + 1];
-        let mut state = 0u8;
-        let mut start = 0u32;
-        let mut prev = 0u32;
-        let mut cur = free;
-        // Close the run at `prev` (the cell before a gap or the end).
-        let close =
-            |state: u8, start: u32, prev: u32, used: &mut u32, counts: &mut (i32, i32, i32)| {
-                // counts: (v_p when type 2, v_p when type 1, unused)
-                match state {
-                    1 => {
-                        counts.2 += 1;
-                        *used |= prev;
-                    }
-                    3 => {
-                        *used |= start | (start << 1);
-                        if (start | (start << 1)) & shared != 0 {
-                            counts.0 += 1;
-                        } else {
-                            counts.1 += 1;
-                        }
-                    }
-                    _ => {}
-                }
-            };
-        while cur != 0 {
-            let t = cur & cur.wrapping_neg();
-            cur ^= t;
-            if (t >> 1) & prev == 0 {
-                let mut c = (0, 0, 0);
-                close(state, start, prev, &mut used[l], &mut c);
-                v2p += c.0;
-                v1p += c.1;
-                u += c.2;
-                state = 0;
-            }
-            prev = t;
-            if t & guard != 0 {
-                // An empty cell the opponent cannot reach.
-                state = match state {
-                    0 => 1,
-                    1 => 0, // a safe pair (already counted as safe)
-                    2 => 3,
-                    3 => 4, // the start's partner plus a safe pair
-                    _ => 3,
-                };
-            } else {
-                match state {
-                    0 => {
-                        state = 2;
-                        start = t;
-                    }
-                    1 => {
-                        state = 0;
-                        let m = t | (t >> 1);
-                        used[l] |= m;
-                        if m & shared != 0 {
-                            v2p += 1;
-                        } else {
-                            v1p += 1;
-                        }
-                    }
-                    2 => {
-                        state = 0;
-                        let m = start | (start << 1);
-                        used[l] |= m;
-                        if m & shared != 0 {
-                            v2 += 1;
-                        } else {
-                            v1 += 1;
-                        }
-                    }
-                    3 => {
-                        state = 2;
-                        let m = start | (start << 1);
-                        used[l] |= m;
-                        if m & shared != 0 {
-                            v2p += 1;
-                        } else {
-                            v1p += 1;
-                        }
-                        start = t;
-                    }
-                    _ => {
-                        state = 2;
-                        start = t;
-                    }
-                }
-            }
+        let free = u64::from(!(b[l] | used[l]));
+        let guard = u64::from(b[l - 1] & b[l + 1]) & free;
+        let (mut state, mut start) = (0u64, 0u64);
+        let (mut plain, mut part, mut lone) = (0u64, 0u64, 0u64);
+        // Chunks as far as the last free cell; the gap after it (at most
+        // the wall beyond the line, a filled bit) closes a run still open.
+        let end = 64 - free.leading_zeros();
+        let mut base = 1;
+        while base < end {
+            let i =
+                state << (2 * CHUNK) | (free >> base & CELLS) << CHUNK | (guard >> base & CELLS);
+            let e = VULN[i as usize];
+            plain |= (e >> VULN_PLAIN & CELLS) << base;
+            part |= (e >> VULN_PART & (CELLS << 1 | 1)) << base
+                | (start << 1) & (e >> VULN_BEFORE & 1).wrapping_neg();
+            lone |= (e >> VULN_LONE & CELLS) << base;
+            start = start & (e >> VULN_KEPT & 1).wrapping_neg() | (e >> VULN_START & CELLS) << base;
+            state = e & 7;
+            base += CHUNK as u32;
         }
-        let mut c = (0, 0, 0);
-        close(state, start, prev, &mut used[l], &mut c);
-        v2p += c.0;
-        v1p += c.1;
-        u += c.2;
+        match state {
+            1 => lone |= 1 << base,
+            3 => part |= start << 1,
+            _ => {}
+        }
+        let (plain, part, lone) = (plain as u32, part as u32, (lone >> 1) as u32);
+        used[l] |= plain | plain >> 1 | part | part >> 1 | lone;
+        let by_second = shared | shared << 1;
+        let (p2, q2) = (
+            (plain & by_second).count_ones(),
+            (part & by_second).count_ones(),
+        );
+        v2 += p2 as i32;
+        v1 += (plain.count_ones() - p2) as i32;
+        v2p += q2 as i32;
+        v1p += (part.count_ones() - q2) as i32;
+        u += lone.count_ones() as i32;
     }
     a.vuln2 = v2 + v2p;
     a.vuln2_p = v2p;
@@ -2132,6 +2193,123 @@ fn split(
     })
 }
 
+/// [`pack_vuln`] cell by cell, as the search had it before the table of
+/// [`VULN`] (its twin): greedy packing of vulnerable placements (and the
+/// unused cells) on the cells the protective areas left, line by line,
+/// left to right.
+#[cfg(test)]
+fn pack_vuln_scan(b: &[u32; LINES], n: usize, used: &mut [u32; LINES], a: &mut Areas) {
+    let (mut v2, mut v2p, mut v1, mut v1p, mut u) = (0, 0, 0, 0, 0);
+    for l in 1..=n {
+        // Cells of line `l` beside which, on line `l+1`, the opponent
+        // could place across (so one of their moves can spoil two of
+        // ours): an empty cell of the next line with an empty neighbour.
+        let next = b[l + 1];
+        let shared = used[l - 1] | !(next | (next << 1)) | !(next | (next >> 1));
+        let free = !(b[l] | used[l]);
+        let guard = b[l - 1] & b[l + 1];
+        let mut state = 0u8;
+        let mut start = 0u32;
+        let mut prev = 0u32;
+        let mut cur = free;
+        // Close the run at `prev` (the cell before a gap or the end).
+        let close =
+            |state: u8, start: u32, prev: u32, used: &mut u32, counts: &mut (i32, i32, i32)| {
+                // counts: (v_p when type 2, v_p when type 1, unused)
+                match state {
+                    1 => {
+                        counts.2 += 1;
+                        *used |= prev;
+                    }
+                    3 => {
+                        *used |= start | (start << 1);
+                        if (start | (start << 1)) & shared != 0 {
+                            counts.0 += 1;
+                        } else {
+                            counts.1 += 1;
+                        }
+                    }
+                    _ => {}
+                }
+            };
+        while cur != 0 {
+            let t = cur & cur.wrapping_neg();
+            cur ^= t;
+            if (t >> 1) & prev == 0 {
+                let mut c = (0, 0, 0);
+                close(state, start, prev, &mut used[l], &mut c);
+                v2p += c.0;
+                v1p += c.1;
+                u += c.2;
+                state = 0;
+            }
+            prev = t;
+            if t & guard != 0 {
+                // An empty cell the opponent cannot reach.
+                state = match state {
+                    0 => 1,
+                    1 => 0, // a safe pair (already counted as safe)
+                    2 => 3,
+                    3 => 4, // the start's partner plus a safe pair
+                    _ => 3,
+                };
+            } else {
+                match state {
+                    0 => {
+                        state = 2;
+                        start = t;
+                    }
+                    1 => {
+                        state = 0;
+                        let m = t | (t >> 1);
+                        used[l] |= m;
+                        if m & shared != 0 {
+                            v2p += 1;
+                        } else {
+                            v1p += 1;
+                        }
+                    }
+                    2 => {
+                        state = 0;
+                        let m = start | (start << 1);
+                        used[l] |= m;
+                        if m & shared != 0 {
+                            v2 += 1;
+                        } else {
+                            v1 += 1;
+                        }
+                    }
+                    3 => {
+                        state = 2;
+                        let m = start | (start << 1);
+                        used[l] |= m;
+                        if m & shared != 0 {
+                            v2p += 1;
+                        } else {
+                            v1p += 1;
+                        }
+                        start = t;
+                    }
+                    _ => {
+                        state = 2;
+                        start = t;
+                    }
+                }
+            }
+        }
+        let mut c = (0, 0, 0);
+        close(state, start, prev, &mut used[l], &mut c);
+        v2p += c.0;
+        v1p += c.1;
+        u += c.2;
+    }
+    a.vuln2 = v2 + v2p;
+    a.vuln2_p = v2p;
+    a.vuln1 = v1 + v1p;
+    a.vuln1_p = v1p;
+    a.unused = u;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2214,6 +2392,36 @@ mod tests {
         busy.leave(h);
         assert!(!busy.busy(h));
         assert!(busy.enter(h));
+    }
+
+    /// The table-driven [`pack_vuln`] packs as its cell-by-cell twin:
+    /// random views of every size (random filled cells, the protective
+    /// areas packed first as in the search), all its counts and cells.
+    #[test]
+    fn vulnerable_packing_by_table_matches_the_scan() {
+        let mut rng = fastrand::Rng::with_seed(0x5EED_0042);
+        for round in 0..40_000 {
+            let n = 1 + round % MAX_SIDE;
+            let m = 1 + rng.usize(..MAX_SIDE);
+            let mut b = [!0u32; LINES];
+            let fill = rng.u32(1..8);
+            for line in b.iter_mut().take(n + 1).skip(1) {
+                for c in 1..=m {
+                    if rng.u32(..8) >= fill {
+                        *line &= !(1 << c);
+                    }
+                }
+            }
+            let mut used = [0u32; LINES];
+            let prot = pack_prot(&b, n, &mut used);
+            let mut twin_used = used;
+            let (mut a, mut twin) = (Areas::default(), Areas::default());
+            pack_vuln(&b, n, &mut used, &mut a);
+            pack_vuln_scan(&b, n, &mut twin_used, &mut twin);
+            let key = |a: &Areas| (a.vuln2, a.vuln2_p, a.vuln1, a.vuln1_p, a.unused);
+            assert_eq!(key(&a), key(&twin), "{n} lines {prot} areas {b:x?}");
+            assert_eq!(used, twin_used, "{n} lines {b:x?}");
+        }
     }
 
     /// Also: two lines packed at once ([`pack_bits2`], [`count_halves`])

@@ -633,8 +633,8 @@ fn pack_prot(b: &[u32; LINES], n: usize, used: &mut [u32; LINES]) -> i32 {
 /// 2 a reachable cell (the start); 3 the start and an odd run of
 /// unreachable cells (the start pairs with the first); 4 the same, even
 /// (the run pairs off by itself: safe moves, counted as such). `start` is
-/// the start's place in the chunk, 4 while it is before the chunk. The
-/// events go into `out` (see [`VULN`]).
+/// the start's place in the chunk, [`CHUNK`] while it is before the chunk.
+/// The events go into `out` (see [`VULN`]).
 const fn vuln_step(
     state: u64,
     start: &mut u64,

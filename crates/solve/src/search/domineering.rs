@@ -761,11 +761,12 @@ fn pack_vuln(b: &[u32; LINES], n: usize, used: &mut [u32; LINES], a: &mut Areas)
         let guard = u64::from(b[l - 1] & b[l + 1]) & free;
         let (mut state, mut start) = (0u64, 0u64);
         let (mut plain, mut part, mut lone) = (0u64, 0u64, 0u64);
-        // Chunks as far as the last free cell; the gap after it (at most
-        // the wall beyond the line, a filled bit) closes a run still open.
+        // Chunks as far as the gap after the last free cell (at most the
+        // wall beyond the line, a filled bit), which closes a run still
+        // open.
         let end = 64 - free.leading_zeros();
         let mut base = 1;
-        while base < end {
+        while base <= end {
             let i =
                 state << (2 * CHUNK) | (free >> base & CELLS) << CHUNK | (guard >> base & CELLS);
             let e = VULN[i as usize];
@@ -776,11 +777,6 @@ fn pack_vuln(b: &[u32; LINES], n: usize, used: &mut [u32; LINES], a: &mut Areas)
             start = start & (e >> VULN_KEPT & 1).wrapping_neg() | (e >> VULN_START & CELLS) << base;
             state = e & 7;
             base += CHUNK as u32;
-        }
-        match state {
-            1 => lone |= 1 << base,
-            3 => part |= start << 1,
-            _ => {}
         }
         let (plain, part, lone) = (plain as u32, part as u32, (lone >> 1) as u32);
         used[l] |= plain | plain >> 1 | part | part >> 1 | lone;

@@ -57,7 +57,7 @@ use std::sync::atomic::{
 use std::time::Instant;
 
 use partizan_core::{Arena, GameId, Outcome};
-use partizan_games::{Board, Domineering, Player, Ruleset};
+use partizan_games::{Board, Domineering, Player, Ruleset, MAX_CELLS};
 use rustc_hash::FxHashMap;
 
 use super::checkpoint;
@@ -228,6 +228,43 @@ fn safe_starts(b: &[u32; LINES], l: usize) -> u32 {
     starts(b, l) & g & (g >> 1)
 }
 
+/// The runs of set bits of `e` (a row's cells) that hold a bit of
+/// `seed`, without a loop: the carry of `e + t` runs up each run from its
+/// lowest seed, then a parallel-prefix fill runs down to each run's first
+/// bit (steps of 1, 2, 4, 8 and 16 bits). `e`'s top bit must be clear, as
+/// a row's is (its wall).
+#[inline(always)]
+fn row_runs(e: u32, seed: u32) -> u32 {
+    let t = seed & e;
+    let mut g = (e & !e.wrapping_add(t)) | t;
+    let mut p = e;
+    g |= p & (g >> 1);
+    p &= p >> 1;
+    g |= p & (g >> 2);
+    p &= p >> 2;
+    g |= p & (g >> 4);
+    p &= p >> 4;
+    g |= p & (g >> 8);
+    p &= p >> 8;
+    g | (p & (g >> 16))
+}
+
+/// A step of [`Pos::small_components`]: row `r`'s runs (of `rest`) that
+/// the component `comp` touches on the rows beside it, added to it and to
+/// its `size`; whether there were any.
+#[inline(always)]
+fn take(rest: &[u32; LINES], r: usize, comp: &mut [u32; LINES], size: &mut u32) -> bool {
+    let e = rest[r];
+    let seed = (comp[r - 1] | comp[r + 1]) & e & !comp[r];
+    if seed == 0 {
+        return false;
+    }
+    let x = row_runs(e, seed) & !comp[r];
+    *size += x.count_ones();
+    comp[r] |= x;
+    true
+}
+
 /// A position: both views and the per-line counts.
 #[derive(Clone, Debug)]
 pub struct Pos {
@@ -360,11 +397,14 @@ impl Pos {
     /// has at most `cells` cells (a fresh value solver each call: for the
     /// twin tests).
     pub fn value_cut_for(&self, mover: Player, cells: u32) -> Result<Option<bool>, SearchError> {
-        SmallValues::new(cells.min(MAX_VALUE_CELLS))?.decide(
-            self,
-            view_of(mover),
-            &mut SearchCounts::default(),
-        )
+        let cells = cells.min(MAX_VALUE_CELLS);
+        let mut keys = Vec::new();
+        if !self.small_components(cells, &mut keys) {
+            return Ok(None);
+        }
+        SmallValues::new(cells)?
+            .decide(&keys, view_of(mover), &mut SearchCounts::default())
+            .map(Some)
     }
 
     /// Is `v`'s fate with `v` to move decided by safe against real moves?
@@ -385,22 +425,11 @@ impl Pos {
     /// keys (`shape_key`) into `out`; `false` (and `out` partial) as
     /// soon as one has more than `max` cells. Lone cells are left out:
     /// their value is 0.
+    #[inline(always)]
     pub fn small_components(&self, max: u32, out: &mut Vec<u128>) -> bool {
         out.clear();
+        let (mut rest, mut left) = self.joinable();
         let h = self.n[HZ];
-        let inner = ((1u32 << self.n[VT]) - 1) << 1;
-        let mut all = [0u32; LINES];
-        for (a, &row) in all.iter_mut().zip(&self.b[HZ]).take(h + 1).skip(1) {
-            *a = !row & inner;
-        }
-        // Cells with an empty neighbour.
-        let mut rest = [0u32; LINES];
-        let mut left = 0;
-        for r in 1..=h {
-            let e = all[r];
-            rest[r] = e & ((e << 1) | (e >> 1) | all[r - 1] | all[r + 1]);
-            left += rest[r].count_ones();
-        }
         let mut r0 = 1;
         while left > 0 {
             while rest[r0] == 0 {
@@ -408,45 +437,59 @@ impl Pos {
             }
             let mut comp = [0u32; LINES];
             let e = rest[r0];
-            let mut x = e & e.wrapping_neg();
-            loop {
-                let y = (x | (x << 1)) & e;
-                if y == x {
-                    break;
-                }
-                x = y;
-            }
+            let x = row_runs(e, e & e.wrapping_neg());
             comp[r0] = x;
             let (mut lo, mut hi) = (r0, r0);
             let mut size = x.count_ones();
+            if size > max {
+                return false;
+            }
+            // Sweeps down and up the rows, each taking the runs of its row
+            // that the rows beside it touch and going on as far as the
+            // component has grown; out as soon as it is too big.
             loop {
-                // One sweep down and up the rows the component may reach,
-                // each row filled along itself.
-                let mut grown = 0;
-                let top = (hi + 1).min(h);
-                for r in (lo.max(2) - 1..=top).chain((lo.max(2) - 1..=top).rev()) {
-                    let e = rest[r];
-                    let mut x = (comp[r] | comp[r - 1] | comp[r + 1]) & e;
-                    if x == comp[r] {
-                        continue;
+                let mut grown = false;
+                let mut r = hi + 1;
+                while r <= h {
+                    if !take(&rest, r, &mut comp, &mut size) {
+                        break;
                     }
-                    loop {
-                        let y = (x | (x << 1) | (x >> 1)) & e;
-                        if y == x {
-                            break;
+                    if size > max {
+                        return false;
+                    }
+                    grown = true;
+                    hi = r;
+                    r += 1;
+                }
+                for r in (lo..=hi).rev() {
+                    if take(&rest, r, &mut comp, &mut size) {
+                        if size > max {
+                            return false;
                         }
-                        x = y;
+                        grown = true;
                     }
-                    grown += (x ^ comp[r]).count_ones();
-                    comp[r] = x;
-                    lo = lo.min(r);
-                    hi = hi.max(r);
                 }
-                size += grown;
-                if size > max {
-                    return false;
+                let mut r = lo - 1;
+                while r >= 1 {
+                    if !take(&rest, r, &mut comp, &mut size) {
+                        break;
+                    }
+                    if size > max {
+                        return false;
+                    }
+                    grown = true;
+                    lo = r;
+                    r -= 1;
                 }
-                if grown == 0 {
+                for r in lo..=hi {
+                    if take(&rest, r, &mut comp, &mut size) {
+                        if size > max {
+                            return false;
+                        }
+                        grown = true;
+                    }
+                }
+                if !grown {
                     break;
                 }
             }
@@ -459,6 +502,26 @@ impl Pos {
             out.push(shape_key(&comp[lo..=hi], cols));
         }
         true
+    }
+
+    /// The empty cells with an empty neighbour, by row (the cells of
+    /// components of two cells or more), and how many.
+    #[inline(always)]
+    fn joinable(&self) -> ([u32; LINES], u32) {
+        let h = self.n[HZ];
+        let inner = ((1u32 << self.n[VT]) - 1) << 1;
+        let mut all = [0u32; LINES];
+        for (a, &row) in all.iter_mut().zip(&self.b[HZ]).take(h + 1).skip(1) {
+            *a = !row & inner;
+        }
+        let mut rest = [0u32; LINES];
+        let mut left = 0;
+        for r in 1..=h {
+            let e = all[r];
+            rest[r] = e & ((e << 1) | (e >> 1) | all[r - 1] | all[r + 1]);
+            left += rest[r].count_ones();
+        }
+        (rest, left)
     }
 
     /// The board this position is, on `like`'s rectangle.
@@ -511,7 +574,6 @@ struct SmallValues {
     solver: Solver<'static, Domineering>,
     arena: Arena,
     memo: FxHashMap<u128, GameId>,
-    keys: Vec<u128>,
     cells: u32,
 }
 
@@ -528,28 +590,24 @@ impl SmallValues {
             solver: Solver::new(&DOMINEERING, Savings::ALL)?,
             arena: Arena::new(),
             memo: FxHashMap::default(),
-            keys: Vec::new(),
             cells,
         })
     }
 
-    /// Does view `v`, to move, win `p`, when every component is small
-    /// (`None` otherwise)? Also counts the components valued.
+    /// Does view `v`, to move, win the sum of the components `keys`
+    /// (each small: see [`Pos::small_components`])? Also counts the
+    /// components valued.
     fn decide(
         &mut self,
-        p: &Pos,
+        keys: &[u128],
         v: usize,
         counts: &mut SearchCounts,
-    ) -> Result<Option<bool>, SearchError> {
-        if !p.small_components(self.cells, &mut self.keys) {
-            return Ok(None);
-        }
+    ) -> Result<bool, SearchError> {
         if self.arena.len() + self.memo.len() + self.solver.table_len() > Self::MAX_FORMS {
             *self = SmallValues::new(self.cells)?;
-            p.small_components(self.cells, &mut self.keys);
         }
         let mut total = self.arena.zero();
-        for &k in &self.keys {
+        for &k in keys {
             counts.regions_valued += 1;
             let g = match self.memo.get(&k) {
                 Some(&g) => g,
@@ -562,13 +620,27 @@ impl SmallValues {
             total = self.arena.sum(total, g)?;
         }
         let left = v == VT;
-        Ok(Some(match self.arena.outcome(total) {
+        Ok(match self.arena.outcome(total) {
             Outcome::N => true,
             Outcome::P => false,
             Outcome::L => left,
             Outcome::R => !left,
-        }))
+        })
     }
+}
+
+/// [`Pos::small_components`] compiled for popcount (see
+/// [`Engine::by_values`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn components_hw(p: &Pos, max: u32, out: &mut Vec<u128>) -> bool {
+    p.small_components(max, out)
+}
+
+/// [`Pos::small_components`] in a call of its own.
+#[inline(never)]
+fn components_portable(p: &Pos, max: u32, out: &mut Vec<u128>) -> bool {
+    p.small_components(max, out)
 }
 
 /// The finer evaluation for the player of view `v` (see the module
@@ -1045,15 +1117,18 @@ impl Keys {
     /// The table key of `p` with view `v` to move.
     #[inline]
     fn key(&self, p: &Pos, v: usize) -> Key {
-        let mut best = (u64::MAX, u32::MAX);
+        // The least of the symmetries' keys by (low 64 bits, the 32 above
+        // them), as one 128-bit comparison without a branch: those 96 bits
+        // moved to the top in that order (the low 32 bits left clear).
+        let mut best = u128::MAX;
         for (x, (_, swaps)) in p.hash.iter().zip(&self.syms) {
             let left = (v == VT) != *swaps;
             let k = x ^ if left { self.left_to_move } else { 0 };
-            best = best.min((k as u64, (k >> 64) as u32));
+            best = best.min(k << 64 | (k >> 64 & u128::from(u32::MAX)) << 32);
         }
         Key {
-            hash: best.0,
-            check: best.1,
+            hash: (best >> 64) as u64,
+            check: (best >> 32) as u32,
         }
     }
 }
@@ -1313,7 +1388,17 @@ struct Engine<'s> {
     /// Exact values of small components (made at the first node that
     /// asks, when [`Rules::value_cells`] is on).
     values: Option<Box<SmallValues>>,
+    /// The components of the node [`Engine::by_values`] asks about.
+    components: Vec<u128>,
+    /// By a node's empty cells: how often [`Engine::by_values`] was asked,
+    /// how often it found every component small, and the nodes passed over
+    /// (see [`Engine::worth_valuing`]).
+    valued: Box<[(u32, u32, u32); MAX_CELLS + 1]>,
 }
+
+/// See [`Engine::worth_valuing`].
+const VALUE_TRIES: u32 = 64;
+const VALUE_ODDS: u32 = 8;
 
 impl<'s> Engine<'s> {
     fn new(sh: &'s Shared<'s>) -> Engine<'s> {
@@ -1331,19 +1416,69 @@ impl<'s> Engine<'s> {
             split: None,
             abandon: None,
             values: None,
+            components: Vec::new(),
+            valued: Box::new([(0, 0, 0); MAX_CELLS + 1]),
         }
     }
 
+    /// Is [`Engine::by_values`] worth asking at `p`? A success saves a
+    /// few nodes (about three on 8 x 8) and a miss costs about a third of
+    /// one, so where nodes with as many empty cells have had all their
+    /// components small less than one time in [`VALUE_ODDS`] (after
+    /// [`VALUE_TRIES`] tries), only one in [`VALUE_ODDS`] is asked (to go
+    /// on measuring). The counts are this engine's own, so one thread's
+    /// search is the same on every run.
+    #[inline(always)]
+    fn worth_valuing(&mut self, p: &Pos) -> bool {
+        let at = &mut self.valued[p.empty.clamp(0, MAX_CELLS as i32) as usize];
+        if at.0 < VALUE_TRIES || at.1 * VALUE_ODDS >= at.0 {
+            return true;
+        }
+        at.2 += 1;
+        at.2.is_multiple_of(VALUE_ODDS)
+    }
+
     /// Does view `v`, to move, win `p` by the exact values of its
-    /// components, all small (`None`: some component is not)?
-    fn by_values(&mut self, p: &Pos, v: usize) -> Result<Option<bool>, SearchError> {
+    /// components, all small (`None`: some component is not)? Most nodes
+    /// have a big one, found in [`components_hw`] where the search runs
+    /// compiled for popcount (a call of its own: inlined, its arrays
+    /// would more than double the search's stack frame).
+    #[inline(always)]
+    fn by_values<const HW: bool>(
+        &mut self,
+        p: &Pos,
+        v: usize,
+    ) -> Result<Option<bool>, SearchError> {
+        let cells = self.sh.rules.value_cells;
+        #[cfg(target_arch = "x86_64")]
+        #[allow(unsafe_code)]
+        // SAFETY: the search's copies for `HW` (`wins_hw` and
+        // `root_dealt::<true>`) run only where `Shared::hw` is set, which
+        // `hardware_search()` sets only where it found popcount.
+        let small = if HW {
+            unsafe { components_hw(p, cells, &mut self.components) }
+        } else {
+            components_portable(p, cells, &mut self.components)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let small = components_portable(p, cells, &mut self.components);
+        if !small {
+            return Ok(None);
+        }
+        self.value_components(v).map(Some)
+    }
+
+    /// Does view `v`, to move, win the sum of [`Engine::components`]? (A
+    /// call of its own, for the search's stack frame, as above.)
+    #[inline(never)]
+    fn value_components(&mut self, v: usize) -> Result<bool, SearchError> {
         let values = match &mut self.values {
             Some(x) => x,
             None => self
                 .values
                 .insert(Box::new(SmallValues::new(self.sh.rules.value_cells)?)),
         };
-        values.decide(p, v, &mut self.counts)
+        values.decide(&self.components, v, &mut self.counts)
     }
 
     fn check(&mut self) -> Result<(), SearchError> {
@@ -1508,7 +1643,7 @@ impl<'s> Engine<'s> {
     /// (the root asks none of them): the bounds, the table and the values
     /// of small components; else its table key, for the search.
     #[inline(always)]
-    fn settle(&mut self, p: &Pos, v: usize) -> Result<Settled, SearchError> {
+    fn settle<const HW: bool>(&mut self, p: &Pos, v: usize) -> Result<Settled, SearchError> {
         let rules = self.sh.rules;
         if rules.simple_bound {
             if let Some(w) = p.simple_cut(v) {
@@ -1538,8 +1673,12 @@ impl<'s> Engine<'s> {
             self.counts.by_bounds += 1;
             return Ok(Settled::Decided(false));
         }
-        if rules.value_cells > 0 {
-            if let Some(w) = self.by_values(p, v)? {
+        if rules.value_cells > 0 && self.worth_valuing(p) {
+            let found = self.by_values::<HW>(p, v)?;
+            let at = &mut self.valued[p.empty.clamp(0, MAX_CELLS as i32) as usize];
+            at.0 += 1;
+            if let Some(w) = found {
+                at.1 += 1;
                 self.counts.by_value += 1;
                 return Ok(Settled::Decided(w));
             }
@@ -1561,7 +1700,7 @@ impl<'s> Engine<'s> {
         let key = if root {
             self.sh.keys.key(p, v)
         } else {
-            match self.settle(p, v)? {
+            match self.settle::<HW>(p, v)? {
                 Settled::Decided(w) => return Ok(w),
                 Settled::Open(key) => key,
             }
@@ -1750,7 +1889,7 @@ impl<'s> Engine<'s> {
             let mut c = p.clone();
             self.play::<HW>(&mut c, v, m);
             let kept = self.counts;
-            let settled = self.settle(&c, o);
+            let settled = self.settle::<HW>(&c, o);
             if counted {
                 self.counts.nodes += 1;
                 self.unflushed += 1;
@@ -2189,6 +2328,86 @@ fn split(
     })
 }
 
+/// [`Pos::small_components`] as the search had it before [`row_runs`]
+/// (its twin): each row filled a cell a step, the size checked after
+/// each sweep.
+#[cfg(test)]
+fn small_components_scan(p: &Pos, max: u32, out: &mut Vec<u128>) -> bool {
+    out.clear();
+    let h = p.n[HZ];
+    let inner = ((1u32 << p.n[VT]) - 1) << 1;
+    let mut all = [0u32; LINES];
+    for (a, &row) in all.iter_mut().zip(&p.b[HZ]).take(h + 1).skip(1) {
+        *a = !row & inner;
+    }
+    // Cells with an empty neighbour.
+    let mut rest = [0u32; LINES];
+    let mut left = 0;
+    for r in 1..=h {
+        let e = all[r];
+        rest[r] = e & ((e << 1) | (e >> 1) | all[r - 1] | all[r + 1]);
+        left += rest[r].count_ones();
+    }
+    let mut r0 = 1;
+    while left > 0 {
+        while rest[r0] == 0 {
+            r0 += 1;
+        }
+        let mut comp = [0u32; LINES];
+        let e = rest[r0];
+        let mut x = e & e.wrapping_neg();
+        loop {
+            let y = (x | (x << 1)) & e;
+            if y == x {
+                break;
+            }
+            x = y;
+        }
+        comp[r0] = x;
+        let (mut lo, mut hi) = (r0, r0);
+        let mut size = x.count_ones();
+        loop {
+            // One sweep down and up the rows the component may reach,
+            // each row filled along itp.
+            let mut grown = 0;
+            let top = (hi + 1).min(h);
+            for r in (lo.max(2) - 1..=top).chain((lo.max(2) - 1..=top).rev()) {
+                let e = rest[r];
+                let mut x = (comp[r] | comp[r - 1] | comp[r + 1]) & e;
+                if x == comp[r] {
+                    continue;
+                }
+                loop {
+                    let y = (x | (x << 1) | (x >> 1)) & e;
+                    if y == x {
+                        break;
+                    }
+                    x = y;
+                }
+                grown += (x ^ comp[r]).count_ones();
+                comp[r] = x;
+                lo = lo.min(r);
+                hi = hi.max(r);
+            }
+            size += grown;
+            if size > max {
+                return false;
+            }
+            if grown == 0 {
+                break;
+            }
+        }
+        let mut cols = 0;
+        for r in lo..=hi {
+            rest[r] &= !comp[r];
+            cols |= comp[r];
+        }
+        left -= size;
+        out.push(shape_key(&comp[lo..=hi], cols));
+    }
+    true
+}
+
 /// [`pack_vuln`] cell by cell, as the search had it before the table of
 /// [`VULN`] (its twin): greedy packing of vulnerable placements (and the
 /// unused cells) on the cells the protective areas left, line by line,
@@ -2521,6 +2740,62 @@ mod tests {
         assert_eq!(pack(0b1), 1);
         assert_eq!(pack(0b11), 1);
         assert_eq!(pack(0b1101), 2);
+    }
+
+    /// [`row_runs`] against a fill a cell at a time, and the components
+    /// it finds against [`small_components_scan`] on random boards, with
+    /// every bound on the size.
+    #[test]
+    fn components_by_runs_match_the_fill_by_cells() {
+        let mut rng = fastrand::Rng::with_seed(0xC0_4D5);
+        for _ in 0..200_000 {
+            let e = rng.u32(..) & !(1 << 31);
+            let seed = rng.u32(..) & rng.u32(..) & rng.u32(..);
+            let mut x = seed & e;
+            loop {
+                let y = (x | (x << 1) | (x >> 1)) & e;
+                if y == x {
+                    break;
+                }
+                x = y;
+            }
+            assert_eq!(row_runs(e, seed), x, "{e:x} {seed:x}");
+        }
+        let (mut found, mut refused) = (0, 0);
+        for round in 0..20_000 {
+            // Boards hold at most 128 cells.
+            let h = 1 + round % MAX_SIDE;
+            let (h, w) = (h, 1 + rng.usize(..(128 / h).min(MAX_SIDE)));
+            let (h, w) = if round % 3 == 0 {
+                (1 + h % 8, 1 + w % 8)
+            } else {
+                (h, w)
+            };
+            let fill = rng.u32(..8);
+            let rows: Vec<String> = (0..h)
+                .map(|_| {
+                    (0..w)
+                        .map(|_| if rng.u32(..8) < fill { '#' } else { '.' })
+                        .collect()
+                })
+                .collect();
+            let board = Domineering.parse(&rows.join("|")).unwrap();
+            let p = Pos::new(&board).unwrap();
+            let max = rng.u32(..40);
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let (fast, slow) = (
+                p.small_components(max, &mut a),
+                small_components_scan(&p, max, &mut b),
+            );
+            assert_eq!(fast, slow, "{} max {max}", rows.join("|"));
+            if fast {
+                assert_eq!(a, b, "{} max {max}", rows.join("|"));
+                found += a.len();
+            } else {
+                refused += 1;
+            }
+        }
+        assert!(found > 20_000 && refused > 5_000, "{found} {refused}");
     }
 
     #[test]

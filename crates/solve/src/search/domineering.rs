@@ -253,7 +253,7 @@ fn row_runs(e: u32, seed: u32) -> u32 {
 /// the component `comp` touches on the rows beside it, added to it and to
 /// its `size`; whether there were any.
 #[inline(always)]
-fn take(rest: &[u32; LINES], r: usize, comp: &mut [u32; LINES], size: &mut u32) -> bool {
+fn grow_row(rest: &[u32; LINES], r: usize, comp: &mut [u32; LINES], size: &mut u32) -> bool {
     let e = rest[r];
     let seed = (comp[r - 1] | comp[r + 1]) & e & !comp[r];
     if seed == 0 {
@@ -451,7 +451,7 @@ impl Pos {
                 let mut grown = false;
                 let mut r = hi + 1;
                 while r <= h {
-                    if !take(&rest, r, &mut comp, &mut size) {
+                    if !grow_row(&rest, r, &mut comp, &mut size) {
                         break;
                     }
                     if size > max {
@@ -462,7 +462,7 @@ impl Pos {
                     r += 1;
                 }
                 for r in (lo..=hi).rev() {
-                    if take(&rest, r, &mut comp, &mut size) {
+                    if grow_row(&rest, r, &mut comp, &mut size) {
                         if size > max {
                             return false;
                         }
@@ -471,7 +471,7 @@ impl Pos {
                 }
                 let mut r = lo - 1;
                 while r >= 1 {
-                    if !take(&rest, r, &mut comp, &mut size) {
+                    if !grow_row(&rest, r, &mut comp, &mut size) {
                         break;
                     }
                     if size > max {
@@ -482,7 +482,7 @@ impl Pos {
                     r -= 1;
                 }
                 for r in lo..=hi {
-                    if take(&rest, r, &mut comp, &mut size) {
+                    if grow_row(&rest, r, &mut comp, &mut size) {
                         if size > max {
                             return false;
                         }

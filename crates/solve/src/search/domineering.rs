@@ -1399,6 +1399,9 @@ struct Engine<'s> {
 /// See [`Engine::worth_valuing`].
 const VALUE_TRIES: u32 = 64;
 const VALUE_ODDS: u32 = 8;
+/// The asks at which [`Engine::valued`]'s counts are halved (times
+/// [`VALUE_ODDS`], still a `u32`).
+const VALUE_AGE: u32 = 1 << 28;
 
 impl<'s> Engine<'s> {
     fn new(sh: &'s Shared<'s>) -> Engine<'s> {
@@ -1434,7 +1437,7 @@ impl<'s> Engine<'s> {
         if at.0 < VALUE_TRIES || at.1 * VALUE_ODDS >= at.0 {
             return true;
         }
-        at.2 += 1;
+        at.2 = at.2.wrapping_add(1);
         at.2.is_multiple_of(VALUE_ODDS)
     }
 
@@ -1677,6 +1680,12 @@ impl<'s> Engine<'s> {
             let found = self.by_values::<HW>(p, v)?;
             let at = &mut self.valued[p.empty.clamp(0, MAX_CELLS as i32) as usize];
             at.0 += 1;
+            if at.0 >= VALUE_AGE {
+                // Halved, so that the counts never overflow in a search of
+                // many billions of nodes (and recent nodes weigh more).
+                at.0 /= 2;
+                at.1 /= 2;
+            }
             if let Some(w) = found {
                 at.1 += 1;
                 self.counts.by_value += 1;

@@ -1390,13 +1390,13 @@ struct Engine<'s> {
     values: Option<Box<SmallValues>>,
     /// The components of the node [`Engine::by_values`] asks about.
     components: Vec<u128>,
-    /// By a node's empty cells: how often [`Engine::by_values`] was asked,
-    /// how often it found every component small, and the nodes passed over
-    /// (see [`Engine::worth_valuing`]).
+    /// By a node's empty cells: how often [`Engine::by_values`] looked for
+    /// the components, how often it found every one small, and the nodes it
+    /// passed over.
     valued: Box<[(u32, u32, u32); MAX_CELLS + 1]>,
 }
 
-/// See [`Engine::worth_valuing`].
+/// See [`Engine::by_values`].
 const VALUE_TRIES: u32 = 64;
 const VALUE_ODDS: u32 = 8;
 /// The asks at which [`Engine::valued`]'s counts are halved (times
@@ -1424,34 +1424,32 @@ impl<'s> Engine<'s> {
         }
     }
 
-    /// Is [`Engine::by_values`] worth asking at `p`? A success saves a
-    /// few nodes (about three on 8 x 8) and a miss costs about a third of
-    /// one, so where nodes with as many empty cells have had all their
-    /// components small less than one time in [`VALUE_ODDS`] (after
-    /// [`VALUE_TRIES`] tries), only one in [`VALUE_ODDS`] is asked (to go
-    /// on measuring). The counts are this engine's own, so one thread's
-    /// search is the same on every run.
-    #[inline(always)]
-    fn worth_valuing(&mut self, p: &Pos) -> bool {
-        let at = &mut self.valued[p.empty.clamp(0, MAX_CELLS as i32) as usize];
-        if at.0 < VALUE_TRIES || at.1 * VALUE_ODDS >= at.0 {
-            return true;
-        }
-        at.2 = at.2.wrapping_add(1);
-        at.2.is_multiple_of(VALUE_ODDS)
-    }
-
     /// Does view `v`, to move, win `p` by the exact values of its
-    /// components, all small (`None`: some component is not)? Most nodes
-    /// have a big one, found in [`components_hw`] where the search runs
-    /// compiled for popcount (a call of its own: inlined, its arrays
-    /// would more than double the search's stack frame).
+    /// components, all small (`None`: some component is not, or the
+    /// question was not worth asking)? Most nodes have a big one, found in
+    /// [`components_hw`] where the search runs compiled for popcount (a
+    /// call of its own: inlined, its arrays would more than double the
+    /// search's stack frame).
+    ///
+    /// Asked where it pays: a success saves a few nodes (about three on
+    /// 8 x 8) and a miss costs about a third of one, so where nodes with
+    /// as many empty cells have had all their components small less than
+    /// one time in [`VALUE_ODDS`] (after [`VALUE_TRIES`] tries), only one
+    /// in [`VALUE_ODDS`] is asked (to go on measuring). The counts are
+    /// this engine's own, so one thread's search is the same on every run.
     #[inline(always)]
     fn by_values<const HW: bool>(
         &mut self,
         p: &Pos,
         v: usize,
     ) -> Result<Option<bool>, SearchError> {
+        let at = &mut self.valued[p.empty.clamp(0, MAX_CELLS as i32) as usize];
+        if at.0 >= VALUE_TRIES && at.1 * VALUE_ODDS < at.0 {
+            at.2 = at.2.wrapping_add(1);
+            if !at.2.is_multiple_of(VALUE_ODDS) {
+                return Ok(None);
+            }
+        }
         let cells = self.sh.rules.value_cells;
         #[cfg(target_arch = "x86_64")]
         #[allow(unsafe_code)]
@@ -1465,9 +1463,17 @@ impl<'s> Engine<'s> {
         };
         #[cfg(not(target_arch = "x86_64"))]
         let small = components_portable(p, cells, &mut self.components);
+        at.0 += 1;
+        if at.0 >= VALUE_AGE {
+            // Halved, so that the counts never overflow in a search of many
+            // billions of nodes (and recent nodes weigh more).
+            at.0 /= 2;
+            at.1 /= 2;
+        }
         if !small {
             return Ok(None);
         }
+        at.1 += 1;
         self.value_components(v).map(Some)
     }
 
@@ -1676,18 +1682,8 @@ impl<'s> Engine<'s> {
             self.counts.by_bounds += 1;
             return Ok(Settled::Decided(false));
         }
-        if rules.value_cells > 0 && self.worth_valuing(p) {
-            let found = self.by_values::<HW>(p, v)?;
-            let at = &mut self.valued[p.empty.clamp(0, MAX_CELLS as i32) as usize];
-            at.0 += 1;
-            if at.0 >= VALUE_AGE {
-                // Halved, so that the counts never overflow in a search of
-                // many billions of nodes (and recent nodes weigh more).
-                at.0 /= 2;
-                at.1 /= 2;
-            }
-            if let Some(w) = found {
-                at.1 += 1;
+        if rules.value_cells > 0 {
+            if let Some(w) = self.by_values::<HW>(p, v)? {
                 self.counts.by_value += 1;
                 return Ok(Settled::Decided(w));
             }
@@ -2338,25 +2334,13 @@ fn split(
 }
 
 /// [`Pos::small_components`] as the search had it before [`row_runs`]
-/// (its twin): each row filled a cell a step, the size checked after
-/// each sweep.
+/// (its twin, from the same cells, [`Pos::joinable`]): each row filled a
+/// cell a step, the size checked after each sweep.
 #[cfg(test)]
 fn small_components_scan(p: &Pos, max: u32, out: &mut Vec<u128>) -> bool {
     out.clear();
     let h = p.n[HZ];
-    let inner = ((1u32 << p.n[VT]) - 1) << 1;
-    let mut all = [0u32; LINES];
-    for (a, &row) in all.iter_mut().zip(&p.b[HZ]).take(h + 1).skip(1) {
-        *a = !row & inner;
-    }
-    // Cells with an empty neighbour.
-    let mut rest = [0u32; LINES];
-    let mut left = 0;
-    for r in 1..=h {
-        let e = all[r];
-        rest[r] = e & ((e << 1) | (e >> 1) | all[r - 1] | all[r + 1]);
-        left += rest[r].count_ones();
-    }
+    let (mut rest, mut left) = p.joinable();
     let mut r0 = 1;
     while left > 0 {
         while rest[r0] == 0 {

@@ -1,9 +1,12 @@
 //! Outcomes of whole rectangles of the other rulesets against independent
 //! sources: Cram against published nimbers (`data/cram_nimbers.txt`) and
 //! the symmetry strategy (an even side: P when both are even, N otherwise);
-//! Kōnane and Clobber against the outcome of the exact canonical value (the
-//! value solver, another algorithm). The small ones run always; the long
-//! ones (the README's table) are behind `#[ignore]`:
+//! Clobber checkerboards against published outcomes (Grossman 2004 and
+//! MCGS, `data/clobber_published.txt`) and positions of 6 x 6 Clobber MCGS
+//! decided (`data/clobber_6x6_mcgs.txt`); Kōnane and Clobber against the
+//! outcome of the exact canonical value (the value solver, another
+//! algorithm). The small ones run always; the long ones (the README's
+//! table) are behind `#[ignore]`:
 //!
 //! ```text
 //! cargo test --release -p partizan-solve --test outcome_rulesets -- --ignored --nocapture
@@ -16,13 +19,51 @@ use partizan_solve::search::{solve, Control, Knowledge, MoveOrdering, SearchConf
 use partizan_solve::{Savings, Solver};
 
 const CRAM: &str = include_str!("data/cram_nimbers.txt");
+const CLOBBER: &str = include_str!("data/clobber_published.txt");
+const CLOBBER_6X6: &str = include_str!("data/clobber_6x6_mcgs.txt");
+
+/// The data lines of a tab-separated table, split into fields.
+fn rows(text: &str) -> impl Iterator<Item = Vec<&str>> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').collect())
+}
+
+/// The published Clobber checkerboard outcomes: (rows, columns, class).
+fn clobber_table() -> Vec<(usize, usize, String)> {
+    rows(CLOBBER)
+        .map(|f| {
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Check every published Clobber checkerboard of `min_cells` to
+/// `max_cells` cells; how many there were.
+fn clobber_published(min_cells: usize, max_cells: usize) -> usize {
+    let mut n = 0;
+    for (h, w, want) in clobber_table() {
+        if h * w < min_cells || h * w > max_cells {
+            continue;
+        }
+        assert_eq!(
+            searched(&Clobber, &checkerboard(h, w)),
+            want,
+            "Clobber {h} x {w}"
+        );
+        n += 1;
+    }
+    n
+}
 
 /// The published Cram nimbers: (rows, columns, nimber).
 fn cram_table() -> Vec<(usize, usize, u32)> {
-    CRAM.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
+    rows(CRAM)
+        .map(|f| {
             (
                 f[0].parse().unwrap(),
                 f[1].parse().unwrap(),
@@ -47,7 +88,7 @@ fn checkerboard(h: usize, w: usize) -> String {
         .join("|")
 }
 
-/// The search's outcome class of `text`, with two threads and a 64 MB table.
+/// The search's outcome class of `text`, on two threads.
 fn searched<R: Knowledge>(rules: &R, text: &str) -> &'static str {
     let b = rules.parse(text).unwrap();
     let mut cfg = SearchConfig::for_ruleset(rules, Convention::Normal);
@@ -127,6 +168,69 @@ fn konane_and_clobber_rectangles_match_their_values() {
     }
 }
 
+/// Every published Clobber checkerboard up to 20 cells (2 x 2 to 2 x 10,
+/// 3 x 3 to 3 x 6, 4 x 4 and 4 x 5), with its published outcome class.
+#[test]
+fn clobber_checkerboards_have_their_published_outcomes() {
+    assert_eq!(clobber_published(0, 20), 15);
+}
+
+/// The published Clobber checkerboards of 21 to 28 cells (2 x 11 to
+/// 2 x 14, 3 x 7 to 3 x 9, 4 x 6, 4 x 7 and 5 x 5; README row). 5 x 6 has a
+/// test of its own; 2 x 15 to 2 x 17 and 3 x 10 are run from the CLI
+/// (README row):
+///
+/// ```text
+/// cargo test --release -p partizan-solve --test outcome_rulesets clobber_checkerboards_to -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore]
+fn clobber_checkerboards_to_28_cells_have_their_published_outcomes() {
+    assert_eq!(clobber_published(21, 28), 10);
+}
+
+/// Positions a few moves into 6 x 6 Clobber that MCGS decided (its
+/// "Solving 6x6 Clobber" page, 839 to 62,910 s each there), searched here
+/// for the same first player on two threads: the same answer for each.
+/// Tens of minutes in all in a release build (README row):
+///
+/// ```text
+/// cargo test --release -p partizan-solve --test outcome_rulesets clobber_six -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore]
+fn clobber_six_by_six_positions_match_mcgs() {
+    use partizan_solve::search::First;
+    let mut n = 0;
+    for f in rows(CLOBBER_6X6) {
+        let (name, text, first, want) = (f[0], f[1], f[2], f[3] == "wins");
+        let b = Clobber.parse(text).unwrap();
+        let mut cfg = SearchConfig::for_ruleset(&Clobber, Convention::Normal);
+        cfg.threads = 2;
+        cfg.table_bytes = 4 << 30;
+        cfg.first = match first {
+            "left" => First::Left,
+            "right" => First::Right,
+            other => panic!("{name}: first player {other}"),
+        };
+        let rep = solve(&Clobber, &b, &cfg, &Control::default()).unwrap();
+        let side = if first == "left" {
+            &rep.left
+        } else {
+            &rep.right
+        };
+        eprintln!(
+            "{name} {text} {first} first: wins {} ({} nodes, {:.1} s)",
+            side.wins,
+            rep.total().nodes,
+            rep.elapsed.as_secs_f64()
+        );
+        assert_eq!(side.wins, want, "{name}");
+        n += 1;
+    }
+    assert_eq!(n, 12);
+}
+
 /// The README's Cram rows: every published board up to 35 cells (5 x 7,
 /// 4 x 8, 6 x 6); minutes in a release build.
 #[test]
@@ -135,10 +239,10 @@ fn cram_published_rectangles_to_35_cells() {
     assert!(cram_published(35, 26) >= 4);
 }
 
-/// The Clobber 5 x 5 checkerboard is P (README: 11.7 M nodes on one thread
-/// with the default safety ordering). No published outcome was found to
-/// check it against, so two searches that order their moves differently
-/// (safety; history) must agree. About a minute of CPU in a test build:
+/// The Clobber 5 x 5 checkerboard is P, as published (Grossman 2004; README:
+/// 11.7 M nodes on one thread with the default safety ordering), and two
+/// searches that order their moves differently (safety; history) agree on
+/// it. About a minute of CPU in a test build:
 ///
 /// ```text
 /// cargo test --release -p partizan-solve --test outcome_rulesets clobber_five -- --ignored --nocapture
@@ -146,6 +250,12 @@ fn cram_published_rectangles_to_35_cells() {
 #[test]
 #[ignore]
 fn clobber_five_by_five_checkerboard_is_a_second_player_win() {
+    let want = clobber_table()
+        .into_iter()
+        .find(|&(h, w, _)| (h, w) == (5, 5))
+        .map(|(_, _, c)| c)
+        .expect("5 x 5 is in the table");
+    assert_eq!(want, "P");
     let t = checkerboard(5, 5);
     let b = Clobber.parse(&t).unwrap();
     for ordering in [MoveOrdering::Safety, MoveOrdering::History] {
@@ -162,10 +272,12 @@ fn clobber_five_by_five_checkerboard_is_a_second_player_win() {
     }
 }
 
-/// The Clobber 5 x 6 checkerboard is P (README: first computed over five
-/// resumed runs, 4.08 G nodes, with 64-bit table keys; then Left first
+/// The Clobber 5 x 6 checkerboard is P, as published (Grossman 2004, whose
+/// program took about 43 hours; MCGS again in 2026, 43,797 s). README:
+/// first computed here over five resumed runs, 4.08 G nodes, with 64-bit
+/// table keys, before the published result was found; then Left first
 /// again with 96-bit keys and the colour-swapping symmetries keyed, 1.74 G
-/// nodes over two runs, 2,265 + about 600 s CPU). The board is its own
+/// nodes over two runs, 2,265 + about 600 s CPU. The board is its own
 /// mirror image with the colours swapped (a negation), so its value is 0
 /// or fuzzy, and Left moving first losing makes it P; the search with both
 /// first players checks Right's side too. Hours of CPU and a 4 GB table:
@@ -178,6 +290,7 @@ fn clobber_five_by_five_checkerboard_is_a_second_player_win() {
 #[ignore]
 fn clobber_five_by_six_checkerboard_is_a_second_player_win() {
     use partizan_games::{Symmetry, Transform};
+    assert!(clobber_table().contains(&(5, 6, "P".to_string())));
     let t = checkerboard(5, 6);
     let b = Clobber.parse(&t).unwrap();
     let swapped = Clobber.apply(&b, Symmetry::new(Transform::FlipCols, true));

@@ -1211,11 +1211,15 @@ impl<'a> Shared<'a> {
 
 /// How deep below the root a node is marked while a thread searches it,
 /// and its busy children put off (see [`Busy`]; a mark costs two atomic
-/// writes a searched node). Two threads, nine Domineering searches of
-/// 0.8 to 7 s (8 x 8, 7 x 9 and random 7 x 9 to 9 x 9 boards with holes):
-/// 88.4 M nodes in all with marks to 16, 32 or 64 plies alike (108.2 M
-/// without marks; one thread 84.0 M).
-const BUSY_DEPTH: usize = 32;
+/// writes a searched node, on cache lines the other threads read). Two
+/// threads, nine Domineering searches of 0.8 to 7 s (8 x 8, 7 x 9 and
+/// random 7 x 9 to 9 x 9 boards with holes): 88.4 M nodes in all with
+/// marks to 16, 32 or 64 plies alike (108.2 M without marks; one thread
+/// 84.0 M). Marks to 8 plies keep the trees as small (8 x 8 Left first
+/// 2.24 M nodes at 8 and at 32; 4 plies 2.25 M, none 2.31 M) and take
+/// 0.95x the time of marks to 32 on each of four boards (8 x 8, 7 x 9 and
+/// two random boards with holes; best of three in turn, session 31).
+const BUSY_DEPTH: usize = 8;
 
 /// The positions near the root that some thread is searching now, one
 /// mark a slot (a mark that finds its slot taken is not made). A thread

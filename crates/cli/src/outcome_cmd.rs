@@ -297,7 +297,9 @@ fn value_cells_help() -> String {
         .collect();
     format!(
         "Regions of at most this many cells are answered by exact values (normal play; \
-         0 turns it off; default: the ruleset's own: {})",
+         0 turns it off; Domineering's own search looks at every node only where nodes with \
+         as many empty cells have had only such regions at least one time in 8, elsewhere \
+         at one node in 8: the same answers; default: the ruleset's own: {})",
         defaults.join(", ")
     )
 }

@@ -309,6 +309,34 @@ fn clobber_five_by_six_checkerboard_is_a_second_player_win() {
     );
 }
 
+/// The Clobber 4 x 8 checkerboard is N (README row, session 31: 975 M
+/// nodes, 932 s on two threads, 8.5 GB): no published outcome was found
+/// (MCGS lists it unsolved after 100,000 s), so this pins partizan's own
+/// answer, both first players searched. Run it alone:
+///
+/// ```text
+/// cargo test --release -p partizan-solve --test outcome_rulesets clobber_four_by_eight -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore]
+fn clobber_four_by_eight_checkerboard_is_a_first_player_win() {
+    assert!(!clobber_table().iter().any(|&(h, w, _)| (h, w) == (4, 8)));
+    let b = Clobber.parse(&checkerboard(4, 8)).unwrap();
+    let mut cfg = SearchConfig::for_ruleset(&Clobber, Convention::Normal);
+    cfg.table_bytes = 8 << 30;
+    cfg.threads = 2;
+    let rep = solve(&Clobber, &b, &cfg, &Control::default()).unwrap();
+    eprintln!(
+        "Clobber 4 x 8: {} nodes, {:.0} s",
+        rep.total().nodes,
+        rep.elapsed.as_secs_f64()
+    );
+    assert_eq!(
+        rep.outcomes().expect("both first players searched").class(),
+        "N"
+    );
+}
+
 /// Cram 7 x 7 is a first-player win, as its published nimber (1; Lemoine
 /// and Viennot's Glop, confirmed by Beling) says. README: 131.9 M nodes
 /// and 412 s wall on two threads with a 2.3 GB memo (session 13, the first

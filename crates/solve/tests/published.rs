@@ -1,6 +1,8 @@
 //! Values against published ones: a data file of Domineering positions with
 //! canonical forms confirmed by CGSuite (as collected in cgt-tools' tests),
-//! valued under every combination of the three savings.
+//! valued under every combination of the three savings; and linear Clobber
+//! against published theorems, conjectures verified by computation, and
+//! bounds.
 
 use partizan_core::Arena;
 use partizan_games::{Domineering, Ruleset};
@@ -62,4 +64,59 @@ fn domineering_4x4_canonical_form_is_pinned() {
         .value(&mut a2, &b)
         .unwrap();
     assert_eq!(a2.display(h), arena.display(g));
+}
+
+/// Linear Clobber against published results, as the MCGS results page
+/// (ualberta-mueller-group/MCGS, `docs/MCGS-results.html`, "1xn Clobber")
+/// collects them, x being Left (Black):
+/// * Albert, Grossman, Nowakowski and Wolfe's conjecture 2 (Integers 5,
+///   2005), verified by Folkersen et al. (ACG 2025) for n <= 28:
+///   `(xxo)^n = floor((n + 1) / 2).↑`;
+/// * `(xo)^n` is a first-player win for every n but 3 (their conjecture 1,
+///   proved by Chen et al., arXiv 2509.08985), and `(xo)^3 = 0`;
+/// * MCGS's bounds (2026): for n = 1, 2, 4, 5, `↓↓ < (xo)^n < ↑↑` and
+///   `(xo)^n` is confused with ↓, 0 and ↑; for 5 < n < 25, `↓ < (xo)^n < ↑`.
+///
+/// `(xxo)^n` to 20 and `(xo)^n` to 12 here (seconds; the forms of `(xo)^n`
+/// grow fast: n = 14 prints 12 M characters).
+#[test]
+fn linear_clobber_matches_published_results() {
+    use partizan_core::{Comparison, Outcome};
+    use partizan_games::Clobber;
+    let mut arena = Arena::new();
+    let mut solver = Solver::new(&Clobber, Savings::ALL).unwrap();
+    let up = arena.up();
+    let down = arena.neg(up);
+    let zero = arena.zero();
+    let up2 = arena.sum(up, up).unwrap();
+    let down2 = arena.neg(up2);
+    let mut multiple = zero;
+    for n in 1..=20 {
+        if n % 2 == 1 {
+            multiple = arena.sum(multiple, up).unwrap();
+        }
+        let b = Clobber.parse(&"xxo".repeat(n)).unwrap();
+        let g = solver.value(&mut arena, &b).unwrap();
+        assert_eq!(g, multiple, "(xxo)^{n} = {}", arena.display(g));
+    }
+    for n in 1..=12 {
+        let b = Clobber.parse(&"xo".repeat(n)).unwrap();
+        let g = solver.value(&mut arena, &b).unwrap();
+        let shown = format!("(xo)^{n}");
+        if n == 3 {
+            assert_eq!(g, zero, "{shown}");
+            continue;
+        }
+        assert_eq!(arena.outcome(g), Outcome::N, "{shown}");
+        if n <= 5 {
+            assert_eq!(arena.compare(down2, g), Comparison::Less, "{shown}");
+            assert_eq!(arena.compare(g, up2), Comparison::Less, "{shown}");
+            for h in [down, zero, up] {
+                assert_eq!(arena.compare(g, h), Comparison::Confused, "{shown}");
+            }
+        } else {
+            assert_eq!(arena.compare(down, g), Comparison::Less, "{shown}");
+            assert_eq!(arena.compare(g, up), Comparison::Less, "{shown}");
+        }
+    }
 }

@@ -3,7 +3,9 @@
 //! the symmetry strategy (an even side: P when both are even, N otherwise);
 //! Clobber checkerboards against published outcomes (Grossman 2004 and
 //! MCGS, `data/clobber_published.txt`) and positions of 6 x 6 Clobber MCGS
-//! decided (`data/clobber_6x6_mcgs.txt`); Kōnane and Clobber against the
+//! decided (`data/clobber_6x6_mcgs.txt`); NoGo on empty rectangles against
+//! Du, Wei and Müller's outcomes (`data/nogo_published.txt`); Kōnane and
+//! Clobber against the
 //! outcome of the exact canonical value (the value solver, another
 //! algorithm). The small ones run always; the long ones (the README's
 //! table) are behind `#[ignore]`:
@@ -13,7 +15,7 @@
 //! ```
 
 use partizan_core::{Arena, Outcome};
-use partizan_games::{Clobber, Cram, Konane, Ruleset};
+use partizan_games::{Clobber, Cram, Konane, NoGo, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, Knowledge, MoveOrdering, SearchConfig};
 use partizan_solve::{Savings, Solver};
@@ -21,6 +23,7 @@ use partizan_solve::{Savings, Solver};
 const CRAM: &str = include_str!("data/cram_nimbers.txt");
 const CLOBBER: &str = include_str!("data/clobber_published.txt");
 const CLOBBER_6X6: &str = include_str!("data/clobber_6x6_mcgs.txt");
+const NOGO: &str = include_str!("data/nogo_published.txt");
 
 /// The data lines of a tab-separated table, split into fields.
 fn rows(text: &str) -> impl Iterator<Item = Vec<&str>> {
@@ -166,6 +169,42 @@ fn konane_and_clobber_rectangles_match_their_values() {
             assert_eq!(searched(&Clobber, &t), by_value(&Clobber, &t), "{t}");
         }
     }
+}
+
+/// Check every published NoGo rectangle (empty) of `min_cells` to
+/// `max_cells` cells; how many there were.
+fn nogo_published(min_cells: usize, max_cells: usize) -> usize {
+    let mut n = 0;
+    for f in rows(NOGO) {
+        let (h, w): (usize, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
+        if h * w < min_cells || h * w > max_cells {
+            continue;
+        }
+        assert_eq!(searched(&NoGo, &empty(h, w)), f[2], "NoGo {h} x {w}");
+        n += 1;
+    }
+    n
+}
+
+/// NoGo's published outcomes to 16 cells: 1 x 1 to 1 x 16 (Du and
+/// Müller) and the rectangles 2 x 2 to 2 x 8, 3 x 3 to 3 x 5 and 4 x 4 (Du,
+/// Wei and Müller).
+#[test]
+fn nogo_rectangles_have_their_published_outcomes() {
+    assert_eq!(nogo_published(0, 16), 27);
+}
+
+/// NoGo's published outcomes of 17 to 20 cells: 1 x 17 to 1 x 20, 2 x 9,
+/// 2 x 10, 3 x 6 and 4 x 5 (2 x 10 and 4 x 5 a minute or two each; the
+/// larger boards of the data file are not run here yet):
+///
+/// ```text
+/// cargo test --release -p partizan-solve --test outcome_rulesets nogo_rectangles_to -- --ignored --nocapture
+/// ```
+#[test]
+#[ignore]
+fn nogo_rectangles_to_20_cells_have_their_published_outcomes() {
+    assert_eq!(nogo_published(17, 20), 8);
 }
 
 /// Every published Clobber checkerboard up to 20 cells (2 x 2 to 2 x 10,

@@ -45,18 +45,27 @@ fn clobber_table() -> Vec<(usize, usize, String)> {
         .collect()
 }
 
-/// Check every published Clobber checkerboard of `min_cells` to
-/// `max_cells` cells; how many there were.
-fn clobber_published(min_cells: usize, max_cells: usize) -> usize {
+/// Check every board of a table of published outcome classes (rows, columns,
+/// class) of `min_cells` to `max_cells` cells, the board of a rectangle
+/// made by `board`; how many there were.
+fn check_published<R: Knowledge>(
+    rules: &R,
+    table: &str,
+    board: fn(usize, usize) -> String,
+    min_cells: usize,
+    max_cells: usize,
+) -> usize {
     let mut n = 0;
-    for (h, w, want) in clobber_table() {
+    for f in rows(table) {
+        let (h, w): (usize, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
         if h * w < min_cells || h * w > max_cells {
             continue;
         }
         assert_eq!(
-            searched(&Clobber, &checkerboard(h, w)),
-            want,
-            "Clobber {h} x {w}"
+            searched(rules, &board(h, w)),
+            f[2],
+            "{} {h} x {w}",
+            rules.name()
         );
         n += 1;
     }
@@ -171,27 +180,12 @@ fn konane_and_clobber_rectangles_match_their_values() {
     }
 }
 
-/// Check every published NoGo rectangle (empty) of `min_cells` to
-/// `max_cells` cells; how many there were.
-fn nogo_published(min_cells: usize, max_cells: usize) -> usize {
-    let mut n = 0;
-    for f in rows(NOGO) {
-        let (h, w): (usize, usize) = (f[0].parse().unwrap(), f[1].parse().unwrap());
-        if h * w < min_cells || h * w > max_cells {
-            continue;
-        }
-        assert_eq!(searched(&NoGo, &empty(h, w)), f[2], "NoGo {h} x {w}");
-        n += 1;
-    }
-    n
-}
-
 /// NoGo's published outcomes to 16 cells: 1 x 1 to 1 x 16 (Du and
 /// Müller) and the rectangles 2 x 2 to 2 x 8, 3 x 3 to 3 x 5 and 4 x 4 (Du,
 /// Wei and Müller).
 #[test]
 fn nogo_rectangles_have_their_published_outcomes() {
-    assert_eq!(nogo_published(0, 16), 27);
+    assert_eq!(check_published(&NoGo, NOGO, empty, 0, 16), 27);
 }
 
 /// NoGo's published outcomes of 17 to 20 cells: 1 x 17 to 1 x 20, 2 x 9,
@@ -204,14 +198,14 @@ fn nogo_rectangles_have_their_published_outcomes() {
 #[test]
 #[ignore]
 fn nogo_rectangles_to_20_cells_have_their_published_outcomes() {
-    assert_eq!(nogo_published(17, 20), 8);
+    assert_eq!(check_published(&NoGo, NOGO, empty, 17, 20), 8);
 }
 
 /// Every published Clobber checkerboard up to 20 cells (2 x 2 to 2 x 10,
 /// 3 x 3 to 3 x 6, 4 x 4 and 4 x 5), with its published outcome class.
 #[test]
 fn clobber_checkerboards_have_their_published_outcomes() {
-    assert_eq!(clobber_published(0, 20), 15);
+    assert_eq!(check_published(&Clobber, CLOBBER, checkerboard, 0, 20), 15);
 }
 
 /// The published Clobber checkerboards of 21 to 28 cells (2 x 11 to
@@ -225,7 +219,7 @@ fn clobber_checkerboards_have_their_published_outcomes() {
 #[test]
 #[ignore]
 fn clobber_checkerboards_to_28_cells_have_their_published_outcomes() {
-    assert_eq!(clobber_published(21, 28), 10);
+    assert_eq!(check_published(&Clobber, CLOBBER, checkerboard, 21, 28), 10);
 }
 
 /// Positions a few moves into 6 x 6 Clobber that MCGS decided (its

@@ -77,7 +77,7 @@ pub struct OutcomeArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// How threads share the work: root-split (one first player after the
-    /// other, its first moves dealt among the threads) or first-players
+    /// other, the replies to its first moves dealt among the threads) or first-players
     /// (both first players at once, half the threads each); default: the
     /// ruleset's own, listed by `parallel_help`.
     #[arg(long, help = parallel_help())]
@@ -314,9 +314,10 @@ fn parallel_help() -> String {
         })
         .collect();
     format!(
-        "How threads share the work: root-split (one first player after the other, its first \
-         moves dealt among the threads; Domineering's own search instead tries its first moves \
-         in turn with every thread, dealing out the replies to each) or first-players (both first players at once, half the \
+        "How threads share the work: root-split (one first player after the other, all threads \
+         on its root: the replies to each first move dealt out to the threads, a first move's \
+         first reply alone while a free thread starts the next first move) or first-players \
+         (both first players at once, half the \
          threads each; with --first left|right: root-split); default: the ruleset's own: {} (an \
          impartial ruleset under normal play goes by nimbers, whose threads share one memo and \
          split the options near the root either way)",

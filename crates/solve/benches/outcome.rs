@@ -18,6 +18,10 @@
 //! checkerboards. With `PARTIZAN_BENCH_MIXED=1` also one thread against
 //! two on nine Domineering searches of 1 to 7 s (8 x 8, 7 x 9 and random
 //! boards with holes), the total speedup printed (about a minute). With
+//! `PARTIZAN_BENCH_GENERAL=1` also the general engine's shared root: eight
+//! one-first-player searches of 1 to 15 s (Clobber, Kōnane, NoGo) on 1,
+//! 2, 4, 8 and 16 threads (as many as there are cores, 2 always), the
+//! total speedup printed (about two minutes here). With
 //! `PARTIZAN_BENCH_9X9=1` also Domineering 9 x 9
 //! Left first (a win) on 1, 2, 4, 8 and 16 threads (as many as there are
 //! cores, 2 always), one timed run each with speedup and efficiency
@@ -25,7 +29,7 @@
 //! machine, 4 GB of table, so it is left out unless asked for.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use partizan_games::{Clobber, Cram, Domineering, Konane, Ruleset};
+use partizan_games::{Clobber, Cram, Domineering, Konane, NoGo, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{
     domineering, solve, Control, First, Knowledge, MoveOrdering, Parallel, SearchConfig,
@@ -164,6 +168,89 @@ fn nine_by_nine_scaling() {
         eprintln!(
             "domineering 9x9 Left first threads: {n} {took:.2?}, {} nodes: {speedup:.2}x, efficiency {:.0}%",
             rep.left.counts.nodes,
+            100.0 * speedup / n as f64
+        );
+    }
+}
+
+/// One first player's search by `r` of `text` on `threads` threads (the
+/// root shared): whether it wins, its nodes and wall time.
+fn one_first<R: Knowledge>(
+    r: &R,
+    text: &str,
+    first: First,
+    threads: usize,
+) -> (bool, u64, std::time::Duration) {
+    let b = r.parse(text).expect("board");
+    let mut cfg = SearchConfig::for_ruleset(r, Convention::Normal);
+    cfg.table_bytes = 1 << 30;
+    cfg.threads = threads;
+    cfg.first = first;
+    let t = std::time::Instant::now();
+    let rep = solve(r, &b, &cfg, &Control::default()).expect("search");
+    let took = t.elapsed();
+    let fp = if first == First::Left {
+        rep.left
+    } else {
+        rep.right
+    };
+    (fp.wins, fp.counts.nodes, took)
+}
+
+/// The general engine's shared root (one first player on several
+/// threads): eight searches of 1 to 15 s on one thread here, on 1, 2, 4,
+/// 8 and 16 threads (as many as there are cores, 2 always), each answer
+/// asserted: Clobber checkerboards of published outcome (Grossman 2004
+/// and MCGS 2026, `tests/data/clobber_published.txt`: 3 x 9 and 2 x 14
+/// are first-player wins, 3 x 8 and 2 x 12 second-player wins), empty
+/// 4 x 4 NoGo (P, Du, Wei and Müller 2023) and the Kōnane 6 x 6 opening
+/// (each thread count's answer asserted to be one thread's). The total
+/// wall time per thread count and the speedup printed; only with
+/// `PARTIZAN_BENCH_GENERAL` set.
+fn general_shared_root() {
+    if std::env::var_os("PARTIZAN_BENCH_GENERAL").is_none() {
+        return;
+    }
+    let clobber = [
+        (3, 9, First::Left, true),
+        (3, 9, First::Right, true),
+        (2, 14, First::Left, true),
+        (2, 14, First::Right, true),
+        (3, 8, First::Left, false),
+        (2, 12, First::Left, false),
+    ];
+    let konane = "xoxoxo|oxoxox|xoxoxo|ox..ox|xoxoxo|oxoxox";
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut one = None;
+    let mut konane_one = None;
+    for n in [1usize, 2, 4, 8, 16] {
+        if n > 2 && n > cores {
+            break;
+        }
+        let mut total = std::time::Duration::ZERO;
+        let mut nodes = 0;
+        for &(rows, cols, first, want) in &clobber {
+            let (wins, k, took) = one_first(&Clobber, &checkerboard(rows, cols), first, n);
+            assert_eq!(wins, want, "clobber {rows} x {cols} {first:?} first");
+            total += took;
+            nodes += k;
+        }
+        let (wins, k, took) = one_first(&NoGo, "....|....|....|....", First::Left, n);
+        assert!(!wins, "nogo 4 x 4: P");
+        total += took;
+        nodes += k;
+        let (wins, k, took) = one_first(&Konane, konane, First::Left, n);
+        assert_eq!(
+            wins,
+            *konane_one.get_or_insert(wins),
+            "konane 6 x 6 opening"
+        );
+        total += took;
+        nodes += k;
+        let base = *one.get_or_insert(total);
+        let speedup = base.as_secs_f64() / total.as_secs_f64();
+        eprintln!(
+            "general shared root, 8 searches: {n} threads {total:.2?}, {nodes} nodes: {speedup:.2}x, efficiency {:.0}%",
             100.0 * speedup / n as f64
         );
     }
@@ -414,6 +501,7 @@ fn bench(c: &mut Criterion) {
         .to_string();
     threads(c, "domineering 8x8", &Domineering, &rect(8, 8), "N");
     two_threads_mixed();
+    general_shared_root();
     nine_by_nine_scaling();
     threads(c, "clobber 4x5", &Clobber, &clobber45, &want45);
     // Cram's nimber search against the general engine on one and two

@@ -54,10 +54,12 @@ fn configs(convention: Convention) -> Vec<SearchConfig> {
                 c.bounds = bounds;
                 // A tiny table: entries are pushed out all the time.
                 c.table_bytes = if bounds { 1 << 10 } else { 1 << 20 };
-                c.threads = if value_cells == 6 || value_cells == 3 {
-                    2
-                } else {
-                    1
+                // Shared roots: 3 threads on one first player after the
+                // other, or 2 on each at once (4 in all).
+                c.threads = match value_cells {
+                    6 => 3,
+                    3 => 4,
+                    _ => 1,
                 };
                 c.parallel = if value_cells == 6 {
                     Parallel::RootSplit

@@ -321,6 +321,7 @@ fn prove_split<R: Knowledge>(
         start: Instant::now(),
         last_report: std::sync::atomic::AtomicU64::new(0),
         saver: None,
+        busy: None,
     };
     let mut e = Engine::new(rules, &shared)?;
     let mut proof = Proof {

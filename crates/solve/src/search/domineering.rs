@@ -60,6 +60,7 @@ use partizan_core::{Arena, GameId, Outcome};
 use partizan_games::{Board, Domineering, Player, Ruleset, MAX_CELLS};
 use rustc_hash::FxHashMap;
 
+use super::busy::{least_helped, Busy, BUSY_DEPTH};
 use super::checkpoint;
 use super::table::{self, Entry, Key, Table};
 use super::{
@@ -1209,67 +1210,6 @@ impl<'a> Shared<'a> {
     }
 }
 
-/// How deep below the root a node is marked while a thread searches it,
-/// and its busy children put off (see [`Busy`]; a mark costs two atomic
-/// writes a searched node, on cache lines the other threads read). Two
-/// threads, nine Domineering searches of 0.8 to 7 s (8 x 8, 7 x 9 and
-/// random 7 x 9 to 9 x 9 boards with holes): 88.4 M nodes in all with
-/// marks to 16, 32 or 64 plies alike (108.2 M without marks; one thread
-/// 84.0 M). Marks to 8 plies keep the trees as small (8 x 8 Left first
-/// 2.24 M nodes at 8 and at 32; 4 plies 2.25 M, none 2.31 M) and take
-/// 0.95x the time of marks to 32 on each of four boards (8 x 8, 7 x 9 and
-/// two random boards with holes; best of three in turn, session 31).
-const BUSY_DEPTH: usize = 8;
-
-/// The positions near the root that some thread is searching now, one
-/// mark a slot (a mark that finds its slot taken is not made). A thread
-/// that is about to search a child another thread is searching puts it off
-/// to the end of its node's moves (the ABDADA idea): meanwhile the other
-/// thread's answer reaches the table, and the two threads search apart
-/// rather than the same subtree twice. Only the order of the moves
-/// changes, never what a node is found to be.
-struct Busy {
-    marks: Box<[AtomicU64]>,
-}
-
-impl Busy {
-    /// Slots: room for the lines of [`BUSY_DEPTH`] nodes of hundreds of
-    /// threads.
-    const SLOTS: usize = 1 << 14;
-
-    fn new() -> Busy {
-        Busy {
-            marks: (0..Self::SLOTS).map(|_| AtomicU64::new(0)).collect(),
-        }
-    }
-
-    /// The mark of view `v` to move at `p` (never 0, the empty slot).
-    fn mark(p: &Pos, v: usize) -> u64 {
-        let h = p.hash[0];
-        ((h as u64) ^ ((h >> 64) as u64) ^ (v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
-    }
-
-    fn slot(&self, mark: u64) -> &AtomicU64 {
-        &self.marks[(mark >> 32) as usize & (Self::SLOTS - 1)]
-    }
-
-    /// Mark a position as searched now: whether this thread made the mark
-    /// (and must [`Busy::leave`] it).
-    fn enter(&self, mark: u64) -> bool {
-        self.slot(mark)
-            .compare_exchange(0, mark, Relaxed, Relaxed)
-            .is_ok()
-    }
-
-    fn leave(&self, mark: u64) {
-        self.slot(mark).store(0, Relaxed);
-    }
-
-    fn busy(&self, mark: u64) -> bool {
-        self.slot(mark).load(Relaxed) == mark
-    }
-}
-
 /// What the threads of [`Engine::root_dealt`] share: per first move (in
 /// the root's order), the next reply to hand out, the replies refuted so
 /// far and whether one refuted the first move; and whether a thread
@@ -1308,12 +1248,7 @@ impl Slot {
         if k < replies.len() {
             return Some(k);
         }
-        replies
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| !r.finished.load(Acquire))
-            .min_by_key(|(_, r)| r.searching.load(Relaxed))
-            .map(|(k, _)| k)
+        least_helped(replies.iter().map(|r| (&r.finished, &r.searching)))
     }
 }
 
@@ -1735,7 +1670,7 @@ impl<'s> Engine<'s> {
             .then_some(self.sh.busy.as_ref())
             .flatten();
         let marked = busy
-            .map(|b| (b, Busy::mark(p, v)))
+            .map(|b| (b, Busy::mark(p.hash[0], v as u64)))
             .filter(|(b, mark)| b.enter(*mark));
         let defer = busy.filter(|_| self.depth < BUSY_DEPTH);
         let listed = ms.len();
@@ -1762,7 +1697,7 @@ impl<'s> Engine<'s> {
             let mut c = p.clone();
             self.play::<HW>(&mut c, v, m);
             if let Some(b) = defer {
-                if 1 < i && i <= listed && b.busy(Busy::mark(&c, o)) {
+                if 1 < i && i <= listed && b.busy(Busy::mark(c.hash[0], o as u64)) {
                     ms.push(Mv {
                         score: rank as i32,
                         ..m
@@ -2594,7 +2529,10 @@ mod tests {
         let b = Domineering.parse("....|....|....").unwrap();
         let mut p = Pos::new(&b).unwrap();
         p.hash = Keys::new(b.width(), b.height(), true).of(&p);
-        let (h, v) = (Busy::mark(&p, HZ), Busy::mark(&p, VT));
+        let (h, v) = (
+            Busy::mark(p.hash[0], HZ as u64),
+            Busy::mark(p.hash[0], VT as u64),
+        );
         assert_ne!(h, v);
         assert!(h != 0 && v != 0);
         assert!(!busy.busy(h));

@@ -28,13 +28,16 @@
 //!   by the cells a move (and the removal of small regions) changed, under
 //!   every symmetry of the ruleset that keeps the rectangle, so a position
 //!   and its mirror images share one table entry.
-//! * **Every core**: with two threads the two first players are searched at
-//!   once, sharing the table; with more, each first player's first moves
-//!   are dealt among its threads ([`thread_plan`], [`Parallel`]).
+//! * **Every core**: the two first players searched at once, sharing the
+//!   table, or one after the other; either way a first player with more
+//!   than one thread shares its root among them, the replies to its first
+//!   moves dealt out one at a time ([`thread_plan`], [`Parallel`]).
 
 pub(crate) mod budget;
+mod busy;
 pub mod certificate;
 pub mod checkpoint;
+mod dealt;
 pub mod domineering;
 pub mod impartial;
 pub mod knowledge;
@@ -51,6 +54,8 @@ use thiserror::Error;
 
 pub use knowledge::{Knowledge, MoveBounds};
 pub use table::{Key, Table, TableStats};
+
+use busy::{Busy, BUSY_DEPTH};
 
 use crate::outcome::{Convention, Outcomes};
 use crate::regions::{region_board, regions};
@@ -94,7 +99,7 @@ pub const MAX_THREADS: usize = 1024;
 /// way chosen: the threads each first player gets (both at once with
 /// [`Parallel::FirstPlayers`]: half each, Left the odd one; one after the
 /// other with [`Parallel::RootSplit`]: all of them). A first player with
-/// more than one thread splits its root's moves among them.
+/// more than one thread shares its root among them.
 #[must_use]
 pub fn thread_plan(threads: usize, parallel: Parallel) -> (usize, usize, bool) {
     match parallel {
@@ -143,11 +148,11 @@ where
 pub enum Parallel {
     /// One thread per first player, at the same time.
     FirstPlayers,
-    /// One first player after the other, each thread taking every other
-    /// first move; the first to find a winning move stops the other.
-    /// (Domineering's own search, without a checkpoint, tries the first
-    /// moves in turn with every thread, dealing out the replies to each
-    /// one at a time.)
+    /// One first player after the other, every thread on its root: the
+    /// replies to each first move dealt out to the threads one at a time
+    /// (the general engine: module `dealt`; Domineering's own search without a
+    /// checkpoint: [`domineering`]); the first winning move found stops
+    /// them all.
     RootSplit,
 }
 
@@ -702,6 +707,7 @@ fn general<R: Knowledge>(
         start,
         last_report: AtomicU64::new(0),
         saver: saver.as_ref(),
+        busy: (config.threads > 1).then(Busy::new),
     };
     // One first player: left out, from the checkpoint, or searched (and
     // recorded in the checkpoint).
@@ -750,8 +756,8 @@ pub(crate) fn is_option<R: Knowledge>(rules: &R, board: &Board, after: &Board) -
     found
 }
 
-/// One first player's search with the root's moves shared among `n`
-/// threads (see [`Parallel::RootSplit`]).
+/// One first player's search with the root shared among `n` threads
+/// ([`dealt`]).
 fn solve_split<R: Knowledge>(
     rules: &R,
     shared: &Shared<'_>,
@@ -759,10 +765,45 @@ fn solve_split<R: Knowledge>(
     first: Player,
     n: usize,
 ) -> Result<FirstPlayer, SearchError> {
-    split_root(first, n, |share, found| {
+    let mut any = false;
+    rules.options(board, first, |_| any = true);
+    if !any {
+        // No first move: nothing to share (and no move to name for a
+        // win under misère play).
+        return Engine::new(rules, shared)?.solve_root(board, first);
+    }
+    let start = Instant::now();
+    let deal = dealt::Deal::default();
+    let one = |share: usize| -> Result<SearchCounts, SearchError> {
         let mut e = Engine::new(rules, shared)?;
-        e.split = Some((share, n, found));
-        Ok((e.solve_root(board, first), e.counts))
+        let r = e.root_dealt(board, first, &deal, share);
+        r.map(|()| e.counts)
+    };
+    let mut counts = SearchCounts::default();
+    for r in on_threads(n, one) {
+        counts.add(&r?);
+    }
+    let winning_move = deal.winning_move();
+    Ok(FirstPlayer {
+        player: first,
+        wins: winning_move.is_some(),
+        winning_move,
+        counts,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// `one(k)` for k from 0 to n-1, each on a thread of its own (0 on this
+/// one), in the order of k; a thread's panic goes on here.
+fn on_threads<T: Send>(n: usize, one: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let one = &one;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (1..n).map(|k| s.spawn(move || one(k))).collect();
+        let mut out = vec![one(0)];
+        for h in handles {
+            out.push(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        }
+        out
     })
 }
 
@@ -794,17 +835,9 @@ where
             (r, _) => r,
         }
     };
-    let results: Vec<Result<FirstPlayer, SearchError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..n).map(|k| s.spawn(move || one(k))).collect();
-        let mut out = vec![one(0)];
-        for h in handles {
-            out.push(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        }
-        out
-    });
     let mut counts = SearchCounts::default();
     let mut winner: Option<FirstPlayer> = None;
-    for r in results {
+    for r in on_threads(n, one) {
         let fp = r?;
         counts.add(&fp.counts);
         if fp.wins && winner.is_none() {
@@ -1048,6 +1081,9 @@ struct Shared<'a> {
     last_report: AtomicU64,
     /// The checkpoint, when the search keeps one.
     saver: Option<&'a checkpoint::Saver<'a>>,
+    /// The positions threads are searching now (more than one thread
+    /// only: see [`Busy`]).
+    busy: Option<Busy>,
 }
 
 /// Big regions per node before the rest are merged into one part.
@@ -1086,9 +1122,10 @@ struct Engine<'s, 'r, R: Knowledge> {
     tally: table::Tally,
     /// The winning move found at the root.
     root_best: Option<Board>,
-    /// Root splitting: (this thread's share, number of shares, the flag a
-    /// thread raises when it has found a winning first move).
-    split: Option<(usize, usize, &'s AtomicBool)>,
+    /// Raised when the reply this thread was dealt at a shared root is
+    /// needed no more ([`dealt`]): its search stops with
+    /// [`SearchError::Sibling`].
+    abandon: Option<&'s AtomicBool>,
     /// History counts ([`MoveOrdering::History`]): per mover, per hashed
     /// set of changed cells.
     history: Vec<u32>,
@@ -1138,7 +1175,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             unflushed: 0,
             tally: table::Tally::default(),
             root_best: None,
-            split: None,
+            abandon: None,
             history: vec![0; 2 * HISTORY_SLOTS],
             impartial: rules.impartial(),
             parent_mirror: None,
@@ -1442,7 +1479,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         .check(budget::Searcher {
             unflushed: &mut self.unflushed,
             tally: &mut self.tally,
-            found: self.split.map(|(_, _, f)| f),
+            found: self.abandon,
             first: self.first,
             line: &self.line[..self.depth.min(LINE_PLIES)],
             fill: (0, 0),
@@ -1453,20 +1490,16 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         Ok(())
     }
 
-    /// Does `mover` win `node` moving first?
-    fn wins(&mut self, node: &Node, mover: Player) -> Result<bool, SearchError> {
-        self.counts.nodes += 1;
-        self.unflushed += 1;
-        if self.unflushed >= CHECK_EVERY {
-            self.check()?;
-        }
+    /// What `node` (`mover` to move) is before its moves are tried:
+    /// decided by its small regions' values, the move bounds, the mirror
+    /// strategy or the table (none of them at the root, which must name a
+    /// move), or open.
+    fn settle(&mut self, node: &Node, mover: Player, root: bool) -> Settled {
         let cfg = self.sh.config;
         let normal = cfg.convention == Convention::Normal;
-        let root = self.depth == 0;
-        let parent_mirror = self.parent_mirror.take();
         if normal && !root && cfg.values_on() && node.nparts == 0 {
             self.counts.by_value += 1;
-            return Ok(match self.arena.outcome(node.tail) {
+            return Settled::Decided(match self.arena.outcome(node.tail) {
                 Outcome::N => true,
                 Outcome::P => false,
                 Outcome::L => mover == Player::Left,
@@ -1476,7 +1509,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         if normal && cfg.bounds && !root {
             if let Some(w) = self.bounds_cutoff(node, mover) {
                 self.counts.by_bounds += 1;
-                return Ok(w);
+                return Settled::Decided(w);
             }
         }
         let (apart, kept) = if normal && cfg.bounds {
@@ -1486,28 +1519,41 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         };
         if !root && apart.is_some() && node.tail == self.arena.zero() {
             self.counts.by_bounds += 1;
-            return Ok(false);
+            return Settled::Decided(false);
         }
         let (key, handicap) = self.key(node, mover);
         // An entry is a final win or loss (at the handicaps it covers), so
-        // a hit answers the node (the root is never looked up: it must name
-        // a move).
+        // a hit answers the node.
         if !root {
             if let Some(win) = self.sh.table.answer_counted(key, handicap, &mut self.tally) {
                 self.counts.table_hits += 1;
-                return Ok(win);
+                return Settled::Decided(win);
             }
         }
-        self.counts.expanded += 1;
-        let before = self.counts.nodes;
+        Settled::Open(Open {
+            key,
+            handicap,
+            kept,
+            mirror: apart.or(kept),
+        })
+    }
+
+    /// `node`'s board options for `mover` into `opts`, in the order they
+    /// are tried: by the configured ordering, then the mirror reply first
+    /// (after a parent that mirror `parent_mirror` keeps) or, on a board
+    /// a mirror keeps (`kept`), a move after which a mirror keeps the board
+    /// with every footprint apart (the mirror strategy's opening).
+    fn order(
+        &self,
+        node: &Node,
+        mover: Player,
+        parent_mirror: Option<usize>,
+        kept: Option<usize>,
+        opts: &mut Vec<(Board, i32)>,
+    ) {
         let other = mover.opponent();
-        // Options into this depth's scratch list, scored.
-        while self.scratch.len() <= self.depth {
-            self.scratch.push(Vec::new());
-        }
-        let mut opts = std::mem::take(&mut self.scratch[self.depth]);
         opts.clear();
-        let ordering = cfg.ordering;
+        let ordering = self.sh.config.ordering;
         let rules = self.rules;
         rules.options(&node.board, mover, |o| {
             opts.push((o, 0));
@@ -1532,9 +1578,6 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             }
             opts.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
         }
-        // The mirror reply first: after it the mirror strategy may answer.
-        // On a board a mirror keeps, a move after which a mirror keeps the
-        // board with every footprint apart (the mirror strategy's opening).
         let mirrors = &self.sh.zob.mirrors;
         let first = if let Some(i) = parent_mirror {
             let sym = mirrors[i].sym;
@@ -1551,11 +1594,59 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         if let Some(pos) = first {
             opts[..=pos].rotate_right(1);
         }
-        let here_mirror = apart.or(kept);
+    }
+
+    /// The busy mark of a position by its table key ([`Busy`]).
+    fn mark(key: Key) -> u64 {
+        Busy::mark(u128::from(key.hash) | (u128::from(key.check) << 64), 0)
+    }
+
+    /// Does `mover` win `node` moving first?
+    fn wins(&mut self, node: &Node, mover: Player) -> Result<bool, SearchError> {
+        self.counts.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_EVERY {
+            self.check()?;
+        }
+        let cfg = self.sh.config;
+        let root = self.depth == 0;
+        let parent_mirror = self.parent_mirror.take();
+        let Open {
+            key,
+            handicap,
+            kept,
+            mirror: here_mirror,
+        } = match self.settle(node, mover, root) {
+            Settled::Decided(w) => return Ok(w),
+            Settled::Open(o) => o,
+        };
+        self.counts.expanded += 1;
+        let before = self.counts.nodes;
+        let other = mover.opponent();
+        let ordering = cfg.ordering;
+        let rules = self.rules;
+        // Options into this depth's scratch list, ordered.
+        while self.scratch.len() <= self.depth {
+            self.scratch.push(Vec::new());
+        }
+        let mut opts = std::mem::take(&mut self.scratch[self.depth]);
+        self.order(node, mover, parent_mirror, kept, &mut opts);
         let tail_opts: Vec<GameId> = match mover {
             Player::Left => self.arena.left_options(node.tail).to_vec(),
             Player::Right => self.arena.right_options(node.tail).to_vec(),
         };
+        // With the root dealt out among threads, a node near the root is
+        // marked while searched here, and a child (not the eldest) another
+        // thread is searching is put off: pushed again after the node's
+        // moves, with its rank as its score, and searched then whatever
+        // its mark.
+        let busy = (self.depth <= BUSY_DEPTH && !root)
+            .then_some(self.sh.busy.as_ref())
+            .flatten();
+        let marked = busy
+            .map(|b| (b, Self::mark(key)))
+            .filter(|(b, mark)| b.enter(*mark));
+        let defer = busy.filter(|_| self.depth < BUSY_DEPTH);
         let mut win = false;
         let result: Result<(), SearchError> = (|| {
             if opts.is_empty() && tail_opts.is_empty() {
@@ -1563,19 +1654,22 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                 return Ok(());
             }
             let n = (opts.len() + tail_opts.len()).min(u16::MAX as usize) as u16;
-            for (rank, &(o, _)) in opts.iter().enumerate() {
-                if let (true, Some((share, shares, found))) = (root, self.split) {
-                    if rank % shares != share {
-                        continue;
-                    }
-                    if found.load(Relaxed) {
-                        return Err(SearchError::Sibling);
-                    }
-                }
+            let listed = opts.len();
+            let mut i = 0;
+            while i < opts.len() {
+                let (o, score) = opts[i];
+                let rank = if i < listed { i } else { score as usize };
+                i += 1;
                 if self.depth < LINE_PLIES {
                     self.line[self.depth] = (rank as u16 + 1, n);
                 }
                 let c = self.child(node, &o)?;
+                if let Some(b) = defer {
+                    if 1 < i && i <= listed && b.busy(Self::mark(self.key(&c, other).0)) {
+                        opts.push((o, rank as i32));
+                        continue;
+                    }
+                }
                 self.depth += 1;
                 self.parent_mirror = here_mirror;
                 let w = self.wins(&c, other);
@@ -1589,9 +1683,6 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                     }
                     if root {
                         self.root_best = Some(o);
-                        if let Some((_, _, found)) = self.split {
-                            found.store(true, Relaxed);
-                        }
                     }
                     return Ok(());
                 }
@@ -1608,18 +1699,37 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             }
             Ok(())
         })();
+        if let Some((b, mark)) = marked {
+            b.leave(mark);
+        }
         self.scratch[self.depth] = opts;
         result?;
         let spent = self.counts.nodes - before;
         let work = (64 - spent.leading_zeros()) as u8;
-        if !(root && self.split.is_some()) {
-            // A split root saw only its share of the moves.
-            self.sh
-                .table
-                .store(key, table::Entry::at(win, handicap, work), &mut self.tally);
-        }
+        self.sh
+            .table
+            .store(key, table::Entry::at(win, handicap, work), &mut self.tally);
         Ok(win)
     }
+}
+
+/// What a node is before its moves are tried ([`Engine::settle`]).
+enum Settled {
+    /// Decided without a move tried: whether the mover wins.
+    Decided(bool),
+    /// To be searched.
+    Open(Open),
+}
+
+/// An open node's table key and handicap, the mirror that keeps its board
+/// (`kept`), and the mirror its children try the mirror reply of (one that
+/// keeps the board with every footprint apart, else `kept`).
+#[derive(Copy, Clone, Debug)]
+struct Open {
+    key: Key,
+    handicap: i8,
+    kept: Option<usize>,
+    mirror: Option<usize>,
 }
 
 /// The largest integer tail keyed as a handicap ([`SearchConfig::handicap`]):
@@ -1715,15 +1825,15 @@ mod tests {
     use super::*;
     use partizan_games::{Clobber, Ruleset};
 
-    /// `let mut $e`: an engine of Clobber searching `$b` with `$config`
-    /// (its table, hashing and shared state made alongside).
-    macro_rules! clobber_engine {
-        ($e:ident, $b:expr, $config:expr) => {
+    /// `let $shared`: what the threads of a Clobber search of `$b` with
+    /// `$config` share (its table and hashing made alongside).
+    macro_rules! clobber_shared {
+        ($shared:ident, $b:expr, $config:expr) => {
             let config = $config;
             let table = Table::with_bytes(config.table_bytes);
-            let zob = Zobrist::new(&Clobber, $b, true);
+            let zob = Zobrist::new(&Clobber, $b, config.symmetry);
             let control = Control::default();
-            let shared = Shared {
+            let $shared = Shared {
                 table: &table,
                 zob: &zob,
                 config: &config,
@@ -1732,9 +1842,66 @@ mod tests {
                 start: Instant::now(),
                 last_report: AtomicU64::new(0),
                 saver: None,
+                busy: None,
             };
+        };
+    }
+
+    /// `let mut $e`: an engine of Clobber searching `$b` with `$config`
+    /// (its table, hashing and shared state made alongside).
+    macro_rules! clobber_engine {
+        ($e:ident, $b:expr, $config:expr) => {
+            clobber_shared!(shared, $b, $config);
             let mut $e = Engine::new(&Clobber, &shared).unwrap();
         };
+    }
+
+    /// The root shared among threads ([`dealt`]), on one thread, tries the
+    /// first moves and their replies in the order the node search does, so
+    /// it searches the same tree: the same answer, winning move and node
+    /// count, under every ordering, with and without small regions' values
+    /// (symmetry off, so that no two replies are one position and none is
+    /// left out as a repeat).
+    #[test]
+    fn a_dealt_root_on_one_thread_searches_the_sequential_tree() {
+        let mut searched = 0;
+        for text in [
+            "xoxox|oxoxo|xo.ox",
+            "xxoo.|oxox.|xoxoo",
+            "xoxo|oxox|xoxo|ox.x",
+        ] {
+            let b = Clobber.parse(text).unwrap();
+            for ordering in [
+                MoveOrdering::Natural,
+                MoveOrdering::Mobility,
+                MoveOrdering::Safety,
+                MoveOrdering::History,
+            ] {
+                for value_cells in [0, 8] {
+                    for first in [Player::Left, Player::Right] {
+                        let mut config = SearchConfig::for_ruleset(&Clobber, Convention::Normal);
+                        config.symmetry = false;
+                        config.ordering = ordering;
+                        config.value_cells = value_cells;
+                        config.table_bytes = 1 << 22;
+                        let seq = {
+                            clobber_engine!(e, &b, config);
+                            e.solve_root(&b, first).unwrap()
+                        };
+                        let dealt = {
+                            clobber_shared!(shared, &b, config);
+                            solve_split(&Clobber, &shared, &b, first, 1).unwrap()
+                        };
+                        let what = format!("{text} {first:?} {ordering:?} {value_cells}");
+                        assert_eq!(dealt.wins, seq.wins, "{what}");
+                        assert_eq!(dealt.winning_move, seq.winning_move, "{what}");
+                        assert_eq!(dealt.counts.nodes, seq.counts.nodes, "{what}");
+                        searched += seq.counts.nodes;
+                    }
+                }
+            }
+        }
+        assert!(searched > 10_000, "the boards were searched, not settled");
     }
 
     /// With handicap keys, a board with integer tail `n` has the key of

@@ -38,9 +38,7 @@ use partizan_games::{Board, Player};
 use super::busy::least_helped;
 use super::knowledge::Knowledge;
 use super::table::{Entry, Key};
-use super::{
-    history_slot, Convention, Engine, MoveOrdering, Node, SearchError, Settled, LINE_PLIES,
-};
+use super::{Convention, Engine, MoveOrdering, Node, SearchError, Settled, LINE_PLIES};
 
 /// What the threads of one shared root share.
 pub(super) struct Deal {
@@ -220,10 +218,7 @@ impl<'s, R: Knowledge> Engine<'s, '_, R> {
         };
         self.depth = 0;
         self.abandon = None;
-        self.sh.table.add(&mut self.tally);
-        self.sh
-            .nodes
-            .fetch_add(std::mem::take(&mut self.unflushed), Relaxed);
+        self.flush();
         result
     }
 
@@ -399,9 +394,7 @@ impl<'s, R: Knowledge> Engine<'s, '_, R> {
             Ok(false) => {
                 if let (MoveOrdering::History, Some(b)) = (self.sh.config.ordering, &reply.board) {
                     // As the node search credits a refutation.
-                    let left = self.rules.cells(&c.board).count_ones();
-                    let h = &mut self.history[history_slot(&c.board, b, first.opponent())];
-                    *h = h.saturating_add(left * left);
+                    self.credit(&c.board, b, first.opponent());
                 }
                 // The replier wins: the first move is refuted (and so is
                 // any first move to an image of its position).

@@ -811,8 +811,8 @@ fn on_threads<T: Send>(n: usize, one: impl Fn(usize) -> T + Sync) -> Vec<T> {
 /// each of `n` threads, and joins them into one first player's answer: a
 /// win if any share found one. `half` gives its search's result and its
 /// counts; a share stopped because a sibling won
-/// ([`SearchError::Sibling`]) still counts what it searched. Every engine's
-/// root split goes through here.
+/// ([`SearchError::Sibling`]) still counts what it searched. Domineering's
+/// own search splits its root through here.
 pub(crate) fn split_root<F>(first: Player, n: usize, half: F) -> Result<FirstPlayer, SearchError>
 where
     F: Fn(
@@ -1192,9 +1192,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         self.depth = 0;
         let root = self.root(board);
         let wins = self.wins(&root, first);
-        self.sh.table.add(&mut self.tally);
-        self.sh.nodes.fetch_add(self.unflushed, Relaxed);
-        self.unflushed = 0;
+        self.flush();
         let wins = wins?;
         let mut counts = self.counts;
         counts.nodes -= before.nodes;
@@ -1210,6 +1208,22 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
             counts,
             elapsed: start.elapsed(),
         })
+    }
+
+    /// Add this thread's node and table counts to the shared ones.
+    fn flush(&mut self) {
+        self.sh.table.add(&mut self.tally);
+        self.sh
+            .nodes
+            .fetch_add(std::mem::take(&mut self.unflushed), Relaxed);
+    }
+
+    /// Credit `mover`'s move `board -> o`, which won, in the history
+    /// counts ([`MoveOrdering::History`]), the more the more cells are left.
+    fn credit(&mut self, board: &Board, o: &Board, mover: Player) {
+        let left = self.rules.cells(board).count_ones();
+        let h = &mut self.history[history_slot(board, o, mover)];
+        *h = h.saturating_add(left * left);
     }
 
     /// The root node: every region a part (small ones are valued as soon
@@ -1624,7 +1638,6 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
         let before = self.counts.nodes;
         let other = mover.opponent();
         let ordering = cfg.ordering;
-        let rules = self.rules;
         // Options into this depth's scratch list, ordered.
         while self.scratch.len() <= self.depth {
             self.scratch.push(Vec::new());
@@ -1677,9 +1690,7 @@ impl<'s, 'r, R: Knowledge> Engine<'s, 'r, R> {
                 if !w? {
                     win = true;
                     if ordering == MoveOrdering::History {
-                        let left = rules.cells(&node.board).count_ones();
-                        let h = &mut self.history[history_slot(&node.board, &o, mover)];
-                        *h = h.saturating_add(left * left);
+                        self.credit(&node.board, &o, mover);
                     }
                     if root {
                         self.root_best = Some(o);

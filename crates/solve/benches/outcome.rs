@@ -103,19 +103,19 @@ fn config(ordering: MoveOrdering, threads: usize) -> SearchConfig {
 /// 2-core machine about 1.8 for two), so no way of sharing one search
 /// beats this by more than the work the sharing saves.
 fn ceiling(n: usize, one: std::time::Duration, go: impl Fn() + Sync) -> f64 {
-    let t = (0..3)
-        .map(|_| {
-            let t = std::time::Instant::now();
-            std::thread::scope(|s| {
-                for _ in 0..n {
-                    s.spawn(&go);
-                }
-            });
-            t.elapsed()
-        })
-        .min()
-        .expect("three runs");
+    let t = (0..3).map(|_| at_once(n, &go)).min().expect("three runs");
     n as f64 * one.as_secs_f64() / t.as_secs_f64()
+}
+
+/// The wall time of `n` copies of `go` run at once, one thread each.
+fn at_once(n: usize, go: &(dyn Fn() + Sync)) -> std::time::Duration {
+    let t = std::time::Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..n {
+            s.spawn(go);
+        }
+    });
+    t.elapsed()
 }
 
 /// One thread against 2, 4, 8 and 16 (as many as the machine has cores,
@@ -303,30 +303,25 @@ fn general_shared_root() {
         if n > 1 {
             // The machine's ceiling: each search run n times at once on
             // one thread each (one pass, not the best of three).
-            let mut at_once = std::time::Duration::ZERO;
-            let mut each = |go: &(dyn Fn() + Sync)| {
-                let t = std::time::Instant::now();
-                std::thread::scope(|s| {
-                    for _ in 0..n {
-                        s.spawn(go);
-                    }
-                });
-                at_once += t.elapsed();
-            };
+            let mut together = std::time::Duration::ZERO;
             for &(rows, cols, first, want) in &clobber {
                 let board = checkerboard(rows, cols);
-                each(&|| assert_eq!(one_first(&Clobber, &board, first, 1).0, want));
+                together += at_once(n, &|| {
+                    assert_eq!(one_first(&Clobber, &board, first, 1).0, want)
+                });
             }
-            each(&|| assert!(!one_first(&NoGo, "....|....|....|....", First::Left, 1).0));
-            each(&|| {
+            together += at_once(n, &|| {
+                assert!(!one_first(&NoGo, "....|....|....|....", First::Left, 1).0)
+            });
+            together += at_once(n, &|| {
                 assert_eq!(
                     Some(one_first(&Konane, konane, First::Left, 1).0),
                     konane_one
                 )
             });
-            let ceiling = n as f64 * base.as_secs_f64() / at_once.as_secs_f64();
+            let ceiling = n as f64 * base.as_secs_f64() / together.as_secs_f64();
             eprintln!(
-                "general shared root, 8 searches: ceiling {ceiling:.2}x on {n} threads ({n} one-thread searches of each at once, {at_once:.2?}); {:.0}% of it",
+                "general shared root, 8 searches: ceiling {ceiling:.2}x on {n} threads ({n} one-thread searches of each at once, {together:.2?}); {:.0}% of it",
                 100.0 * speedup / ceiling
             );
         }
@@ -410,13 +405,7 @@ fn two_threads_mixed() {
             answers.push(fp.wins);
         }
         assert_eq!(answers[0], answers[1], "{text}: two threads disagree");
-        let t = std::time::Instant::now();
-        std::thread::scope(|s| {
-            for _ in 0..2 {
-                s.spawn(|| assert_eq!(search(1).wins, answers[0], "{text}"));
-            }
-        });
-        total[2] += t.elapsed();
+        total[2] += at_once(2, &|| assert_eq!(search(1).wins, answers[0], "{text}"));
     }
     let speedup = total[0].as_secs_f64() / total[1].as_secs_f64();
     let ceiling = 2.0 * total[0].as_secs_f64() / total[2].as_secs_f64();

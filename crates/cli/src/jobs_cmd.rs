@@ -291,8 +291,10 @@ pub fn run<R: Knowledge + Copy + 'static>(
     if trust == Trust::Agreement && args.certificate.is_some() {
         bail!("--certificate needs every job's certificate: give --trust certificates (the default), not agreement");
     }
+    let timeout = args.job_timeout.unwrap_or(JobsConfig::default().timeout);
     let cfg = JobsConfig {
         trust,
+        timeout,
         job_nodes,
         local_nodes: job_nodes,
         table_bytes: usize::try_from(table_mb.min(1 << 14) << 20)?,

@@ -222,7 +222,33 @@ pub struct OutcomeArgs {
     /// --certificate.
     #[arg(long, value_name = "certificates|agreement", value_parser = ["certificates", "agreement"])]
     pub trust: Option<String>,
+    /// With a job-level search: a job whose worker shows no progress for
+    /// this many seconds is handed out again and the worker retired
+    /// (default 3600, at least 5). Progress is the node count a worker
+    /// reports as it searches (a worker process about once a second)
+    /// rising, up to 4x the job's budget; a worker that reports nothing
+    /// is timed from the moment its job was sent, so give it at least a
+    /// whole job's time.
+    #[arg(long, value_name = "SECONDS", value_parser = job_timeout_of)]
+    pub job_timeout: Option<Duration>,
 }
+
+/// `--job-timeout`'s seconds: at least [`MIN_JOB_TIMEOUT`].
+fn job_timeout_of(s: &str) -> Result<Duration, String> {
+    let t = crate::meter::parse_interval(s)?;
+    if t < MIN_JOB_TIMEOUT {
+        return Err(format!(
+            "'{s}': at least {} seconds (a worker process reports its progress about once a second)",
+            MIN_JOB_TIMEOUT.as_secs()
+        ));
+    }
+    Ok(t)
+}
+
+/// The shortest `--job-timeout`: several of a worker process's progress
+/// reports, so that a loaded machine's late report does not retire a
+/// worker that is searching.
+const MIN_JOB_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// What a job-level search (`--jobs`, `--cluster`, `--worker-command`)
 /// cannot be combined with.
@@ -403,6 +429,7 @@ pub fn run(args: OutcomeArgs, store: &StoreChoice, json_out: bool) -> Result<()>
             ("--jobs-file", args.jobs_file.is_some()),
             ("--workers", args.workers.is_some()),
             ("--trust", args.trust.is_some()),
+            ("--job-timeout", args.job_timeout.is_some()),
         ];
         if let Some((flag, _)) = stray.iter().find(|(_, on)| *on) {
             bail!("{flag} goes with a job-level search: --jobs, --cluster or --worker-command");

@@ -517,7 +517,7 @@ fn the_progress_lines_estimate_the_work_left() {
 #[test]
 fn bad_workers_and_clusters_are_one_line_errors() {
     let board = "....|....";
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 13] = [
         (&["--worker-command", "/no/such/program"], "cannot start"),
         (&["--worker-command", "true"], "ended before it was ready"),
         (&["--worker-command", "echo hello"], "ready line"),
@@ -531,6 +531,16 @@ fn bad_workers_and_clusters_are_one_line_errors() {
             "--cluster",
         ),
         (&["--job-nodes", "5"], "--job-nodes goes with"),
+        (&["--job-timeout", "5"], "--job-timeout goes with"),
+        (
+            &["--jobs", "1", "--job-timeout", "0"],
+            "positive number of seconds",
+        ),
+        (&["--jobs", "1", "--job-timeout", "2"], "at least 5 seconds"),
+        (
+            &["--jobs", "1", "--job-timeout", "soon"],
+            "not a number of seconds",
+        ),
         (
             &["--jobs", "1", "--certificate", "/no/such/folder/c.txt"],
             "--certificate /no/such/folder/c.txt: cannot write there",
@@ -569,6 +579,79 @@ fn bad_workers_and_clusters_are_one_line_errors() {
         assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
         assert!(err.contains(needle), "{extra:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
+    }
+}
+
+/// A worker process whose job outlasts `--job-timeout` keeps it while it
+/// reports its nodes rising (its answer is taken, nothing timed out), and
+/// loses it when it says nothing for that long (retired, the master
+/// searches the job, the answer the same). The worker here is a real
+/// `partizan job-worker` behind a wrapper that holds each job for 7 s
+/// first, telling rising nodes every half second or nothing.
+#[test]
+fn a_worker_process_keeps_a_long_job_while_it_reports_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_partizan");
+    let py = dir.path().join("slow.py");
+    std::fs::write(
+        &py,
+        format!(
+            r#"import json, subprocess, sys, time
+tell = sys.argv[1] == "tell"
+w = subprocess.Popen([{bin:?}, "job-worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+print(w.stdout.readline(), end="", flush=True)
+for line in sys.stdin:
+    try:
+        job = json.loads(line)["id"]
+    except (ValueError, KeyError, TypeError):
+        continue
+    for k in range(14):
+        time.sleep(0.5)
+        if tell:
+            print(json.dumps({{"progress": job, "nodes": k + 1}}), flush=True)
+    w.stdin.write(line)
+    w.stdin.flush()
+    while True:
+        out = w.stdout.readline()
+        print(out, end="", flush=True)
+        if not out or '"progress"' not in out:
+            break
+"#
+        ),
+    )
+    .unwrap();
+    let board = "....|....|....|....";
+    let want = plain("domineering", board);
+    for tell in [true, false] {
+        let how = if tell { "tell" } else { "quiet" };
+        let worker = format!("python3 {} {how}", py.display());
+        let got = json(&[
+            "--json",
+            "outcome",
+            "domineering",
+            board,
+            "--first",
+            "left",
+            "--worker-command",
+            &worker,
+            "--job-nodes",
+            "1000000",
+            "--job-timeout",
+            "5",
+            "--trust",
+            "agreement",
+        ]);
+        let s = &got["searches"][0];
+        assert_eq!(s["first_wins"], want == "N" || want == "L", "{how}: {got}");
+        if tell {
+            assert_eq!(s["counts"]["timeouts"], 0, "{got}");
+            assert_eq!(s["workers"][0]["believed"], 1, "{got}");
+            assert!(s["workers"][0]["retired"].is_null(), "{got}");
+        } else {
+            assert_eq!(s["counts"]["timeouts"], 1, "{got}");
+            let why = s["workers"][0]["retired"].as_str().unwrap_or("");
+            assert!(why.contains("no answer and no progress for 5s"), "{got}");
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! into its children (which become jobs in turn). Every answer goes
 //! through [`judge`] first; an answer it cannot believe is searched again
 //! by the master itself (a lie, a proof too big to check) or handed out
-//! again (a failure, a crash, a worker that did not answer in time), and
+//! again (a failure, a crash, a worker that stopped making progress), and
 //! the worker is struck (retired after [`JobsConfig::strikes`], at once
 //! for a timeout). With no worker left the master searches every job
 //! itself, so the search always ends with the answer its own search gives.
@@ -67,6 +67,12 @@ impl std::str::FromStr for Trust {
     }
 }
 
+/// How many times its budget a job's reported nodes count as progress
+/// ([`JobsConfig::timeout`]): the budgeted search, then (for a decided
+/// job) the certificate's unbudgeted search, which repeats about the
+/// same work, with room to spare.
+pub const CREDITED_BUDGETS: u64 = 4;
+
 /// How the master runs a search.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct JobsConfig {
@@ -80,8 +86,15 @@ pub struct JobsConfig {
     /// Node budget of the master's own search of a job it could not
     /// believe (unresolved within it: the job is expanded).
     pub local_nodes: u64,
-    /// A job not answered within this time is lost to its worker, who is
-    /// retired.
+    /// A job whose worker shows no progress for this long is lost to the
+    /// worker, who is retired. Progress is the node count the worker
+    /// reports while it searches ([`Worker::run_watched`]) rising, up to
+    /// [`CREDITED_BUDGETS`] times the job's budget (a worker that counts
+    /// on forever without answering is not believed past that), and the
+    /// master's own check of its answer; a worker that reports nothing is
+    /// timed from the moment the job was sent. So a job that runs for
+    /// hours on a loaded machine is not taken away while its search goes
+    /// on, and a hung or silent one is within this time.
     pub timeout: Duration,
     /// Hand out one job per worker, wait for all their answers and apply
     /// them in the order handed out: the same tree and counts on every run
@@ -456,7 +469,13 @@ type Judge = Arc<dyn Fn(&Job, &Reply) -> Verdict + Send + Sync>;
 struct Flight {
     job: u64,
     node: usize,
-    sent: Instant,
+    /// When the job last showed progress (sent, its nodes rising, its
+    /// check): the timeout counts from here.
+    progress_at: Instant,
+    /// The most nodes its worker has reported for it.
+    seen_most: u64,
+    /// Reported nodes count as progress up to this many.
+    credit: u64,
     /// A second worker's search of a claimed job ([`Trust::Agreement`]).
     confirm: bool,
 }
@@ -480,6 +499,9 @@ struct Slot {
     /// The nodes of the job out, as the worker reports them while it
     /// searches (0 between jobs, or from a worker that does not say).
     seen: Arc<AtomicU64>,
+    /// Raised while the master's check of the worker's answer runs (on
+    /// the worker's thread): progress, whatever the worker reports.
+    judging: Arc<AtomicBool>,
     handle: Option<JoinHandle<()>>,
     flight: Option<Flight>,
     report: WorkerReport,
@@ -509,9 +531,10 @@ impl Pool {
             let (tx, job_rx) = mpsc::channel::<Job>();
             let stop = Arc::new(AtomicBool::new(false));
             let seen = Arc::new(AtomicU64::new(0));
+            let judging = Arc::new(AtomicBool::new(false));
             let name = w.name();
             let res_tx = res_tx.clone();
-            let (st, sn) = (Arc::clone(&stop), Arc::clone(&seen));
+            let (st, sn, jd) = (Arc::clone(&stop), Arc::clone(&seen), Arc::clone(&judging));
             let judge = Arc::clone(judge);
             let handle = std::thread::Builder::new()
                 .name(format!("job-worker-{i}"))
@@ -525,11 +548,13 @@ impl Pool {
                         sn.store(0, Relaxed);
                         let r = r.and_then(|reply| {
                             let t = Instant::now();
+                            jd.store(true, Relaxed);
                             let verdict =
-                                std::panic::catch_unwind(AssertUnwindSafe(|| judge(&job, &reply)))
-                                    .map_err(|p| {
-                                        format!("the check panicked: {}", panic_message(p.as_ref()))
-                                    })?;
+                                std::panic::catch_unwind(AssertUnwindSafe(|| judge(&job, &reply)));
+                            jd.store(false, Relaxed);
+                            let verdict = verdict.map_err(|p| {
+                                format!("the check panicked: {}", panic_message(p.as_ref()))
+                            })?;
                             Ok(Judged {
                                 reply,
                                 verdict,
@@ -551,6 +576,7 @@ impl Pool {
                 tx: Some(tx),
                 stop,
                 seen,
+                judging,
                 handle: Some(handle),
                 flight: None,
             });
@@ -570,6 +596,21 @@ impl Pool {
             .map(|s| s.seen.load(Relaxed))
             // told by the workers: a lie of u64::MAX must not overflow
             .fold(0, u64::saturating_add)
+    }
+
+    /// Note, as of `now`, the progress of every job out: its worker's
+    /// reported nodes risen (within its credit) or its check running.
+    fn watch(&mut self, now: Instant) {
+        for s in &mut self.slots {
+            let Some(f) = s.flight.as_mut() else { continue };
+            let seen = s.seen.load(Relaxed);
+            if seen > f.seen_most && seen <= f.credit {
+                f.seen_most = seen;
+                f.progress_at = now;
+            } else if s.judging.load(Relaxed) {
+                f.progress_at = now;
+            }
+        }
     }
 
     fn live(&self) -> usize {
@@ -937,17 +978,18 @@ impl<R: Knowledge> Master<'_, R> {
         Ok(())
     }
 
-    /// Time out every flight past its deadline.
+    /// Time out every flight that has shown no progress for the timeout.
     fn time_out(&mut self, pool: &mut Pool, now: Instant) {
+        pool.watch(now);
         for i in 0..pool.slots.len() {
             let late = pool.slots[i]
                 .flight
                 .as_ref()
-                .is_some_and(|f| now.duration_since(f.sent) >= self.cfg.timeout);
+                .is_some_and(|f| now.duration_since(f.progress_at) >= self.cfg.timeout);
             if late {
                 let f = pool.slots[i].flight.take();
                 self.counts.timeouts += 1;
-                let why = format!("no answer within {:?}", self.cfg.timeout);
+                let why = format!("no answer and no progress for {:?}", self.cfg.timeout);
                 pool.retire(i, why);
                 if let Some(f) = f {
                     self.free_again(f.node, f.confirm);
@@ -1033,7 +1075,9 @@ impl<R: Knowledge> Master<'_, R> {
             pool.slots[i].flight = Some(Flight {
                 job: id,
                 node: n,
-                sent: Instant::now(),
+                progress_at: Instant::now(),
+                seen_most: 0,
+                credit: self.cfg.job_nodes.saturating_mul(CREDITED_BUDGETS),
                 confirm,
             });
             if !confirm {
@@ -1207,18 +1251,25 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         // until the earliest deadline of a job not yet answered.
         let mut got: Vec<Message> = Vec::new();
         loop {
+            let now = Instant::now();
+            pool.watch(now);
             let deadline = pool
                 .slots
                 .iter()
                 .enumerate()
                 .filter(|(j, _)| !got.iter().any(|g| g.0 == *j))
-                .filter_map(|(_, s)| s.flight.as_ref().map(|f| f.sent + cfg.timeout))
+                .filter_map(|(_, s)| s.flight.as_ref().map(|f| f.progress_at + cfg.timeout))
                 .min();
             let Some(deadline) = deadline else { break };
+            if deadline <= now {
+                // a job out has shown no progress for the timeout
+                break;
+            }
             // Wake at least once a TICK while jobs run (a job may take an
             // hour): the caller's progress (which also enforces its time
-            // limit) and its stop flag are seen within a tick.
-            let wait = deadline.saturating_duration_since(Instant::now());
+            // limit) and its stop flag are seen within a tick, and so is
+            // each job's progress, which moves its deadline.
+            let wait = deadline - now;
             match pool.rx.recv_timeout(wait.min(TICK)) {
                 Ok(msg) => {
                     got.push(msg);
@@ -1226,7 +1277,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
                         break;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) if wait > TICK => {
+                Err(RecvTimeoutError::Timeout) => {
                     snapshot(&mut m, &pool, false);
                     if control.stop.is_some_and(|s| s.load(Relaxed)) {
                         // the answers already in are applied, then the
@@ -1234,7 +1285,6 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
                         break;
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => break,
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(JobError::Inconsistent(
                         "every worker thread ended with jobs out".into(),

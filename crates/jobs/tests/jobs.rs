@@ -485,12 +485,113 @@ fn a_worker_that_never_answers_times_out() {
             assert!(!deterministic || r.counts.timeouts == 1);
             if r.counts.timeouts == 1 {
                 let why = r.workers[0].retired.as_deref().unwrap_or("");
-                assert!(why.contains("no answer"), "{why}");
+                assert!(why.contains("no answer and no progress"), "{why}");
             }
         }
         // 8 searches, each waiting out one timeout.
         assert!(t.elapsed() < Duration::from_secs(20));
     }
+}
+
+/// A worker that tells a rising node count every 20 ms for `steps` steps
+/// of `step` nodes (for ever, until stopped, with `None`), then answers
+/// truly: a long job on a loaded machine, or a worker that counts on
+/// without answering.
+struct Plodder {
+    steps: Option<u64>,
+    step: u64,
+    inner: LocalWorker<Domineering>,
+}
+
+fn plodder(steps: Option<u64>, step: u64) -> Arc<dyn Worker> {
+    Arc::new(Plodder {
+        steps,
+        step,
+        inner: LocalWorker::new(Domineering, "plodder"),
+    })
+}
+
+impl Worker for Plodder {
+    fn name(&self) -> String {
+        "plodder".into()
+    }
+
+    fn run(&self, job: &Job, stop: &AtomicBool) -> Reply {
+        self.run_watched(job, stop, &AtomicU64::new(0))
+    }
+
+    fn run_watched(&self, job: &Job, stop: &AtomicBool, seen: &AtomicU64) -> Reply {
+        let t = Instant::now();
+        let mut k = 0;
+        while self.steps.is_none_or(|n| k < n) && !stop.load(Relaxed) {
+            if t.elapsed() > Duration::from_secs(30) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            k += 1;
+            seen.store(k * self.step, Relaxed);
+        }
+        self.inner.run(job, stop)
+    }
+}
+
+/// The timeout counts from a job's last progress, not from when it was
+/// sent: a worker whose node count keeps rising keeps its job for five
+/// times the timeout and its answer is taken.
+#[test]
+fn a_job_that_makes_progress_is_not_timed_out() {
+    let b = Domineering.parse(&empty(4, 4)).unwrap();
+    let (want, _) = plain(&Domineering, &b);
+    let c = JobsConfig {
+        timeout: Duration::from_millis(200),
+        job_nodes: 1 << 20,
+        local_nodes: 1 << 20,
+        expand_plies: 0,
+        ..cfg()
+    };
+    let rep = run(
+        &Domineering,
+        &b,
+        Player::Left,
+        vec![plodder(Some(50), 100)],
+        &c,
+    );
+    assert_eq!(rep.first_wins, Some(want));
+    assert_eq!(rep.counts.timeouts, 0);
+    assert_eq!(rep.counts.sent, 1, "one job, the whole board");
+    assert_eq!(rep.counts.searched_here, 0, "the worker's answer was taken");
+    assert!(rep.workers[0].retired.is_none());
+}
+
+/// Reported nodes count as progress only up to a few times the job's
+/// budget: a worker that counts on for ever without answering loses its
+/// job a timeout after that, and the answer is the plain search's.
+#[test]
+fn a_worker_that_counts_on_for_ever_times_out() {
+    let c = JobsConfig {
+        timeout: Duration::from_millis(200),
+        job_nodes: 1000,
+        local_nodes: 1000,
+        ..cfg()
+    };
+    let t = Instant::now();
+    let reps = against(
+        || {
+            let mut w = honest(Domineering, 1);
+            w.insert(0, plodder(None, 500));
+            w
+        },
+        &c,
+    );
+    for r in &reps {
+        assert_eq!(
+            r.counts.timeouts, 1,
+            "deterministic: it holds the first job"
+        );
+        let why = r.workers[0].retired.as_deref().unwrap_or("");
+        assert!(why.contains("no progress"), "{why}");
+    }
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
 }
 
 #[test]

@@ -105,7 +105,7 @@ impl Worker for CallWorker {
 /// Decide whether `first` wins `board` by the job-level proof-number
 /// search; see the package's `outcome_jobs`, which this serves.
 #[pyfunction]
-#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file, trust = "certificates", table_mb = None, certificate = None, progress = None, progress_every = 5.0, max_seconds = None))]
+#[pyo3(signature = (ruleset, board, first, run, workers, job_nodes, job_plies, jobs_file, trust = "certificates", table_mb = None, certificate = None, progress = None, progress_every = 5.0, max_seconds = None, job_timeout = 3600.0))]
 #[allow(clippy::too_many_arguments)]
 pub fn _outcome_jobs<'py>(
     py: Python<'py>,
@@ -123,6 +123,7 @@ pub fn _outcome_jobs<'py>(
     progress: Option<Py<PyAny>>,
     progress_every: f64,
     max_seconds: Option<f64>,
+    job_timeout: f64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let trust: partizan_jobs::Trust = trust.parse().map_err(PyValueError::new_err)?;
     if !(progress_every.is_finite() && progress_every >= 0.0) {
@@ -133,6 +134,11 @@ pub fn _outcome_jobs<'py>(
     if let Some(s) = max_seconds.filter(|s| !(s.is_finite() && *s > 0.0)) {
         return Err(PyValueError::new_err(format!(
             "max_seconds must be a positive number of seconds, not {s}"
+        )));
+    }
+    if !(job_timeout.is_finite() && job_timeout > 0.0 && job_timeout <= 1e9) {
+        return Err(PyValueError::new_err(format!(
+            "job_timeout must be a positive number of seconds, not {job_timeout}"
         )));
     }
     if let Some(path) = &certificate {
@@ -160,6 +166,7 @@ pub fn _outcome_jobs<'py>(
         local_nodes: job_nodes,
         expand_plies: job_plies,
         strikes: 3,
+        timeout: std::time::Duration::from_secs_f64(job_timeout),
         ..JobsConfig::default()
     };
     if let Some(mb) = table_mb {

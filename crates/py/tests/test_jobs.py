@@ -95,6 +95,34 @@ def test_a_lying_callable_cannot_change_the_answer():
         partizan.outcome_jobs("domineering", "no board", workers=1)
 
 
+def test_a_job_timeout_retires_a_silent_worker_only():
+    """A ``run`` worker reports no progress, so it is timed from the moment
+    its job is sent: slower than ``job_timeout`` it is retired and the
+    master searches the job (the answer the same); within it, its answer
+    is taken."""
+    import time
+
+    board = "...|...|..."
+
+    def slow(line):
+        time.sleep(1.5)
+        return partizan.run_job(line)
+
+    want = _wins("domineering", board, "left")
+    rep = partizan.outcome_jobs("domineering", board, first="left", run=slow, workers=1,
+                                job_timeout=0.5)
+    assert rep["first_wins"] == want
+    assert rep["counts"]["timeouts"] == 1, rep
+    assert "no progress" in rep["workers"][0]["retired"], rep
+    rep = partizan.outcome_jobs("domineering", board, first="left", run=slow, workers=1,
+                                job_timeout=30)
+    assert rep["first_wins"] == want
+    assert rep["counts"]["timeouts"] == 0 and rep["workers"][0]["retired"] is None, rep
+    for bad in (0, -1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="job_timeout"):
+            partizan.outcome_jobs("domineering", board, job_timeout=bad)
+
+
 def test_agreement_of_two_workers_instead_of_certificates():
     for ruleset, board in BOARDS:
         for first in ("left", "right"):

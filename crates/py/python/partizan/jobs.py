@@ -40,6 +40,7 @@ def outcome_jobs(
     progress: Any = None,
     progress_every: float = 5.0,
     max_seconds: Optional[float] = None,
+    job_timeout: float = 3600.0,
 ) -> dict:
     """Whether ``first`` (``"left"`` or ``"right"``), moving first on
     ``board``, wins under normal play, by job-level proof-number search.
@@ -93,6 +94,13 @@ def outcome_jobs(
     ``max_seconds`` stops the search after that much wall time with
     ``TimeoutError`` (resumable from ``jobs_file``).
 
+    ``job_timeout`` (seconds, default an hour): a job whose worker shows
+    no progress for that long is handed out again and the worker is not
+    asked again. Local threads report their nodes as they search, so a
+    long job is not taken away while it goes on; a ``client`` or ``run``
+    worker reports nothing and is timed from the moment its job was
+    sent, so give it at least a whole job's time.
+
     Returns the report as a dict (``first_wins``, ``move`` (a winning
     first move, ``{"cells": [[row, column], ...], "board": ...}``, when
     the first player wins), ``counts`` with
@@ -136,4 +144,5 @@ def outcome_jobs(
         progress,
         float(progress_every),
         None if max_seconds is None else float(max_seconds),
+        float(job_timeout),
     )

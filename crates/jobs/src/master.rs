@@ -130,6 +130,14 @@ impl Default for JobsConfig {
     }
 }
 
+impl JobsConfig {
+    /// The most nodes a worker may report for one job that count as its
+    /// progress ([`JobsConfig::timeout`]).
+    fn credited_nodes(&self) -> u64 {
+        self.job_nodes.saturating_mul(CREDITED_BUDGETS)
+    }
+}
+
 /// Errors of a job-level search.
 #[derive(Debug, Error)]
 pub enum JobError {
@@ -474,8 +482,6 @@ struct Flight {
     progress_at: Instant,
     /// The most nodes its worker has reported for it.
     seen_most: u64,
-    /// Reported nodes count as progress up to this many.
-    credit: u64,
     /// A second worker's search of a claimed job ([`Trust::Agreement`]).
     confirm: bool,
 }
@@ -599,12 +605,12 @@ impl Pool {
     }
 
     /// Note, as of `now`, the progress of every job out: its worker's
-    /// reported nodes risen (within its credit) or its check running.
-    fn watch(&mut self, now: Instant) {
+    /// reported nodes risen (up to `credit`) or its check running.
+    fn watch(&mut self, now: Instant, credit: u64) {
         for s in &mut self.slots {
             let Some(f) = s.flight.as_mut() else { continue };
             let seen = s.seen.load(Relaxed);
-            if seen > f.seen_most && seen <= f.credit {
+            if seen > f.seen_most && seen <= credit {
                 f.seen_most = seen;
                 f.progress_at = now;
             } else if s.judging.load(Relaxed) {
@@ -980,7 +986,7 @@ impl<R: Knowledge> Master<'_, R> {
 
     /// Time out every flight that has shown no progress for the timeout.
     fn time_out(&mut self, pool: &mut Pool, now: Instant) {
-        pool.watch(now);
+        pool.watch(now, self.cfg.credited_nodes());
         for i in 0..pool.slots.len() {
             let late = pool.slots[i]
                 .flight
@@ -1077,7 +1083,6 @@ impl<R: Knowledge> Master<'_, R> {
                 node: n,
                 progress_at: Instant::now(),
                 seen_most: 0,
-                credit: self.cfg.job_nodes.saturating_mul(CREDITED_BUDGETS),
                 confirm,
             });
             if !confirm {
@@ -1252,7 +1257,7 @@ pub fn search_from<R: Knowledge + Clone + 'static>(
         let mut got: Vec<Message> = Vec::new();
         loop {
             let now = Instant::now();
-            pool.watch(now);
+            pool.watch(now, cfg.credited_nodes());
             let deadline = pool
                 .slots
                 .iter()

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -100,8 +101,6 @@ def test_a_job_timeout_retires_a_silent_worker_only():
     its job is sent: slower than ``job_timeout`` it is retired and the
     master searches the job (the answer the same); within it, its answer
     is taken."""
-    import time
-
     board = "...|...|..."
 
     def slow(line):

@@ -6,4 +6,4 @@
 # and 404s bad input earns, 503 busy/out of time). Prints p50/p90/p99.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec cargo test --release -p partizan-web --test load -- --nocapture "$@"
+exec cargo test --release -p partizan-web --test all load:: -- --nocapture"$@"

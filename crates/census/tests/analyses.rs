@@ -453,7 +453,7 @@ fn the_figures_at_eight_cells() {
 }
 
 /// The twelve-cell figures (about 10 s in a release build):
-/// `cargo test --release -p partizan-census --test analyses -- --ignored`.
+/// `cargo test --release -p partizan-census --test all analyses:: -- --ignored`.
 #[test]
 #[ignore]
 fn the_figures_at_twelve_cells() {

@@ -372,8 +372,8 @@ fn shards_in_turn_equal_the_unsharded_level() {
     shards_in_turn_match(1, 2, whole);
 }
 
-/// 11 and 12 cells in 3 shards: `cargo test -p partizan-census --test atlas
-/// -- --ignored shards_in_turn_at_12` (about a minute).
+/// 11 and 12 cells in 3 shards: `cargo test -p partizan-census --test all
+/// shards_in_turn_at_12 -- --ignored` (about a minute).
 #[test]
 #[ignore]
 fn shards_in_turn_at_12_cells() {

@@ -18,7 +18,7 @@
 //! The long run, with the case count from `PARTIZAN_FUZZ_CASES`:
 //!
 //! ```sh
-//! PARTIZAN_FUZZ_CASES=20000 cargo test --release -p partizan-census --test fuzz_atlas -- --ignored
+//! PARTIZAN_FUZZ_CASES=20000 cargo test --release -p partizan-census --test all fuzz_atlas:: -- --ignored
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -270,7 +270,7 @@ fn damaged_atlas_files_are_refused_never_believed() {
 
 /// The long run: `PARTIZAN_FUZZ_CASES` cases (default 20,000).
 #[test]
-#[ignore = "long fuzz run: PARTIZAN_FUZZ_CASES=N cargo test --release -p partizan-census --test fuzz_atlas -- --ignored"]
+#[ignore = "long fuzz run: PARTIZAN_FUZZ_CASES=N cargo test --release -p partizan-census --test all fuzz_atlas:: -- --ignored"]
 fn damaged_atlas_files_long_run() {
     fuzz(long_run_cases(20_000));
 }

@@ -34,7 +34,7 @@ fn catalogues_to_twelve_cells_match_the_published_counts() {
 
 /// Past the old 15-cell limit of the `u64` shape (16 cells: 26 M
 /// row-preserving classes, about 1.5 GB while growing). Run with
-/// `cargo test --release -p partizan-census --test oeis -- --ignored`.
+/// `cargo test --release -p partizan-census --test all oeis:: -- --ignored`.
 #[test]
 #[ignore]
 fn catalogues_to_sixteen_cells_match_the_published_counts() {

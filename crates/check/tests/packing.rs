@@ -146,13 +146,25 @@ fn packing_never_decides_wrongly_on_any_small_board() {
     }
 }
 
-/// Rectangles of 18 to 20 cells: a million positions each.
-#[test]
-fn packing_never_decides_wrongly_on_any_board_of_20_cells() {
-    for (rows, cols) in [(4, 5), (5, 4), (3, 6), (6, 3), (2, 10), (10, 2)] {
-        let (packed, counted) = exhaustive(rows, cols);
-        assert!(packed > counted, "{rows} x {cols}: {packed} <= {counted}");
-    }
+/// Rectangles of 18 to 20 cells: a million positions each, one test a
+/// rectangle so that the harness runs them side by side.
+macro_rules! exhaustive_test {
+    ($($name:ident: $rows:literal x $cols:literal;)*) => {$(
+        #[test]
+        fn $name() {
+            let (packed, counted) = exhaustive($rows, $cols);
+            assert!(packed > counted, "{} x {}: {packed} <= {counted}", $rows, $cols);
+        }
+    )*};
+}
+
+exhaustive_test! {
+    packing_never_decides_wrongly_on_any_4x5_board: 4 x 5;
+    packing_never_decides_wrongly_on_any_5x4_board: 5 x 4;
+    packing_never_decides_wrongly_on_any_3x6_board: 3 x 6;
+    packing_never_decides_wrongly_on_any_6x3_board: 6 x 3;
+    packing_never_decides_wrongly_on_any_2x10_board: 2 x 10;
+    packing_never_decides_wrongly_on_any_10x2_board: 10 x 2;
 }
 
 /// The packing a line at a time is its cell-by-cell twin, on random

@@ -4,7 +4,7 @@
 
 use std::process::Output;
 
-mod support;
+use crate::support;
 
 /// The binary with its atlas and store in `dir`.
 fn run(dir: &std::path::Path, args: &[&str]) -> Output {

@@ -2,7 +2,7 @@
 
 use std::process::Output;
 
-mod support;
+use crate::support;
 
 /// The binary with a store of this test process's own.
 fn run(args: &[&str]) -> Output {

@@ -8,7 +8,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod support;
+use crate::support;
 
 /// The binary with a key file shared by this test binary's runs.
 fn partizan() -> Command {

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::process::{Command, Output};
 
-mod support;
+use crate::support;
 
 fn run(args: &[&str]) -> Output {
     support::output(support::partizan().args(args).arg("--no-store"))

@@ -3,7 +3,7 @@
 
 use std::process::Output;
 
-mod support;
+use crate::support;
 
 fn run(args: &[&str]) -> Output {
     support::output(support::partizan().args(args).arg("--no-store"))

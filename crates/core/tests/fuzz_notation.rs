@@ -15,7 +15,7 @@
 //! The long run, with the case count from `PARTIZAN_FUZZ_CASES`:
 //!
 //! ```sh
-//! PARTIZAN_FUZZ_CASES=100000 cargo test --release -p partizan-core --test fuzz_notation -- --ignored
+//! PARTIZAN_FUZZ_CASES=100000 cargo test --release -p partizan-core --test all fuzz_notation:: -- --ignored
 //! ```
 
 use std::time::Duration;
@@ -232,7 +232,7 @@ fn notation_never_panics_and_values_round_trip() {
 
 /// The long run: `PARTIZAN_FUZZ_CASES` cases (default 100,000).
 #[test]
-#[ignore = "long fuzz run: PARTIZAN_FUZZ_CASES=N cargo test --release -p partizan-core --test fuzz_notation -- --ignored"]
+#[ignore = "long fuzz run: PARTIZAN_FUZZ_CASES=N cargo test --release -p partizan-core --test all fuzz_notation:: -- --ignored"]
 fn notation_long_run() {
     fuzz(long_run_cases(100_000));
 }

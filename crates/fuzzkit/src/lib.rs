@@ -5,7 +5,7 @@
 //! comes from `PARTIZAN_FUZZ_CASES`:
 //!
 //! ```sh
-//! PARTIZAN_FUZZ_CASES=100000 cargo test --release -p partizan-games --test fuzz_boards -- --ignored
+//! PARTIZAN_FUZZ_CASES=100000 cargo test --release -p partizan-games --test all fuzz_boards:: -- --ignored
 //! ```
 //!
 //! A case runs on its own thread ([`within`]): a panic is a failure, and

@@ -2,7 +2,7 @@
 //! Snort and Col on the Petersen graph and an 11-cycle. Each run asserts
 //! the value computed once with no fold. Run with `cargo bench -p
 //! partizan-games --bench graph_fold`; the memo counts are printed by
-//! `cargo test -p partizan-games --test graph_fold saves -- --nocapture`.
+//! `cargo test -p partizan-games --test all saves -- --nocapture`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use partizan_core::Arena;

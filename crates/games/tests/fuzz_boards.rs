@@ -15,7 +15,7 @@
 //! The long run, with the case count from `PARTIZAN_FUZZ_CASES`:
 //!
 //! ```sh
-//! PARTIZAN_FUZZ_CASES=200000 cargo test --release -p partizan-games --test fuzz_boards -- --ignored
+//! PARTIZAN_FUZZ_CASES=200000 cargo test --release -p partizan-games --test all fuzz_boards:: -- --ignored
 //! ```
 
 use std::time::Duration;
@@ -182,7 +182,7 @@ fn board_text_never_panics_and_boards_round_trip() {
 
 /// The long run: `PARTIZAN_FUZZ_CASES` cases (default 100,000).
 #[test]
-#[ignore = "long fuzz run: PARTIZAN_FUZZ_CASES=N cargo test --release -p partizan-games --test fuzz_boards -- --ignored"]
+#[ignore = "long fuzz run: PARTIZAN_FUZZ_CASES=N cargo test --release -p partizan-games --test all fuzz_boards:: -- --ignored"]
 fn board_text_long_run() {
     fuzz(long_run_cases(100_000));
 }

@@ -11,7 +11,7 @@ use partizan_solve::regions::canonical_key;
 use partizan_solve::{Decompose, Savings, Solver, Stats};
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::rectangle;
 
 fn solve<R: Ruleset>(r: &R, arena: &mut Arena, b: &Board, savings: Savings) -> (GameId, Stats) {

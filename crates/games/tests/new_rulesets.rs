@@ -17,7 +17,7 @@ use partizan_solve::regions::regions;
 use partizan_solve::{soundness, Decompose, Savings, SolveError, Solver};
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::may_merge;
 
 /// Memo on, decomposition and symmetry off: the reference the other

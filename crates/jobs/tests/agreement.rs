@@ -15,7 +15,7 @@ use partizan_jobs::{
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, SearchConfig};
 
-mod common;
+use crate::common;
 
 /// Budgets big enough that jobs are decided (so there is something to
 /// agree on), and the first two plies expanded by the master.

@@ -13,7 +13,7 @@ use partizan_jobs::{
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, Knowledge, SearchConfig};
 
-mod common;
+use crate::common;
 
 /// Tiny budgets, so that the tree really grows, and the first two plies
 /// expanded by the master, so that even the smallest boards are played

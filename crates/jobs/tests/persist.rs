@@ -12,7 +12,7 @@ use partizan_seal::Key;
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, SearchConfig};
 
-mod common;
+use crate::common;
 use common::key;
 
 fn b(t: &str) -> Board {

@@ -16,7 +16,7 @@ use partizan_jobs::{
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, Knowledge, SearchConfig};
 
-mod common;
+use crate::common;
 use common::key;
 
 /// Budgets of one node (every job that is not tiny is expanded), the

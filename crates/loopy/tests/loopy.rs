@@ -12,7 +12,7 @@ use partizan_loopy::parse::parse;
 use partizan_loopy::stopper::{as_short, compare, ge, simplest};
 use partizan_loopy::{Graph, Play, Relation};
 
-mod common;
+use crate::common;
 use common::random_stoppers;
 
 const MAX: usize = 100_000;

@@ -16,7 +16,7 @@ use partizan_loopy::stops::{stops, Stop};
 use partizan_loopy::valuation::{strongly_connected, value_all};
 use partizan_loopy::{Graph, LoopyError, LoopyRules, LoopyRuleset, Play, Relation};
 
-mod common;
+use crate::common;
 use common::random_graph_untrimmed;
 
 const MAX: usize = 100_000;
@@ -226,7 +226,7 @@ fn stops_of_stoppers() {
 /// Winning Ways, 2nd ed., vol. 3, ch. 20: the 8×8 start (geese on a1, c1,
 /// e1, g1; the fox on the far side, on the geese's colour) is 2 + over.
 /// About 17 s in a release build (966,123 positions, 47,776 parts):
-/// `cargo test --release -p partizan-loopy --test rules -- --ignored`.
+/// `cargo test --release -p partizan-loopy --test all rules:: -- --ignored`.
 #[test]
 #[ignore = "17 s in release; run with --ignored"]
 fn fox_and_geese_8x8_is_2_over() {

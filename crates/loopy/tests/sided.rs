@@ -5,7 +5,7 @@
 //! Sources: CGSuite's `SidedValueTestCase.scala` and `GameStripTest.scala`
 //! (aaron-siegel/cgsuite), Winning Ways ch. 11.
 
-mod common;
+use crate::common;
 
 use common::{random_graph, random_stoppers};
 use partizan_core::Arena;
@@ -134,7 +134,7 @@ fn backsliding_toads_sides() {
 
 /// CGSuite's GameStripTest: Backsliding Toads and Frogs `ttt..fff` is
 /// `{on||0|-1/2} & {1/2|0||off}` (560 positions; minutes in release:
-/// `cargo test --release -p partizan-loopy --test sided -- --ignored`).
+/// `cargo test --release -p partizan-loopy --test all sided:: -- --ignored`).
 #[test]
 #[ignore = "minutes in release; run with --ignored"]
 fn cgsuites_ttt_ff_f() {

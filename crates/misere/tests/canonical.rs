@@ -165,7 +165,7 @@ fn quaternary_0_312_genera_as_plambeck_gives_them() {
 }
 
 #[test]
-#[ignore = "4 million reductions, about 30 s and 1.5 GB: cargo test -p partizan-misere --test canonical -- --ignored day_five"]
+#[ignore = "4 million reductions, about 30 s and 1.5 GB: cargo test -p partizan-misere --test all day_five -- --ignored"]
 fn games_born_by_day_five() {
     // ONAG ch. 12: 4,171,780 misère-distinct impartial games born by day 5.
     let mut arena = MisereArena::with_limit(6_000_000);

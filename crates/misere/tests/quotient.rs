@@ -246,7 +246,7 @@ fn the_budget_is_said() {
 }
 
 #[test]
-#[ignore = "15 minutes and 1.2 GB on a loaded 2-core machine (13.6 million positions for Kayles): cargo test -p partizan-misere --test quotient -- --ignored four_heaps"]
+#[ignore = "15 minutes and 1.2 GB on a loaded 2-core machine (13.6 million positions for Kayles): cargo test -p partizan-misere --test all four_heaps -- --ignored"]
 fn every_sum_of_four_heaps_to_20() {
     // The twin: every sum of up to four heaps of at most 20 tokens
     // (10,626 sums) against the multiset search.
@@ -258,7 +258,7 @@ fn every_sum_of_four_heaps_to_20() {
 }
 
 #[test]
-#[ignore = "about 10 minutes in release on a loaded 2-core machine: cargo test --release -p partizan-misere --test quotient -- --ignored order_638"]
+#[ignore = "about 10 minutes in release on a loaded 2-core machine: cargo test --release -p partizan-misere --test all order_638 -- --ignored"]
 fn dawsons_kayles_through_heap_33_has_order_638() {
     // Plambeck and Siegel (Misère quotients for impartial games, JCTA 2008,
     // arXiv math/0609825) carry Dawson's Kayles' analysis to heap 33 with a

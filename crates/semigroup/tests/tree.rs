@@ -27,7 +27,7 @@ fn visiting_walk_counts() {
 }
 
 /// Genus 31 to 40 (about 2 * 10^9 semigroups): run with
-/// `cargo test --release -p partizan-semigroup --test tree -- --ignored`.
+/// `cargo test --release -p partizan-semigroup --test all tree:: -- --ignored`.
 #[test]
 #[ignore]
 fn counts_to_genus_forty() {
@@ -45,7 +45,7 @@ fn shared_walk_on_two_threads_counts_to_thirty() {
 
 /// Balance on two threads at genus 40: each thread uses at least a quarter
 /// of the CPU (the old fixed split gave one thread about 1%). Run with
-/// `cargo test --release -p partizan-semigroup --test tree -- --ignored balance`.
+/// `cargo test --release -p partizan-semigroup --test all tree::balance -- --ignored`.
 #[test]
 #[ignore]
 fn balance_on_two_threads_at_genus_forty() {

@@ -10,7 +10,7 @@ use partizan_solve::outcome::Convention;
 use partizan_solve::search::{decide_by_bounds, solve, Control, MoveOrdering, SearchConfig};
 use partizan_solve::{Savings, Solver};
 
-mod common;
+use crate::common;
 use common::Rng;
 
 /// `h` x `w`, a hole with probability `holes`/10, then one or two queens
@@ -118,7 +118,7 @@ fn the_cutoff_with_integer_tails_matches_the_value_solver() {
 /// lost. The search is about 10 M nodes, 41 s CPU; with the two checks
 /// the test took 93 s CPU (260 s wall on the shared machine), so
 /// ignored; run it with
-/// `cargo test --release -p partizan-solve --test amazons_knowledge -- --ignored`.
+/// `cargo test --release -p partizan-solve --test all amazons_knowledge:: -- --ignored`.
 #[test]
 #[ignore]
 fn amazons_5x5_one_queen_each_is_a_first_player_win() {

@@ -22,7 +22,7 @@
 //! * `values`: a liar's proof under `value-cells` 4 (the checker values
 //!   small regions itself, so the header cannot make them say more).
 //!
-//! `cargo test -p partizan-solve --test certificate_forgeries -- --nocapture`
+//! `cargo test -p partizan-solve --test all certificate_forgeries:: -- --nocapture`
 //! prints the counts.
 
 use std::collections::BTreeMap;

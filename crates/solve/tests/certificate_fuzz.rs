@@ -4,7 +4,7 @@
 //! swapped or cut, fields replaced by hostile text) must never panic,
 //! must end within the position limit, and a certificate accepted must
 //! claim only what minimax says. The long run:
-//! `PROPTEST_CASES=20000 cargo test --release -p partizan-solve --test certificate_fuzz -- --ignored`.
+//! `PROPTEST_CASES=20000 cargo test --release -p partizan-solve --test all certificate_fuzz:: -- --ignored`.
 
 use partizan_games::{Board, Clobber, Domineering, Player, Ruleset, TopplingDominoes};
 use partizan_solve::outcome::{wins_plain, Convention};

@@ -9,7 +9,7 @@ use partizan_games::{Board, Domineering, Player, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, SearchConfig};
 
-mod common;
+use crate::common;
 use common::{random_board, Rng};
 
 /// The movers of `b` the packing decides (tail 0), each asserted to be

@@ -7,13 +7,13 @@
 //! the board, and the number decided pinned, so a weaker rule shows.
 //!
 //! ```sh
-//! cargo test -p partizan-solve --test domineering_knowledge -- --nocapture
+//! cargo test -p partizan-solve --test all domineering_knowledge:: -- --nocapture
 //! ```
 
 use partizan_games::{Domineering, Player, Ruleset};
 use partizan_solve::search::domineering::Pos;
 
-mod common;
+use crate::common;
 use common::domineering_table as published;
 
 /// Does `mover`, moving first, win a board of class `class`?

@@ -7,7 +7,7 @@
 //! behind `#[ignore]`:
 //!
 //! ```text
-//! cargo test --release -p partizan-solve --test impartial_nimbers -- --ignored --nocapture
+//! cargo test --release -p partizan-solve --test all impartial_nimbers:: -- --ignored --nocapture
 //! ```
 
 use partizan_core::Arena;

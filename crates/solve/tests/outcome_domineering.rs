@@ -6,14 +6,14 @@
 //! behind `#[ignore]`:
 //!
 //! ```sh
-//! cargo test --release -p partizan-solve --test outcome_domineering -- --ignored --nocapture
+//! cargo test --release -p partizan-solve --test all outcome_domineering:: -- --ignored --nocapture
 //! ```
 
 use partizan_games::{Domineering, Ruleset};
 use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, SearchConfig};
 
-mod common;
+use crate::common;
 use common::domineering_table as table;
 
 fn check(rows: usize, cols: usize, want: &str, table_mb: usize) -> String {

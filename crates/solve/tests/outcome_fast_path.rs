@@ -12,7 +12,7 @@ use partizan_solve::search::domineering::{solve_with, Pos, Rules};
 use partizan_solve::search::{solve, Control, First, Parallel, SearchConfig, SearchError};
 use rustc_hash::FxHashMap;
 
-mod common;
+use crate::common;
 
 fn brute(b: &Board, memo: &mut FxHashMap<(Board, bool), bool>) -> (bool, bool) {
     (

@@ -13,7 +13,7 @@ use partizan_solve::outcome::Convention;
 use partizan_solve::search::{solve, Control, Knowledge, SearchConfig};
 use partizan_solve::{Savings, Solver};
 
-mod common;
+use crate::common;
 use common::Rng;
 
 /// `h` x `w` cells, each one of `glyphs` drawn with the given weights.

@@ -5,7 +5,7 @@
 //!
 //! ```sh
 //! RULESET=cram BOARD='......|......|......|......|......' \
-//!   cargo test --release -p partizan-solve --test outcome_levers -- --ignored --nocapture
+//!   cargo test --release -p partizan-solve --test all outcome_levers:: -- --ignored --nocapture
 //! ```
 use partizan_games::{with_rules, Rules};
 use partizan_solve::outcome::Convention;

@@ -5,7 +5,7 @@
 //! PAR (root-split|first-players), MB (table size).
 //!
 //! ```sh
-//! SIZES=6x8 cargo test --release -p partizan-solve --test outcome_probe -- --ignored --nocapture
+//! SIZES=6x8 cargo test --release -p partizan-solve --test all outcome_probe:: -- --ignored --nocapture
 //! ```
 use partizan_games::{Domineering, Ruleset};
 use partizan_solve::outcome::Convention;

@@ -11,7 +11,7 @@
 //! table) are behind `#[ignore]`:
 //!
 //! ```text
-//! cargo test --release -p partizan-solve --test outcome_rulesets -- --ignored --nocapture
+//! cargo test --release -p partizan-solve --test all outcome_rulesets:: -- --ignored --nocapture
 //! ```
 
 use partizan_core::{Arena, Outcome};
@@ -193,7 +193,7 @@ fn nogo_rectangles_have_their_published_outcomes() {
 /// larger boards of the data file are not run here yet):
 ///
 /// ```text
-/// cargo test --release -p partizan-solve --test outcome_rulesets nogo_rectangles_to -- --ignored --nocapture
+/// cargo test --release -p partizan-solve --test all outcome_rulesets::nogo_rectangles_to -- --ignored --nocapture
 /// ```
 #[test]
 #[ignore]
@@ -214,7 +214,7 @@ fn clobber_checkerboards_have_their_published_outcomes() {
 /// (README row):
 ///
 /// ```text
-/// cargo test --release -p partizan-solve --test outcome_rulesets clobber_checkerboards_to -- --ignored --nocapture
+/// cargo test --release -p partizan-solve --test all outcome_rulesets::clobber_checkerboards_to -- --ignored --nocapture
 /// ```
 #[test]
 #[ignore]
@@ -228,7 +228,7 @@ fn clobber_checkerboards_to_28_cells_have_their_published_outcomes() {
 /// Tens of minutes in all in a release build (README row):
 ///
 /// ```text
-/// cargo test --release -p partizan-solve --test outcome_rulesets clobber_six -- --ignored --nocapture
+/// cargo test --release -p partizan-solve --test all outcome_rulesets::clobber_six -- --ignored --nocapture
 /// ```
 #[test]
 #[ignore]
@@ -278,7 +278,7 @@ fn cram_published_rectangles_to_35_cells() {
 /// it. About a minute of CPU in a test build:
 ///
 /// ```text
-/// cargo test --release -p partizan-solve --test outcome_rulesets clobber_five -- --ignored --nocapture
+/// cargo test --release -p partizan-solve --test all outcome_rulesets::clobber_five -- --ignored --nocapture
 /// ```
 #[test]
 #[ignore]
@@ -317,7 +317,7 @@ fn clobber_five_by_five_checkerboard_is_a_second_player_win() {
 /// run it with a checkpoint from the CLI instead (README row), or
 ///
 /// ```text
-/// cargo test --release -p partizan-solve --test outcome_rulesets clobber_five_by_six -- --ignored --nocapture
+/// cargo test --release -p partizan-solve --test all outcome_rulesets::clobber_five_by_six -- --ignored --nocapture
 /// ```
 #[test]
 #[ignore]
@@ -348,7 +348,7 @@ fn clobber_five_by_six_checkerboard_is_a_second_player_win() {
 /// answer, both first players searched. Run it alone:
 ///
 /// ```text
-/// cargo test --release -p partizan-solve --test outcome_rulesets clobber_four_by_eight -- --ignored --nocapture
+/// cargo test --release -p partizan-solve --test all outcome_rulesets::clobber_four_by_eight -- --ignored --nocapture
 /// ```
 #[test]
 #[ignore]
@@ -376,7 +376,7 @@ fn clobber_four_by_eight_checkerboard_is_a_first_player_win() {
 /// time it finished here). Run it alone:
 ///
 /// ```text
-/// cargo test --release -p partizan-solve --test outcome_rulesets cram_seven -- --ignored --nocapture
+/// cargo test --release -p partizan-solve --test all outcome_rulesets::cram_seven -- --ignored --nocapture
 /// ```
 #[test]
 #[ignore]

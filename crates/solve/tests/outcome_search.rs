@@ -13,7 +13,7 @@ use partizan_solve::search::{
 use partizan_solve::{Savings, Solver};
 use rustc_hash::FxHashMap;
 
-mod common;
+use crate::common;
 use common::Rng;
 
 /// A random board text of `glyphs`, the first glyph weighted `w0` of 10.

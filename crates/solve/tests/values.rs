@@ -338,7 +338,7 @@ fn clobber_checkerboards_by_outcome_search() {
 }
 
 /// The 3 x 8 checkerboard (a second-player win). About a minute of CPU and
-/// 1.5 GB: run with `cargo test --release -p partizan-solve --test values -- --ignored`.
+/// 1.5 GB: run with `cargo test --release -p partizan-solve --test all values:: -- --ignored`.
 #[test]
 #[ignore]
 fn clobber_three_by_eight_by_outcome_search() {

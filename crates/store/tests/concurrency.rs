@@ -1,7 +1,7 @@
 //! Readers never block on, and never see part of, a write; several
 //! processes read and add to one store at once.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};

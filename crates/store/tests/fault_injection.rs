@@ -7,7 +7,7 @@
 //! The disk-full test needs to mount a small tmpfs (root on Linux); where
 //! it cannot, it prints why and passes without running.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs;

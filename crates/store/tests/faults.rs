@@ -1,7 +1,7 @@
 //! Faults and bad input: killed writers, damaged files, files from the
 //! future, paths that cannot be stores, and a second process.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};

@@ -18,10 +18,10 @@
 //! The long run, with the case count from `PARTIZAN_FUZZ_CASES`:
 //!
 //! ```sh
-//! PARTIZAN_FUZZ_CASES=20000 cargo test --release -p partizan-store --test fuzz_import -- --ignored
+//! PARTIZAN_FUZZ_CASES=20000 cargo test --release -p partizan-store --test all fuzz_import:: -- --ignored
 //! ```
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -245,7 +245,7 @@ fn imports_never_panic_and_never_poison_the_store() {
 
 /// The long run: `PARTIZAN_FUZZ_CASES` cases (default 20,000).
 #[test]
-#[ignore = "long fuzz run: PARTIZAN_FUZZ_CASES=N cargo test --release -p partizan-store --test fuzz_import -- --ignored"]
+#[ignore = "long fuzz run: PARTIZAN_FUZZ_CASES=N cargo test --release -p partizan-store --test all fuzz_import:: -- --ignored"]
 fn imports_long_run() {
     fuzz(long_run_cases(20_000));
 }

@@ -10,13 +10,13 @@
 //! written once, by
 //!
 //! ```sh
-//! PARTIZAN_WRITE_GOLDEN=1 cargo test -p partizan-store --test golden -- --ignored
+//! PARTIZAN_WRITE_GOLDEN=1 cargo test -p partizan-store --test all golden:: -- --ignored
 //! ```
 //!
 //! and must never be regenerated for the same format: a later build that
 //! cannot read them has broken the format.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -360,10 +360,15 @@ fn a_damaged_v1_store_is_an_error_without_a_panic_message() {
     let mut bytes = unpack("store_v1.redb.gz", &path);
     bytes[580_229] ^= 0x80;
     std::fs::write(&path, &bytes).unwrap();
+    // The child's full name: this module's path less the test binary's name.
+    let child = module_path!()
+        .split_once("::")
+        .map_or(String::new(), |(_, m)| format!("{m}::"))
+        + "open_the_damaged_v1_store";
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "open_the_damaged_v1_store",
+            &child,
             "--ignored",
             "--nocapture",
             "--test-threads",

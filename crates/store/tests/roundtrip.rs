@@ -1,7 +1,7 @@
 //! Export → import into a fresh store → export gives the same entries, and
 //! imports are checked: bounded, canonical, recomputed where small.
 
-mod common;
+use crate::common;
 
 use partizan_core::{Arena, GameId};
 use partizan_store::keys::encode_key_parts;

@@ -1,6 +1,6 @@
 //! The solver reading through and writing to the store.
 
-mod common;
+use crate::common;
 
 use partizan_core::Arena;
 use partizan_games::{Clobber, Domineering, Ruleset};

@@ -4,7 +4,7 @@
 //! installs them). Skips, saying why, when `chromedriver` is absent.
 //! Set `PARTIZAN_SCREENSHOT_DIR` to keep the screenshots it takes.
 
-mod support;
+use crate::support;
 
 use std::collections::HashSet;
 use std::io::Cursor;

@@ -4,7 +4,7 @@
 //! and `nosniff` every page carries. Each kind, on a real socket, now
 //! carries them, and good requests around them are still served.
 
-mod support;
+use crate::support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -15,10 +15,10 @@
 //! The long run, with the case count from `PARTIZAN_FUZZ_CASES`:
 //!
 //! ```sh
-//! PARTIZAN_FUZZ_CASES=20000 cargo test --release -p partizan-web --test fuzz_queries -- --ignored
+//! PARTIZAN_FUZZ_CASES=20000 cargo test --release -p partizan-web --test all fuzz_queries:: -- --ignored
 //! ```
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 
@@ -362,7 +362,7 @@ fn query_strings_never_crash_a_page() {
 
 /// The long run: `PARTIZAN_FUZZ_CASES` cases (default 20,000).
 #[test]
-#[ignore = "long fuzz run: PARTIZAN_FUZZ_CASES=N cargo test --release -p partizan-web --test fuzz_queries -- --ignored"]
+#[ignore = "long fuzz run: PARTIZAN_FUZZ_CASES=N cargo test --release -p partizan-web --test all fuzz_queries:: -- --ignored"]
 fn query_strings_long_run() {
     fuzz(long_run_cases(20_000));
 }

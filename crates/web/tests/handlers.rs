@@ -8,7 +8,7 @@ use axum::Router;
 use partizan_web::{router, AppState, Limits};
 use serde_json::Value;
 
-mod support;
+use crate::support;
 use support::router::get;
 
 fn app() -> Router {

@@ -5,7 +5,7 @@
 //! time) — never a 500, never a dropped connection. Prints latency
 //! percentiles; `scripts/load_check.sh` runs it in release mode.
 
-mod support;
+use crate::support;
 
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};

@@ -12,7 +12,7 @@ use partizan_store::{outcomes::outcome_key, Store, StoreOptions, StoredOutcome};
 use partizan_web::{router, AppState, Limits};
 use serde_json::Value;
 
-mod support;
+use crate::support;
 use support::router::{get, Reply};
 
 async fn api(app: &Router, board: &str) -> Value {

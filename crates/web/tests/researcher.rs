@@ -7,7 +7,7 @@ use axum::http::StatusCode;
 use axum::Router;
 use partizan_web::{router, AppState, Limits};
 
-mod support;
+use crate::support;
 use support::router::get;
 
 fn app() -> Router {

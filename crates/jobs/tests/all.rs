@@ -1,0 +1,10 @@
+//! The integration tests of this crate, one module a file, linked into
+//! one test binary (`cargo test -p partizan-jobs --test all MODULE::`):
+//! one link and one copy of the generic code instead of one a file.
+
+mod common;
+
+mod agreement;
+mod jobs;
+mod persist;
+mod whole;

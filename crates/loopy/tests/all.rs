@@ -1,0 +1,9 @@
+//! The integration tests of this crate, one module a file, linked into
+//! one test binary (`cargo test -p partizan-loopy --test all MODULE::`):
+//! one link and one copy of the generic code instead of one a file.
+
+mod common;
+
+mod loopy;
+mod rules;
+mod sided;

@@ -1,0 +1,6 @@
+//! The integration tests of this crate, one module a file, linked into
+//! one test binary (`cargo test -p partizan-report --test all MODULE::`):
+//! one link and one copy of the generic code instead of one a file.
+
+mod published_boards;
+mod store_use;

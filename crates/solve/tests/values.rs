@@ -259,6 +259,12 @@ proptest! {
         text.replace_range(0..1, "L");
         let last = text.len() - 1;
         text.replace_range(last.., "R");
+        // The empty 3 x 3 (seven free cells) costs the twin without savings
+        // 46 s in a test build and came up in half the runs; one wall less,
+        // under a second.
+        if text.matches('.').count() > 6 {
+            return Ok(());
+        }
         if let Ok(b) = Amazons.parse(&text) {
             check_twin(&Amazons, &b);
         }

@@ -45,7 +45,7 @@ use partizan_core::{Arena, DecodeError, Dyadic, GameId, ValueError};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::catalogue::Catalogue;
+use crate::catalogue::{Catalogue, FREE_POLYOMINOES};
 use crate::shape::{split_mask, Group, Shape, ShapeMap, Sym};
 
 /// Why an atlas could not be built, loaded or queried.
@@ -384,6 +384,36 @@ pub trait AtlasStore {
     /// that fails its checks is an error, never `None`.
     fn load_level(&mut self, cells: usize, value_base: u32) -> Result<Option<Level>, AtlasError>;
 
+    /// Whether the store holds the level of `cells` cells (a cheap look,
+    /// nothing read or checked). A store that answers `false` always has
+    /// every level grown and checked against the catalogue on loading.
+    fn has_level(&mut self, _cells: usize) -> bool {
+        false
+    }
+
+    /// The stored level of `cells` cells without holding its entries: each
+    /// is passed to `each` in order (an error from `each` ends the read
+    /// with it), then its values are returned; `None` if not stored. A
+    /// store checks what it reads as [`AtlasStore::load_level`] does (the
+    /// value indices against the level's values included) and may have
+    /// passed entries on before it finds the file corrupt: the caller keeps
+    /// nothing from a read that fails. The values' notation may be left
+    /// unprinted. By default the level is loaded whole and replayed.
+    fn stream_level(
+        &mut self,
+        cells: usize,
+        value_base: u32,
+        each: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>,
+    ) -> Result<Option<Vec<StoredValue>>, AtlasError> {
+        let Some(level) = self.load_level(cells, value_base)? else {
+            return Ok(None);
+        };
+        for &(s, v) in &level.entries {
+            each(s, v)?;
+        }
+        Ok(Some(level.values))
+    }
+
     /// Keep a finished level (replacing any earlier copy).
     fn save_level(&mut self, level: &Level) -> Result<(), AtlasError>;
 
@@ -592,12 +622,12 @@ impl Worker {
     /// by an axis-swapping symmetry).
     fn lookup(
         &mut self,
-        table: &ShapeMap<u32>,
+        table: &Table,
         values: &[StoredValue],
         part: &Shape,
     ) -> Result<GameId, AtlasError> {
         let (canon, sym) = part.canonical_with(Group::Square);
-        let Some(&idx) = table.get(&canon) else {
+        let Some(idx) = table.get(&canon) else {
             return Err(AtlasError::MissingComponent(canon.to_text()));
         };
         let g = self.get(values, idx)?;
@@ -612,7 +642,7 @@ impl Worker {
     /// of its encoding.
     fn value(
         &mut self,
-        table: &ShapeMap<u32>,
+        table: &Table,
         values: &[StoredValue],
         shape: &Shape,
     ) -> Result<u32, AtlasError> {
@@ -624,7 +654,7 @@ impl Worker {
 
     fn value_with(
         &mut self,
-        table: &ShapeMap<u32>,
+        table: &Table,
         values: &[StoredValue],
         shape: &Shape,
         sc: &mut Scratch,
@@ -753,9 +783,40 @@ pub fn check_atlas_cells(max_cells: usize) -> Result<usize, AtlasError> {
     Ok(max_cells)
 }
 
+/// The value index of every class the options of the size being valued
+/// can hold: one map a size, each with room for its own classes (one map
+/// for all sizes rounds their sum up to a power of two of buckets: 4.4 GB
+/// for the 67 M classes to 17 cells that a 19-cell build looks up, where
+/// a map a size takes 3.0 GB; to 18 cells, for 20, 17.7 against 11.8 GB).
+#[derive(Default)]
+struct Table(Vec<ShapeMap<u32>>);
+
+impl Table {
+    #[inline]
+    fn get(&self, s: &Shape) -> Option<u32> {
+        self.0.get(s.len())?.get(s).copied()
+    }
+
+    fn size(&mut self, cells: usize) -> &mut ShapeMap<u32> {
+        if self.0.len() <= cells {
+            self.0.resize_with(cells + 1, ShapeMap::default);
+        }
+        &mut self.0[cells]
+    }
+
+    /// Room for `n` more classes of `cells` cells.
+    fn reserve(&mut self, cells: usize, n: usize) {
+        self.size(cells).reserve(n);
+    }
+
+    fn insert(&mut self, s: Shape, v: u32) {
+        self.size(s.len()).insert(s, v);
+    }
+}
+
 /// The state of a build between levels.
 struct Builder {
-    table: ShapeMap<u32>,
+    table: Table,
     values: Vec<StoredValue>,
     index: HashMap<Box<[u8]>, u32>,
     master: Arena,
@@ -769,7 +830,7 @@ struct Builder {
 impl Builder {
     fn new() -> Builder {
         Builder {
-            table: ShapeMap::default(),
+            table: Table::default(),
             values: Vec::new(),
             index: HashMap::new(),
             master: Arena::new(),
@@ -812,6 +873,9 @@ impl Builder {
         }
         self.adopt_values(level.values);
         let n = self.values.len() as u32;
+        if into_table {
+            self.table.reserve(level.cells, level.entries.len());
+        }
         for &(s, v) in &level.entries {
             if v >= n {
                 return Err(AtlasError::Corrupt {
@@ -828,17 +892,16 @@ impl Builder {
         Ok(())
     }
 
-    /// Forget the values from index `base` on (a shard's, once saved: the
-    /// next shard interns from the same base), and the forms they left in
-    /// the master arena (interning decodes from encodings, so a fresh arena
-    /// loses nothing; kept, it grows with every shard's values, the likely
-    /// cause of an 18-cell run's RSS rising from 5.3 GB after one shard to
-    /// 8.0 GB after eight).
-    fn forget_from(&mut self, base: u32) {
-        for v in &self.values[base as usize..] {
+    /// Forget `values`, a shard's, once saved and taken off the end of the
+    /// values (the next shard interns from the same base), and the forms
+    /// they left in the master arena (interning decodes from encodings, so
+    /// a fresh arena loses nothing; kept, it grows with every shard's
+    /// values, the likely cause of an 18-cell run's RSS rising from 5.3 GB
+    /// after one shard to 8.0 GB after eight).
+    fn forget(&mut self, values: &[StoredValue]) {
+        for v in values {
             self.index.remove(&v.encoding);
         }
-        self.values.truncate(base as usize);
         self.master = Arena::new();
     }
 
@@ -893,6 +956,13 @@ impl Interner<'_> {
     fn intern(&mut self, enc: Box<[u8]>) -> Result<u32, AtlasError> {
         if let Some(&i) = self.index.get(&enc) {
             return Ok(i);
+        }
+        // the master arena only decodes new values for their facts and
+        // negatives (everything kept is an encoding), so it starts afresh
+        // past a worker's bound instead of holding every form of a shard's
+        // million new values
+        if self.master.len() > ARENA_FORMS {
+            *self.master = Arena::new();
         }
         let i = self.base + self.fresh.len() as u32;
         let g = self
@@ -1007,7 +1077,7 @@ type Valued = (Vec<(Shape, u32)>, Vec<StoredValue>);
 /// entries and the new values (indices from `interner.base` on).
 fn value_level(
     workers: &mut [Worker],
-    table: &ShapeMap<u32>,
+    table: &Table,
     values: &[StoredValue],
     shapes: &[Shape],
     interner: Interner<'_>,
@@ -1126,6 +1196,170 @@ fn shard_shapes(
     Catalogue::grow_from_until(&prev[lo..hi], Group::Square, stop)
 }
 
+/// Shapes checked together by [`CatalogueCheck`] (on the build's threads).
+const CHECK_BATCH: usize = 1 << 16;
+
+/// Believes a stored level's shapes to be the catalogue of their size
+/// without growing it: every shape a region of `cells` cells (connected),
+/// in canonical form under the square's symmetries, each larger than the
+/// one before (so all distinct), and as many of them as there are classes
+/// ([`FREE_POLYOMINOES`], OEIS A000105). Distinct classes as many as the
+/// classes are all of them, in catalogue order: the same shapes that
+/// growing the catalogue and comparing would accept, at a fraction of its
+/// time and memory (what a shard task of 19 cells cannot afford: 192 M
+/// shapes of 18 cells).
+struct CatalogueCheck {
+    cells: usize,
+    seen: u64,
+    last: Option<Shape>,
+}
+
+impl CatalogueCheck {
+    fn new(cells: usize) -> CatalogueCheck {
+        CatalogueCheck {
+            cells,
+            seen: 0,
+            last: None,
+        }
+    }
+
+    fn bad(&self, what: String) -> AtlasError {
+        AtlasError::Corrupt {
+            path: format!("level {}", self.cells),
+            detail: format!("{what}: differs from the catalogue"),
+        }
+    }
+
+    /// The next run of shapes, in file order (checked on `pool`).
+    fn run(
+        &mut self,
+        shapes: &[Shape],
+        pool: Option<&rayon::ThreadPool>,
+    ) -> Result<(), AtlasError> {
+        use rayon::prelude::*;
+        let cells = self.cells;
+        let wrong =
+            |s: &Shape| s.len() != cells || !s.is_connected() || s.canonical(Group::Square) != *s;
+        let find = || shapes.par_iter().find_first(|s| wrong(s)).copied();
+        if let Some(s) = match pool {
+            Some(p) => p.install(find),
+            None => find(),
+        } {
+            return Err(self.bad(format!(
+                "{s} is not a region of {cells} cells in canonical form"
+            )));
+        }
+        let mut last = self.last;
+        for s in shapes {
+            if last.is_some_and(|l| l >= *s) {
+                return Err(self.bad(format!("{s} out of order")));
+            }
+            last = Some(*s);
+        }
+        self.last = last;
+        self.seen += shapes.len() as u64;
+        Ok(())
+    }
+
+    /// After the last shape: the count.
+    fn finish(&self) -> Result<(), AtlasError> {
+        let want = FREE_POLYOMINOES[self.cells];
+        if self.seen != want {
+            return Err(self.bad(format!("{} classes, where there are {want}", self.seen)));
+        }
+        Ok(())
+    }
+}
+
+impl Builder {
+    /// A shard task's sizes below its top read from the store alone, the
+    /// catalogue not grown: each size streamed once and its shapes checked
+    /// by [`CatalogueCheck`]; sizes up to `max - 2` into the table (the
+    /// top's options look them up), and of size `max - 1` only the parents
+    /// of shard `k` of `n` kept, returned (the shard's classes grow from
+    /// them: the same slice [`shard_shapes`] takes). So a shard of 19 cells
+    /// holds neither the 192 M shapes of 18 cells nor the level's file or
+    /// entries, only the table, the values and its slice. `Ok(None)` (and
+    /// nothing read) when a size below is not stored: the build then grows
+    /// and checks as usual.
+    fn below_from_store<S: AtlasStore>(
+        &mut self,
+        store: &mut S,
+        max: usize,
+        (k, n): (usize, usize),
+        stats: &mut Vec<LevelStats>,
+    ) -> Result<Option<Vec<Shape>>, AtlasError> {
+        if max < 2 || !(1..max).all(|c| store.has_level(c)) {
+            return Ok(None);
+        }
+        let mut parents = Vec::new();
+        for (cells, &total) in FREE_POLYOMINOES.iter().enumerate().take(max).skip(1) {
+            let t0 = std::time::Instant::now();
+            let base = self.values.len() as u32;
+            let (lo, hi) = (
+                total * k as u64 / n as u64,
+                total * (k as u64 + 1) / n as u64,
+            );
+            let into_table = cells + 2 <= max;
+            if into_table {
+                // room first: a map growing by doubling holds its old
+                // buckets beside the new
+                self.table.reserve(cells, total as usize);
+            }
+            let mut check = CatalogueCheck::new(cells);
+            let mut batch: Vec<Shape> = Vec::with_capacity(CHECK_BATCH);
+            let mut top_value = 0u32;
+            let mut at = 0u64;
+            let (table, pool, stop) = (&mut self.table, self.pool.as_ref(), &self.stop);
+            let mut each = |s: Shape, v: u32| -> Result<(), AtlasError> {
+                batch.push(s);
+                if batch.len() == CHECK_BATCH {
+                    check.run(&batch, pool)?;
+                    batch.clear();
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(AtlasError::Interrupted);
+                    }
+                }
+                top_value = top_value.max(v);
+                if into_table {
+                    table.insert(s, v);
+                } else if (lo..hi).contains(&at) {
+                    parents.push(s);
+                }
+                at += 1;
+                Ok(())
+            };
+            let values =
+                store
+                    .stream_level(cells, base, &mut each)?
+                    .ok_or_else(|| AtlasError::Corrupt {
+                        path: format!("level {cells}"),
+                        detail: "removed while the build read the levels".into(),
+                    })?;
+            check.run(&batch, pool)?;
+            check.finish()?;
+            let new_values = values.len() as u64;
+            if at > 0 && u64::from(top_value) >= u64::from(base) + new_values {
+                return Err(AtlasError::Corrupt {
+                    path: format!("level {cells}"),
+                    detail: format!("value index {top_value} out of range"),
+                });
+            }
+            self.adopt_values(values);
+            self.levels.push(Vec::new());
+            stats.push(LevelStats {
+                cells,
+                classes: total,
+                new_values,
+                loaded: true,
+                seconds: t0.elapsed().as_secs_f64(),
+                ..LevelStats::default()
+            });
+        }
+        Ok(Some(parents))
+    }
+}
+
 impl Builder {
     /// The top size `cells` as `n` shards one after another
     /// ([`AtlasConfig::shards`]): each grown from its slice of `prev`,
@@ -1206,18 +1440,17 @@ impl Builder {
                     resets += w.resets;
                 }
             }
-            store.save_shard(
-                &Level {
-                    cells,
-                    value_base: base,
-                    values: self.values[base as usize..].to_vec(),
-                    entries,
-                },
-                k,
-                n,
-            )?;
-            // the next shard interns from the same base, as in its own process
-            self.forget_from(base);
+            // the shard's values moved into it, not copied; forgotten
+            // after (the next shard interns from the same base, as in its
+            // own process)
+            let shard = Level {
+                cells,
+                value_base: base,
+                values: self.values.split_off(base as usize),
+                entries,
+            };
+            store.save_shard(&shard, k, n)?;
+            self.forget(&shard.values);
             for w in workers.iter_mut() {
                 w.local.clear();
             }
@@ -1316,7 +1549,18 @@ impl Atlas {
         let mut workers: Vec<Worker> = (0..threads).map(|_| Worker::new()).collect();
         let mut stats = Vec::new();
         let mut prev: Vec<Shape> = Vec::new();
-        for cells in 1..=max {
+        // a shard task on a store that holds the sizes below reads them
+        // without growing them, and keeps only its parents of size max - 1
+        let mut first = 1;
+        let mut parents_only = false;
+        if let (Some(shard), false) = (config.shard, keep) {
+            if let Some(parents) = b.below_from_store(store, max, shard, &mut stats)? {
+                prev = parents;
+                first = max;
+                parents_only = true;
+            }
+        }
+        for cells in first..=max {
             let t0 = std::time::Instant::now();
             if let (true, Some(n)) = (cells == max, config.shards) {
                 let st = b.top_in_shards(
@@ -1337,7 +1581,11 @@ impl Atlas {
             let top_shard = if cells == max { config.shard } else { None };
             // grow this size's classes from the previous size (a shard:
             // from its slice of it)
-            let shapes: Vec<Shape> = b.grow(&prev, cells, top_shard.unwrap_or((0, 1)))?;
+            let slice = match top_shard {
+                Some(shard) if !parents_only => shard,
+                _ => (0, 1),
+            };
+            let shapes: Vec<Shape> = b.grow(&prev, cells, slice)?;
             drop(std::mem::take(&mut prev));
             // sizes up to max - 2 are looked up by larger ones
             let into_table = cells + 2 <= max;
@@ -1432,21 +1680,26 @@ impl Atlas {
                 }
                 entries.extend(got);
             }
-            let level = Level {
+            // the new values lent to the level while it is saved, then
+            // taken back (a copy would hold them twice at the peak)
+            let mut level = Level {
                 cells,
                 value_base: base,
-                values: b.values[base as usize..].to_vec(),
+                values: b.values.split_off(base as usize),
                 entries,
             };
-            match top_shard {
-                Some((k, n)) => store.save_shard(&level, k, n)?,
-                None => store.save_level(&level)?,
-            }
+            let new_values = level.values.len() as u64;
+            let saved = match top_shard {
+                Some((k, n)) => store.save_shard(&level, k, n),
+                None => store.save_level(&level),
+            };
+            b.values.append(&mut level.values);
+            saved?;
             if count > 1 {
                 store.remove_parts(cells, count)?;
             }
             if into_table {
-                b.table.reserve(level.entries.len());
+                b.table.reserve(cells, level.entries.len());
                 for &(s, v) in &level.entries {
                     b.table.insert(s, v);
                 }
@@ -1454,7 +1707,7 @@ impl Atlas {
             stats.push(LevelStats {
                 cells,
                 classes: level.entries.len() as u64,
-                new_values: level.values.len() as u64,
+                new_values,
                 loaded: false,
                 seconds: t0.elapsed().as_secs_f64(),
                 per_thread: valued,

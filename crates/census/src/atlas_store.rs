@@ -792,6 +792,22 @@ impl ShardStream {
         shard: Option<(usize, usize)>,
         base: u32,
     ) -> Result<Option<ShardStream>, AtlasError> {
+        Ok(
+            ShardStream::open_with_values(path, cells, shard, base)?.map(|(mut st, values)| {
+                st.values = values.into_lean();
+                st
+            }),
+        )
+    }
+
+    /// [`ShardStream::open`] with the values as the file holds them (a
+    /// level's with their facts), handed back apart.
+    fn open_with_values(
+        path: &Path,
+        cells: usize,
+        shard: Option<(usize, usize)>,
+        base: u32,
+    ) -> Result<Option<(ShardStream, HeadValues)>, AtlasError> {
         let file = match std::fs::File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -814,15 +830,18 @@ impl ShardStream {
             return Err(src.bad("entry count larger than the file"));
         }
         let top = u64::from(base) + values.len() as u64;
-        Ok(Some(ShardStream {
-            src,
-            cells,
-            code,
-            values: values.into_lean(),
-            top,
-            left: ne,
-            last: None,
-        }))
+        Ok(Some((
+            ShardStream {
+                src,
+                cells,
+                code,
+                values: Vec::new(),
+                top,
+                left: ne,
+                last: None,
+            },
+            values,
+        )))
     }
 
     /// The next entry, checked (size, value index, order).
@@ -1854,6 +1873,31 @@ impl AtlasStore for DirStore {
 
     fn threads(&mut self, threads: usize) {
         self.threads = threads;
+    }
+
+    fn has_level(&mut self, cells: usize) -> bool {
+        self.path(cells, None).is_file()
+    }
+
+    /// Streamed from the file (every check of [`decode_level`]: sizes,
+    /// order, value indices, the checksum at the end), the values' notation
+    /// left unprinted; a missing summary or index is not written here.
+    fn stream_level(
+        &mut self,
+        cells: usize,
+        value_base: u32,
+        each: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>,
+    ) -> Result<Option<Vec<StoredValue>>, AtlasError> {
+        let path = self.path(cells, None);
+        let Some((mut st, values)) = ShardStream::open_with_values(&path, cells, None, value_base)?
+        else {
+            return Ok(None);
+        };
+        while let Some((s, v)) = st.next()? {
+            each(s, v)?;
+        }
+        st.finish()?;
+        values.into_full(value_base).map(Some)
     }
 
     fn save_shard(&mut self, level: &Level, index: usize, count: usize) -> Result<(), AtlasError> {

@@ -14,6 +14,37 @@ use rayon::prelude::*;
 
 use crate::shape::{flood, neighbours, Group, Shape};
 
+/// How many classes of `n` cells there are under the square's eight
+/// symmetries (free polyominoes), for `n` from 0 to [`Shape::MAX_CELLS`]:
+/// OEIS A000105, copied from oeis.org as data. A store's level is believed
+/// to be the whole catalogue of its size when its shapes are distinct
+/// canonical regions of that size and there are this many of them (see
+/// `CatalogueCheck` in the atlas), without growing the catalogue again.
+pub const FREE_POLYOMINOES: [u64; Shape::MAX_CELLS + 1] = [
+    1,
+    1,
+    1,
+    2,
+    5,
+    12,
+    35,
+    108,
+    369,
+    1_285,
+    4_655,
+    17_073,
+    63_600,
+    238_591,
+    901_971,
+    3_426_576,
+    13_079_255,
+    50_107_909,
+    192_622_052,
+    742_624_232,
+    2_870_671_950,
+    11_123_060_678,
+];
+
 /// The representatives of every class of regions up to `max_cells` cells,
 /// grouped by size.
 ///

@@ -48,7 +48,7 @@ pub use atlas::{
 };
 pub use atlas_store::DirStore;
 pub use boards::{board_census, BoardConfig, BoardReport, BoardTally, MAX_BOARD_REGIONS};
-pub use catalogue::{count_fixed, Catalogue};
+pub use catalogue::{count_fixed, Catalogue, FREE_POLYOMINOES};
 pub use census::{
     build_catalogue, check_max_cells, Census, CensusError, CramCensus, CramRecord, Invariant,
     ShapeRecord, MAX_CENSUS_CELLS,

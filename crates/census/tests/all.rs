@@ -10,4 +10,5 @@ mod figures;
 mod fuzz_atlas;
 mod oeis;
 mod props;
+mod shard_task;
 mod twins;

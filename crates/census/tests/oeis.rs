@@ -26,6 +26,17 @@ fn check(n: usize) {
     assert_eq!(dom.fixed_counts(), FIXED[..n], "row-preserving orbits");
 }
 
+/// The library's copy of A000105, which a shard task trusts to believe a
+/// stored level is the whole catalogue of its size, against this file's.
+#[test]
+fn the_librarys_class_counts_are_the_published_ones() {
+    assert_eq!(partizan_census::FREE_POLYOMINOES[1..=18], FREE);
+    assert_eq!(partizan_census::FREE_POLYOMINOES[0], 1);
+    let free = Catalogue::build(Group::Square, 10);
+    let counts: Vec<u64> = free.counts().iter().map(|&c| c as u64).collect();
+    assert_eq!(partizan_census::FREE_POLYOMINOES[1..=10], counts[..]);
+}
+
 #[test]
 fn catalogues_to_twelve_cells_match_the_published_counts() {
     check(12);

@@ -1550,14 +1550,16 @@ impl Atlas {
         let mut stats = Vec::new();
         let mut prev: Vec<Shape> = Vec::new();
         // a shard task on a store that holds the sizes below reads them
-        // without growing them, and keeps only its parents of size max - 1
+        // without growing them, and keeps only its parents of size max - 1;
+        // shards in turn read them the same way, keeping every parent
         let mut first = 1;
         let mut parents_only = false;
-        if let (Some(shard), false) = (config.shard, keep) {
-            if let Some(parents) = b.below_from_store(store, max, shard, &mut stats)? {
+        let lean = config.shard.or(config.shards.map(|_| (0, 1)));
+        if let (Some(slice), false) = (lean, keep) {
+            if let Some(parents) = b.below_from_store(store, max, slice, &mut stats)? {
                 prev = parents;
                 first = max;
-                parents_only = true;
+                parents_only = config.shard.is_some();
             }
         }
         for cells in first..=max {

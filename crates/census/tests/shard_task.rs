@@ -50,6 +50,9 @@ impl AtlasStore for Logged {
     ) -> Result<Option<Level>, AtlasError> {
         self.inner.load_shard(cells, base, k, n)
     }
+    fn merge_level(&mut self, cells: usize, n: usize) -> Result<(u64, u64), AtlasError> {
+        self.inner.merge_level(cells, n)
+    }
     fn progress(&mut self, _step: BuildStep) {}
 }
 
@@ -122,6 +125,43 @@ fn a_shard_task_streams_the_sizes_below_and_writes_the_same_shard() {
         std::fs::read(level_path(below.path(), cells)).unwrap(),
         std::fs::read(level_path(whole.path(), cells)).unwrap(),
         "the merged shards = the unsharded level"
+    );
+}
+
+/// Shards in turn in one process (`AtlasConfig::shards`) on a directory
+/// holding the sizes below stream them too (every parent kept) and merge
+/// into the unsharded level.
+#[test]
+fn shards_in_turn_stream_the_sizes_below() {
+    let cells = 10;
+    let below = tempfile::tempdir().unwrap();
+    Atlas::build(
+        &AtlasConfig::new(cells - 1),
+        &mut DirStore::new(below.path()),
+    )
+    .unwrap();
+    let whole = tempfile::tempdir().unwrap();
+    Atlas::build(&AtlasConfig::new(cells), &mut DirStore::new(whole.path())).unwrap();
+    let mut store = Logged {
+        inner: DirStore::new(below.path()),
+        log: Vec::new(),
+    };
+    let cfg = AtlasConfig {
+        threads: 2,
+        shards: Some(3),
+        keep_entries: false,
+        ..AtlasConfig::new(cells)
+    };
+    let built = Atlas::build(&cfg, &mut store).unwrap();
+    // every size below streamed; the top looked for (merged already?)
+    let mut expected: Vec<String> = (1..cells).map(|c| format!("stream {c}")).collect();
+    expected.push(format!("load {cells}"));
+    assert_eq!(store.log, expected);
+    assert!(built.stats[..cells - 1].iter().all(|s| s.loaded));
+    assert!(!built.stats[cells - 1].loaded);
+    assert_eq!(
+        std::fs::read(level_path(below.path(), cells)).unwrap(),
+        std::fs::read(level_path(whole.path(), cells)).unwrap()
     );
 }
 

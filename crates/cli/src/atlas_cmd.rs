@@ -185,7 +185,8 @@ pub struct BuildArgs {
     pub shard: Option<String>,
     /// The top size in N shards one after another (each saved as it
     /// finishes, a rerun skips those done), then merged by streaming: the
-    /// way to 18 cells, never holding the top level.
+    /// way to 18 cells, never holding the top level. With the sizes below
+    /// in --dir, they are read, not grown.
     #[arg(long, value_name = "N")]
     pub shards: Option<usize>,
     /// Build on the Dask distributed cluster at ADDRESS (e.g.

@@ -1633,7 +1633,10 @@ impl Atlas {
             } else {
                 mine.len().div_ceil(part_size).max(1)
             };
-            let mut entries: Vec<(Shape, u32)> = Vec::with_capacity(mine.len());
+            let mut entries: Vec<(Shape, u32)> = Vec::new();
+            if count > 1 {
+                entries.reserve(mine.len());
+            }
             for k in 0..count {
                 let range = k * part_size..((k + 1) * part_size).min(mine.len());
                 let piece = if count == 1 { mine } else { &mine[range] };
@@ -1660,13 +1663,23 @@ impl Atlas {
                         return Err(AtlasError::Stopped { parts: parts_done });
                     }
                 }
-                store.progress(BuildStep {
-                    cells,
-                    shard: top_shard,
-                    part: (k, count),
-                });
-                let got = b.value_and_intern(&mut workers, piece)?;
-                tally(&workers);
+                // valued a part's worth at a time (a shard, one part, may
+                // be several: the workers' maps of the values they met
+                // start afresh at each; interned in shape order all the
+                // same, so nothing depends on it)
+                let subs = piece.len().div_ceil(part_size).max(1);
+                let mut got = Vec::with_capacity(piece.len());
+                for j in 0..subs {
+                    store.progress(BuildStep {
+                        cells,
+                        shard: top_shard,
+                        part: if subs > 1 { (j, subs) } else { (k, count) },
+                    });
+                    let sub = &piece
+                        [(j * part_size).min(piece.len())..((j + 1) * part_size).min(piece.len())];
+                    got.extend(b.value_and_intern(&mut workers, sub)?);
+                    tally(&workers);
+                }
                 if count > 1 {
                     parts_done += 1;
                     store.save_part(
@@ -1680,7 +1693,11 @@ impl Atlas {
                         count,
                     )?;
                 }
-                entries.extend(got);
+                if count == 1 {
+                    entries = got;
+                } else {
+                    entries.extend(got);
+                }
             }
             // the new values lent to the level while it is saved, then
             // taken back (a copy would hold them twice at the peak)

@@ -119,6 +119,17 @@ fn a_shard_task_streams_the_sizes_below_and_writes_the_same_shard() {
             std::fs::read(shard_path(fresh.path(), cells, k, n)).unwrap(),
             "shard {k} of {n}: streamed = grown, byte for byte"
         );
+        // valued 320 classes at a time: the same file again
+        let parts = AtlasConfig {
+            part_size: 320,
+            ..shard_cfg(cells, k, n)
+        };
+        Atlas::build(&parts, &mut DirStore::new(below.path())).unwrap();
+        assert_eq!(
+            std::fs::read(shard_path(below.path(), cells, k, n)).unwrap(),
+            std::fs::read(shard_path(fresh.path(), cells, k, n)).unwrap(),
+            "shard {k} of {n} in parts of 320"
+        );
     }
     DirStore::new(below.path()).merge_shards(cells, n).unwrap();
     assert_eq!(

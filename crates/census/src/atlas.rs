@@ -727,7 +727,9 @@ pub struct AtlasConfig {
     /// below (every class has one parent, so the shards are disjoint and
     /// the top size is never grown whole), saved with
     /// [`AtlasStore::save_shard`] and combined by
-    /// [`crate::DirStore::merge_shards`].
+    /// [`crate::DirStore::merge_shards`]. With every size below in the
+    /// store (and `keep_entries` off), those sizes are streamed, not grown,
+    /// and only the slice of the size below is held.
     pub shard: Option<(usize, usize)>,
     /// `Some(n)`: value the top size as `n` such shards one after another,
     /// each saved when done (those the store already holds are checked

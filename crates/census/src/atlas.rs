@@ -915,6 +915,39 @@ impl Builder {
         }
     }
 
+    /// Value `shapes` a part (`part_size` classes) at a time, each part
+    /// announced to the store as `step` (with its part of the several, or
+    /// `step`'s own when there is one), the workers' counts added to
+    /// `valued` and `resets`. The workers' maps of the values they met
+    /// start afresh at each part; the values are interned in shape order
+    /// all the same, so nothing depends on the part size.
+    fn value_in_parts<S: AtlasStore>(
+        &mut self,
+        workers: &mut [Worker],
+        store: &mut S,
+        shapes: &[Shape],
+        part_size: usize,
+        step: BuildStep,
+        (valued, resets): (&mut [u64], &mut u64),
+    ) -> Result<Vec<(Shape, u32)>, AtlasError> {
+        let m = shapes.len().div_ceil(part_size).max(1);
+        let mut entries = Vec::with_capacity(shapes.len());
+        for j in 0..m {
+            store.progress(BuildStep {
+                part: if m > 1 { (j, m) } else { step.part },
+                ..step
+            });
+            let piece =
+                &shapes[(j * part_size).min(shapes.len())..((j + 1) * part_size).min(shapes.len())];
+            entries.extend(self.value_and_intern(workers, piece)?);
+            for (v, w) in valued.iter_mut().zip(workers.iter()) {
+                *v += w.valued;
+                *resets += w.resets;
+            }
+        }
+        Ok(entries)
+    }
+
     /// Value `shapes` on the workers and intern the results in shape order
     /// (indices independent of the schedule); the entries. The interning
     /// runs beside the valuing (see [`value_level`]).
@@ -1424,24 +1457,19 @@ impl Builder {
             if budget.is_some_and(|p| *parts_done >= p) {
                 return Err(AtlasError::Stopped { parts: *parts_done });
             }
-            // valued in parts (interned in shape order all the same, so
-            // the shard does not depend on the part size), for the progress
-            let m = slice.len().div_ceil(part_size).max(1);
-            let mut entries = Vec::with_capacity(slice.len());
-            for j in 0..m {
-                store.progress(BuildStep {
-                    cells,
-                    shard: Some((k, n)),
-                    part: (j, m),
-                });
-                let piece = &slice
-                    [(j * part_size).min(slice.len())..((j + 1) * part_size).min(slice.len())];
-                entries.extend(self.value_and_intern(workers, piece)?);
-                for (v, w) in per_thread.iter_mut().zip(workers.iter()) {
-                    *v += w.valued;
-                    resets += w.resets;
-                }
-            }
+            let step = BuildStep {
+                cells,
+                shard: Some((k, n)),
+                part: (0, 1),
+            };
+            let entries = self.value_in_parts(
+                workers,
+                store,
+                &slice,
+                part_size,
+                step,
+                (&mut per_thread, &mut resets),
+            )?;
             // the shard's values moved into it, not copied; forgotten
             // after (the next shard interns from the same base, as in its
             // own process)
@@ -1622,12 +1650,6 @@ impl Atlas {
             let mine: &[Shape] = &shapes;
             let mut valued = vec![0u64; threads];
             let mut resets = 0u64;
-            let mut tally = |workers: &[Worker]| {
-                for (v, w) in valued.iter_mut().zip(workers) {
-                    *v += w.valued;
-                    resets += w.resets;
-                }
-            };
             // contiguous parts, each saved as it finishes (one part when
             // the level is small or a shard)
             let count = if top_shard.is_some() {
@@ -1665,23 +1687,20 @@ impl Atlas {
                         return Err(AtlasError::Stopped { parts: parts_done });
                     }
                 }
-                // valued a part's worth at a time (a shard, one part, may
-                // be several: the workers' maps of the values they met
-                // start afresh at each; interned in shape order all the
-                // same, so nothing depends on it)
-                let subs = piece.len().div_ceil(part_size).max(1);
-                let mut got = Vec::with_capacity(piece.len());
-                for j in 0..subs {
-                    store.progress(BuildStep {
-                        cells,
-                        shard: top_shard,
-                        part: if subs > 1 { (j, subs) } else { (k, count) },
-                    });
-                    let sub = &piece
-                        [(j * part_size).min(piece.len())..((j + 1) * part_size).min(piece.len())];
-                    got.extend(b.value_and_intern(&mut workers, sub)?);
-                    tally(&workers);
-                }
+                // (a shard, one part, may be valued in several)
+                let step = BuildStep {
+                    cells,
+                    shard: top_shard,
+                    part: (k, count),
+                };
+                let got = b.value_in_parts(
+                    &mut workers,
+                    store,
+                    piece,
+                    part_size,
+                    step,
+                    (&mut valued, &mut resets),
+                )?;
                 if count > 1 {
                     parts_done += 1;
                     store.save_part(

@@ -884,6 +884,25 @@ impl ShardStream {
     }
 }
 
+/// The level file at `path` streamed: each entry, checked, passed to
+/// `each`, then the checksum; its values as the file holds them, or `None`
+/// when there is no file.
+fn stream_level_file(
+    path: &Path,
+    cells: usize,
+    base: u32,
+    each: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>,
+) -> Result<Option<HeadValues>, AtlasError> {
+    let Some((mut st, values)) = ShardStream::open_with_values(path, cells, None, base)? else {
+        return Ok(None);
+    };
+    while let Some((s, v)) = st.next()? {
+        each(s, v)?;
+    }
+    st.finish()?;
+    Ok(Some(values))
+}
+
 /// After a file's `version` (`newest` the one this build writes): refuses
 /// an unknown version in one line, skips the interim format's printer
 /// version, and says whether the values hold a notation (to skip).
@@ -1301,16 +1320,12 @@ impl DirStore {
         })?;
         let base = self.values_below(cells)?.len() as u32;
         let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
-            let mut st = ShardStream::open(&path, cells, None, base)?.ok_or_else(|| {
-                AtlasError::NotBuilt {
+            stream_level_file(&path, cells, base, f)?
+                .map(|_| ())
+                .ok_or(AtlasError::NotBuilt {
                     have: cells - 1,
                     want: cells,
-                }
-            })?;
-            while let Some((s, v)) = st.next()? {
-                f(s, v)?;
-            }
-            st.finish()
+                })
         };
         write_index(
             &self.index_path(cells),
@@ -1888,16 +1903,9 @@ impl AtlasStore for DirStore {
         value_base: u32,
         each: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>,
     ) -> Result<Option<Vec<StoredValue>>, AtlasError> {
-        let path = self.path(cells, None);
-        let Some((mut st, values)) = ShardStream::open_with_values(&path, cells, None, value_base)?
-        else {
-            return Ok(None);
-        };
-        while let Some((s, v)) = st.next()? {
-            each(s, v)?;
-        }
-        st.finish()?;
-        values.into_full(value_base).map(Some)
+        stream_level_file(&self.path(cells, None), cells, value_base, each)?
+            .map(|values| values.into_full(value_base))
+            .transpose()
     }
 
     fn save_shard(&mut self, level: &Level, index: usize, count: usize) -> Result<(), AtlasError> {

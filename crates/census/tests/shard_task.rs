@@ -73,6 +73,21 @@ fn level_path(dir: &Path, cells: usize) -> std::path::PathBuf {
     dir.join(format!("level-{cells:02}.pzal"))
 }
 
+/// A directory holding the sizes below `cells` (where shards of `cells` are
+/// built) and one holding the unsharded atlas to `cells` (what they must
+/// merge into).
+fn below_and_whole(cells: usize) -> (tempfile::TempDir, tempfile::TempDir) {
+    let below = tempfile::tempdir().unwrap();
+    let whole = tempfile::tempdir().unwrap();
+    Atlas::build(
+        &AtlasConfig::new(cells - 1),
+        &mut DirStore::new(below.path()),
+    )
+    .unwrap();
+    Atlas::build(&AtlasConfig::new(cells), &mut DirStore::new(whole.path())).unwrap();
+    (below, whole)
+}
+
 /// Every shard of 10 cells in 4, taken by a task on a directory holding
 /// sizes 1 to 9 (streamed, nothing grown below the top), is the same file
 /// byte for byte as the shard a task writes growing everything itself in
@@ -80,14 +95,7 @@ fn level_path(dir: &Path, cells: usize) -> std::path::PathBuf {
 #[test]
 fn a_shard_task_streams_the_sizes_below_and_writes_the_same_shard() {
     let (cells, n) = (10, 4);
-    let below = tempfile::tempdir().unwrap();
-    Atlas::build(
-        &AtlasConfig::new(cells - 1),
-        &mut DirStore::new(below.path()),
-    )
-    .unwrap();
-    let whole = tempfile::tempdir().unwrap();
-    Atlas::build(&AtlasConfig::new(cells), &mut DirStore::new(whole.path())).unwrap();
+    let (below, whole) = below_and_whole(cells);
     for k in 0..n {
         let mut store = Logged {
             inner: DirStore::new(below.path()),
@@ -145,14 +153,7 @@ fn a_shard_task_streams_the_sizes_below_and_writes_the_same_shard() {
 #[test]
 fn shards_in_turn_stream_the_sizes_below() {
     let cells = 10;
-    let below = tempfile::tempdir().unwrap();
-    Atlas::build(
-        &AtlasConfig::new(cells - 1),
-        &mut DirStore::new(below.path()),
-    )
-    .unwrap();
-    let whole = tempfile::tempdir().unwrap();
-    Atlas::build(&AtlasConfig::new(cells), &mut DirStore::new(whole.path())).unwrap();
+    let (below, whole) = below_and_whole(cells);
     let mut store = Logged {
         inner: DirStore::new(below.path()),
         log: Vec::new(),
@@ -180,10 +181,7 @@ fn shards_in_turn_stream_the_sizes_below() {
 /// merge is the level all the same.
 #[test]
 fn a_shard_task_with_an_empty_slice() {
-    let below = tempfile::tempdir().unwrap();
-    Atlas::build(&AtlasConfig::new(3), &mut DirStore::new(below.path())).unwrap();
-    let whole = tempfile::tempdir().unwrap();
-    Atlas::build(&AtlasConfig::new(4), &mut DirStore::new(whole.path())).unwrap();
+    let (below, whole) = below_and_whole(4);
     for k in 0..5 {
         Atlas::build(&shard_cfg(4, k, 5), &mut DirStore::new(below.path())).unwrap();
     }

@@ -1004,7 +1004,7 @@ impl Interner<'_> {
             .master
             .decode(&enc)
             .map_err(|source| AtlasError::Decode { index: i, source })?;
-        let facts = facts_of(self.master, g, i)?;
+        let facts = facts_of(self.master, g, i, true)?;
         self.index.insert(enc.clone(), i);
         self.fresh.push(StoredValue {
             encoding: enc,
@@ -1016,7 +1016,7 @@ impl Interner<'_> {
             Some(&j) => j,
             None => {
                 let j = self.base + self.fresh.len() as u32;
-                let mut facts = facts_of(self.master, n, j)?;
+                let mut facts = facts_of(self.master, n, j, true)?;
                 facts.neg = i;
                 self.index.insert(neg_enc.clone(), j);
                 self.fresh.push(StoredValue {
@@ -1508,9 +1508,18 @@ impl Builder {
 }
 
 /// The facts of `g` (its `neg` filled in by the caller).
-pub(crate) fn facts_of(arena: &mut Arena, g: GameId, index: u32) -> Result<ValueFacts, AtlasError> {
+pub(crate) fn facts_of(
+    arena: &mut Arena,
+    g: GameId,
+    index: u32,
+    notation: bool,
+) -> Result<ValueFacts, AtlasError> {
     Ok(ValueFacts {
-        display: arena.display(g),
+        display: if notation {
+            arena.display(g)
+        } else {
+            String::new()
+        },
         kind: classify(arena, g),
         left_stop: arena.left_stop(g),
         right_stop: arena.right_stop(g),

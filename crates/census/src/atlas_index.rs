@@ -1166,4 +1166,28 @@ mod tests {
         h.update(&b);
         assert_eq!(format!("{:016x}", h.0), "f2533c9518e1ef90");
     }
+
+    /// The batch size (entries held at a time, the level read again per
+    /// batch) changes how an index is written, never its bytes.
+    #[test]
+    fn an_index_does_not_depend_on_its_batch() {
+        let atlas = Atlas::build(&AtlasConfig::new(8), &mut NoStore).unwrap();
+        let base = Atlas::build(&AtlasConfig::new(7), &mut NoStore)
+            .unwrap()
+            .values()
+            .len() as u32;
+        let dir = tempfile::tempdir().unwrap();
+        let tail = LevelTail { len: 99, sum: 7 };
+        let entries = atlas.entries(8).to_vec();
+        let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
+            entries.iter().try_for_each(|&(s, v)| f(s, v))
+        };
+        let mut files = Vec::new();
+        for batch in [1, 3, 50, 369, INDEX_BATCH] {
+            let path = dir.path().join(format!("ix-{batch}"));
+            write_index(&path, 8, base, atlas.values(), tail, &mut replay, batch).unwrap();
+            files.push(std::fs::read(&path).unwrap());
+        }
+        assert!(files.windows(2).all(|w| w[0] == w[1]));
+    }
 }

@@ -80,6 +80,9 @@ use crate::atlas_index::{
 };
 use crate::shape::Shape;
 
+mod merge;
+pub use merge::{MergeStep, Merged};
+
 const MAGIC: &[u8; 8] = b"PZATLAS1";
 const SUM_MAGIC: &[u8; 8] = b"PZATSUM1";
 /// Entries listed per value in a summary file (a query listing more of one
@@ -193,21 +196,35 @@ fn level_head(
     values: &[StoredValue],
     entries: u64,
 ) {
+    let Ok(()) = level_head_to(out, cells, shard, value_base, values, entries);
+}
+
+/// [`level_head`] into any [`Sink`] (a file written as it goes).
+fn level_head_to<S: Sink>(
+    out: &mut S,
+    cells: usize,
+    shard: Option<(usize, usize)>,
+    value_base: u32,
+    values: &[StoredValue],
+    entries: u64,
+) -> Result<(), S::Error> {
     let version = if shard.is_some() {
         OLD_VERSION
     } else {
         FORMAT_VERSION
     };
-    out.extend_from_slice(MAGIC);
-    put_u32(out, version);
-    out.push(u8::from(shard.is_some()));
-    put_u32(out, cells as u32);
+    let b = out.buf();
+    b.extend_from_slice(MAGIC);
+    put_u32(b, version);
+    b.push(u8::from(shard.is_some()));
+    put_u32(b, cells as u32);
     let (k, n) = shard.unwrap_or((0, 1));
-    put_u32(out, k as u32);
-    put_u32(out, n as u32);
-    put_u32(out, value_base);
-    put_values(out, values, version == OLD_VERSION);
-    put_u64(out, entries);
+    put_u32(b, k as u32);
+    put_u32(b, n as u32);
+    put_u32(b, value_base);
+    put_values(out, values, version == OLD_VERSION)?;
+    put_u64(out.buf(), entries);
+    Ok(())
 }
 
 /// Encode a level (or a shard of one) as file bytes.
@@ -352,11 +369,14 @@ impl HeadValues {
 
 /// Derives a value's facts from its encoding, in an arena started afresh
 /// every [`FactsMaker::RESET`] values (each encoding decodes on its own, so
-/// a fresh arena loses nothing and memory stays bounded).
+/// a fresh arena loses nothing and memory stays bounded). `bare`: without
+/// the notation (a merge writes none, and at 19 cells it would be
+/// gigabytes of strings).
 #[derive(Default)]
 struct FactsMaker {
     arena: partizan_core::Arena,
     made: usize,
+    bare: bool,
 }
 
 impl FactsMaker {
@@ -372,7 +392,7 @@ impl FactsMaker {
             .arena
             .decode(&lv.encoding)
             .map_err(|source| AtlasError::Decode { index, source })?;
-        let mut facts = facts_of(&mut self.arena, g, index)?;
+        let mut facts = facts_of(&mut self.arena, g, index, !self.bare)?;
         facts.neg = lv.neg;
         Ok(StoredValue {
             encoding: lv.encoding,
@@ -477,43 +497,23 @@ impl EntryCode {
 /// in memory), to a temporary name renamed over the target by
 /// [`LevelWriter::finish`]: the same bytes [`encode_level`] gives.
 struct LevelWriter {
-    file: std::io::BufWriter<std::fs::File>,
-    buf: Vec<u8>,
-    sum: Fnv,
-    tmp: PathBuf,
-    path: PathBuf,
+    out: SummedFile,
     left: u64,
 }
 
 impl LevelWriter {
-    const FLUSH: usize = 1 << 20;
-
-    fn create(path: &Path, head: Vec<u8>, entries: u64) -> Result<LevelWriter, AtlasError> {
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| io_err(path, e))?;
-        }
-        let file = std::fs::File::create(&tmp).map_err(|e| io_err(&tmp, e))?;
-        let mut w = LevelWriter {
-            file: std::io::BufWriter::new(file),
-            buf: head,
-            sum: Fnv::new(),
-            tmp,
-            path: path.to_path_buf(),
-            left: entries,
-        };
-        w.flush_buf()?;
-        Ok(w)
-    }
-
-    fn flush_buf(&mut self) -> Result<(), AtlasError> {
-        use std::io::Write;
-        self.sum.update(&self.buf);
-        self.file
-            .write_all(&self.buf)
-            .map_err(|e| io_err(&self.tmp, e))?;
-        self.buf.clear();
-        Ok(())
+    /// The level file of `cells` cells whose new values are `values` (from
+    /// `base`), with `entries` entries to come.
+    fn create(
+        path: &Path,
+        cells: usize,
+        base: u32,
+        values: &[StoredValue],
+        entries: u64,
+    ) -> Result<LevelWriter, AtlasError> {
+        let mut out = SummedFile::create(path)?;
+        level_head_to(&mut out, cells, None, base, values, entries)?;
+        Ok(LevelWriter { out, left: entries })
     }
 
     fn entry(&mut self, s: &Shape, v: u32) -> Result<(), AtlasError> {
@@ -521,26 +521,16 @@ impl LevelWriter {
             return Err(AtlasError::Shards("more entries than announced".into()));
         }
         self.left -= 1;
-        put_shape(&mut self.buf, s);
-        put_u32(&mut self.buf, v);
-        if self.buf.len() >= Self::FLUSH {
-            self.flush_buf()?;
-        }
-        Ok(())
+        put_shape(&mut self.out.buf, s);
+        put_u32(&mut self.out.buf, v);
+        self.out.spill()
     }
 
-    fn finish(mut self) -> Result<(), AtlasError> {
-        use std::io::Write;
+    fn finish(self) -> Result<(), AtlasError> {
         if self.left != 0 {
             return Err(AtlasError::Shards(format!("{} entries short", self.left)));
         }
-        self.flush_buf()?;
-        let sum = self.sum.0;
-        put_u64(&mut self.buf, sum);
-        self.file
-            .write_all(&self.buf)
-            .map_err(|e| io_err(&self.tmp, e))?;
-        commit_file(self.file, &self.tmp, &self.path)
+        self.out.finish()
     }
 }
 
@@ -555,6 +545,16 @@ pub(crate) fn commit_file(
     f.sync_all().map_err(|e| io_err(tmp, e))?;
     drop(f);
     std::fs::rename(tmp, path).map_err(|e| io_err(path, e))
+}
+
+/// How many entries an index written from a level file of `len` bytes
+/// holds at a time: [`INDEX_BATCH`] (1 GB of entries) up to a level of 5 GB,
+/// then an eighth of the level, at most 2^27 (4 GB): the level is read
+/// again for every batch, and at 19 cells (19 GB) 2^25 would mean some 50
+/// readings. The index's bytes do not depend on it.
+fn file_index_batch(len: u64) -> usize {
+    let entries = usize::try_from(len / 22).unwrap_or(usize::MAX);
+    (entries / 8).clamp(INDEX_BATCH, 1 << 27)
 }
 
 pub(crate) fn io_err(path: &Path, source: std::io::Error) -> AtlasError {
@@ -573,22 +573,116 @@ fn put_shape(out: &mut Vec<u8>, s: &Shape) {
 }
 
 /// Values with their facts; the notation only in [`OLD_VERSION`]
-/// (`notation`).
-fn put_values(out: &mut Vec<u8>, values: &[StoredValue], notation: bool) {
-    put_u32(out, values.len() as u32);
+/// (`notation`). Spilled value by value.
+fn put_values<S: Sink>(
+    out: &mut S,
+    values: &[StoredValue],
+    notation: bool,
+) -> Result<(), S::Error> {
+    put_u32(out.buf(), values.len() as u32);
     for v in values {
-        put_bytes(out, &v.encoding);
+        let b = out.buf();
+        put_bytes(b, &v.encoding);
         if notation {
-            put_bytes(out, v.facts.display.as_bytes());
+            put_bytes(b, v.facts.display.as_bytes());
         }
-        let (tag, a, b) = kind_code(v.facts.kind);
-        out.push(tag);
-        put_u64(out, a);
-        put_u64(out, b as u64);
-        put_dyadic(out, v.facts.left_stop);
-        put_dyadic(out, v.facts.right_stop);
-        put_dyadic(out, v.facts.temperature);
-        put_u32(out, v.facts.neg);
+        let (tag, x, y) = kind_code(v.facts.kind);
+        b.push(tag);
+        put_u64(b, x);
+        put_u64(b, y as u64);
+        put_dyadic(b, v.facts.left_stop);
+        put_dyadic(b, v.facts.right_stop);
+        put_dyadic(b, v.facts.temperature);
+        put_u32(b, v.facts.neg);
+        out.spill()?;
+    }
+    Ok(())
+}
+
+/// Where encoders put bytes: a buffer in memory, or a file written as it
+/// goes ([`SummedFile`]), whose `spill` writes out a full buffer.
+trait Sink {
+    /// What spilling can fail with.
+    type Error;
+    /// The buffer to append to.
+    fn buf(&mut self) -> &mut Vec<u8>;
+    /// Hand on what the buffer holds, if it is worth it.
+    fn spill(&mut self) -> Result<(), Self::Error>;
+}
+
+impl Sink for Vec<u8> {
+    type Error = std::convert::Infallible;
+    fn buf(&mut self) -> &mut Vec<u8> {
+        self
+    }
+    fn spill(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+/// A file written as it is produced, summed (FNV-1a) as it passes, to a
+/// temporary name renamed over the target by [`SummedFile::finish`], which
+/// appends the sum: the bytes an encoder writing into memory and then
+/// appending [`checksum`] gives.
+struct SummedFile {
+    file: std::io::BufWriter<std::fs::File>,
+    buf: Vec<u8>,
+    sum: Fnv,
+    tmp: PathBuf,
+    path: PathBuf,
+}
+
+impl SummedFile {
+    const FLUSH: usize = 1 << 20;
+
+    fn create(path: &Path) -> Result<SummedFile, AtlasError> {
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| io_err(path, e))?;
+        }
+        let file = std::fs::File::create(&tmp).map_err(|e| io_err(&tmp, e))?;
+        Ok(SummedFile {
+            file: std::io::BufWriter::new(file),
+            buf: Vec::with_capacity(Self::FLUSH + 4096),
+            sum: Fnv::new(),
+            tmp,
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn flush_buf(&mut self) -> Result<(), AtlasError> {
+        use std::io::Write;
+        self.sum.update(&self.buf);
+        self.file
+            .write_all(&self.buf)
+            .map_err(|e| io_err(&self.tmp, e))?;
+        self.buf.clear();
+        Ok(())
+    }
+
+    /// Append the sum and put the file in place.
+    fn finish(mut self) -> Result<(), AtlasError> {
+        use std::io::Write;
+        self.flush_buf()?;
+        let sum = self.sum.0;
+        put_u64(&mut self.buf, sum);
+        self.file
+            .write_all(&self.buf)
+            .map_err(|e| io_err(&self.tmp, e))?;
+        commit_file(self.file, &self.tmp, &self.path)
+    }
+}
+
+impl Sink for SummedFile {
+    type Error = AtlasError;
+    fn buf(&mut self) -> &mut Vec<u8> {
+        &mut self.buf
+    }
+    fn spill(&mut self) -> Result<(), AtlasError> {
+        if self.buf.len() >= Self::FLUSH {
+            self.flush_buf()?;
+        }
+        Ok(())
     }
 }
 
@@ -635,25 +729,54 @@ impl SummaryBuilder {
     /// `values` (from `base`).
     fn encode(&self, cells: usize, base: u32, values: &[StoredValue]) -> Vec<u8> {
         let mut out = Vec::new();
-        out.extend_from_slice(SUM_MAGIC);
-        put_u32(&mut out, FORMAT_VERSION);
-        put_u32(&mut out, cells as u32);
-        put_u32(&mut out, base);
-        put_values(&mut out, values, false);
-        put_u32(&mut out, self.order.len() as u32);
-        for v in &self.order {
-            let g = &self.groups[v];
-            put_u32(&mut out, g.value);
-            put_u64(&mut out, g.entries);
-            put_u64(&mut out, g.doubles);
-            out.push(g.first.len() as u8);
-            for s in &g.first {
-                put_shape(&mut out, s);
-            }
-        }
+        let Ok(()) = self.emit(&mut out, cells, base, values);
         let sum = checksum(&out);
         put_u64(&mut out, sum);
         out
+    }
+
+    /// [`SummaryBuilder::encode`] written to `path` as it goes (at 19 cells
+    /// the summary is gigabytes: it is never whole in memory).
+    fn write(
+        &self,
+        path: &Path,
+        cells: usize,
+        base: u32,
+        values: &[StoredValue],
+    ) -> Result<(), AtlasError> {
+        let mut out = SummedFile::create(path)?;
+        self.emit(&mut out, cells, base, values)?;
+        out.finish()
+    }
+
+    /// The summary's bytes before its checksum.
+    fn emit<S: Sink>(
+        &self,
+        out: &mut S,
+        cells: usize,
+        base: u32,
+        values: &[StoredValue],
+    ) -> Result<(), S::Error> {
+        let b = out.buf();
+        b.extend_from_slice(SUM_MAGIC);
+        put_u32(b, FORMAT_VERSION);
+        put_u32(b, cells as u32);
+        put_u32(b, base);
+        put_values(out, values, false)?;
+        put_u32(out.buf(), self.order.len() as u32);
+        for v in &self.order {
+            let g = &self.groups[v];
+            let b = out.buf();
+            put_u32(b, g.value);
+            put_u64(b, g.entries);
+            put_u64(b, g.doubles);
+            b.push(g.first.len() as u8);
+            for s in &g.first {
+                put_shape(b, s);
+            }
+            out.spill()?;
+        }
+        Ok(())
     }
 }
 
@@ -1310,15 +1433,19 @@ impl DirStore {
     }
 
     /// Write the index of level `cells` from the level file on disk
-    /// (streamed, [`INDEX_BATCH`] entries held at a time, the level read
-    /// again per batch); `all` is every value to this level.
-    fn index_from_file(&self, cells: usize, all: &[StoredValue]) -> Result<(), AtlasError> {
+    /// (streamed, [`file_index_batch`] entries held at a time, the level
+    /// read again per batch); `all` is every value to this level.
+    fn index_from_file(
+        &self,
+        cells: usize,
+        base: u32,
+        all: &[StoredValue],
+    ) -> Result<(), AtlasError> {
         let path = self.path(cells, None);
         let tail = level_tail(&path)?.ok_or_else(|| AtlasError::NotBuilt {
             have: cells - 1,
             want: cells,
         })?;
-        let base = self.values_below(cells)?.len() as u32;
         let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
             stream_level_file(&path, cells, base, f)?
                 .map(|_| ())
@@ -1334,7 +1461,7 @@ impl DirStore {
             all,
             tail,
             &mut replay,
-            INDEX_BATCH,
+            file_index_batch(tail.len),
         )
     }
 
@@ -1404,7 +1531,7 @@ impl DirStore {
             all.extend(sum.values);
             let stale = self.index_state(c, base, true).is_err();
             if stale {
-                self.index_from_file(c, &all)?;
+                self.index_from_file(c, base, &all)?;
             }
             done.push((c, stale));
         }
@@ -1625,201 +1752,6 @@ impl DirStore {
         }
         Ok(n)
     }
-
-    /// Combine the `count` shard files of size `cells` into the level file
-    /// (the levels below must be present). The merged level is exactly what
-    /// an unsharded build writes: entries in catalogue order, values
-    /// interned in order of first appearance, each followed by its negative.
-    ///
-    /// Streamed, so no step holds the level: a k-way merge of the sorted
-    /// shard files, twice (the first pass interns the values and groups the
-    /// summary, the second writes the entries behind the values). Memory is
-    /// the values and the summary's groups, not the entries. The shard files
-    /// are kept.
-    pub fn merge_shards(&mut self, cells: usize, count: usize) -> Result<Merged, AtlasError> {
-        if count == 0 {
-            return Err(AtlasError::BadShard { index: 0, count });
-        }
-        // the values below, from the summaries (not the entries: at 18
-        // cells those would be 68 M of them)
-        let below = self.values_below(cells)?;
-        let base = below.len() as u32;
-        let mut index: HashMap<Box<[u8]>, u32> = below
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (v.encoding.clone(), i as u32))
-            .collect();
-        // pass 1: intern, count, group
-        let mut streams = self.open_shards(cells, count, base)?;
-        let shard_values: Vec<Vec<LeanValue>> = streams
-            .iter_mut()
-            .map(|s| std::mem::take(&mut s.values))
-            .collect();
-        let mut remap: Vec<Vec<u32>> = shard_values
-            .iter()
-            .map(|v| vec![u32::MAX; v.len()])
-            .collect();
-        let mut values: Vec<StoredValue> = Vec::new();
-        let mut summary = SummaryBuilder::default();
-        let mut facts = FactsMaker::default();
-        let mut total = 0u64;
-        kway_merge(&mut streams, |k, s, v| {
-            let g = if v < base {
-                v
-            } else {
-                let slot = &mut remap[k][(v - base) as usize];
-                if *slot == u32::MAX {
-                    let shard = (k, shard_values[k].as_slice());
-                    *slot = intern_from(shard, v, base, &mut index, &mut values, &mut facts)?;
-                }
-                *slot
-            };
-            let neg = if g < base {
-                below[g as usize].facts.neg
-            } else {
-                values[(g - base) as usize].facts.neg
-            };
-            summary.add(s, g, neg);
-            total += 1;
-            Ok(())
-        })?;
-        for st in streams {
-            st.finish()?;
-        }
-        drop(index);
-        drop(shard_values);
-        // summary first (as save_level): a kill between the two leaves no
-        // level without its summary
-        self.write(
-            &self.summary_path(cells),
-            &summary.encode(cells, base, &values),
-        )?;
-        drop(summary);
-        // pass 2: the level file, streamed
-        let mut head = Vec::new();
-        level_head(&mut head, cells, None, base, &values, total);
-        let mut out = LevelWriter::create(&self.path(cells, None), head, total)?;
-        let mut streams = self.open_shards(cells, count, base)?;
-        kway_merge(&mut streams, |k, s, v| {
-            let g = if v < base {
-                v
-            } else {
-                remap[k][(v - base) as usize]
-            };
-            out.entry(&s, g)
-        })?;
-        for st in streams {
-            st.finish()?;
-        }
-        out.finish()?;
-        let mut all = below;
-        all.extend(values.iter().cloned());
-        self.index_from_file(cells, &all)?;
-        Ok(Merged {
-            cells,
-            classes: total,
-            new_values: values.len() as u64,
-        })
-    }
-
-    /// Every shard file of a size, opened for streaming (a missing one is an
-    /// error).
-    fn open_shards(
-        &self,
-        cells: usize,
-        count: usize,
-        base: u32,
-    ) -> Result<Vec<ShardStream>, AtlasError> {
-        (0..count)
-            .map(|k| {
-                let path = self.path(cells, Some((k, count)));
-                ShardStream::open(&path, cells, Some((k, count)), base)?
-                    .ok_or_else(|| AtlasError::Shards(format!("{} is missing", path.display())))
-            })
-            .collect()
-    }
-}
-
-/// What a merge made.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Merged {
-    /// The size.
-    pub cells: usize,
-    /// Classes in the merged level.
-    pub classes: u64,
-    /// Values the level introduced.
-    pub new_values: u64,
-}
-
-/// Merge sorted shard streams in catalogue order, calling `f(shard, shape,
-/// value)` on every entry; a shape in two shards is an error.
-fn kway_merge(
-    streams: &mut [ShardStream],
-    mut f: impl FnMut(usize, Shape, u32) -> Result<(), AtlasError>,
-) -> Result<(), AtlasError> {
-    use std::cmp::Reverse;
-    let mut heap = std::collections::BinaryHeap::with_capacity(streams.len());
-    for (k, st) in streams.iter_mut().enumerate() {
-        if let Some((s, v)) = st.next()? {
-            heap.push(Reverse((s, k, v)));
-        }
-    }
-    let mut last: Option<Shape> = None;
-    while let Some(Reverse((s, k, v))) = heap.pop() {
-        if last == Some(s) {
-            return Err(AtlasError::Shards(format!("{s} is in two shards")));
-        }
-        last = Some(s);
-        f(k, s, v)?;
-        if let Some((s, v)) = streams[k].next()? {
-            heap.push(Reverse((s, k, v)));
-        }
-    }
-    Ok(())
-}
-
-/// Intern value `v` of shard `(k, its values)` (and its negative) into the
-/// merged list, deriving the facts of each value the first time it is
-/// seen.
-fn intern_from(
-    (k, shard): (usize, &[LeanValue]),
-    v: u32,
-    base: u32,
-    index: &mut HashMap<Box<[u8]>, u32>,
-    values: &mut Vec<StoredValue>,
-    facts: &mut FactsMaker,
-) -> Result<u32, AtlasError> {
-    let get = |i: u32| -> Result<&LeanValue, AtlasError> {
-        shard
-            .get((i - base) as usize)
-            .ok_or_else(|| AtlasError::Shards(format!("shard {k}: value {i} missing")))
-    };
-    let sv = get(v)?;
-    if let Some(&g) = index.get(&sv.encoding) {
-        return Ok(g);
-    }
-    let g = base + values.len() as u32;
-    index.insert(sv.encoding.clone(), g);
-    values.push(facts.stored(sv.clone(), g)?);
-    let n = sv.neg;
-    let ng = if n < base {
-        n
-    } else {
-        let nv = get(n)?;
-        match index.get(&nv.encoding) {
-            Some(&j) => j,
-            None => {
-                let j = base + values.len() as u32;
-                index.insert(nv.encoding.clone(), j);
-                let mut nv = facts.stored(nv.clone(), j)?;
-                nv.facts.neg = g;
-                values.push(nv);
-                j
-            }
-        }
-    };
-    values[(g - base) as usize].facts.neg = ng;
-    Ok(g)
 }
 
 impl AtlasStore for DirStore {
@@ -2121,7 +2053,7 @@ mod tests {
         put_u32(&mut out, 0);
         put_u32(&mut out, 1);
         put_u32(&mut out, level.value_base);
-        put_values(&mut out, &level.values, true);
+        let Ok(()) = put_values(&mut out, &level.values, true);
         put_u64(&mut out, level.entries.len() as u64);
         for (s, v) in &level.entries {
             put_shape(&mut out, s);
@@ -2139,10 +2071,10 @@ mod tests {
         }
         put_u32(&mut sm, level.cells as u32);
         put_u32(&mut sm, level.value_base);
-        put_values(&mut sm, &level.values, true);
+        let Ok(()) = put_values(&mut sm, &level.values, true);
         // the groups are the same bytes in both versions: after the values
         let mut v2_head = Vec::new();
-        put_values(&mut v2_head, &level.values, false);
+        let Ok(()) = put_values(&mut v2_head, &level.values, false);
         sm.extend_from_slice(&new[20 + v2_head.len()..new.len() - 8]);
         let sum = checksum(&sm);
         put_u64(&mut sm, sum);

@@ -8,6 +8,7 @@ mod atlas_index;
 mod cram_stop;
 mod figures;
 mod fuzz_atlas;
+mod merge;
 mod oeis;
 mod props;
 mod shard_task;

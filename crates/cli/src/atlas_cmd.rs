@@ -399,7 +399,21 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
         }
         AtlasCmd::Merge(a) => {
             let path = atlas_dir(&a.dir)?;
-            let level = DirStore::new(&path).merge_shards(a.cells, a.shards)?;
+            let watch = long.watch(
+                format!("atlas merge of {} shards of {} cells", a.shards, a.cells),
+                "",
+                None,
+            );
+            let counter = watch.counter();
+            let level = DirStore::new(&path).merge_shards_with(a.cells, a.shards, &mut |p| {
+                counter.note(if p.total > 0 {
+                    format!("{} ({} of {})", p.step, p.done, p.total)
+                } else {
+                    p.step.to_string()
+                });
+            });
+            drop(watch);
+            let level = level?;
             if json_out {
                 println!(
                     "{}",

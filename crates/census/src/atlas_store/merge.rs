@@ -1,0 +1,343 @@
+//! Merging a level's shard files into the level ([`DirStore::merge_shards`]).
+//!
+//! Streamed, so that no step holds the level's entries, and with every value
+//! held once: memory is the values to the level and the summary's groups.
+//! The shards repeat the values they share (at 19 cells a value is in
+//! several of 40 shards), so their lists are read a shard at a time into
+//! one pool of distinct encodings, each shard keeping only a map from its
+//! indices into the pool; the values take their final indices, in order of
+//! first appearance in the merged level, as the first pass meets them.
+
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+
+use super::{DirStore, FactsMaker, LeanValue, LevelWriter, ShardStream, SummaryBuilder};
+use crate::atlas::{AtlasError, StoredValue};
+use crate::shape::Shape;
+
+/// What a merge made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Merged {
+    /// The size.
+    pub cells: usize,
+    /// Classes in the merged level.
+    pub classes: u64,
+    /// Values the level introduced.
+    pub new_values: u64,
+}
+
+/// Where a merge is, for a progress display: `done` of `total` units
+/// (shards while pooling, entries in the passes; 0 of 0 where nothing is
+/// counted) in `step`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MergeStep {
+    /// What the merge is doing, in words.
+    pub step: &'static str,
+    /// Units done in this step.
+    pub done: u64,
+    /// Units in this step.
+    pub total: u64,
+}
+
+/// Entries between two progress calls of a pass.
+const EVERY: u64 = 1 << 20;
+
+impl DirStore {
+    /// [`DirStore::merge_shards`] without progress.
+    pub fn merge_shards(&mut self, cells: usize, count: usize) -> Result<Merged, AtlasError> {
+        self.merge_shards_with(cells, count, &mut |_| {})
+    }
+
+    /// Combine the `count` shard files of size `cells` into the level file
+    /// (the levels below must be present). The merged level is exactly what
+    /// an unsharded build writes: entries in catalogue order, values
+    /// interned in order of first appearance, each followed by its negative.
+    ///
+    /// Streamed, so no step holds the level: the shards' value lists are
+    /// pooled a shard at a time (each distinct encoding once), then a k-way
+    /// merge of the sorted shard files runs twice (the first pass gives the
+    /// values their indices and groups the summary, the second writes the
+    /// entries behind the values). Memory is the values, each once, and the
+    /// summary's groups, not the entries; the summary and the level's head
+    /// are written as they are produced. The shard files are kept.
+    /// `progress` hears where it is, now and then.
+    pub fn merge_shards_with(
+        &mut self,
+        cells: usize,
+        count: usize,
+        progress: &mut dyn FnMut(MergeStep),
+    ) -> Result<Merged, AtlasError> {
+        if count == 0 {
+            return Err(AtlasError::BadShard { index: 0, count });
+        }
+        // the values below, from the summaries (not the entries: at 18
+        // cells those would be 68 M of them)
+        let below = self.values_below(cells)?;
+        let base = below.len() as u32;
+        // pass 0: the shards' values into one pool, a shard at a time
+        let mut pool = Pool::new(&below);
+        let mut remap: Vec<Vec<u32>> = Vec::with_capacity(count);
+        let mut streams = Vec::with_capacity(count);
+        let mut say = |step, done, total| {
+            progress(MergeStep { step, done, total });
+        };
+        for k in 0..count {
+            say("pooling the shards' values", k as u64, count as u64);
+            let mut st = self.open_shard(cells, k, count, base)?;
+            remap.push(pool.add_shard(k, std::mem::take(&mut st.values))?);
+            streams.push(st);
+        }
+        let entries: u64 = streams.iter().map(|s| s.left).sum();
+        // pass 1: final indices in order of first appearance, and the
+        // summary's groups
+        let mut fin = vec![u32::MAX; pool.values.len()];
+        let mut order: Vec<(u32, u32)> = Vec::new();
+        let mut summary = SummaryBuilder::default();
+        let mut total = 0u64;
+        kway_merge(&mut streams, |k, s, v| {
+            let p = if v < base {
+                v
+            } else {
+                remap[k][(v - base) as usize]
+            };
+            let g = if p < base {
+                p
+            } else {
+                pool.intern(p, &mut fin, &mut order)
+            };
+            let neg = if g < base {
+                below[g as usize].facts.neg
+            } else {
+                order[(g - base) as usize].1
+            };
+            summary.add(s, g, neg);
+            total += 1;
+            if total.is_multiple_of(EVERY) {
+                say("pass 1 of 2: values and summary", total, entries);
+            }
+            Ok(())
+        })?;
+        for st in streams {
+            st.finish()?;
+        }
+        for m in &mut remap {
+            for p in m.iter_mut().filter(|p| **p >= base) {
+                *p = fin[(*p - base) as usize];
+            }
+        }
+        drop(fin);
+        // the values in merged order, with their facts (no notation: the
+        // files hold none); each encoding moves out of the pool
+        let mut facts = FactsMaker {
+            bare: true,
+            ..FactsMaker::default()
+        };
+        let mut values = Vec::with_capacity(order.len());
+        for (at, &(i, neg)) in order.iter().enumerate() {
+            let encoding = std::mem::take(&mut pool.values[(i - base) as usize].encoding);
+            values.push(facts.stored(LeanValue { encoding, neg }, base + at as u32)?);
+        }
+        drop(order);
+        drop(pool);
+        // summary first (as save_level): a kill between the two leaves no
+        // level without its summary
+        say("writing the summary", 0, 0);
+        summary.write(&self.summary_path(cells), cells, base, &values)?;
+        drop(summary);
+        // pass 2: the level file, streamed
+        let mut out = LevelWriter::create(&self.path(cells, None), cells, base, &values, total)?;
+        let mut streams = (0..count)
+            .map(|k| {
+                let mut st = self.open_shard(cells, k, count, base)?;
+                st.values = Vec::new();
+                Ok(st)
+            })
+            .collect::<Result<Vec<_>, AtlasError>>()?;
+        let mut written = 0u64;
+        kway_merge(&mut streams, |k, s, v| {
+            let g = if v < base {
+                v
+            } else {
+                remap[k][(v - base) as usize]
+            };
+            written += 1;
+            if written.is_multiple_of(EVERY) {
+                say("pass 2 of 2: the level file", written, total);
+            }
+            out.entry(&s, g)
+        })?;
+        for st in streams {
+            st.finish()?;
+        }
+        out.finish()?;
+        drop(remap);
+        let new_values = values.len() as u64;
+        let mut all = below;
+        all.extend(values);
+        say("writing the index", 0, 0);
+        self.index_from_file(cells, base, &all)?;
+        Ok(Merged {
+            cells,
+            classes: total,
+            new_values,
+        })
+    }
+
+    /// Shard `k` of `count` of size `cells`, opened for streaming (missing
+    /// is an error).
+    fn open_shard(
+        &self,
+        cells: usize,
+        k: usize,
+        count: usize,
+        base: u32,
+    ) -> Result<ShardStream, AtlasError> {
+        let path = self.path(cells, Some((k, count)));
+        ShardStream::open(&path, cells, Some((k, count)), base)?
+            .ok_or_else(|| AtlasError::Shards(format!("{} is missing", path.display())))
+    }
+}
+
+/// The distinct values the shards introduce, each encoding once, found by
+/// encoding. A value's id is its index below the level (`< base`) or
+/// `base` plus its place in the pool.
+struct Pool<'a> {
+    below: &'a [StoredValue],
+    base: u32,
+    /// The pooled values, their `neg` an id.
+    values: Vec<LeanValue>,
+    hasher: std::hash::RandomState,
+    /// Hash of an encoding → the id of the first value with that hash.
+    ids: HashMap<u64, u32>,
+    /// Encodings whose hash an earlier value took, by encoding.
+    clash: HashMap<Box<[u8]>, u32>,
+}
+
+impl<'a> Pool<'a> {
+    /// A pool that knows the values below (a shard's "new" value equal to
+    /// one of them is that value).
+    fn new(below: &'a [StoredValue]) -> Pool<'a> {
+        let mut pool = Pool {
+            below,
+            base: below.len() as u32,
+            values: Vec::new(),
+            hasher: std::hash::RandomState::new(),
+            ids: HashMap::with_capacity(below.len() * 3),
+            clash: HashMap::new(),
+        };
+        for (i, v) in below.iter().enumerate() {
+            if pool.find(&v.encoding).is_none() {
+                pool.file(&v.encoding, i as u32);
+            }
+        }
+        pool
+    }
+
+    fn encoding(&self, id: u32) -> &[u8] {
+        match id.checked_sub(self.base) {
+            None => &self.below[id as usize].encoding,
+            Some(i) => &self.values[i as usize].encoding,
+        }
+    }
+
+    fn find(&self, enc: &[u8]) -> Option<u32> {
+        match self.ids.get(&self.hasher.hash_one(enc)) {
+            None => None,
+            Some(&id) if self.encoding(id) == enc => Some(id),
+            Some(_) => self.clash.get(enc).copied(),
+        }
+    }
+
+    /// Record that `enc` is value `id` (not yet found).
+    fn file(&mut self, enc: &[u8], id: u32) {
+        let h = self.hasher.hash_one(enc);
+        if let std::collections::hash_map::Entry::Vacant(e) = self.ids.entry(h) {
+            e.insert(id);
+        } else {
+            self.clash.insert(enc.into(), id);
+        }
+    }
+
+    /// Shard `k`'s values: the id of each (a value already pooled or below
+    /// is that value; a new one is pooled, its negative as an id).
+    fn add_shard(&mut self, k: usize, values: Vec<LeanValue>) -> Result<Vec<u32>, AtlasError> {
+        let base = self.base;
+        let mut map = Vec::with_capacity(values.len());
+        let mut fresh = Vec::new();
+        for lv in values {
+            if let Some(id) = self.find(&lv.encoding) {
+                map.push(id);
+                continue;
+            }
+            let id = base + self.values.len() as u32;
+            self.file(&lv.encoding, id);
+            self.values.push(lv);
+            fresh.push(id);
+            map.push(id);
+        }
+        for id in fresh {
+            let v = &mut self.values[(id - base) as usize];
+            if v.neg >= base {
+                v.neg = *map.get((v.neg - base) as usize).ok_or_else(|| {
+                    AtlasError::Shards(format!("shard {k}: value {} missing", v.neg))
+                })?;
+            }
+        }
+        Ok(map)
+    }
+
+    /// The final index of pooled value `id`, given (with its negative right
+    /// after it, if that is new too) the first time it is met; `order`
+    /// holds, in final order, each value's pool id and its negative's final
+    /// index.
+    fn intern(&self, id: u32, fin: &mut [u32], order: &mut Vec<(u32, u32)>) -> u32 {
+        let base = self.base;
+        let i = (id - base) as usize;
+        if fin[i] != u32::MAX {
+            return fin[i];
+        }
+        let g = base + order.len() as u32;
+        fin[i] = g;
+        order.push((id, g));
+        let n = self.values[i].neg;
+        let ng = if n < base {
+            n
+        } else {
+            let j = (n - base) as usize;
+            if fin[j] == u32::MAX {
+                fin[j] = base + order.len() as u32;
+                order.push((n, g));
+            }
+            fin[j]
+        };
+        order[(g - base) as usize].1 = ng;
+        g
+    }
+}
+
+/// Merge sorted shard streams in catalogue order, calling `f(shard, shape,
+/// value)` on every entry; a shape in two shards is an error.
+fn kway_merge(
+    streams: &mut [ShardStream],
+    mut f: impl FnMut(usize, Shape, u32) -> Result<(), AtlasError>,
+) -> Result<(), AtlasError> {
+    use std::cmp::Reverse;
+    let mut heap = std::collections::BinaryHeap::with_capacity(streams.len());
+    for (k, st) in streams.iter_mut().enumerate() {
+        if let Some((s, v)) = st.next()? {
+            heap.push(Reverse((s, k, v)));
+        }
+    }
+    let mut last: Option<Shape> = None;
+    while let Some(Reverse((s, k, v))) = heap.pop() {
+        if last == Some(s) {
+            return Err(AtlasError::Shards(format!("{s} is in two shards")));
+        }
+        last = Some(s);
+        f(k, s, v)?;
+        if let Some((s, v)) = streams[k].next()? {
+            heap.push(Reverse((s, k, v)));
+        }
+    }
+    Ok(())
+}

@@ -1243,14 +1243,14 @@ const CHECK_BATCH: usize = 1 << 16;
 /// growing the catalogue and comparing would accept, at a fraction of its
 /// time and memory (what a shard task of 19 cells cannot afford: 192 M
 /// shapes of 18 cells).
-struct CatalogueCheck {
+pub(crate) struct CatalogueCheck {
     cells: usize,
     seen: u64,
     last: Option<Shape>,
 }
 
 impl CatalogueCheck {
-    fn new(cells: usize) -> CatalogueCheck {
+    pub(crate) fn new(cells: usize) -> CatalogueCheck {
         CatalogueCheck {
             cells,
             seen: 0,
@@ -1266,7 +1266,7 @@ impl CatalogueCheck {
     }
 
     /// The next run of shapes, in file order (checked on `pool`).
-    fn run(
+    pub(crate) fn run(
         &mut self,
         shapes: &[Shape],
         pool: Option<&rayon::ThreadPool>,
@@ -1297,7 +1297,7 @@ impl CatalogueCheck {
     }
 
     /// After the last shape: the count.
-    fn finish(&self) -> Result<(), AtlasError> {
+    pub(crate) fn finish(&self) -> Result<(), AtlasError> {
         let want = FREE_POLYOMINOES[self.cells];
         if self.seen != want {
             return Err(self.bad(format!("{} classes, where there are {want}", self.seen)));
@@ -2156,105 +2156,151 @@ pub struct AtlasReport {
     pub hotter_than_two: BTreeMap<usize, bool>,
 }
 
-impl AtlasReport {
-    fn tally(atlas: &Atlas, hottest_n: usize) -> AtlasReport {
-        let mut by_size = BTreeMap::new();
-        let mut firsts: Vec<FirstOccurrence> = Vec::new();
-        let mut seen: HashMap<String, ()> = HashMap::new();
-        let mut hot: Vec<(Dyadic, usize, Shape, u32)> = Vec::new();
-        let mut largest: Option<(u32, Shape, u32)> = None;
+/// The report's tallies, fed a size at a time, each size's entries in
+/// catalogue order: what [`Atlas::report`] runs over the atlas in memory and
+/// [`crate::DirStore::report`] over the level files as they stream past
+/// (at 19 cells the levels do not fit in memory; the values do).
+pub(crate) struct ReportTally {
+    hottest_n: usize,
+    by_size: BTreeMap<usize, KindTally>,
+    firsts: Vec<FirstOccurrence>,
+    seen: std::collections::HashSet<String>,
+    hot: Vec<(Dyadic, usize, Shape, u32)>,
+    largest: Option<(u32, Shape, u32)>,
+    /// The size being fed: its tally, hottest temperature and hot regions
+    /// by temperature.
+    t: KindTally,
+    max_t: Option<Dyadic>,
+    temps: BTreeMap<Dyadic, u64>,
+}
+
+impl ReportTally {
+    pub(crate) fn new(hottest_n: usize) -> ReportTally {
+        ReportTally {
+            hottest_n,
+            by_size: BTreeMap::new(),
+            firsts: Vec::new(),
+            seen: std::collections::HashSet::new(),
+            hot: Vec::new(),
+            largest: None,
+            t: KindTally::default(),
+            max_t: None,
+            temps: BTreeMap::new(),
+        }
+    }
+
+    /// The next entry (a square-group class) of size `cells`; `values`
+    /// holds every value to that size.
+    pub(crate) fn entry(&mut self, values: &[StoredValue], cells: usize, e: (Shape, u32)) {
         let two = Dyadic::from_int(2);
-        for cells in 1..=atlas.max_cells() {
-            let mut t = KindTally {
-                classes: atlas.entries(cells).len() as u64,
-                ..KindTally::default()
-            };
-            let mut max_t: Option<Dyadic> = None;
-            let mut temps: BTreeMap<Dyadic, u64> = BTreeMap::new();
-            for e in atlas.entries(cells) {
-                let (rs, k) = atlas.regions_of(e);
-                let f0 = &atlas.values[e.1 as usize].facts;
-                hot.push((f0.temperature, cells, rs[0].0, e.1));
-                if hot.len() > 4 * hottest_n.max(1) + 64 {
-                    hot.sort_by_key(|h| std::cmp::Reverse(h.0));
-                    hot.truncate(hottest_n);
+        let (rs, k) = class_regions(e.0, e.1, values[e.1 as usize].facts.neg);
+        let f0 = &values[e.1 as usize].facts;
+        self.hot.push((f0.temperature, cells, rs[0].0, e.1));
+        if self.hot.len() > 4 * self.hottest_n.max(1) + 64 {
+            self.hot.sort_by_key(|h| std::cmp::Reverse(h.0));
+            self.hot.truncate(self.hottest_n);
+        }
+        let t = &mut self.t;
+        for &(s, v) in rs.iter().take(k) {
+            let f = &values[v as usize].facts;
+            t.regions += 1;
+            match f.kind {
+                ValueKind::Integer => {
+                    t.integers += 1;
+                    if f.left_stop == Dyadic::ZERO {
+                        t.zeros += 1;
+                    }
                 }
-                for &(s, v) in rs.iter().take(k) {
-                    let f = &atlas.values[v as usize].facts;
-                    t.regions += 1;
-                    match f.kind {
-                        ValueKind::Integer => {
-                            t.integers += 1;
-                            if f.left_stop == Dyadic::ZERO {
-                                t.zeros += 1;
-                            }
-                        }
-                        ValueKind::Fraction { denominator } => {
-                            *t.fractions.entry(denominator).or_default() += 1;
-                        }
-                        ValueKind::Nimber { n } => {
-                            *t.nimbers.entry(n).or_default() += 1;
-                            if largest.is_none_or(|l| n > l.0) {
-                                largest = Some((n, s, v));
-                            }
-                        }
-                        ValueKind::Ups { multiple, .. } => {
-                            *t.ups.entry(multiple).or_default() += 1;
-                        }
-                        ValueKind::Tiny => t.tinies += 1,
-                        ValueKind::Miny => t.minies += 1,
-                        ValueKind::Infinitesimal => t.other_infinitesimals += 1,
-                        ValueKind::NumberPlusInfinitesimal => t.number_plus_infinitesimal += 1,
-                        ValueKind::Switch => t.switches += 1,
-                        ValueKind::Hot => t.other_hot += 1,
+                ValueKind::Fraction { denominator } => {
+                    *t.fractions.entry(denominator).or_default() += 1;
+                }
+                ValueKind::Nimber { n } => {
+                    *t.nimbers.entry(n).or_default() += 1;
+                    if self.largest.is_none_or(|l| n > l.0) {
+                        self.largest = Some((n, s, v));
                     }
-                    if matches!(f.kind, ValueKind::Switch | ValueKind::Hot) {
-                        *temps.entry(f.temperature).or_default() += 1;
-                        if f.temperature > two {
-                            t.hotter_than_two += 1;
-                        }
-                    }
-                    if max_t.is_none_or(|m| f.temperature > m) {
-                        max_t = Some(f.temperature);
-                    }
-                    let label = f.kind.label();
-                    if !seen.contains_key(&label) {
-                        seen.insert(label.clone(), ());
-                        firsts.push(FirstOccurrence {
-                            kind: label,
-                            region: atlas.region_row(s, v),
-                        });
-                    }
+                }
+                ValueKind::Ups { multiple, .. } => {
+                    *t.ups.entry(multiple).or_default() += 1;
+                }
+                ValueKind::Tiny => t.tinies += 1,
+                ValueKind::Miny => t.minies += 1,
+                ValueKind::Infinitesimal => t.other_infinitesimals += 1,
+                ValueKind::NumberPlusInfinitesimal => t.number_plus_infinitesimal += 1,
+                ValueKind::Switch => t.switches += 1,
+                ValueKind::Hot => t.other_hot += 1,
+            }
+            if matches!(f.kind, ValueKind::Switch | ValueKind::Hot) {
+                *self.temps.entry(f.temperature).or_default() += 1;
+                if f.temperature > two {
+                    t.hotter_than_two += 1;
                 }
             }
-            t.hot_by_temperature = temps
-                .into_iter()
-                .map(|(k, v)| TemperatureCount {
-                    temperature: k.to_string(),
-                    regions: v,
-                })
-                .collect();
-            t.max_temperature = max_t.map(|m| m.to_string()).unwrap_or_default();
-            by_size.insert(cells, t);
+            if self.max_t.is_none_or(|m| f.temperature > m) {
+                self.max_t = Some(f.temperature);
+            }
+            let label = f.kind.label();
+            if !self.seen.contains(&label) {
+                self.seen.insert(label.clone());
+                self.firsts.push(FirstOccurrence {
+                    kind: label,
+                    region: region_row(values, s, v),
+                });
+            }
         }
+    }
+
+    /// Size `cells` is done: it had `classes` entries.
+    pub(crate) fn end_size(&mut self, cells: usize, classes: u64) {
+        let mut t = std::mem::take(&mut self.t);
+        t.classes = classes;
+        t.hot_by_temperature = std::mem::take(&mut self.temps)
+            .into_iter()
+            .map(|(k, v)| TemperatureCount {
+                temperature: k.to_string(),
+                regions: v,
+            })
+            .collect();
+        t.max_temperature = self.max_t.take().map(|m| m.to_string()).unwrap_or_default();
+        self.by_size.insert(cells, t);
+    }
+
+    /// The report of sizes `1..=max_cells`, every one fed and ended.
+    pub(crate) fn finish(mut self, values: &[StoredValue], max_cells: usize) -> AtlasReport {
+        let hot = &mut self.hot;
         hot.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-        hot.truncate(hottest_n);
-        let hotter_than_two = by_size
+        hot.truncate(self.hottest_n);
+        let hotter_than_two = self
+            .by_size
             .iter()
             .map(|(&c, t)| (c, t.hotter_than_two > 0))
             .collect();
         AtlasReport {
-            max_cells: atlas.max_cells(),
-            distinct_values: atlas.values.len() as u64,
-            by_size,
-            hottest: hot
-                .into_iter()
-                .map(|(_, _, s, v)| atlas.region_row(s, v))
+            max_cells,
+            distinct_values: values.len() as u64,
+            by_size: self.by_size,
+            hottest: self
+                .hot
+                .iter()
+                .map(|&(_, _, s, v)| region_row(values, s, v))
                 .collect(),
-            largest_nimber: largest.map(|(_, s, v)| atlas.region_row(s, v)),
-            first_occurrences: firsts,
+            largest_nimber: self.largest.map(|(_, s, v)| region_row(values, s, v)),
+            first_occurrences: self.firsts,
             hotter_than_two,
         }
+    }
+}
+
+impl AtlasReport {
+    fn tally(atlas: &Atlas, hottest_n: usize) -> AtlasReport {
+        let mut tally = ReportTally::new(hottest_n);
+        for cells in 1..=atlas.max_cells() {
+            for &e in atlas.entries(cells) {
+                tally.entry(&atlas.values, cells, e);
+            }
+            tally.end_size(cells, atlas.entries(cells).len() as u64);
+        }
+        tally.finish(&atlas.values, atlas.max_cells())
     }
 
     /// The report as pretty JSON.

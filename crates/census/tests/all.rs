@@ -12,4 +12,5 @@ mod merge;
 mod oeis;
 mod props;
 mod shard_task;
+mod streamed_report;
 mod twins;

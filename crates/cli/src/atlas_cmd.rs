@@ -323,19 +323,29 @@ pub(crate) fn level_table(
     t
 }
 
-/// Load the atlas of `max_cells` (default: all levels present).
-fn load(dir: &DirArg, max_cells: Option<usize>) -> Result<(Atlas, f64)> {
+/// The report of the atlas in `dir` to `max_cells`, its levels streamed
+/// (memory: the values, not the entries), with a progress line.
+fn streamed_report(
+    dir: &DirArg,
+    max_cells: Option<usize>,
+    hottest: usize,
+    long: &crate::Long,
+) -> Result<partizan_census::AtlasReport> {
     let path = atlas_dir(dir)?;
-    let t0 = Instant::now();
-    let atlas = DirStore::new(&path)
-        .load_atlas(max_cells)
-        .with_context(|| {
-            format!(
-                "atlas in {} (run `partizan atlas build --max-cells N`)",
-                path.display()
-            )
-        })?;
-    Ok((atlas, t0.elapsed().as_secs_f64()))
+    let mut store = DirStore::new(&path);
+    store.threads(std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let watch = long.watch(format!("atlas report of {}", path.display()), "", None);
+    let counter = watch.counter();
+    let report = store.report(max_cells, hottest, &mut |c| {
+        counter.note(format!("level {c}"));
+    });
+    drop(watch);
+    report.with_context(|| {
+        format!(
+            "atlas in {} (run `partizan atlas build --max-cells N`)",
+            path.display()
+        )
+    })
 }
 
 /// Run `partizan atlas ...`.
@@ -428,8 +438,7 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
             }
         }
         AtlasCmd::Report(a) => {
-            let (atlas, _) = load(&a.dir, a.max_cells)?;
-            let report = atlas.report(a.hottest);
+            let report = streamed_report(&a.dir, a.max_cells, a.hottest, long)?;
             if let Some(csv) = &a.csv {
                 partizan_census::write_atomic(csv, &report.to_csv())?;
             }
@@ -523,8 +532,8 @@ pub fn census_atlas_report(
     let dir = DirArg { dir: None };
     if let Ok(path) = atlas_dir(&dir) {
         if DirStore::new(&path).levels_present()? >= max_cells {
-            let (atlas, _) = load(&dir, Some(max_cells))?;
-            return Ok((atlas.report(hottest), path.display().to_string()));
+            let report = DirStore::new(&path).report(Some(max_cells), hottest, &mut |_| {})?;
+            return Ok((report, path.display().to_string()));
         }
     }
     let atlas = Atlas::build(&AtlasConfig::new(max_cells), &mut partizan_census::NoStore)?;

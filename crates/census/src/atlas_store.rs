@@ -1769,6 +1769,16 @@ impl DirStore {
         Ok((noted(atlas.query(q)?), load_s, want))
     }
 
+    /// [`DirStore::find`] from the level index files alone, never the
+    /// summaries or the levels (memory and time bounded at any size, what a
+    /// server wants past the sizes it loads): `Ok(Err(why))` when an index
+    /// is missing, stale or damaged; a bad query is an error as in `find`.
+    pub fn find_indexed(&self, q: &Query) -> Result<Result<QueryAnswer, String>, AtlasError> {
+        let want = self.sizes_wanted(q.max_cells)?;
+        let filter = ValueFilter::new(q)?;
+        Ok(self.indexed(q, &filter, want))
+    }
+
     /// `q` answered from the index files of levels `1..=max`, or why not
     /// (an index missing, stale or damaged: then the caller reads the
     /// summaries or the levels, and says so).

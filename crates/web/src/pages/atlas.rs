@@ -3,7 +3,8 @@
 //! the data directory), the distribution of value kinds by size, the
 //! hottest regions drawn, and a find-by-value/kind form (`partizan atlas
 //! find`); when none is built, how to build one. The atlas is read, never
-//! written, and at most [`ATLAS_CELLS`] cells of it are loaded.
+//! written, and at most [`ATLAS_CELLS`] cells of it are loaded (the
+//! tables); finds past them read the level index files alone.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -24,8 +25,9 @@ use crate::html::{escape, explore_href, page, thousands, url_encode};
 use crate::svg::{BoardDrawing, Cell};
 use crate::AppState;
 
-/// The largest atlas level the site loads (a 14-cell atlas loads in well
-/// under a second; larger ones take memory the site does not spend).
+/// The largest atlas level the site loads for its tables (a 14-cell atlas
+/// loads in well under a second; larger ones take memory the site does not
+/// spend); finds reach every size of the directory through its index.
 pub const ATLAS_CELLS: usize = 14;
 /// Hottest regions listed (and drawn: the first [`DRAWN`]).
 pub const HOTTEST: usize = 12;
@@ -39,40 +41,46 @@ pub const MAX_LIMIT: usize = 50;
 /// atlas find` does).
 pub(crate) struct AtlasData {
     store: DirStore,
+    /// The sizes loaded (at most [`ATLAS_CELLS`]): the tables.
     atlas: Atlas,
     report: AtlasReport,
+    /// The sizes in the directory: finds past the loaded ones read the
+    /// level index files alone.
+    all: usize,
 }
 
-/// The atlas the site reads: its directory and the levels present there
-/// (capped), `None` when none is built, an error when a level is missing
-/// below the top one.
+/// The atlas the site reads: its directory and the levels present there,
+/// `None` when none is built, an error when a level is missing below the
+/// top one.
 fn present(state: &AppState) -> Result<Option<(PathBuf, usize)>, WebError> {
     let Some(dir) = state.atlas_dir().map(Path::to_path_buf) else {
         return Ok(None);
     };
     let n = DirStore::new(&dir)
         .levels_present()
-        .map_err(|e| WebError::Unavailable(format!("the atlas cannot be read: {e}")))?
-        .min(ATLAS_CELLS);
+        .map_err(|e| WebError::Unavailable(format!("the atlas cannot be read: {e}")))?;
     Ok((n > 0).then_some((dir, n)))
 }
 
-async fn load(state: &AppState, dir: PathBuf, cells: usize) -> Result<Arc<AtlasData>, WebError> {
+/// The atlas of `dir` (which holds `all` sizes): at most [`ATLAS_CELLS`]
+/// of them loaded, with their report.
+async fn load(state: &AppState, dir: PathBuf, all: usize) -> Result<Arc<AtlasData>, WebError> {
     let st = state.clone();
     state
         .cache()
         .atlas
-        .get_or_compute((dir.clone(), cells), async move {
+        .get_or_compute((dir.clone(), all), async move {
             st.heavy(move |_| {
                 let mut store = DirStore::new(&dir);
                 let atlas = store
-                    .load_atlas(Some(cells))
+                    .load_atlas(Some(all.min(ATLAS_CELLS)))
                     .map_err(|e| WebError::Unavailable(format!("the atlas cannot be read: {e}")))?;
                 let report = atlas.report(HOTTEST);
                 Ok(Arc::new(AtlasData {
                     store,
                     atlas,
                     report,
+                    all,
                 }))
             })
             .await
@@ -114,13 +122,26 @@ fn query(m: &HashMap<String, String>, cells: usize) -> Result<Option<Query>, Web
 
 /// Run a find through the one find path ([`DirStore::find_in`]: the level
 /// index files, else the summaries when they can answer, else the loaded
-/// atlas); a malformed
-/// value or unknown kind is a 400.
+/// atlas); past the loaded sizes, from the level index files alone (a 503
+/// saying why when they cannot answer: the site never reads a level of
+/// 18 cells whole); a malformed value or unknown kind is a 400.
 fn find(data: &AtlasData, q: &Query) -> Result<partizan_census::QueryAnswer, WebError> {
-    let found = data
-        .store
-        .find_in(q, Some(&data.atlas))
-        .map(|(ans, ..)| ans);
+    let loaded = data.atlas.max_cells();
+    let found = if q.max_cells.unwrap_or(data.all) > loaded {
+        match data.store.find_indexed(q) {
+            Ok(Err(why)) => {
+                return Err(WebError::Unavailable(format!(
+                    "sizes past {loaded} cells are answered from the level index files alone, and {why} (run `partizan atlas index`, or ask for at most {loaded} cells)"
+                )))
+            }
+            Ok(Ok(ans)) => Ok(ans),
+            Err(e) => Err(e),
+        }
+    } else {
+        data.store
+            .find_in(q, Some(&data.atlas))
+            .map(|(ans, ..)| ans)
+    };
     found.map_err(|e| {
         use partizan_census::AtlasError as E;
         if matches!(
@@ -144,16 +165,16 @@ fn find(data: &AtlasData, q: &Query) -> Result<partizan_census::QueryAnswer, Web
 /// command to run when no atlas is built.
 pub(crate) async fn api(State(state): State<AppState>, p: Params) -> Result<Response, ApiError> {
     let m = params(p)?;
-    let Some((dir, cells)) = present(&state)? else {
+    let Some((dir, all)) = present(&state)? else {
         return Err(WebError::Unavailable(NOT_BUILT.to_string()).into());
     };
-    let q = query(&m, cells)?;
-    let data = load(&state, dir, cells).await?;
+    let q = query(&m, all)?;
+    let data = load(&state, dir, all).await?;
     Ok(match q {
         None => Json(json!(data.report)).into_response(),
         Some(q) => {
             let ans = find(&data, &q)?;
-            Json(json!({"total": ans.total, "regions": ans.regions, "max_cells": cells}))
+            Json(json!({"total": ans.total, "regions": ans.regions, "max_cells": q.max_cells.unwrap_or(all)}))
                 .into_response()
         }
     })
@@ -202,11 +223,19 @@ fn sum<K>(m: &std::collections::BTreeMap<K, u64>) -> u64 {
 fn render(data: &AtlasData, m: &HashMap<String, String>, found: Option<String>) -> String {
     let r = &data.report;
     let mut s = format!(
-        "<p>Every Domineering region up to <b>{}</b> cells, by value: {} distinct values. \
+        "<p>Every Domineering region up to <b>{}</b> cells, by value: {} distinct values{}. \
 Kinds as the subject names them: numbers (integers, fractions), nimbers, ups and downs, tinies and minies, \
 other infinitesimals (both stops 0), a number plus an infinitesimal, hot switches ±G and other hot games.</p>",
         r.max_cells,
-        thousands(u128::from(r.distinct_values))
+        thousands(u128::from(r.distinct_values)),
+        if data.all > r.max_cells {
+            format!(
+                " (the directory holds {} cells: the tables stop at {}, for the rest run <code>partizan atlas report</code>; finds reach every size, from the level index files)",
+                data.all, r.max_cells
+            )
+        } else {
+            String::new()
+        }
     );
     s.push_str("<h2>Value kinds by size</h2><div class=\"scroll\"><table id=\"atlas-kinds\"><thead><tr><th class=\"num\">cells</th><th class=\"num\">regions</th><th class=\"num\">integers</th><th class=\"num\">zeros</th><th class=\"num\">fractions</th><th class=\"num\">nimbers</th><th class=\"num\">ups/downs</th><th class=\"num\">tiny/miny</th><th class=\"num\">other infinitesimal</th><th class=\"num\">number + infinitesimal</th><th class=\"num\">switches</th><th class=\"num\">other hot</th><th>hottest</th></tr></thead><tbody>");
     for (cells, k) in &r.by_size {
@@ -253,7 +282,7 @@ other infinitesimals (both stops 0), a number plus an infinitesimal, hot switche
         get("value"),
         get("kind"),
         get("min_temperature"),
-        m.get("max_cells").map_or(r.max_cells.to_string(), |s| escape(s.trim()))
+        m.get("max_cells").map_or(data.all.to_string(), |s| escape(s.trim()))
     );
     if let Some(f) = found {
         s.push_str(&f);
@@ -286,20 +315,20 @@ pub(crate) async fn page_handler(State(state): State<AppState>, p: Params) -> Re
         Ok(p) => p,
         Err(e) => return PageError(e).into_response(),
     };
-    let Some((dir, cells)) = present else {
+    let Some((dir, all)) = present else {
         let body = format!(
             "{head}<div class=\"card\" id=\"atlas-missing\"><p>No atlas is built yet. Build one with</p>\
 <pre class=\"mono\">partizan atlas build --max-cells 13</pre><p>(every Domineering region to 13 cells, a few seconds; 18 cells were built here with <code>--shard</code>; shapes reach 21). \
 It is written to <code>$PARTIZAN_ATLAS</code>, else <code>partizan/atlas</code> in the data directory; restart nothing, reload this page. \
-This site reads at most {ATLAS_CELLS} cells of it.</p></div>"
+This site loads at most {ATLAS_CELLS} cells of it for its tables; finds reach every size through the level index files.</p></div>"
         );
         return Html(page("Atlas", "atlas", &body)).into_response();
     };
-    let data = match load(&state, dir, cells).await {
+    let data = match load(&state, dir, all).await {
         Ok(d) => d,
         Err(e) => return PageError(e).into_response(),
     };
-    let found = match query(&m, cells).and_then(|q| q.map(|q| find(&data, &q)).transpose()) {
+    let found = match query(&m, all).and_then(|q| q.map(|q| find(&data, &q)).transpose()) {
         Ok(None) => None,
         Ok(Some(ans)) => Some(format!(
             "<p id=\"atlas-found\">{} regions match{}.</p>{}",
@@ -343,6 +372,7 @@ mod tests {
             store: store.clone(),
             atlas,
             report,
+            all: 6,
         };
         // The 1x2 vertical domino region is 1: some region up to 6 cells is 1.
         let q = Query {
@@ -386,5 +416,65 @@ mod tests {
             ..q
         };
         assert!(matches!(find(&data, &bad), Err(WebError::BadParam { .. })));
+    }
+
+    /// A directory holding more sizes than the site loads: the tables stop
+    /// at the loaded ones, finds past them come from the index files alone
+    /// (the same answers as the whole atlas), and a 503 says why when an
+    /// index is missing.
+    #[test]
+    fn finds_past_the_loaded_sizes_read_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = DirStore::new(dir.path());
+        let mut cfg = AtlasConfig::new(8);
+        cfg.threads = 1;
+        Atlas::build(&cfg, &mut store).unwrap();
+        let whole = Atlas::load(&mut store, 8).unwrap();
+        let atlas = Atlas::load(&mut store, 5).unwrap();
+        let report = atlas.report(HOTTEST);
+        let data = AtlasData {
+            store: store.clone(),
+            atlas,
+            report,
+            all: 8,
+        };
+        let html = render(&data, &HashMap::new(), None);
+        assert!(html.contains("holds 8 cells"), "{html}");
+        assert_eq!(data.report.by_size.len(), 5, "the tables: the loaded sizes");
+        for value in ["0", "*", "^", "{1|-1}"] {
+            for max in [4, 5, 7, 8] {
+                let q = Query {
+                    value: Some(value.into()),
+                    min_temperature: None,
+                    kind: None,
+                    max_cells: Some(max),
+                    limit: 7,
+                };
+                let (a, b) = (find(&data, &q).unwrap(), whole.query(&q).unwrap());
+                assert_eq!(
+                    (a.total, a.regions),
+                    (b.total, b.regions),
+                    "{value} to {max}"
+                );
+            }
+        }
+        std::fs::remove_file(dir.path().join("level-07.index.pzal")).unwrap();
+        let q = Query {
+            value: Some("*".into()),
+            min_temperature: None,
+            kind: None,
+            max_cells: Some(8),
+            limit: 7,
+        };
+        match find(&data, &q) {
+            Err(WebError::Unavailable(why)) => assert!(why.contains("atlas index"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        // within the loaded sizes the loaded atlas still answers
+        let q = Query {
+            max_cells: Some(5),
+            ..q
+        };
+        assert!(find(&data, &q).is_ok());
     }
 }

@@ -1341,38 +1341,67 @@ impl Builder {
                 // buckets beside the new
                 self.table.reserve(cells, total as usize);
             }
-            let mut check = CatalogueCheck::new(cells);
-            let mut batch: Vec<Shape> = Vec::with_capacity(CHECK_BATCH);
             let mut top_value = 0u32;
             let mut at = 0u64;
             let (table, pool, stop) = (&mut self.table, self.pool.as_ref(), &self.stop);
-            let mut each = |s: Shape, v: u32| -> Result<(), AtlasError> {
-                batch.push(s);
-                if batch.len() == CHECK_BATCH {
-                    check.run(&batch, pool)?;
-                    batch.clear();
-                    if stop.load(Ordering::Relaxed) {
-                        return Err(AtlasError::Interrupted);
+            // A pipeline: this thread decodes the file (and keeps the
+            // parents), a second checks each batch of shapes against the
+            // catalogue and puts it in the table, so the two overlap.
+            let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<Shape>, Vec<u32>)>(4);
+            let values = std::thread::scope(|scope| {
+                let checker = scope.spawn(move || -> Result<(), AtlasError> {
+                    let mut check = CatalogueCheck::new(cells);
+                    for (shapes, vals) in rx {
+                        check.run(&shapes, pool)?;
+                        for (&s, &v) in shapes.iter().zip(&vals) {
+                            table.insert(s, v);
+                        }
                     }
+                    check.finish()
+                });
+                let batch = || (Vec::with_capacity(CHECK_BATCH), Vec::new());
+                let (mut shapes, mut vals): (Vec<Shape>, Vec<u32>) = batch();
+                let mut each = |s: Shape, v: u32| -> Result<(), AtlasError> {
+                    shapes.push(s);
+                    if into_table {
+                        vals.push(v);
+                    } else if (lo..hi).contains(&at) {
+                        parents.push(s);
+                    }
+                    top_value = top_value.max(v);
+                    at += 1;
+                    if shapes.len() == CHECK_BATCH {
+                        let (s2, v2) = batch();
+                        let full = (
+                            std::mem::replace(&mut shapes, s2),
+                            std::mem::replace(&mut vals, v2),
+                        );
+                        // a closed channel: the checker stopped, and says why
+                        if tx.send(full).is_err() || stop.load(Ordering::Relaxed) {
+                            return Err(AtlasError::Interrupted);
+                        }
+                    }
+                    Ok(())
+                };
+                let streamed = store.stream_level(cells, base, &mut each);
+                let last = (std::mem::take(&mut shapes), std::mem::take(&mut vals));
+                if streamed.is_ok() {
+                    // an error here is the checker's, reported below
+                    let _ = tx.send(last);
                 }
-                top_value = top_value.max(v);
-                if into_table {
-                    table.insert(s, v);
-                } else if (lo..hi).contains(&at) {
-                    parents.push(s);
+                drop(tx);
+                let checked = checker
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                match (streamed, checked) {
+                    (Err(AtlasError::Interrupted), Err(e)) | (Ok(_), Err(e)) => Err(e),
+                    (streamed, _) => streamed,
                 }
-                at += 1;
-                Ok(())
-            };
-            let values =
-                store
-                    .stream_level(cells, base, &mut each)?
-                    .ok_or_else(|| AtlasError::Corrupt {
-                        path: format!("level {cells}"),
-                        detail: "removed while the build read the levels".into(),
-                    })?;
-            check.run(&batch, pool)?;
-            check.finish()?;
+            })?
+            .ok_or_else(|| AtlasError::Corrupt {
+                path: format!("level {cells}"),
+                detail: "removed while the build read the levels".into(),
+            })?;
             let new_values = values.len() as u64;
             if at > 0 && u64::from(top_value) >= u64::from(base) + new_values {
                 return Err(AtlasError::Corrupt {

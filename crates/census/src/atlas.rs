@@ -1359,8 +1359,8 @@ impl Builder {
                     }
                     check.finish()
                 });
-                let batch = || (Vec::with_capacity(CHECK_BATCH), Vec::new());
-                let (mut shapes, mut vals): (Vec<Shape>, Vec<u32>) = batch();
+                let mut shapes: Vec<Shape> = Vec::with_capacity(CHECK_BATCH);
+                let mut vals: Vec<u32> = Vec::new();
                 let mut each = |s: Shape, v: u32| -> Result<(), AtlasError> {
                     shapes.push(s);
                     if into_table {
@@ -1371,10 +1371,9 @@ impl Builder {
                     top_value = top_value.max(v);
                     at += 1;
                     if shapes.len() == CHECK_BATCH {
-                        let (s2, v2) = batch();
                         let full = (
-                            std::mem::replace(&mut shapes, s2),
-                            std::mem::replace(&mut vals, v2),
+                            std::mem::replace(&mut shapes, Vec::with_capacity(CHECK_BATCH)),
+                            std::mem::take(&mut vals),
                         );
                         // a closed channel: the checker stopped, and says why
                         if tx.send(full).is_err() || stop.load(Ordering::Relaxed) {

@@ -1664,8 +1664,8 @@ impl DirStore {
     /// in 24). Each level is checked as it streams (sizes, order, value
     /// indices, negatives, its checksum at the end) and believed only when
     /// its shapes are the catalogue (connected, canonical, increasing, as
-    /// many as A000105 counts); `threads` check the shapes. `progress`
-    /// hears each size as it starts.
+    /// many as A000105 counts; checked on rayon's pool, every core).
+    /// `progress` hears each size as it starts.
     pub fn report(
         &self,
         max_cells: Option<usize>,
@@ -1674,10 +1674,6 @@ impl DirStore {
     ) -> Result<AtlasReport, AtlasError> {
         const BATCH: usize = 1 << 16;
         let want = self.sizes_wanted(max_cells)?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads.max(1))
-            .build()
-            .ok();
         let mut values: Vec<StoredValue> = Vec::new();
         let mut tally = ReportTally::new(hottest);
         for cells in 1..=want {
@@ -1707,14 +1703,14 @@ impl DirStore {
             while let Some(e) = st.next()? {
                 batch.push(e.0);
                 if batch.len() == BATCH {
-                    check.run(&batch, pool.as_ref())?;
+                    check.run(&batch, None)?;
                     batch.clear();
                 }
                 tally.entry(&values, cells, e);
                 classes += 1;
             }
             st.finish()?;
-            check.run(&batch, pool.as_ref())?;
+            check.run(&batch, None)?;
             check.finish()?;
             tally.end_size(cells, classes);
         }

@@ -332,8 +332,7 @@ fn streamed_report(
     long: &crate::Long,
 ) -> Result<partizan_census::AtlasReport> {
     let path = atlas_dir(dir)?;
-    let mut store = DirStore::new(&path);
-    store.threads(std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let store = DirStore::new(&path);
     let watch = long.watch(format!("atlas report of {}", path.display()), "", None);
     let counter = watch.counter();
     let report = store.report(max_cells, hottest, &mut |c| {

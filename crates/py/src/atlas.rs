@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use partizan_census::atlas::{Atlas, AtlasConfig, AtlasError, AtlasStore, Query};
+use partizan_census::atlas::{Atlas, AtlasConfig, AtlasError, Query};
 use partizan_census::DirStore;
 use partizan_report::process::resident_bytes;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyValueError};
@@ -207,9 +207,7 @@ pub fn atlas_summary<'py>(
     let report = py
         .detach(|| {
             // the levels streamed: memory is the values, not the entries
-            let mut store = DirStore::new(&path);
-            store.threads(std::thread::available_parallelism().map_or(1, |n| n.get()));
-            store.report(max_cells, hottest, &mut |_| {})
+            DirStore::new(&path).report(max_cells, hottest, &mut |_| {})
         })
         .map_err(atlas_error)?;
     to_py(py, &report.to_json().map_err(atlas_error)?)

@@ -46,6 +46,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::catalogue::{Catalogue, FREE_POLYOMINOES};
+use crate::encoding_index::EncodingIndex;
 use crate::shape::{split_mask, Group, Shape, ShapeMap, Sym};
 
 /// Why an atlas could not be built, loaded or queried.
@@ -820,13 +821,18 @@ impl Table {
 struct Builder {
     table: Table,
     values: Vec<StoredValue>,
-    index: HashMap<Box<[u8]>, u32>,
+    /// Encoding → index of `values` (and, while a level is interned, of
+    /// its fresh values), the encodings read from the values.
+    index: EncodingIndex,
     master: Arena,
     levels: Vec<Vec<(Shape, u32)>>,
     /// The build's threads, for growth.
     pool: Option<rayon::ThreadPool>,
     /// Raised to stop the build between chunks ([`Atlas::build_until`]).
     stop: Arc<AtomicBool>,
+    /// Print new values' notation (a shard task's file holds none, and
+    /// its atlas is not queried: rows print a value without one).
+    notation: bool,
 }
 
 impl Builder {
@@ -834,11 +840,12 @@ impl Builder {
         Builder {
             table: Table::default(),
             values: Vec::new(),
-            index: HashMap::new(),
+            index: EncodingIndex::default(),
             master: Arena::new(),
             levels: Vec::new(),
             pool: None,
             stop: Arc::default(),
+            notation: true,
         }
     }
 
@@ -909,8 +916,14 @@ impl Builder {
 
     fn adopt_values(&mut self, values: Vec<StoredValue>) {
         for v in values {
-            self.index
-                .insert(v.encoding.clone(), self.values.len() as u32);
+            let all = &self.values;
+            if self
+                .index
+                .find(&v.encoding, |i| &all[i as usize].encoding)
+                .is_none()
+            {
+                self.index.file(&v.encoding, all.len() as u32);
+            }
             self.values.push(v);
         }
     }
@@ -959,9 +972,11 @@ impl Builder {
         let base = self.values.len() as u32;
         let interner = Interner {
             index: &mut self.index,
+            below: &self.values,
             master: &mut self.master,
             base,
             fresh: Vec::new(),
+            notation: self.notation,
         };
         let (entries, fresh) = value_level(
             workers,
@@ -980,16 +995,29 @@ impl Builder {
 /// shape order) gets the next index from `base` on, with its facts, and
 /// its negative the one after (unless known).
 struct Interner<'a> {
-    index: &'a mut HashMap<Box<[u8]>, u32>,
+    index: &'a mut EncodingIndex,
+    /// The values interned before, `base` of them.
+    below: &'a [StoredValue],
     master: &'a mut Arena,
     base: u32,
     fresh: Vec<StoredValue>,
+    /// Print each new value's notation (a shard task's file holds none).
+    notation: bool,
 }
 
 impl Interner<'_> {
+    /// The index of `enc`, if interned.
+    fn find(&self, enc: &[u8]) -> Option<u32> {
+        let (below, base, fresh) = (self.below, self.base, &self.fresh);
+        self.index.find(enc, |i| match i.checked_sub(base) {
+            None => &below[i as usize].encoding,
+            Some(k) => &fresh[k as usize].encoding,
+        })
+    }
+
     /// Intern an encoding (and its negative); returns its index.
     fn intern(&mut self, enc: Box<[u8]>) -> Result<u32, AtlasError> {
-        if let Some(&i) = self.index.get(&enc) {
+        if let Some(i) = self.find(&enc) {
             return Ok(i);
         }
         // the master arena only decodes new values for their facts and
@@ -1004,21 +1032,21 @@ impl Interner<'_> {
             .master
             .decode(&enc)
             .map_err(|source| AtlasError::Decode { index: i, source })?;
-        let facts = facts_of(self.master, g, i, true)?;
-        self.index.insert(enc.clone(), i);
+        let facts = facts_of(self.master, g, i, self.notation)?;
+        self.index.file(&enc, i);
         self.fresh.push(StoredValue {
             encoding: enc,
             facts,
         });
         let n = self.master.neg(g);
         let neg_enc: Box<[u8]> = self.master.encode(n).into_boxed_slice();
-        let j = match self.index.get(&neg_enc) {
-            Some(&j) => j,
+        let j = match self.find(&neg_enc) {
+            Some(j) => j,
             None => {
                 let j = self.base + self.fresh.len() as u32;
-                let mut facts = facts_of(self.master, n, j, true)?;
+                let mut facts = facts_of(self.master, n, j, self.notation)?;
                 facts.neg = i;
-                self.index.insert(neg_enc.clone(), j);
+                self.index.file(&neg_enc, j);
                 self.fresh.push(StoredValue {
                     encoding: neg_enc,
                     facts,
@@ -1607,6 +1635,7 @@ impl Atlas {
         let mut parts_done = 0usize;
         let mut b = Builder::new();
         b.stop = stop;
+        b.notation = config.shard.is_none();
         // growth runs on rayon: on `threads` of them, not every core (a
         // pool that cannot start leaves it on rayon's global pool)
         b.pool = rayon::ThreadPoolBuilder::new()

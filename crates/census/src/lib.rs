@@ -35,6 +35,7 @@ pub mod boards;
 pub mod catalogue;
 pub mod census;
 pub mod empty_regions;
+mod encoding_index;
 pub mod readings;
 pub mod report;
 pub mod rng;

@@ -8,11 +8,9 @@
 //! indices into the pool; the values take their final indices, in order of
 //! first appearance in the merged level, as the first pass meets them.
 
-use std::collections::HashMap;
-use std::hash::BuildHasher;
-
 use super::{DirStore, FactsMaker, LeanValue, LevelWriter, ShardStream, SummaryBuilder};
 use crate::atlas::{AtlasError, StoredValue};
+use crate::encoding_index::EncodingIndex;
 use crate::shape::Shape;
 
 /// What a merge made.
@@ -206,11 +204,8 @@ struct Pool<'a> {
     base: u32,
     /// The pooled values, their `neg` an id.
     values: Vec<LeanValue>,
-    hasher: std::hash::RandomState,
-    /// Hash of an encoding → the id of the first value with that hash.
-    ids: HashMap<u64, u32>,
-    /// Encodings whose hash an earlier value took, by encoding.
-    clash: HashMap<Box<[u8]>, u32>,
+    /// Encoding → id, below and pooled.
+    ids: EncodingIndex,
 }
 
 impl<'a> Pool<'a> {
@@ -221,41 +216,22 @@ impl<'a> Pool<'a> {
             below,
             base: below.len() as u32,
             values: Vec::new(),
-            hasher: std::hash::RandomState::new(),
-            ids: HashMap::with_capacity(below.len() * 3),
-            clash: HashMap::new(),
+            ids: EncodingIndex::with_capacity(below.len() * 3),
         };
         for (i, v) in below.iter().enumerate() {
             if pool.find(&v.encoding).is_none() {
-                pool.file(&v.encoding, i as u32);
+                pool.ids.file(&v.encoding, i as u32);
             }
         }
         pool
     }
 
-    fn encoding(&self, id: u32) -> &[u8] {
-        match id.checked_sub(self.base) {
-            None => &self.below[id as usize].encoding,
-            Some(i) => &self.values[i as usize].encoding,
-        }
-    }
-
     fn find(&self, enc: &[u8]) -> Option<u32> {
-        match self.ids.get(&self.hasher.hash_one(enc)) {
-            None => None,
-            Some(&id) if self.encoding(id) == enc => Some(id),
-            Some(_) => self.clash.get(enc).copied(),
-        }
-    }
-
-    /// Record that `enc` is value `id` (not yet found).
-    fn file(&mut self, enc: &[u8], id: u32) {
-        let h = self.hasher.hash_one(enc);
-        if let std::collections::hash_map::Entry::Vacant(e) = self.ids.entry(h) {
-            e.insert(id);
-        } else {
-            self.clash.insert(enc.into(), id);
-        }
+        let (below, base, values) = (self.below, self.base, &self.values);
+        self.ids.find(enc, |id| match id.checked_sub(base) {
+            None => &below[id as usize].encoding,
+            Some(i) => &values[i as usize].encoding,
+        })
     }
 
     /// Shard `k`'s values: the id of each (a value already pooled or below
@@ -270,7 +246,7 @@ impl<'a> Pool<'a> {
                 continue;
             }
             let id = base + self.values.len() as u32;
-            self.file(&lv.encoding, id);
+            self.ids.file(&lv.encoding, id);
             self.values.push(lv);
             fresh.push(id);
             map.push(id);

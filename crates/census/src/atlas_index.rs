@@ -333,6 +333,12 @@ pub(crate) fn write_index(
     vals.sort_unstable();
     let mut vdir: Vec<(u32, u64, u64, u64, u64)> = Vec::with_capacity(vals.len());
     for run in batches(&vals, |v| vcount[v].0, batch) {
+        if let &[only] = run {
+            // one value (perhaps heavier than the batch): streamed
+            let at = stream_list(&mut w, replay, cells, |_, v| (v == only).then_some(None))?;
+            vdir.push((only, vcount[&only].0, vcount[&only].1, at.0, at.1));
+            continue;
+        }
         let (lo, hi) = (run[0], run[run.len() - 1]);
         let mut got: Vec<(u32, Shape)> = Vec::new();
         replay(&mut |s, v| {
@@ -363,6 +369,20 @@ pub(crate) fn write_index(
     let ids: Vec<u32> = (0..classes.len() as u32).collect();
     let mut cdir: Vec<(ClassKey, u64, u64, u64, u64)> = Vec::with_capacity(classes.len());
     for run in batches(&ids, |&c| ccount[&classes[c as usize]].1, batch) {
+        if let &[only] = run {
+            // one class (perhaps heavier than the batch): streamed
+            let at = stream_list(&mut w, replay, cells, |s, v| {
+                let neg = all[v as usize].facts.neg;
+                let c1 = cid[&class_of(v)];
+                let hit =
+                    c1 == only || (class_regions(s, v, neg).1 == 2 && cid[&class_of(neg)] == only);
+                hit.then_some(Some(v))
+            })?;
+            let c = classes[only as usize];
+            let (regions, entries) = ccount[&c];
+            cdir.push((c, regions, entries, at.0, at.1));
+            continue;
+        }
         let (lo, hi) = (run[0], run[run.len() - 1]);
         let mut got: Vec<(u32, Shape, u32)> = Vec::new();
         replay(&mut |s, v| {
@@ -432,8 +452,44 @@ pub(crate) fn write_index(
     w.finish(&h.encode())
 }
 
+/// Bytes of a streamed list held before they are written.
+const STREAM_FLUSH: usize = 1 << 16;
+
+/// Write one group or list straight from a replay of the level, holding
+/// none of its entries: those that `pick` takes (with `Some(value)` to
+/// spell the value too), in the replay's catalogue order (checked: the
+/// deltas need it). Returns where the list starts and its bytes.
+fn stream_list(
+    w: &mut PagedWriter,
+    replay: &mut Replay<'_>,
+    cells: usize,
+    mut pick: impl FnMut(Shape, u32) -> Option<Option<u32>>,
+) -> Result<(u64, u64), AtlasError> {
+    let start = w.pos();
+    let mut lw = ListWriter::default();
+    replay(&mut |s, v| {
+        let Some(listed) = pick(s, v) else {
+            return Ok(());
+        };
+        if lw.prev.is_some_and(|q| q >= s) {
+            return Err(AtlasError::Corrupt {
+                path: format!("level {cells}"),
+                detail: format!("entries out of catalogue order at {s}"),
+            });
+        }
+        lw.entry(s, listed);
+        if lw.buf.len() >= STREAM_FLUSH {
+            w.put(&lw.buf)?;
+            lw.buf.clear();
+        }
+        Ok(())
+    })?;
+    w.put(&lw.buf)?;
+    Ok((start, w.pos() - start))
+}
+
 /// Consecutive runs of `items` whose weights sum to at most `batch` (a
-/// single heavier item makes a run of its own).
+/// single heavier item makes a run of its own, which is streamed).
 fn batches<T>(items: &[T], weight: impl Fn(&T) -> u64, batch: usize) -> Vec<&[T]> {
     let mut out = Vec::new();
     let (mut start, mut sum) = (0, 0u64);
@@ -1189,5 +1245,19 @@ mod tests {
             files.push(std::fs::read(&path).unwrap());
         }
         assert!(files.windows(2).all(|w| w[0] == w[1]));
+        // at batch 1 every group and list is streamed from the replay,
+        // which must then come in catalogue order: two entries of one
+        // value swapped are refused, not written as a wrong index
+        let v = entries[entries.len() / 2].1;
+        let mut same = entries.iter().enumerate().filter(|e| e.1 .1 == v);
+        let (i, j) = (same.next().unwrap().0, same.next().unwrap().0);
+        let mut swapped = entries.clone();
+        swapped.swap(i, j);
+        let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
+            swapped.iter().try_for_each(|&(s, v)| f(s, v))
+        };
+        let path = dir.path().join("ix-swapped");
+        let err = write_index(&path, 8, base, atlas.values(), tail, &mut replay, 1).unwrap_err();
+        assert!(err.to_string().contains("catalogue order"), "{err}");
     }
 }

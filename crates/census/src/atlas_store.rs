@@ -82,7 +82,7 @@ use crate::atlas_index::{
 use crate::shape::Shape;
 
 mod merge;
-pub use merge::{MergeStep, Merged};
+pub use merge::{MergeStep, Merged, VERIFY_PER_SHARD};
 
 const MAGIC: &[u8; 8] = b"PZATLAS1";
 const SUM_MAGIC: &[u8; 8] = b"PZATSUM1";

@@ -220,6 +220,11 @@ pub struct MergeArgs {
     /// How many shards it was cut into.
     #[arg(long)]
     pub shards: usize,
+    /// Classes of each shard, drawn at random, valued again by the board
+    /// engine before anything is written (a shard is another process's
+    /// word); one that disagrees stops the merge. 0: none.
+    #[arg(long, value_name = "N", default_value_t = partizan_census::atlas_store::VERIFY_PER_SHARD)]
+    pub verify: usize,
     #[command(flatten)]
     pub dir: DirArg,
 }
@@ -414,25 +419,26 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
                 None,
             );
             let counter = watch.counter();
-            let level = DirStore::new(&path).merge_shards_with(a.cells, a.shards, &mut |p| {
-                counter.note(if p.total > 0 {
-                    format!("{} ({} of {})", p.step, p.done, p.total)
-                } else {
-                    p.step.to_string()
+            let level =
+                DirStore::new(&path).merge_shards_with(a.cells, a.shards, a.verify, &mut |p| {
+                    counter.note(if p.total > 0 {
+                        format!("{} ({} of {})", p.step, p.done, p.total)
+                    } else {
+                        p.step.to_string()
+                    });
                 });
-            });
             drop(watch);
             let level = level?;
             if json_out {
                 println!(
                     "{}",
                     json!({ "cells": level.cells, "classes": level.classes,
-                            "new_values": level.new_values })
+                            "new_values": level.new_values, "verified": level.verified })
                 );
             } else {
                 println!(
-                    "merged {} shards: {} classes of {} cells, {} new values",
-                    a.shards, level.classes, level.cells, level.new_values
+                    "merged {} shards: {} classes of {} cells, {} new values; {} sampled classes valued again by the board engine, all agreeing",
+                    a.shards, level.classes, level.cells, level.new_values, level.verified
                 );
             }
         }

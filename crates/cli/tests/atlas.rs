@@ -180,6 +180,8 @@ fn shards_then_merge() {
         &["atlas", "merge", "--cells", "9", "--shards", "2", "--json"],
     );
     assert_eq!(m["classes"], 1285);
+    // 64 classes of each of the 2 shards valued again by the board engine
+    assert_eq!(m["verified"], 128);
     let r = json(d, &["atlas", "report", "--json"]);
     assert_eq!(r["max_cells"], 9);
     fails(

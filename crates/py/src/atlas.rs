@@ -130,22 +130,28 @@ pub fn atlas_build<'py>(
 /// Combine the `shards` shard files of size `cells` in `dir` into its level
 /// (and its summary and index), streaming, as `partizan atlas merge`: every
 /// shard file is checked (checksum, sizes, the classes disjoint) as it is
-/// read. Returns `{"cells", "classes", "new_values"}`. The GIL is released.
+/// read, and `verify` classes of each, drawn at random, are valued again by
+/// the board engine before anything is written (one that disagrees is an
+/// error). Returns `{"cells", "classes", "new_values", "verified"}`. The
+/// GIL is released.
 #[pyfunction]
-#[pyo3(signature = (cells, shards, dir=None))]
+#[pyo3(signature = (cells, shards, dir=None, verify=partizan_census::atlas_store::VERIFY_PER_SHARD))]
 pub fn atlas_merge<'py>(
     py: Python<'py>,
     cells: usize,
     shards: usize,
     dir: Option<PathBuf>,
+    verify: usize,
 ) -> PyResult<Bound<'py, PyAny>> {
     let path = atlas_dir(dir)?;
     let m = py
-        .detach(move || DirStore::new(&path).merge_shards(cells, shards))
+        .detach(move || DirStore::new(&path).merge_shards_with(cells, shards, verify, &mut |_| {}))
         .map_err(atlas_error)?;
     to_py(
         py,
-        &json!({ "cells": m.cells, "classes": m.classes, "new_values": m.new_values }).to_string(),
+        &json!({ "cells": m.cells, "classes": m.classes, "new_values": m.new_values,
+                 "verified": m.verified })
+        .to_string(),
     )
 }
 

@@ -56,6 +56,9 @@ def test_three_shards_on_two_workers_give_the_level_of_one_build(tmp_path):
         )
         assert len(workers) == 2
     assert got["merged"]["classes"] == 4655  # A000105(10)
+    # the workers' word checked: 64 random classes of each shard valued
+    # again by the board engine before the merge wrote anything
+    assert got["merged"]["verified"] == 64 * shards
     assert sum(s["classes"] for s in got["shards"]) == 4655
     assert [s["shard"] for s in got["shards"]] == [0, 1, 2]
     assert not any(s["skipped"] for s in got["shards"])

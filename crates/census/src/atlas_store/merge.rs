@@ -11,6 +11,7 @@
 use super::{DirStore, FactsMaker, LeanValue, LevelWriter, ShardStream, SummaryBuilder};
 use crate::atlas::{AtlasError, StoredValue};
 use crate::encoding_index::EncodingIndex;
+use crate::rng::SplitMix64;
 use crate::shape::Shape;
 
 /// What a merge made.
@@ -22,7 +23,14 @@ pub struct Merged {
     pub classes: u64,
     /// Values the level introduced.
     pub new_values: u64,
+    /// Classes sampled from the shards and valued again by the board
+    /// engine before anything was written, all agreeing.
+    pub verified: u64,
 }
+
+/// Classes of each shard that a merge values again by default
+/// ([`DirStore::merge_shards`]).
+pub const VERIFY_PER_SHARD: usize = 64;
 
 /// Where a merge is, for a progress display: `done` of `total` units
 /// (shards while pooling, entries in the passes; 0 of 0 where nothing is
@@ -41,9 +49,10 @@ pub struct MergeStep {
 const EVERY: u64 = 1 << 20;
 
 impl DirStore {
-    /// [`DirStore::merge_shards`] without progress.
+    /// [`DirStore::merge_shards_with`] without progress, checking
+    /// [`VERIFY_PER_SHARD`] classes of each shard.
     pub fn merge_shards(&mut self, cells: usize, count: usize) -> Result<Merged, AtlasError> {
-        self.merge_shards_with(cells, count, &mut |_| {})
+        self.merge_shards_with(cells, count, VERIFY_PER_SHARD, &mut |_| {})
     }
 
     /// Combine the `count` shard files of size `cells` into the level file
@@ -59,10 +68,20 @@ impl DirStore {
     /// summary's groups, not the entries; the summary and the level's head
     /// are written as they are produced. The shard files are kept.
     /// `progress` hears where it is, now and then.
+    ///
+    /// A shard is another process's word (a cluster worker's, perhaps), so
+    /// before anything is written `verify` classes of each shard, drawn at
+    /// random with a seed the shards' writers cannot know, are valued again
+    /// by the board engine (the solve crate's general solver on the games
+    /// crate's Domineering: none of the atlas's own valuing), and one that
+    /// disagrees with its shard is an error naming the shard and the class.
+    /// A sample, not a proof: a shard with a fraction `f` of its entries
+    /// wrong passes with probability about `(1 - f)^verify`.
     pub fn merge_shards_with(
         &mut self,
         cells: usize,
         count: usize,
+        verify: usize,
         progress: &mut dyn FnMut(MergeStep),
     ) -> Result<Merged, AtlasError> {
         if count == 0 {
@@ -92,12 +111,17 @@ impl DirStore {
         let mut order: Vec<(u32, u32)> = Vec::new();
         let mut summary = SummaryBuilder::default();
         let mut total = 0u64;
+        let seed = std::hash::BuildHasher::hash_one(&std::hash::RandomState::new(), cells);
+        let mut samples: Vec<Sample> = (0..count)
+            .map(|k| Sample::new(verify, seed ^ k as u64))
+            .collect();
         kway_merge(&mut streams, |k, s, v| {
             let p = if v < base {
                 v
             } else {
                 remap[k][(v - base) as usize]
             };
+            samples[k].offer(s, p);
             let g = if p < base {
                 p
             } else {
@@ -118,6 +142,9 @@ impl DirStore {
         for st in streams {
             st.finish()?;
         }
+        say("valuing sampled classes again", 0, 0);
+        let verified = check_samples(&samples, &|p| pool.encoding(p))?;
+        drop(samples);
         for m in &mut remap {
             for p in m.iter_mut().filter(|p| **p >= base) {
                 *p = fin[(*p - base) as usize];
@@ -178,6 +205,7 @@ impl DirStore {
             cells,
             classes: total,
             new_values,
+            verified,
         })
     }
 
@@ -224,6 +252,14 @@ impl<'a> Pool<'a> {
             }
         }
         pool
+    }
+
+    /// The encoding of pooled or below value `id`.
+    fn encoding(&self, id: u32) -> &[u8] {
+        match id.checked_sub(self.base) {
+            None => &self.below[id as usize].encoding,
+            Some(i) => &self.values[i as usize].encoding,
+        }
     }
 
     fn find(&self, enc: &[u8]) -> Option<u32> {
@@ -289,6 +325,88 @@ impl<'a> Pool<'a> {
         order[(g - base) as usize].1 = ng;
         g
     }
+}
+
+/// A uniform sample of one shard's entries (reservoir sampling): each
+/// class with the pool id of the value its shard gives it.
+struct Sample {
+    want: usize,
+    seen: u64,
+    rng: SplitMix64,
+    picked: Vec<(Shape, u32)>,
+}
+
+impl Sample {
+    fn new(want: usize, seed: u64) -> Sample {
+        Sample {
+            want,
+            seen: 0,
+            rng: SplitMix64::new(seed),
+            picked: Vec::with_capacity(want.min(1 << 16)),
+        }
+    }
+
+    fn offer(&mut self, s: Shape, id: u32) {
+        if self.want == 0 {
+            return;
+        }
+        self.seen += 1;
+        if self.picked.len() < self.want {
+            self.picked.push((s, id));
+        } else {
+            let j = self.rng.below(self.seen);
+            if let Some(slot) = self.picked.get_mut(j as usize) {
+                *slot = (s, id);
+            }
+        }
+    }
+}
+
+/// Value every sampled class again with the board engine (on rayon's
+/// threads, a solver each) and compare with the value its shard gave it
+/// (`encoding(id)`); the classes checked, or the first disagreement.
+fn check_samples<'e>(
+    samples: &[Sample],
+    encoding: &(dyn Fn(u32) -> &'e [u8] + Sync),
+) -> Result<u64, AtlasError> {
+    use partizan_solve::{Savings, Solver};
+    use rayon::prelude::*;
+    let all: Vec<(usize, Shape, u32)> = samples
+        .iter()
+        .enumerate()
+        .flat_map(|(k, sm)| sm.picked.iter().map(move |&(s, id)| (k, s, id)))
+        .collect();
+    let engine_err =
+        |e: &dyn std::fmt::Display| AtlasError::Shards(format!("the board engine: {e}"));
+    all.par_iter()
+        .map_init(
+            || {
+                (
+                    Solver::new(&partizan_games::Domineering, Savings::ALL),
+                    partizan_core::Arena::new(),
+                )
+            },
+            |(solver, arena), &(k, s, id)| {
+                let solver = solver.as_mut().map_err(|e| engine_err(e))?;
+                let board = s.to_board();
+                let g = solver.value(arena, &board).map_err(|e| engine_err(&e))?;
+                let said = arena.decode(encoding(id)).ok();
+                if said == Some(g) {
+                    return Ok(());
+                }
+                let said = said.map_or_else(
+                    || "a value that does not decode".to_string(),
+                    |h| arena.display(h),
+                );
+                Err(AtlasError::Shards(format!(
+                    "shard {k}: class {} is {said} in the shard, {} by the board engine",
+                    s.to_text(),
+                    arena.display(g)
+                )))
+            },
+        )
+        .collect::<Result<Vec<()>, AtlasError>>()?;
+    Ok(all.len() as u64)
 }
 
 /// Merge sorted shard streams in catalogue order, calling `f(shard, shape,

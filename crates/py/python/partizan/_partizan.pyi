@@ -381,8 +381,11 @@ def atlas_merge(
     cells: int,
     shards: int,
     dir: Optional[Union[str, PathLike]] = None,
+    verify: int = 64,
 ) -> Dict[str, Any]:
-    """Merge the shard files of one size into its level: {cells, classes, new_values}."""
+    """Merge the shard files of one size into its level, `verify` random classes
+    of each shard valued again by the board engine first: {cells, classes,
+    new_values, verified}."""
 
 def atlas_find(
     value: Optional[str] = None,

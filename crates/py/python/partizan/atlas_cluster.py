@@ -10,8 +10,11 @@ workers of a ``distributed.Client``:
    and together the whole level), a shard whose file is already there
    skipped, so a rerun after any failure does only what is missing;
 3. one task that merges the shard files into the level, its summary and
-   its index by streaming (every shard file checked as it is read) and
-   removes the shard files.
+   its index by streaming (every shard file checked as it is read, and 64
+   classes of each, drawn at random, valued again by the board engine
+   before anything is written: a worker that lies about values is caught
+   with a probability that grows with how much it lies) and removes the
+   shard files.
 
 ``dir`` must be a directory every worker reads and writes (a shared file
 system); the client itself never reads it. A worker killed in the middle

@@ -11,8 +11,8 @@ use std::collections::HashMap;
 use std::hash::BuildHasher;
 
 /// Encoding → id, the encodings held by the owner, not by the index.
-/// `S` hashes the encodings (a constant hash in the tests, which need
-/// clashes that 64-bit hashes of real encodings almost never give).
+/// `S` hashes the encodings (in the tests, a hash under which half the
+/// encodings clash: 64-bit hashes of real encodings almost never do).
 #[derive(Default)]
 pub(crate) struct EncodingIndex<S = std::hash::RandomState> {
     hasher: S,

@@ -263,11 +263,7 @@ impl<'a> Pool<'a> {
     }
 
     fn find(&self, enc: &[u8]) -> Option<u32> {
-        let (below, base, values) = (self.below, self.base, &self.values);
-        self.ids.find(enc, |id| match id.checked_sub(base) {
-            None => &below[id as usize].encoding,
-            Some(i) => &values[i as usize].encoding,
-        })
+        self.ids.find(enc, |id| self.encoding(id))
     }
 
     /// Shard `k`'s values: the id of each (a value already pooled or below

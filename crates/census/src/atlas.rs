@@ -93,6 +93,17 @@ pub enum AtlasError {
         /// What was wrong.
         detail: String,
     },
+    /// A level or summary file without a seal of the user's key, or not
+    /// the file its seal names: written elsewhere, by an older partizan or
+    /// by hand, so not believed ([`crate::DirStore::adopt`] checks one and
+    /// seals it).
+    #[error("{path} is not believed: {why}; `partizan atlas seal` checks it and seals it with your key, or build it again")]
+    Unsealed {
+        /// The file.
+        path: String,
+        /// Why not.
+        why: String,
+    },
     /// Reading or writing a level failed.
     #[error("{path}: {source}")]
     Io {

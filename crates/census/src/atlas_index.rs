@@ -10,11 +10,17 @@
 //! few pages per level, whatever the level's size.
 //!
 //! File layout (version [`INDEX_VERSION`], little-endian): a sequence of
-//! pages of [`PAGE`] bytes, each `PAGE - 8` bytes of payload and an FNV-1a
-//! checksum of (the level file's checksum, the page number, the payload),
-//! so every page is checked as it is read, and a page of another level's
-//! index (or of an index of this level before it was rebuilt) does not
-//! check. The payloads, end to end, hold:
+//! pages of [`PAGE`] bytes, each `PAGE - 8` bytes of payload and a tag: the
+//! first 8 bytes of a keyed BLAKE3 MAC under the user's key
+//! ([`partizan_seal::user_key`]) of (the level file's checksum, the page
+//! number, the payload), so every page is checked as it is read, a page of
+//! another level's index (or of an index of this level before it was
+//! rebuilt) does not check, and neither does an index edited by hand or
+//! made with another user's key, whatever checksums were computed again
+//! (version 1 had an FNV-1a checksum there, which a forger can compute: it
+//! is passed over, and `partizan atlas index` or `atlas seal` writes it
+//! again). An index is this user's cache: two users' indexes of one level
+//! differ in their tags. The payloads, end to end, hold:
 //!
 //! ```text
 //! values    n x { u64 encoding offset, u32 length, u32 negative's index,
@@ -62,7 +68,7 @@ pub const PAGE: usize = 4096;
 const PAYLOAD: usize = PAGE - 8;
 const MAGIC: &[u8; 8] = b"PZATIDX1";
 /// The index file format version.
-pub const INDEX_VERSION: u32 = 1;
+pub const INDEX_VERSION: u32 = 2;
 /// Entries gathered in memory at once while an index is written (a larger
 /// level is read again for each batch of values or classes).
 pub const INDEX_BATCH: usize = 1 << 25;
@@ -116,12 +122,23 @@ pub(crate) fn level_tail(path: &Path) -> Result<Option<LevelTail>, AtlasError> {
     }))
 }
 
-fn page_sum(salt: u64, page: u64, payload: &[u8]) -> u64 {
-    let mut h = Fnv::new();
-    h.update(&salt.to_le_bytes());
-    h.update(&page.to_le_bytes());
-    h.update(payload);
-    h.0
+/// What a page's tag is keyed by: the user's key and the level file's
+/// checksum.
+#[derive(Clone, Copy)]
+pub(crate) struct PageKey {
+    pub(crate) key: &'static partizan_seal::Key,
+    pub(crate) level: u64,
+}
+
+const PAGE_DOMAIN: &str = "partizan atlas index page 2";
+
+fn page_tag(k: PageKey, page: u64, payload: &[u8]) -> u64 {
+    let mut m = k.key.mac(PAGE_DOMAIN);
+    m.update(&k.level.to_le_bytes())
+        .update(&page.to_le_bytes())
+        .update(payload);
+    let tag = m.finish();
+    u64::from_le_bytes(tag[..8].try_into().expect("8 bytes"))
 }
 
 /// Writes payload bytes as checksummed pages, to a temporary name renamed
@@ -130,13 +147,13 @@ struct PagedWriter {
     file: std::io::BufWriter<std::fs::File>,
     page: Vec<u8>,
     pages: u64,
-    salt: u64,
+    salt: PageKey,
     tmp: PathBuf,
     path: PathBuf,
 }
 
 impl PagedWriter {
-    fn create(path: &Path, salt: u64) -> Result<PagedWriter, AtlasError> {
+    fn create(path: &Path, salt: PageKey) -> Result<PagedWriter, AtlasError> {
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         let file = std::fs::File::create(&tmp).map_err(|e| io_err(&tmp, e))?;
         Ok(PagedWriter {
@@ -169,7 +186,7 @@ impl PagedWriter {
     fn emit(&mut self) -> Result<(), AtlasError> {
         use std::io::Write;
         self.page.resize(PAYLOAD, 0);
-        let sum = page_sum(self.salt, self.pages, &self.page);
+        let sum = page_tag(self.salt, self.pages, &self.page);
         self.page.extend_from_slice(&sum.to_le_bytes());
         self.file
             .write_all(&self.page)
@@ -251,8 +268,10 @@ pub(crate) type Replay<'a> =
 /// `all` is every value to this level, for the negatives, kinds and
 /// temperatures of old values) tied to the level file's `tail`. `batch`
 /// bounds the entries held at once.
+#[allow(clippy::too_many_arguments)] // each is one fact about the index
 pub(crate) fn write_index(
     path: &Path,
+    key: &'static partizan_seal::Key,
     cells: usize,
     base: u32,
     all: &[StoredValue],
@@ -293,7 +312,13 @@ pub(crate) fn write_index(
         }
         Ok(())
     })?;
-    let mut w = PagedWriter::create(path, tail.sum)?;
+    let mut w = PagedWriter::create(
+        path,
+        PageKey {
+            key,
+            level: tail.sum,
+        },
+    )?;
     // values, encodings, hashes
     let new = &all[base as usize..];
     let values_off = w.pos();
@@ -610,7 +635,7 @@ struct ListRef {
 pub(crate) struct LevelIndex {
     file: std::fs::File,
     path: String,
-    salt: u64,
+    salt: PageKey,
     h: Header,
     cache: HashMap<u64, Box<[u8]>>,
 }
@@ -621,6 +646,7 @@ impl LevelIndex {
     /// believed) when missing, stale, damaged or inconsistent.
     pub(crate) fn open(
         path: &Path,
+        key: &'static partizan_seal::Key,
         cells: usize,
         base: u32,
         tail: LevelTail,
@@ -640,14 +666,26 @@ impl LevelIndex {
         let mut ix = LevelIndex {
             file,
             path: name.clone(),
-            salt: tail.sum,
+            salt: PageKey {
+                key,
+                level: tail.sum,
+            },
             h: Header::default(),
             cache: HashMap::new(),
         };
         let last = len / PAGE as u64 - 1;
-        let page = ix
-            .page(last)
-            .map_err(|_| format!("{name} does not belong to its level file (stale or damaged)"))?;
+        // an index of another format says so (its tag is not this one's)
+        let mut raw = vec![0u8; PAYLOAD];
+        if std::os::unix::fs::FileExt::read_exact_at(&ix.file, &mut raw, last * PAGE as u64).is_ok()
+        {
+            match Header::decode(&raw) {
+                Err(e) if e.contains("version") => return Err(format!("{name}: {e}")),
+                _ => {}
+            }
+        }
+        let page = ix.page(last).map_err(|_| {
+            format!("{name} does not belong to its level file or to your key (stale, damaged, another user's or edited)")
+        })?;
         let h = Header::decode(page).map_err(|e| format!("{name}: {e}"))?;
         if h.tail != tail {
             return Err(format!("{name} was made for another level file"));
@@ -710,7 +748,7 @@ impl LevelIndex {
                 .map_err(|e| self.bad(&format!("read page {k}: {e}")))?;
             let sum = u64::from_le_bytes(b[PAYLOAD..].try_into().expect("8 bytes"));
             b.truncate(PAYLOAD);
-            if page_sum(self.salt, k, &b) != sum {
+            if page_tag(self.salt, k, &b) != sum {
                 return Err(self.bad(&format!("page {k}: checksum mismatch")));
             }
             self.cache.insert(k, b.into());
@@ -974,6 +1012,7 @@ impl IndexSet {
     /// name the files of size `c`); the reason when one is not believed.
     pub(crate) fn open(
         max: usize,
+        key: &'static partizan_seal::Key,
         index: impl Fn(usize) -> PathBuf,
         level: impl Fn(usize) -> PathBuf,
     ) -> Result<IndexSet, String> {
@@ -983,7 +1022,7 @@ impl IndexSet {
             let tail = level_tail(&level(c))
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("{} is missing", level(c).display()))?;
-            let ix = LevelIndex::open(&index(c), c, base, tail)?;
+            let ix = LevelIndex::open(&index(c), key, c, base, tail)?;
             base = ix.range().1;
             levels.push(ix);
         }
@@ -1173,6 +1212,8 @@ mod tests {
     use super::*;
     use crate::atlas::{Atlas, AtlasConfig, NoStore};
 
+    static TEST_KEY: partizan_seal::Key = partizan_seal::Key::from_bytes([0x11; 32]);
+
     fn hex(b: &[u8]) -> String {
         b.iter().map(|x| format!("{x:02x}")).collect()
     }
@@ -1196,14 +1237,24 @@ mod tests {
         let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
             entries.iter().try_for_each(|&(s, v)| f(s, v))
         };
-        write_index(&path, 4, base, atlas.values(), tail, &mut replay, 2).unwrap();
+        write_index(
+            &path,
+            &TEST_KEY,
+            4,
+            base,
+            atlas.values(),
+            tail,
+            &mut replay,
+            2,
+        )
+        .unwrap();
         let b = std::fs::read(&path).unwrap();
         assert_eq!(b.len(), 2 * PAGE);
-        // the header page: magic, version 1, 4 cells, values from 4, 7 new,
+        // the header page: magic, version 2, 4 cells, values from 4, 7 new,
         // the level's length and checksum, the sections
         assert_eq!(
             hex(&b[PAGE..PAGE + 104]),
-            "505a41544944583101000000040000000400000007000000d204000000000000\
+            "505a41544944583102000000040000000400000007000000d204000000000000\
              efcdab896745230100000000000000003b010000000000008b01000000000000\
              0c020000000000000500000000000000c0020000000000000500000000000000\
              f103000000000000"
@@ -1215,12 +1266,13 @@ mod tests {
             "000000000000000008000000050000000000000000000000000000000000000000\
              ffffffffffffffff00000000"
         );
-        // every byte: the checksums of both pages, and FNV-1a of the file
-        assert_eq!(hex(&b[PAGE - 8..PAGE]), "5972956f7c91dd77");
-        assert_eq!(hex(&b[2 * PAGE - 8..]), "b50299947a4ee3a3");
+        // every byte: the tags of both pages (under the test key), and FNV-1a
+        // of the file
+        assert_eq!(hex(&b[PAGE - 8..PAGE]), "aff37d0a41a24ca4");
+        assert_eq!(hex(&b[2 * PAGE - 8..]), "9938fce0a58bce36");
         let mut h = Fnv::new();
         h.update(&b);
-        assert_eq!(format!("{:016x}", h.0), "f2533c9518e1ef90");
+        assert_eq!(format!("{:016x}", h.0), "a681523c20c6c750");
     }
 
     /// The batch size (entries held at a time, the level read again per
@@ -1241,7 +1293,17 @@ mod tests {
         let mut files = Vec::new();
         for batch in [1, 3, 50, 369, INDEX_BATCH] {
             let path = dir.path().join(format!("ix-{batch}"));
-            write_index(&path, 8, base, atlas.values(), tail, &mut replay, batch).unwrap();
+            write_index(
+                &path,
+                &TEST_KEY,
+                8,
+                base,
+                atlas.values(),
+                tail,
+                &mut replay,
+                batch,
+            )
+            .unwrap();
             files.push(std::fs::read(&path).unwrap());
         }
         assert!(files.windows(2).all(|w| w[0] == w[1]));
@@ -1257,7 +1319,17 @@ mod tests {
             swapped.iter().try_for_each(|&(s, v)| f(s, v))
         };
         let path = dir.path().join("ix-swapped");
-        let err = write_index(&path, 8, base, atlas.values(), tail, &mut replay, 1).unwrap_err();
+        let err = write_index(
+            &path,
+            &TEST_KEY,
+            8,
+            base,
+            atlas.values(),
+            tail,
+            &mut replay,
+            1,
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("catalogue order"), "{err}");
     }
 }

@@ -81,8 +81,13 @@ use crate::atlas_index::{
 };
 use crate::shape::Shape;
 
+mod adopt;
 mod merge;
+mod seal;
+
+pub use adopt::Adopted;
 pub use merge::{MergeStep, Merged, VERIFY_PER_SHARD};
+use seal::{read_seal, seal_of, write_seal, Hashing, Sealed};
 
 const MAGIC: &[u8; 8] = b"PZATLAS1";
 const SUM_MAGIC: &[u8; 8] = b"PZATSUM1";
@@ -507,12 +512,13 @@ impl LevelWriter {
     /// `base`), with `entries` entries to come.
     fn create(
         path: &Path,
+        key: &'static partizan_seal::Key,
         cells: usize,
         base: u32,
         values: &[StoredValue],
         entries: u64,
     ) -> Result<LevelWriter, AtlasError> {
-        let mut out = SummedFile::create(path)?;
+        let mut out = SummedFile::create(path, key)?;
         level_head_to(&mut out, cells, None, base, values, entries)?;
         Ok(LevelWriter { out, left: entries })
     }
@@ -629,6 +635,10 @@ struct SummedFile {
     file: std::io::BufWriter<std::fs::File>,
     buf: Vec<u8>,
     sum: Fnv,
+    /// The file hashed as it passes, for its seal.
+    hash: blake3::Hasher,
+    len: u64,
+    key: &'static partizan_seal::Key,
     tmp: PathBuf,
     path: PathBuf,
 }
@@ -636,7 +646,7 @@ struct SummedFile {
 impl SummedFile {
     const FLUSH: usize = 1 << 20;
 
-    fn create(path: &Path) -> Result<SummedFile, AtlasError> {
+    fn create(path: &Path, key: &'static partizan_seal::Key) -> Result<SummedFile, AtlasError> {
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| io_err(path, e))?;
@@ -646,6 +656,9 @@ impl SummedFile {
             file: std::io::BufWriter::new(file),
             buf: Vec::with_capacity(Self::FLUSH + 4096),
             sum: Fnv::new(),
+            hash: blake3::Hasher::new(),
+            len: 0,
+            key,
             tmp,
             path: path.to_path_buf(),
         })
@@ -654,6 +667,8 @@ impl SummedFile {
     fn flush_buf(&mut self) -> Result<(), AtlasError> {
         use std::io::Write;
         self.sum.update(&self.buf);
+        self.hash.update(&self.buf);
+        self.len += self.buf.len() as u64;
         self.file
             .write_all(&self.buf)
             .map_err(|e| io_err(&self.tmp, e))?;
@@ -661,15 +676,18 @@ impl SummedFile {
         Ok(())
     }
 
-    /// Append the sum and put the file in place.
+    /// Append the sum, seal the file and put it in place (the seal
+    /// first: a kill between the two leaves no file unsealed).
     fn finish(mut self) -> Result<(), AtlasError> {
-        use std::io::Write;
         self.flush_buf()?;
         let sum = self.sum.0;
         put_u64(&mut self.buf, sum);
-        self.file
-            .write_all(&self.buf)
-            .map_err(|e| io_err(&self.tmp, e))?;
+        self.flush_buf()?;
+        let sealed = Sealed {
+            len: self.len,
+            hash: *self.hash.finalize().as_bytes(),
+        };
+        write_seal(self.key, &self.path, &sealed)?;
         commit_file(self.file, &self.tmp, &self.path)
     }
 }
@@ -741,11 +759,12 @@ impl SummaryBuilder {
     fn write(
         &self,
         path: &Path,
+        key: &'static partizan_seal::Key,
         cells: usize,
         base: u32,
         values: &[StoredValue],
     ) -> Result<(), AtlasError> {
-        let mut out = SummedFile::create(path)?;
+        let mut out = SummedFile::create(path, key)?;
         self.emit(&mut out, cells, base, values)?;
         out.finish()
     }
@@ -863,7 +882,7 @@ impl Src for Reader<'_> {
 
 /// A file read front to back through a buffer, summed as it passes.
 struct StreamSrc {
-    file: std::io::BufReader<std::fs::File>,
+    file: std::io::BufReader<Hashing<std::fs::File>>,
     buf: Vec<u8>,
     sum: Fnv,
     at: u64,
@@ -900,6 +919,8 @@ impl Src for StreamSrc {
 /// [`ShardStream::finish`].
 struct ShardStream {
     src: StreamSrc,
+    /// What the file's seal names, when it must have one (a level).
+    sealed: Option<Sealed>,
     cells: usize,
     code: EntryCode,
     values: Vec<LeanValue>,
@@ -917,29 +938,35 @@ impl ShardStream {
         base: u32,
     ) -> Result<Option<ShardStream>, AtlasError> {
         Ok(
-            ShardStream::open_with_values(path, cells, shard, base)?.map(|(mut st, values)| {
-                st.values = values.into_lean();
-                st
-            }),
+            ShardStream::open_with_values(path, cells, shard, base, None)?.map(
+                |(mut st, values)| {
+                    st.values = values.into_lean();
+                    st
+                },
+            ),
         )
     }
 
     /// [`ShardStream::open`] with the values as the file holds them (a
-    /// level's with their facts), handed back apart.
+    /// level's with their facts), handed back apart; with `sealed_by`, the
+    /// file must have a seal of that key naming its bytes (checked at
+    /// [`ShardStream::finish`]).
     fn open_with_values(
         path: &Path,
         cells: usize,
         shard: Option<(usize, usize)>,
         base: u32,
+        sealed_by: Option<&partizan_seal::Key>,
     ) -> Result<Option<(ShardStream, HeadValues)>, AtlasError> {
         let file = match std::fs::File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(io_err(path, e)),
         };
+        let sealed = sealed_by.map(|k| read_seal(k, path)).transpose()?;
         let len = file.metadata().map_err(|e| io_err(path, e))?.len();
         let mut src = StreamSrc {
-            file: std::io::BufReader::with_capacity(1 << 20, file),
+            file: std::io::BufReader::with_capacity(1 << 20, Hashing::new(file)),
             buf: Vec::new(),
             sum: Fnv::new(),
             at: 0,
@@ -957,6 +984,7 @@ impl ShardStream {
         Ok(Some((
             ShardStream {
                 src,
+                sealed,
                 cells,
                 code,
                 values: Vec::new(),
@@ -987,8 +1015,21 @@ impl ShardStream {
         Ok(Some((s, v)))
     }
 
-    /// After the last entry: the checksum and the end of the file.
-    fn finish(mut self) -> Result<(), AtlasError> {
+    /// After the last entry: the checksum, the end of the file and, for a
+    /// file opened as sealed, its seal.
+    fn finish(self) -> Result<(), AtlasError> {
+        let want = self.sealed;
+        let path = PathBuf::from(&self.src.path);
+        let got = self.finish_hashed()?;
+        match want {
+            Some(w) => seal::check(&path, &w, &got),
+            None => Ok(()),
+        }
+    }
+
+    /// [`ShardStream::finish`] without the seal: the length and hash of
+    /// the bytes read, for a seal.
+    fn finish_hashed(mut self) -> Result<Sealed, AtlasError> {
         use std::io::Read;
         if self.left != 0 || self.src.at + 8 != self.src.len {
             return Err(self.src.bad("trailing bytes"));
@@ -1004,7 +1045,7 @@ impl ShardStream {
                 detail: "checksum mismatch".into(),
             });
         }
-        Ok(())
+        Ok(self.src.file.get_ref().sealed())
     }
 }
 
@@ -1013,11 +1054,13 @@ impl ShardStream {
 /// when there is no file.
 fn stream_level_file(
     path: &Path,
+    key: &partizan_seal::Key,
     cells: usize,
     base: u32,
     each: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>,
 ) -> Result<Option<HeadValues>, AtlasError> {
-    let Some((mut st, values)) = ShardStream::open_with_values(path, cells, None, base)? else {
+    let Some((mut st, values)) = ShardStream::open_with_values(path, cells, None, base, Some(key))?
+    else {
         return Ok(None);
     };
     while let Some((s, v)) = st.next()? {
@@ -1329,6 +1372,9 @@ pub struct DirStore {
     /// Threads a build may use for the store's own work (two or more: a
     /// level's index is built beside its summary and level files).
     threads: usize,
+    /// The key that seals what this store writes and must have sealed
+    /// every level and summary it reads (see [`seal`]): the user's.
+    key: &'static partizan_seal::Key,
 }
 
 impl DirStore {
@@ -1339,7 +1385,15 @@ impl DirStore {
             dir: dir.into(),
             building: true,
             threads: 1,
+            key: &partizan_seal::user_key().key,
         }
+    }
+
+    /// This store reading and sealing with `key` instead of the user's
+    /// (another user's or machine's store, as tests make it).
+    #[must_use]
+    pub fn with_key(self, key: &'static partizan_seal::Key) -> DirStore {
+        DirStore { key, ..self }
     }
 
     /// The default atlas directory: `$PARTIZAN_ATLAS`, else `partizan/atlas`
@@ -1379,19 +1433,41 @@ impl DirStore {
         }
     }
 
-    fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), AtlasError> {
+    /// Write `bytes` to `path`, with its seal (a level, summary or part)
+    /// or without (a shard file, perhaps read on another machine: the
+    /// merge samples it).
+    fn write(&self, path: &Path, bytes: &[u8], sealed: bool) -> Result<(), AtlasError> {
         use std::io::Write;
         let io = |source| AtlasError::Io {
             path: path.display().to_string(),
             source,
         };
         std::fs::create_dir_all(&self.dir).map_err(io)?;
+        // the seal first: a kill between the two leaves no file unsealed
+        if sealed {
+            write_seal(self.key, path, &seal_of(bytes))?;
+        }
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         let mut f = std::fs::File::create(&tmp).map_err(io)?;
         f.write_all(bytes).map_err(io)?;
         f.sync_all().map_err(io)?;
         drop(f);
         std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// `bytes`, read from the level, summary or part file `path`, are the
+    /// ones its seal under this store's key names.
+    fn check_sealed(&self, path: &Path, bytes: &[u8]) -> Result<(), AtlasError> {
+        seal::check(path, &read_seal(self.key, path)?, &seal_of(bytes))
+    }
+
+    /// Seal the file at `path`, as it is on disk, with this store's key, as
+    /// if this store had written it: for a caller that wrote it by other
+    /// means and answers for it (tests forging what a holder of the key
+    /// could). A directory from elsewhere is adopted with
+    /// [`DirStore::adopt`], which checks before it seals.
+    pub fn seal_as_written(&self, path: &Path) -> Result<(), AtlasError> {
+        write_seal(self.key, path, &seal::seal_of_file(path)?)
     }
 
     fn read(
@@ -1421,6 +1497,9 @@ impl DirStore {
             }
         };
         let mut level = decode_unprinted(&bytes, &path.display().to_string(), cells, shard, base)?;
+        if shard.is_none() {
+            self.check_sealed(path, &bytes)?;
+        }
         if self.building {
             print_values(&mut level.values, base)?;
         }
@@ -1448,7 +1527,7 @@ impl DirStore {
             want: cells,
         })?;
         let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
-            stream_level_file(&path, cells, base, f)?
+            stream_level_file(&path, self.key, cells, base, f)?
                 .map(|_| ())
                 .ok_or(AtlasError::NotBuilt {
                     have: cells - 1,
@@ -1457,6 +1536,7 @@ impl DirStore {
         };
         write_index(
             &self.index_path(cells),
+            self.key,
             cells,
             base,
             all,
@@ -1487,6 +1567,7 @@ impl DirStore {
         };
         write_index(
             &self.index_path(level.cells),
+            self.key,
             level.cells,
             level.value_base,
             all,
@@ -1503,7 +1584,7 @@ impl DirStore {
         let tail = level_tail(&self.path(cells, None))
             .map_err(|e| e.to_string())?
             .ok_or_else(|| format!("level {cells} is missing"))?;
-        let mut ix = LevelIndex::open(&self.index_path(cells), cells, base, tail)?;
+        let mut ix = LevelIndex::open(&self.index_path(cells), self.key, cells, base, tail)?;
         if every_page {
             ix.check_pages().map_err(|e| e.to_string())?;
         }
@@ -1572,7 +1653,9 @@ impl DirStore {
                 })
             }
         };
-        decode_summary(&bytes, &path.display().to_string(), cells, base).map(Some)
+        let sum = decode_summary(&bytes, &path.display().to_string(), cells, base)?;
+        self.check_sealed(&path, &bytes)?;
+        Ok(Some(sum))
     }
 
     /// Answer a query from the summary files alone (values and, per value,
@@ -1680,12 +1763,13 @@ impl DirStore {
             progress(cells);
             let base = values.len() as u32;
             let path = self.path(cells, None);
-            let (mut st, head) = ShardStream::open_with_values(&path, cells, None, base)?.ok_or(
-                AtlasError::NotBuilt {
-                    have: cells - 1,
-                    want,
-                },
-            )?;
+            let (mut st, head) =
+                ShardStream::open_with_values(&path, cells, None, base, Some(self.key))?.ok_or(
+                    AtlasError::NotBuilt {
+                        have: cells - 1,
+                        want,
+                    },
+                )?;
             values.extend(head.into_full(base)?);
             // a value's negative is interned with it: never beyond its level
             if let Some(bad) = values[base as usize..]
@@ -1784,7 +1868,12 @@ impl DirStore {
         filter: &ValueFilter,
         max: usize,
     ) -> Result<QueryAnswer, String> {
-        let mut set = IndexSet::open(max, |c| self.index_path(c), |c| self.path(c, None))?;
+        let mut set = IndexSet::open(
+            max,
+            self.key,
+            |c| self.index_path(c),
+            |c| self.path(c, None),
+        )?;
         set.query(q, filter, max).map_err(|e| e.to_string())
     }
 
@@ -1838,7 +1927,7 @@ impl AtlasStore for DirStore {
                 let mut all = self.values_below(cells)?;
                 all.extend(l.values.iter().cloned());
                 if no_summary {
-                    self.write(&self.summary_path(cells), &encode_summary(l, &all))?;
+                    self.write(&self.summary_path(cells), &encode_summary(l, &all), true)?;
                 }
                 if no_index {
                     self.index_from_level(l, &all, None)?;
@@ -1863,8 +1952,8 @@ impl AtlasStore for DirStore {
         // summary first: a kill between the two leaves no level without
         // its summary (the level is then recomputed)
         let files = || -> Result<(), AtlasError> {
-            self.write(&sum, &encode_summary(level, &all))?;
-            self.write(&path, &bytes)
+            self.write(&sum, &encode_summary(level, &all), true)?;
+            self.write(&path, &bytes, true)
         };
         if self.threads < 2 {
             files()?;
@@ -1906,14 +1995,14 @@ impl AtlasStore for DirStore {
         value_base: u32,
         each: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>,
     ) -> Result<Option<Vec<StoredValue>>, AtlasError> {
-        stream_level_file(&self.path(cells, None), cells, value_base, each)?
+        stream_level_file(&self.path(cells, None), self.key, cells, value_base, each)?
             .map(|values| values.into_full(value_base))
             .transpose()
     }
 
     fn save_shard(&mut self, level: &Level, index: usize, count: usize) -> Result<(), AtlasError> {
         let path = self.path(level.cells, Some((index, count)));
-        self.write(&path, &encode_shard(level, (index, count)))
+        self.write(&path, &encode_shard(level, (index, count)), false)
     }
 
     /// A part has the layout of a shard file (kind 1, its index and count)
@@ -1926,12 +2015,18 @@ impl AtlasStore for DirStore {
         count: usize,
     ) -> Result<Option<Level>, AtlasError> {
         let path = self.part_path(cells, index, count);
-        self.read_at(&path, cells, Some((index, count)), value_base)
+        let part = self.read_at(&path, cells, Some((index, count)), value_base)?;
+        // a part this store did not seal is valued again, not believed
+        let bytes = || std::fs::read(&path).map_err(|e| io_err(&path, e));
+        match part {
+            Some(p) if self.check_sealed(&path, &bytes()?).is_ok() => Ok(Some(p)),
+            _ => Ok(None),
+        }
     }
 
     fn save_part(&mut self, part: &Level, index: usize, count: usize) -> Result<(), AtlasError> {
         let path = self.part_path(part.cells, index, count);
-        self.write(&path, &encode_shard(part, (index, count)))
+        self.write(&path, &encode_shard(part, (index, count)), true)
     }
 
     fn load_shard(
@@ -1962,8 +2057,10 @@ impl DirStore {
         name: impl Fn(usize) -> PathBuf,
         count: usize,
     ) -> Result<(), AtlasError> {
-        for k in 0..count {
-            let path = name(k);
+        for path in (0..count).flat_map(|k| {
+            let p = name(k);
+            [seal::seal_path(&p), p]
+        }) {
             match std::fs::remove_file(&path) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -2197,6 +2294,14 @@ mod tests {
         Atlas::build(&AtlasConfig::new(6), &mut store).unwrap();
         std::fs::write(dir.path().join("level-06.pzal"), &v1).unwrap();
         std::fs::write(dir.path().join("level-06.summary.pzal"), &s1).unwrap();
+        // files not written by this store are not believed until adopted
+        let err = Atlas::load(&mut store, 6).unwrap_err();
+        assert!(matches!(err, AtlasError::Unsealed { .. }), "{err}");
+        let adopted = store.adopt(None, 200, &mut |_| {}).unwrap();
+        assert_eq!(adopted.len(), 6);
+        assert!(adopted[..5].iter().all(|a| a.was_sealed));
+        // all of level 6's 35 classes valued again by the board engine
+        assert_eq!((adopted[5].was_sealed, adopted[5].verified), (false, 35));
         // a build's store prints every notation on loading; a reader's
         // (load_atlas) prints those it lists
         let loaded = Atlas::load(&mut store, 6).unwrap();

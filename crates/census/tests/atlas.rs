@@ -734,7 +734,12 @@ fn a_build_stopped_inside_a_level_resumes_to_the_same_atlas() {
     };
     assert_eq!(
         parts(dir.path()),
-        ["level-10.part-0-of-16.pzal", "level-10.part-1-of-16.pzal"]
+        [
+            "level-10.part-0-of-16.pzal",
+            "level-10.part-0-of-16.pzal.seal",
+            "level-10.part-1-of-16.pzal",
+            "level-10.part-1-of-16.pzal.seal"
+        ]
     );
     // a rerun takes the two parts from the store and computes the rest
     let resumed = Atlas::build(
@@ -786,6 +791,42 @@ fn a_build_stopped_inside_a_level_resumes_to_the_same_atlas() {
     assert!(
         err.contains("part-0-of-4") && err.contains("checksum"),
         "{err}"
+    );
+    // a part with a value forged, its checksum right but not the file its
+    // seal names, is valued again, not believed: the level comes out right
+    // (the damaged part above first made again by the build)
+    std::fs::remove_file(&p).unwrap();
+    let eleven = |budget| AtlasConfig {
+        max_cells: 11,
+        part_size: 5000,
+        part_budget: budget,
+        ..cfg
+    };
+    let _ = Atlas::build(&eleven(Some(1)), &mut store);
+    let base = store.load_atlas(Some(10)).unwrap().values().len() as u32;
+    let part = partizan_census::atlas_store::decode_level(
+        &std::fs::read(&p).unwrap(),
+        "part",
+        11,
+        Some((0, 4)),
+        base,
+    );
+    let mut part = part.unwrap();
+    let (first, second) = (part.entries[0].1, part.entries[1].1);
+    assert_ne!(first, second, "two classes of different values to swap");
+    part.entries[0].1 = second;
+    std::fs::write(
+        &p,
+        partizan_census::atlas_store::encode_shard(&part, (0, 4)),
+    )
+    .unwrap();
+    Atlas::build(&eleven(None), &mut store).unwrap();
+    let whole11 = tempfile::tempdir().unwrap();
+    Atlas::build(&AtlasConfig::new(11), &mut DirStore::new(whole11.path())).unwrap();
+    let level11 = |d: &std::path::Path| std::fs::read(d.join("level-11.pzal")).unwrap();
+    assert!(
+        level11(dir.path()) == level11(whole11.path()),
+        "level 11 as the build without parts"
     );
 }
 
@@ -988,7 +1029,12 @@ fn a_build_stopped_by_its_caller_resumes_to_the_same_atlas() {
     names.sort();
     assert_eq!(
         names,
-        ["level-10.part-0-of-4.pzal", "level-10.part-1-of-4.pzal"]
+        [
+            "level-10.part-0-of-4.pzal",
+            "level-10.part-0-of-4.pzal.seal",
+            "level-10.part-1-of-4.pzal",
+            "level-10.part-1-of-4.pzal.seal"
+        ]
     );
     let resumed = Atlas::build(&cfg, &mut DirStore::new(dir.path())).unwrap();
     assert_eq!(resumed.stats[9].per_thread.iter().sum::<u64>(), 4655 - 2400);

@@ -218,8 +218,8 @@ fn fuzz(cases: u32) -> (u32, u32) {
     let files = files_of(dir.path());
     assert_eq!(
         files.len(),
-        3 * CELLS,
-        "a level file, a summary and an index per size"
+        5 * CELLS,
+        "a level file, a summary, their seals and an index per size"
     );
     // the undamaged answers of the atlas to each size: a removed top level
     // leaves a smaller atlas (a level missing below the top is refused)

@@ -73,6 +73,10 @@ fn level_path(dir: &Path, cells: usize) -> std::path::PathBuf {
     dir.join(format!("level-{cells:02}.pzal"))
 }
 
+fn level_seal(dir: &Path, cells: usize) -> std::path::PathBuf {
+    dir.join(format!("level-{cells:02}.pzal.seal"))
+}
+
 /// A directory holding the sizes below `cells` (where shards of `cells` are
 /// built) and one holding the unsharded atlas to `cells` (what they must
 /// merge into).
@@ -201,6 +205,9 @@ fn forge(dir: &Path, cells: usize, base: u32, edit: impl FnOnce(&mut Vec<(Shape,
     edit(&mut level.entries);
     level.entries.sort_unstable();
     std::fs::write(&path, encode_level(&level, None)).unwrap();
+    // sealed as a holder of the key could (unsealed, the seal refuses it
+    // first: `streamed_report`), so that the catalogue check is what refuses
+    DirStore::new(dir).seal_as_written(&path).unwrap();
 }
 
 /// A disconnected shape of `cells` cells in canonical form (two cells
@@ -289,7 +296,9 @@ fn a_shard_task_refuses_levels_that_are_not_the_catalogue() {
         for (what, edit, says) in forgeries {
             let dir = tempfile::tempdir().unwrap();
             for c in 1..top {
-                std::fs::copy(level_path(good.path(), c), level_path(dir.path(), c)).unwrap();
+                for p in [level_path(good.path(), c), level_seal(good.path(), c)] {
+                    std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();
+                }
             }
             forge(dir.path(), cells, base(cells), |e| edit(e, cells));
             let err = Atlas::build(&shard_cfg(top, 1, n), &mut DirStore::new(dir.path()))

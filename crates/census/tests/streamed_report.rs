@@ -3,7 +3,7 @@
 //! memory), is the report of the atlas loaded whole, and refuses levels that
 //! are not the catalogue.
 
-use partizan_census::atlas::{Atlas, AtlasConfig};
+use partizan_census::atlas::{Atlas, AtlasConfig, AtlasError};
 use partizan_census::atlas_store::{decode_level, encode_level};
 use partizan_census::DirStore;
 
@@ -58,11 +58,28 @@ fn the_streamed_report_refuses_a_forged_or_damaged_level() {
     let mut level = decode_level(&good, "level 7", 7, None, base as u32).unwrap();
     level.entries.remove(10);
     std::fs::write(&path, encode_level(&level, None)).unwrap();
+    // not the file its seal names: refused by the seal
+    let err = DirStore::new(dir.path())
+        .report(None, 10, &mut |_| {})
+        .unwrap_err();
+    assert!(matches!(err, AtlasError::Unsealed { .. }), "{err}");
+    assert!(err.to_string().contains("level-07.pzal"), "{err}");
+    // sealed by a holder of the key: the catalogue check refuses it
+    DirStore::new(dir.path()).seal_as_written(&path).unwrap();
     let err = DirStore::new(dir.path())
         .report(None, 10, &mut |_| {})
         .unwrap_err()
         .to_string();
     assert!(err.contains("catalogue"), "{err}");
+    // a forgery without a seal is refused by adoption's checks too
+    std::fs::remove_file(dir.path().join("level-07.pzal.seal")).unwrap();
+    let err = DirStore::new(dir.path())
+        .adopt(None, 4, &mut |_| {})
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("catalogue"), "{err}");
+    assert!(!dir.path().join("level-07.pzal.seal").exists());
+    DirStore::new(dir.path()).seal_as_written(&path).unwrap();
     // a flipped bit: the checksum
     let mut bad = good.clone();
     let at = bad.len() / 2;
@@ -74,6 +91,12 @@ fn the_streamed_report_refuses_a_forged_or_damaged_level() {
         .to_string();
     assert!(err.contains("level-07"), "{err}");
     std::fs::write(&path, &good).unwrap();
+    // the good bytes under the forgery's seal: refused
+    let err = DirStore::new(dir.path())
+        .report(None, 10, &mut |_| {})
+        .unwrap_err();
+    assert!(matches!(err, AtlasError::Unsealed { .. }), "{err}");
+    DirStore::new(dir.path()).seal_as_written(&path).unwrap();
     assert!(DirStore::new(dir.path())
         .report(None, 10, &mut |_| {})
         .is_ok());

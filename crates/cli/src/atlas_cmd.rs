@@ -10,7 +10,13 @@
 //! partizan atlas report --max-cells 14 [--csv FILE]   # kinds by size, hottest, firsts
 //! partizan atlas find --value '*2' --max-cells 14     # or --min-temperature 3/2, --kind tiny
 //! partizan atlas index                                # index files for a directory built before them
+//! partizan atlas seal --dir DIR                       # check and seal levels from elsewhere
 //! ```
+//!
+//! Every level and summary file the atlas writes has a seal beside it
+//! (`NAME.seal`, a MAC under the user's key); a file without one, or not
+//! the file its seal names, is not believed. `atlas seal` adopts a
+//! directory built elsewhere or before seals.
 //!
 //! The directory is `--dir`, else `$PARTIZAN_ATLAS`, else `atlas` under the
 //! user's data directory (`$XDG_DATA_HOME/partizan` or
@@ -148,6 +154,26 @@ pub enum AtlasCmd {
     /// damaged one), for a directory built before indexes; a build and a
     /// merge write them as they go.
     Index(IndexArgs),
+    /// Check and seal with your key the levels it did not seal (built on
+    /// another machine, by another user, before seals, or edited): the
+    /// checks of a read, the catalogue, every value's facts and negative
+    /// derived again, a sample valued again by the board engine; the
+    /// summaries and indexes written again from the levels.
+    Seal(SealArgs),
+}
+
+/// Arguments of `partizan atlas seal`.
+#[derive(Args, Debug)]
+pub struct SealArgs {
+    /// Seal the levels up to this size (default: every level present).
+    #[arg(long)]
+    pub max_cells: Option<usize>,
+    /// Classes of each level, drawn at random, valued again by the board
+    /// engine; one that disagrees stops it, nothing of that level sealed.
+    #[arg(long, value_name = "N", default_value_t = partizan_census::atlas_store::VERIFY_PER_SHARD)]
+    pub verify: usize,
+    #[command(flatten)]
+    pub dir: DirArg,
 }
 
 /// Arguments of `partizan atlas index`.
@@ -474,6 +500,40 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
                     path.display(),
                     written.len(),
                     done.len() - written.len()
+                );
+            }
+        }
+        AtlasCmd::Seal(a) => {
+            let path = atlas_dir(&a.dir)?;
+            let t0 = Instant::now();
+            let watch = long.watch(format!("atlas seal of {}", path.display()), "", None);
+            let counter = watch.counter();
+            let done = DirStore::new(&path).adopt(a.max_cells, a.verify, &mut |c| {
+                counter.note(format!("level {c}"));
+            });
+            drop(watch);
+            let done = done.with_context(|| format!("atlas in {}", path.display()))?;
+            let secs = t0.elapsed().as_secs_f64();
+            let sealed: Vec<usize> = done
+                .iter()
+                .filter(|d| !d.was_sealed)
+                .map(|d| d.cells)
+                .collect();
+            let verified: u64 = done.iter().map(|d| d.verified).sum();
+            if json_out {
+                println!(
+                    "{}",
+                    json!({ "dir": path.display().to_string(), "sealed": sealed,
+                            "verified": verified, "levels": done, "seconds": secs })
+                );
+            } else {
+                println!(
+                    "{} levels in {}: {} checked and sealed with your key ({} sampled classes valued again by the board engine, all agreeing), {} sealed already ({secs:.2} s)",
+                    done.len(),
+                    path.display(),
+                    sealed.len(),
+                    verified,
+                    done.len() - sealed.len()
                 );
             }
         }

@@ -402,3 +402,79 @@ fn cluster_builds_refuse_what_they_cannot_do() {
         .collect();
     assert!(levels.is_empty(), "{levels:?}");
 }
+
+/// A directory built with another user's key is not believed until `atlas
+/// seal` has checked it; a level edited with its checksum computed again
+/// is refused even then, and adoption refuses it too.
+#[test]
+fn another_users_atlas_is_checked_and_sealed_before_it_is_believed() {
+    let dir = TempDir::new("seal");
+    let d = dir.path();
+    let with_key = |key: &str, args: &[&str]| {
+        support::output(
+            support::partizan()
+                .args(args)
+                .env("PARTIZAN_ATLAS", d.join("atlas"))
+                .env("PARTIZAN_STORE", d.join("store.redb"))
+                .env("PARTIZAN_KEY", d.join(key)),
+        )
+    };
+    let built = with_key(
+        "theirs.key",
+        &["atlas", "build", "--max-cells", "8", "--json"],
+    );
+    assert!(built.status.success());
+    let find = [
+        "atlas",
+        "find",
+        "--value",
+        "^",
+        "--max-cells",
+        "8",
+        "--json",
+    ];
+    let theirs = support::json_of(&find, &with_key("theirs.key", &find));
+    // another key: the levels are not believed, in one line, exit 2
+    let mine = with_key("mine.key", &find);
+    support::assert_fails(&find, &mine, "not believed");
+    let seal = ["atlas", "seal", "--verify", "5", "--json"];
+    let sealed = support::json_of(&seal, &with_key("mine.key", &seal));
+    assert_eq!(
+        sealed["sealed"],
+        serde_json::json!([1, 2, 3, 4, 5, 6, 7, 8])
+    );
+    // five classes of each size (fewer where a size has fewer)
+    assert_eq!(sealed["verified"], 1 + 1 + 2 + 5 * 5);
+    assert_eq!(
+        support::json_of(&find, &with_key("mine.key", &find))["total"],
+        theirs["total"]
+    );
+    // sealing again checks nothing again
+    let again = support::json_of(&seal, &with_key("mine.key", &seal));
+    assert_eq!(again["sealed"], serde_json::json!([]));
+    // a level forged (a value index moved, the checksum computed again):
+    // refused under the seal, and its adoption refused by the checks
+    let path = d.join("atlas").join("level-08.pzal");
+    let mut b = std::fs::read(&path).unwrap();
+    let n = b.len();
+    let at = n - 8 - 4;
+    b[at] = b[at].wrapping_add(1);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &x in &b[..n - 8] {
+        h ^= u64::from(x);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    b[n - 8..].copy_from_slice(&h.to_le_bytes());
+    std::fs::write(&path, &b).unwrap();
+    let stats = ["atlas", "report", "--max-cells", "8", "--json"];
+    support::assert_fails(
+        &stats,
+        &with_key("mine.key", &stats),
+        "changed since it was sealed",
+    );
+    std::fs::remove_file(d.join("atlas").join("level-08.pzal.seal")).unwrap();
+    // every class sampled, so the moved value is found whatever it became
+    let all = ["atlas", "seal", "--verify", "1000", "--json"];
+    support::assert_fails(&all, &with_key("mine.key", &all), "level-08");
+    assert!(!d.join("atlas").join("level-08.pzal.seal").exists());
+}

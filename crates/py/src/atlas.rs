@@ -25,9 +25,10 @@ fn atlas_dir(dir: Option<PathBuf>) -> PyResult<PathBuf> {
 /// Bad requests are `ValueError`, a broken or unreadable store `RuntimeError`.
 fn atlas_error(e: AtlasError) -> PyErr {
     match e {
-        AtlasError::Io { .. } | AtlasError::Corrupt { .. } | AtlasError::Json(_) => {
-            PyRuntimeError::new_err(format!("atlas: {e}"))
-        }
+        AtlasError::Io { .. }
+        | AtlasError::Corrupt { .. }
+        | AtlasError::Unsealed { .. }
+        | AtlasError::Json(_) => PyRuntimeError::new_err(format!("atlas: {e}")),
         _ => PyValueError::new_err(format!("atlas: {e}")),
     }
 }
@@ -155,6 +156,40 @@ pub fn atlas_merge<'py>(
     )
 }
 
+/// Check and seal with the user's key the levels of `dir` it did not seal
+/// (built on another machine, by another user, before seals, or edited),
+/// up to `max_cells` (default: every level present), as `partizan atlas
+/// seal`: the checks of a read, the catalogue, every value's facts and
+/// negative derived again, `verify` classes of each level valued again by
+/// the board engine; summaries and indexes written again. A level that
+/// fails is an error naming it. Returns `{"sealed": [sizes], "verified",
+/// "levels": [{"cells", "was_sealed", "classes", "new_values", "verified",
+/// "indexed"}]}`. The GIL is released.
+#[pyfunction]
+#[pyo3(signature = (max_cells=None, *, verify=partizan_census::atlas_store::VERIFY_PER_SHARD, dir=None))]
+pub fn atlas_seal<'py>(
+    py: Python<'py>,
+    max_cells: Option<usize>,
+    verify: usize,
+    dir: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let path = atlas_dir(dir)?;
+    let done = py
+        .detach(move || DirStore::new(&path).adopt(max_cells, verify, &mut |_| {}))
+        .map_err(atlas_error)?;
+    let sealed: Vec<usize> = done
+        .iter()
+        .filter(|d| !d.was_sealed)
+        .map(|d| d.cells)
+        .collect();
+    to_py(
+        py,
+        &json!({ "sealed": sealed, "verified": done.iter().map(|d| d.verified).sum::<u64>(),
+                 "levels": done })
+        .to_string(),
+    )
+}
+
 /// Regions of the atlas in `dir` with a given `value` (CGSuite notation,
 /// e.g. `"*2"`), `kind` (`"tiny"`, `"hot"`, ...) or temperature at least
 /// `min_temperature` (`"3/2"`), up to `max_cells` cells (default: every
@@ -223,6 +258,7 @@ pub fn atlas_summary<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(atlas_build, m)?)?;
     m.add_function(wrap_pyfunction!(atlas_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(atlas_seal, m)?)?;
     m.add_function(wrap_pyfunction!(atlas_find, m)?)?;
     m.add_function(wrap_pyfunction!(atlas_summary, m)?)?;
     Ok(())

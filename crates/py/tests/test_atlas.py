@@ -64,6 +64,20 @@ def test_shards_give_the_same_tables(atlas_dir, tmp_path):
     )
 
 
+def test_a_level_without_its_seal_is_checked_and_sealed_before_it_is_believed(tmp_path):
+    partizan.atlas_build(7, str(tmp_path))
+    want = partizan.atlas_summary(dir=str(tmp_path))
+    (tmp_path / "level-07.pzal.seal").unlink()
+    with pytest.raises(RuntimeError, match="not believed"):
+        partizan.atlas_summary(dir=str(tmp_path))
+    done = partizan.atlas_seal(verify=1000, dir=str(tmp_path))
+    assert done["sealed"] == [7]
+    # every one of the 108 classes of 7 cells valued again by the board engine
+    assert done["levels"][-1]["verified"] == 108
+    assert partizan.atlas_summary(dir=str(tmp_path)) == want
+    assert partizan.atlas_seal(dir=str(tmp_path))["sealed"] == []
+
+
 def test_bad_requests(atlas_dir, tmp_path):
     with pytest.raises(ValueError, match="value"):
         partizan.atlas_find(dir=str(atlas_dir))

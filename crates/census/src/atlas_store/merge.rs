@@ -143,7 +143,12 @@ impl DirStore {
             st.finish()?;
         }
         say("valuing sampled classes again", 0, 0);
-        let verified = check_samples(&samples, &|p| pool.encoding(p))?;
+        let verified = check_samples(
+            &samples,
+            &|p| pool.encoding(p),
+            &|k| format!("shard {k}"),
+            &AtlasError::Shards,
+        )?;
         drop(samples);
         for m in &mut remap {
             for p in m.iter_mut().filter(|p| **p >= base) {
@@ -167,10 +172,17 @@ impl DirStore {
         // summary first (as save_level): a kill between the two leaves no
         // level without its summary
         say("writing the summary", 0, 0);
-        summary.write(&self.summary_path(cells), cells, base, &values)?;
+        summary.write(&self.summary_path(cells), self.key, cells, base, &values)?;
         drop(summary);
         // pass 2: the level file, streamed
-        let mut out = LevelWriter::create(&self.path(cells, None), cells, base, &values, total)?;
+        let mut out = LevelWriter::create(
+            &self.path(cells, None),
+            self.key,
+            cells,
+            base,
+            &values,
+            total,
+        )?;
         let mut streams = (0..count)
             .map(|k| {
                 let mut st = self.open_shard(cells, k, count, base)?;
@@ -325,7 +337,7 @@ impl<'a> Pool<'a> {
 
 /// A uniform sample of one shard's entries (reservoir sampling): each
 /// class with the pool id of the value its shard gives it.
-struct Sample {
+pub(super) struct Sample {
     want: usize,
     seen: u64,
     rng: SplitMix64,
@@ -333,7 +345,7 @@ struct Sample {
 }
 
 impl Sample {
-    fn new(want: usize, seed: u64) -> Sample {
+    pub(super) fn new(want: usize, seed: u64) -> Sample {
         Sample {
             want,
             seen: 0,
@@ -342,7 +354,7 @@ impl Sample {
         }
     }
 
-    fn offer(&mut self, s: Shape, id: u32) {
+    pub(super) fn offer(&mut self, s: Shape, id: u32) {
         if self.want == 0 {
             return;
         }
@@ -359,11 +371,14 @@ impl Sample {
 }
 
 /// Value every sampled class again with the board engine (on rayon's
-/// threads, a solver each) and compare with the value its shard gave it
-/// (`encoding(id)`); the classes checked, or the first disagreement.
-fn check_samples<'e>(
+/// threads, a solver each) and compare with the value its file gave it
+/// (`encoding(id)`); the classes checked, or the first disagreement,
+/// `fail(message)` with sample `k`'s file named `name(k)`.
+pub(super) fn check_samples<'e>(
     samples: &[Sample],
     encoding: &(dyn Fn(u32) -> &'e [u8] + Sync),
+    name: &(dyn Fn(usize) -> String + Sync),
+    fail: &(dyn Fn(String) -> AtlasError + Sync),
 ) -> Result<u64, AtlasError> {
     use partizan_solve::{Savings, Solver};
     use rayon::prelude::*;
@@ -372,8 +387,7 @@ fn check_samples<'e>(
         .enumerate()
         .flat_map(|(k, sm)| sm.picked.iter().map(move |&(s, id)| (k, s, id)))
         .collect();
-    let engine_err =
-        |e: &dyn std::fmt::Display| AtlasError::Shards(format!("the board engine: {e}"));
+    let engine_err = |e: &dyn std::fmt::Display| fail(format!("the board engine: {e}"));
     all.par_iter()
         .map_init(
             || {
@@ -394,8 +408,9 @@ fn check_samples<'e>(
                     || "a value that does not decode".to_string(),
                     |h| arena.display(h),
                 );
-                Err(AtlasError::Shards(format!(
-                    "shard {k}: class {} is {said} in the shard, {} by the board engine",
+                Err(fail(format!(
+                    "{}: class {} is {said} there, {} by the board engine",
+                    name(k),
                     s.to_text(),
                     arena.display(g)
                 )))

@@ -44,7 +44,7 @@ Clearing is safe at any time: each value carries its own stable encoding
 and re-enters the new arena on its next use (which costs one decode).
 """
 
-from ._partizan import atlas_build, atlas_find, atlas_merge, atlas_summary  # the value atlas
+from ._partizan import atlas_build, atlas_find, atlas_merge, atlas_seal, atlas_summary  # the value atlas
 from ._partizan import (
     Board,
     NotAtomicError,
@@ -115,6 +115,7 @@ __all__ = [
     "atlas_build_cluster",
     "atlas_find",
     "atlas_merge",
+    "atlas_seal",
     "atlas_summary",
     "Board",
     "CramCensus",

@@ -387,6 +387,16 @@ def atlas_merge(
     of each shard valued again by the board engine first: {cells, classes,
     new_values, verified}."""
 
+def atlas_seal(
+    max_cells: Optional[int] = None,
+    *,
+    verify: int = 64,
+    dir: Optional[Union[str, PathLike]] = None,
+) -> Dict[str, Any]:
+    """Check and seal with your key the levels of the atlas it did not seal
+    (built elsewhere, before seals, or edited): {sealed, verified, levels}.
+    Until then such levels are not believed (an error naming the file)."""
+
 def atlas_find(
     value: Optional[str] = None,
     *,

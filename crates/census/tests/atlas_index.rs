@@ -204,3 +204,45 @@ fn a_resumed_build_writes_missing_indexes() {
     }
     assert!(answers_are_right(&store, &again).is_empty());
 }
+
+/// Two users' builds of one size write the same level bytes; their indexes
+/// differ in their keyed tags, so one user's index (or one edited by hand,
+/// its checksums computed again) is passed over by the other, never
+/// believed, and the answer comes from the summaries.
+#[test]
+fn an_index_made_with_another_key_is_passed_over() {
+    static OTHER: partizan_seal::Key = partizan_seal::Key::from_bytes([0x5c; 32]);
+    let (dir, atlas) = built(9);
+    let theirs = tempfile::tempdir().unwrap();
+    Atlas::build(
+        &AtlasConfig::new(9),
+        &mut DirStore::new(theirs.path()).with_key(&OTHER),
+    )
+    .unwrap();
+    let name = |c: usize| format!("level-{c:02}");
+    for c in 1..=9 {
+        let file = |d: &std::path::Path, ext: &str| {
+            std::fs::read(d.join(format!("{}.{ext}", name(c)))).unwrap()
+        };
+        assert!(
+            file(dir.path(), "pzal") == file(theirs.path(), "pzal"),
+            "level {c}"
+        );
+        assert!(
+            file(dir.path(), "index.pzal") != file(theirs.path(), "index.pzal"),
+            "index {c}"
+        );
+    }
+    // their level 8 index in our directory: passed over
+    std::fs::copy(
+        theirs.path().join("level-08.index.pzal"),
+        dir.path().join("level-08.index.pzal"),
+    )
+    .unwrap();
+    let notes = answers_are_right(&DirStore::new(dir.path()), &atlas);
+    assert_eq!(notes.len(), sample_queries().len());
+    assert!(notes[0].contains("your key"), "{}", notes[0]);
+    // and their whole directory is not believed by us
+    let err = DirStore::new(theirs.path()).load_atlas(None).unwrap_err();
+    assert!(err.to_string().contains("not made with your key"), "{err}");
+}

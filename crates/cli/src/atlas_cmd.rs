@@ -637,6 +637,8 @@ mod tests {
                     .contains(".part-")
             })
             .count();
+        // each part with its seal beside it
+        let parts = parts / 2;
         // level 6 in two parts (saved, then removed with the level), level
         // 7's first two of six parts
         assert_eq!(parts, 2, "the parts went through the wrapper");

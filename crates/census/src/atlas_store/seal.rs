@@ -2,7 +2,7 @@
 //!
 //! A level's checksum catches damage, not a forger: whoever edits a value
 //! can compute FNV-1a again. So beside every file the store writes, `NAME`
-//! gets `NAME.seal` (84 bytes):
+//! gets `NAME.seal` (80 bytes):
 //!
 //! ```text
 //! magic   "PZASEAL1"

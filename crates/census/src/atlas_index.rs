@@ -674,18 +674,22 @@ impl LevelIndex {
             cache: HashMap::new(),
         };
         let last = len / PAGE as u64 - 1;
-        // an index of another format says so (its tag is not this one's)
-        let mut raw = vec![0u8; PAYLOAD];
-        if std::os::unix::fs::FileExt::read_exact_at(&ix.file, &mut raw, last * PAGE as u64).is_ok()
-        {
-            match Header::decode(&raw) {
-                Err(e) if e.contains("version") => return Err(format!("{name}: {e}")),
-                _ => {}
+        let page = match ix.page(last) {
+            Ok(page) => page,
+            Err(_) => {
+                // an index of another format says so (its tag is not this one's)
+                let mut raw = vec![0u8; PAYLOAD];
+                let read = std::os::unix::fs::FileExt::read_exact_at(
+                    &ix.file,
+                    &mut raw,
+                    last * PAGE as u64,
+                );
+                return Err(match read.map(|()| Header::decode(&raw)) {
+                    Ok(Err(e)) if e.contains("version") => format!("{name}: {e}"),
+                    _ => format!("{name} does not belong to its level file or to your key (stale, damaged, another user's or edited)"),
+                });
             }
-        }
-        let page = ix.page(last).map_err(|_| {
-            format!("{name} does not belong to its level file or to your key (stale, damaged, another user's or edited)")
-        })?;
+        };
         let h = Header::decode(page).map_err(|e| format!("{name}: {e}"))?;
         if h.tail != tail {
             return Err(format!("{name} was made for another level file"));
@@ -1214,6 +1218,19 @@ mod tests {
 
     static TEST_KEY: partizan_seal::Key = partizan_seal::Key::from_bytes([0x11; 32]);
 
+    /// [`write_index`] under the test key.
+    fn write_test_index(
+        path: &Path,
+        cells: usize,
+        base: u32,
+        all: &[StoredValue],
+        tail: LevelTail,
+        replay: &mut Replay<'_>,
+        batch: usize,
+    ) -> Result<(), AtlasError> {
+        write_index(path, &TEST_KEY, cells, base, all, tail, replay, batch)
+    }
+
     fn hex(b: &[u8]) -> String {
         b.iter().map(|x| format!("{x:02x}")).collect()
     }
@@ -1237,17 +1254,7 @@ mod tests {
         let mut replay = |f: &mut dyn FnMut(Shape, u32) -> Result<(), AtlasError>| {
             entries.iter().try_for_each(|&(s, v)| f(s, v))
         };
-        write_index(
-            &path,
-            &TEST_KEY,
-            4,
-            base,
-            atlas.values(),
-            tail,
-            &mut replay,
-            2,
-        )
-        .unwrap();
+        write_test_index(&path, 4, base, atlas.values(), tail, &mut replay, 2).unwrap();
         let b = std::fs::read(&path).unwrap();
         assert_eq!(b.len(), 2 * PAGE);
         // the header page: magic, version 2, 4 cells, values from 4, 7 new,
@@ -1293,17 +1300,7 @@ mod tests {
         let mut files = Vec::new();
         for batch in [1, 3, 50, 369, INDEX_BATCH] {
             let path = dir.path().join(format!("ix-{batch}"));
-            write_index(
-                &path,
-                &TEST_KEY,
-                8,
-                base,
-                atlas.values(),
-                tail,
-                &mut replay,
-                batch,
-            )
-            .unwrap();
+            write_test_index(&path, 8, base, atlas.values(), tail, &mut replay, batch).unwrap();
             files.push(std::fs::read(&path).unwrap());
         }
         assert!(files.windows(2).all(|w| w[0] == w[1]));
@@ -1319,17 +1316,8 @@ mod tests {
             swapped.iter().try_for_each(|&(s, v)| f(s, v))
         };
         let path = dir.path().join("ix-swapped");
-        let err = write_index(
-            &path,
-            &TEST_KEY,
-            8,
-            base,
-            atlas.values(),
-            tail,
-            &mut replay,
-            1,
-        )
-        .unwrap_err();
+        let err =
+            write_test_index(&path, 8, base, atlas.values(), tail, &mut replay, 1).unwrap_err();
         assert!(err.to_string().contains("catalogue order"), "{err}");
     }
 }

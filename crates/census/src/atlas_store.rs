@@ -1476,15 +1476,26 @@ impl DirStore {
         shard: Option<(usize, usize)>,
         base: u32,
     ) -> Result<Option<Level>, AtlasError> {
-        self.read_at(&self.path(cells, shard), cells, shard, base)
+        // a level must have its seal; a shard (another machine's word,
+        // perhaps) has none
+        self.read_at(
+            &self.path(cells, shard),
+            cells,
+            shard,
+            base,
+            shard.is_none(),
+        )
     }
 
+    /// The level, shard or part file at `path`, checked; with `sealed`,
+    /// its bytes must be the ones its seal under this store's key names.
     fn read_at(
         &self,
         path: &Path,
         cells: usize,
         shard: Option<(usize, usize)>,
         base: u32,
+        sealed: bool,
     ) -> Result<Option<Level>, AtlasError> {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
@@ -1497,7 +1508,7 @@ impl DirStore {
             }
         };
         let mut level = decode_unprinted(&bytes, &path.display().to_string(), cells, shard, base)?;
-        if shard.is_none() {
+        if sealed {
             self.check_sealed(path, &bytes)?;
         }
         if self.building {
@@ -2015,12 +2026,10 @@ impl AtlasStore for DirStore {
         count: usize,
     ) -> Result<Option<Level>, AtlasError> {
         let path = self.part_path(cells, index, count);
-        let part = self.read_at(&path, cells, Some((index, count)), value_base)?;
         // a part this store did not seal is valued again, not believed
-        let bytes = || std::fs::read(&path).map_err(|e| io_err(&path, e));
-        match part {
-            Some(p) if self.check_sealed(&path, &bytes()?).is_ok() => Ok(Some(p)),
-            _ => Ok(None),
+        match self.read_at(&path, cells, Some((index, count)), value_base, true) {
+            Err(AtlasError::Unsealed { .. }) => Ok(None),
+            read => read,
         }
     }
 

@@ -17,7 +17,7 @@
 use super::merge::{check_samples, Sample};
 use super::seal::{check, read_seal, seal_of_file, write_seal};
 use super::{DirStore, FactsMaker, HeadValues, LeanValue, ShardStream, SummaryBuilder};
-use crate::atlas::{AtlasError, CatalogueCheck, StoredValue};
+use crate::atlas::{AtlasError, CatalogueCheck, StoredValue, ValueFacts};
 use crate::encoding_index::EncodingIndex;
 
 /// What [`DirStore::adopt`] did with one level.
@@ -99,15 +99,15 @@ impl DirStore {
                 bare: true,
                 ..FactsMaker::default()
             };
-            let held: Vec<(LeanValue, Option<StoredValue>)> = match head {
+            let held: Vec<(LeanValue, Option<ValueFacts>)> = match head {
                 HeadValues::Full(v) => v
                     .into_iter()
                     .map(|sv| {
                         let lv = LeanValue {
-                            encoding: sv.encoding.clone(),
+                            encoding: sv.encoding,
                             neg: sv.facts.neg,
                         };
-                        (lv, Some(sv))
+                        (lv, Some(sv.facts))
                     })
                     .collect(),
                 HeadValues::Lean(v) => v.into_iter().map(|lv| (lv, None)).collect(),
@@ -115,8 +115,8 @@ impl DirStore {
             for (i, (lv, stored)) in held.into_iter().enumerate() {
                 let index = base + i as u32;
                 let v = facts.stored(lv, index)?;
-                if let Some(s) = stored {
-                    let (a, b) = (&s.facts, &v.facts);
+                if let Some(a) = stored {
+                    let b = &v.facts;
                     if (a.kind, a.left_stop, a.right_stop, a.temperature)
                         != (b.kind, b.left_stop, b.right_stop, b.temperature)
                     {

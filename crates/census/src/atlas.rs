@@ -104,6 +104,10 @@ pub enum AtlasError {
         /// Why not.
         why: String,
     },
+    /// Sealing was asked of a process whose key no later process shares
+    /// (no key file could be kept): what it sealed would be refused.
+    #[error("cannot seal: {0}")]
+    NoKey(String),
     /// Reading or writing a level failed.
     #[error("{path}: {source}")]
     Io {
@@ -928,13 +932,8 @@ impl Builder {
     fn adopt_values(&mut self, values: Vec<StoredValue>) {
         for v in values {
             let all = &self.values;
-            if self
-                .index
-                .find(&v.encoding, |i| &all[i as usize].encoding)
-                .is_none()
-            {
-                self.index.file(&v.encoding, all.len() as u32);
-            }
+            self.index
+                .find_or_file(&v.encoding, all.len() as u32, |i| &all[i as usize].encoding);
             self.values.push(v);
         }
     }

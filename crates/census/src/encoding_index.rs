@@ -62,6 +62,33 @@ impl<S: BuildHasher> EncodingIndex<S> {
         }
     }
 
+    /// The id filed for `enc` (as [`EncodingIndex::find`]), else `None`
+    /// with `enc` filed as `id`: one hash for the look-up and the filing.
+    pub(crate) fn find_or_file<'e>(
+        &mut self,
+        enc: &[u8],
+        id: u32,
+        encoding: impl FnOnce(u32) -> &'e [u8],
+    ) -> Option<u32> {
+        let h = self.hash(enc);
+        match self.ids.entry(h) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(id);
+                None
+            }
+            std::collections::hash_map::Entry::Occupied(e) if encoding(*e.get()) == enc => {
+                Some(*e.get())
+            }
+            std::collections::hash_map::Entry::Occupied(_) => {
+                if let Some(&known) = self.clash.get(enc) {
+                    return Some(known);
+                }
+                self.clash.insert(enc.into(), id);
+                None
+            }
+        }
+    }
+
     /// Unfile `enc`, filed before; an encoding of the same hash that had
     /// clashed with it takes its place, so it stays findable.
     pub(crate) fn remove(&mut self, enc: &[u8]) {
@@ -128,10 +155,18 @@ mod tests {
             .collect();
         let mut plain: HashMap<Box<[u8]>, u32> = HashMap::new();
         for (i, e) in encs.iter().enumerate() {
-            if ix.find(e, |id| &encs[id as usize]).is_none() {
-                ix.file(e, i as u32);
-                plain.insert(e.clone(), i as u32);
+            let known = plain.get(e).copied();
+            // filed both ways: looked up then filed, and in one step
+            if i % 2 == 0 {
+                let found = ix.find(e, |id| &encs[id as usize]);
+                assert_eq!(found, known);
+                if found.is_none() {
+                    ix.file(e, i as u32);
+                }
+            } else {
+                assert_eq!(ix.find_or_file(e, i as u32, |id| &encs[id as usize]), known);
             }
+            plain.entry(e.clone()).or_insert(i as u32);
         }
         assert_eq!(ix.len(), plain.len());
         let check = |ix: &EncodingIndex<S>, plain: &HashMap<Box<[u8]>, u32>| {

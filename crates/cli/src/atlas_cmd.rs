@@ -378,13 +378,27 @@ fn streamed_report(
     })
 }
 
+/// A warning when this process's key is its own (no key file could be
+/// kept): what it writes is sealed, but no later process believes it.
+fn warn_unkept_key(what: &str) {
+    let user = partizan_seal::user_key();
+    if !user.is_kept() {
+        eprintln!(
+            "warning: {}; what this {what} writes will need `partizan atlas seal` by a process with a key file before it is believed",
+            user.describe()
+        );
+    }
+}
+
 /// Run `partizan atlas ...`.
 pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
     match cmd {
         AtlasCmd::Build(a) if a.cluster.is_some() => {
+            warn_unkept_key("build");
             crate::atlas_cluster_cmd::build(&a, long, json_out)?;
         }
         AtlasCmd::Build(a) => {
+            warn_unkept_key("build");
             let shard = a.shard.as_deref().map(parse_shard).transpose()?;
             let mut cfg = AtlasConfig::new(a.max_cells);
             if let Some(t) = a.threads {
@@ -438,6 +452,7 @@ pub fn run(cmd: AtlasCmd, long: &crate::Long, json_out: bool) -> Result<()> {
             }
         }
         AtlasCmd::Merge(a) => {
+            warn_unkept_key("merge");
             let path = atlas_dir(&a.dir)?;
             let watch = long.watch(
                 format!("atlas merge of {} shards of {} cells", a.shards, a.cells),

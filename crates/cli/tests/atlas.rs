@@ -478,3 +478,53 @@ fn another_users_atlas_is_checked_and_sealed_before_it_is_believed() {
     support::assert_fails(&all, &with_key("mine.key", &all), "level-08");
     assert!(!d.join("atlas").join("level-08.pzal.seal").exists());
 }
+
+/// A process that can keep no key file (no home, no `PARTIZAN_KEY`) says
+/// so when it refuses a level, refuses to seal (its seals would be
+/// refused by every later process), and warns when it builds.
+#[test]
+fn a_process_without_a_key_file_says_so_and_seals_nothing() {
+    let dir = TempDir::new("keyless");
+    let d = dir.path();
+    let run = |key: Option<&str>, args: &[&str]| {
+        let mut cmd = support::partizan();
+        cmd.args(args)
+            .env("PARTIZAN_ATLAS", d.join("atlas"))
+            .env("PARTIZAN_STORE", d.join("store.redb"))
+            .env_remove("HOME")
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("APPDATA")
+            .env_remove("PARTIZAN_KEY");
+        if let Some(k) = key {
+            cmd.env("PARTIZAN_KEY", d.join(k));
+        }
+        support::output(&mut cmd)
+    };
+    let build = ["atlas", "build", "--max-cells", "5", "--json"];
+    let built = run(Some("mine.key"), &build);
+    assert!(built.status.success());
+    assert!(!String::from_utf8_lossy(&built.stderr).contains("warning"));
+    let find = ["atlas", "find", "--value", "*", "--max-cells", "5"];
+    support::assert_fails(&find, &run(None, &find), "set PARTIZAN_KEY");
+    let seals = |name: &str| std::fs::read(d.join("atlas").join(name)).unwrap();
+    let before = seals("level-05.pzal.seal");
+    let seal = ["atlas", "seal", "--verify", "2"];
+    let refused = run(None, &seal);
+    support::assert_fails(&seal, &refused, "cannot seal");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no key file"));
+    assert_eq!(seals("level-05.pzal.seal"), before);
+    // the directory still answers with the key that sealed it
+    let found = run(Some("mine.key"), &find);
+    assert!(found.status.success());
+    // a keyless build warns, once, naming the way out
+    let other = ["atlas", "build", "--max-cells", "3", "--dir"];
+    let mut args = other.to_vec();
+    let fresh = d.join("fresh");
+    let fresh = fresh.to_str().unwrap();
+    args.push(fresh);
+    let out = run(None, &args);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("warning:").count(), 1, "{err}");
+    assert!(err.contains("atlas seal"), "{err}");
+}

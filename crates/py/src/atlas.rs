@@ -28,6 +28,7 @@ fn atlas_error(e: AtlasError) -> PyErr {
         AtlasError::Io { .. }
         | AtlasError::Corrupt { .. }
         | AtlasError::Unsealed { .. }
+        | AtlasError::NoKey(_)
         | AtlasError::Json(_) => PyRuntimeError::new_err(format!("atlas: {e}")),
         _ => PyValueError::new_err(format!("atlas: {e}")),
     }

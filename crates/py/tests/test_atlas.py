@@ -78,6 +78,31 @@ def test_a_level_without_its_seal_is_checked_and_sealed_before_it_is_believed(tm
     assert partizan.atlas_seal(dir=str(tmp_path))["sealed"] == []
 
 
+def test_a_process_without_a_key_file_refuses_to_seal(tmp_path):
+    """An interpreter that can keep no key file (no home, no PARTIZAN_KEY)
+    seals nothing: its seals would be refused by every later process."""
+    import os
+    import subprocess
+    import sys
+
+    partizan.atlas_build(4, str(tmp_path))
+    (tmp_path / "level-04.pzal.seal").unlink()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("HOME", "XDG_DATA_HOME", "APPDATA", "PARTIZAN_KEY")}
+    code = (
+        "import partizan, sys\n"
+        "try:\n"
+        f"    partizan.atlas_seal(dir={str(tmp_path)!r})\n"
+        "except RuntimeError as e:\n"
+        "    print(e); sys.exit(3)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], env=env,
+                         capture_output=True, text=True)
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "cannot seal" in run.stdout and "PARTIZAN_KEY" in run.stdout
+    assert not (tmp_path / "level-04.pzal.seal").exists()
+
+
 def test_bad_requests(atlas_dir, tmp_path):
     with pytest.raises(ValueError, match="value"):
         partizan.atlas_find(dir=str(atlas_dir))

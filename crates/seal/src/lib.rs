@@ -40,6 +40,28 @@ pub struct UserKey {
     pub note: Option<String>,
 }
 
+impl UserKey {
+    /// Whether the key is kept in a file, so that what this process seals
+    /// is believed by later ones.
+    #[must_use]
+    pub fn is_kept(&self) -> bool {
+        self.path.is_some()
+    }
+
+    /// The key in words, for a message: its file, or why this process has
+    /// a key of its own and what to do about it.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        match &self.path {
+            Some(p) => format!("your key file is {}", p.display()),
+            None => format!(
+                "this process has no key file ({}), so nothing it seals is believed by a later one; set {KEY_ENV} to a file partizan can write",
+                self.note.as_deref().unwrap_or("none could be made")
+            ),
+        }
+    }
+}
+
 /// The user's key: the file `$PARTIZAN_KEY` names, else `key` in the
 /// user's data directory (beside the default store), made there the first
 /// time. Where neither can be had, a key for this process alone (what it
@@ -365,5 +387,25 @@ mod tests {
         });
         let tag = keys[0].mac("d").finish();
         assert!(keys.iter().all(|k| k.mac("d").verify(&tag)));
+    }
+
+    #[test]
+    fn a_key_of_the_process_alone_says_why_and_what_to_do() {
+        let kept = UserKey {
+            key: Key::from_bytes([1; KEY_LEN]),
+            path: Some(PathBuf::from("/k/key")),
+            note: None,
+        };
+        assert!(kept.is_kept());
+        assert!(kept.describe().contains("/k/key"), "{}", kept.describe());
+        let alone = UserKey {
+            key: Key::from_bytes([1; KEY_LEN]),
+            path: None,
+            note: Some("no data directory for a key file".to_string()),
+        };
+        assert!(!alone.is_kept());
+        let words = alone.describe();
+        assert!(words.contains("no data directory"), "{words}");
+        assert!(words.contains(KEY_ENV), "{words}");
     }
 }

@@ -15,7 +15,7 @@
 //! again is the proof, and `cmp` against it the comparison).
 
 use super::merge::{check_samples, Sample};
-use super::seal::{check, read_seal, seal_of_file, write_seal};
+use super::seal::{can_seal_with, check, read_seal, seal_of_file, write_seal};
 use super::{DirStore, FactsMaker, HeadValues, LeanValue, ShardStream, SummaryBuilder};
 use crate::atlas::{AtlasError, CatalogueCheck, StoredValue, ValueFacts};
 use crate::encoding_index::EncodingIndex;
@@ -60,6 +60,7 @@ impl DirStore {
         progress: &mut dyn FnMut(usize),
     ) -> Result<Vec<Adopted>, AtlasError> {
         const BATCH: usize = 1 << 16;
+        can_seal_with(self.key)?;
         let want = self.sizes_wanted(max_cells)?;
         let mut all: Vec<StoredValue> = Vec::new();
         let mut seen = EncodingIndex::with_capacity(0);
@@ -127,12 +128,11 @@ impl DirStore {
                     }
                 }
                 if seen
-                    .find(&v.encoding, |id| &all[id as usize].encoding)
+                    .find_or_file(&v.encoding, index, |id| &all[id as usize].encoding)
                     .is_some()
                 {
                     return Err(corrupt(&path, format!("value {index} is there twice")));
                 }
-                seen.file(&v.encoding, index);
                 all.push(v);
             }
             self.check_negatives(&path, &all, base)?;

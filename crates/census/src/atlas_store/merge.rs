@@ -259,23 +259,15 @@ impl<'a> Pool<'a> {
             ids: EncodingIndex::with_capacity(below.len() * 3),
         };
         for (i, v) in below.iter().enumerate() {
-            if pool.find(&v.encoding).is_none() {
-                pool.ids.file(&v.encoding, i as u32);
-            }
+            pool.ids
+                .find_or_file(&v.encoding, i as u32, |id| &below[id as usize].encoding);
         }
         pool
     }
 
     /// The encoding of pooled or below value `id`.
     fn encoding(&self, id: u32) -> &[u8] {
-        match id.checked_sub(self.base) {
-            None => &self.below[id as usize].encoding,
-            Some(i) => &self.values[i as usize].encoding,
-        }
-    }
-
-    fn find(&self, enc: &[u8]) -> Option<u32> {
-        self.ids.find(enc, |id| self.encoding(id))
+        encoding_in(self.below, &self.values, id)
     }
 
     /// Shard `k`'s values: the id of each (a value already pooled or below
@@ -285,12 +277,15 @@ impl<'a> Pool<'a> {
         let mut map = Vec::with_capacity(values.len());
         let mut fresh = Vec::new();
         for lv in values {
-            if let Some(id) = self.find(&lv.encoding) {
-                map.push(id);
+            let id = base + self.values.len() as u32;
+            let (below, pooled) = (self.below, &self.values);
+            let known = self
+                .ids
+                .find_or_file(&lv.encoding, id, |i| encoding_in(below, pooled, i));
+            if let Some(known) = known {
+                map.push(known);
                 continue;
             }
-            let id = base + self.values.len() as u32;
-            self.ids.file(&lv.encoding, id);
             self.values.push(lv);
             fresh.push(id);
             map.push(id);
@@ -332,6 +327,15 @@ impl<'a> Pool<'a> {
         };
         order[(g - base) as usize].1 = ng;
         g
+    }
+}
+
+/// The encoding of value `id`: one of `below` (the sizes below), else of
+/// `pooled` (the level's, numbered on from them).
+fn encoding_in<'e>(below: &'e [StoredValue], pooled: &'e [LeanValue], id: u32) -> &'e [u8] {
+    match id.checked_sub(below.len() as u32) {
+        None => &below[id as usize].encoding,
+        Some(i) => &pooled[i as usize].encoding,
     }
 }
 

@@ -134,12 +134,30 @@ pub(crate) fn read_seal(key: &Key, path: &Path) -> Result<Sealed, AtlasError> {
         hash,
     };
     if !mac(key, path, &s).verify(&b[48..]) {
+        let whose = key_words(key).map_or_else(String::new, |w| format!("; {w}"));
         return Err(unsealed(
             path,
-            "its seal was not made with your key (another user's or machine's, or forged)",
+            &format!("its seal was not made with your key (another user's or machine's, or forged){whose}"),
         ));
     }
     Ok(s)
+}
+
+/// `key` in words when it is the user's (where its file is, or why this
+/// process has a key of its own); `None` for a key a caller supplied.
+fn key_words(key: &Key) -> Option<String> {
+    let user = partizan_seal::user_key();
+    std::ptr::eq(key, &user.key).then(|| user.describe())
+}
+
+/// Refuses to seal with `key` when it is a key of this process alone: no
+/// later process would believe what it sealed.
+pub(crate) fn can_seal_with(key: &Key) -> Result<(), AtlasError> {
+    let user = partizan_seal::user_key();
+    if std::ptr::eq(key, &user.key) && !user.is_kept() {
+        return Err(AtlasError::NoKey(user.describe()));
+    }
+    Ok(())
 }
 
 /// `path`'s bytes, whose seal is `got`, are the ones its seal `want` names.

@@ -524,10 +524,7 @@ pub(crate) fn read_entries(
     if !mac.verify(&tag) {
         return Err(CheckpointError::Unsealed {
             path: path.to_path_buf(),
-            key: user.path.as_ref().map_or_else(
-                || "a key of this process alone".to_string(),
-                |p| p.display().to_string(),
-            ),
+            key: user.describe(),
         });
     }
     // Pass 2: parse.

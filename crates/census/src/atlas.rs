@@ -591,6 +591,14 @@ struct Scratch {
     right: Vec<GameId>,
     parts: Vec<Shape>,
     ids: Vec<GameId>,
+    /// Every option's components, canonical, and whether the symmetry
+    /// that made each canonical swaps the axes (its value negated).
+    comps: Vec<(Shape, bool)>,
+    /// Where each option's components end in `comps`, and whether it is
+    /// Left's (a vertical domino).
+    ends: Vec<(usize, bool)>,
+    /// The value index of each of `comps` (`None`: not in the table).
+    found: Vec<Option<u32>>,
 }
 
 impl Worker {
@@ -634,26 +642,6 @@ impl Worker {
         Ok(g)
     }
 
-    /// The value of a component shape from the table (negated when reached
-    /// by an axis-swapping symmetry).
-    fn lookup(
-        &mut self,
-        table: &Table,
-        values: &[StoredValue],
-        part: &Shape,
-    ) -> Result<GameId, AtlasError> {
-        let (canon, sym) = part.canonical_with(Group::Square);
-        let Some(idx) = table.get(&canon) else {
-            return Err(AtlasError::MissingComponent(canon.to_text()));
-        };
-        let g = self.get(values, idx)?;
-        Ok(if sym.swaps_axes() {
-            self.arena.neg(g)
-        } else {
-            g
-        })
-    }
-
     /// Value a connected shape from its options; returns a worker-local code
     /// of its encoding.
     fn value(
@@ -680,11 +668,21 @@ impl Worker {
             right,
             parts,
             ids,
+            comps,
+            ends,
+            found,
         } = sc;
         let (w, h) = (shape.width(), shape.height());
         let cells = shape.bits();
         left.clear();
         right.clear();
+        // Three passes: every option's components made canonical; then
+        // all of them looked up in the table, one after another (past 17
+        // cells the table is gigabytes and a look-up waits on memory, so
+        // look-ups that depend on nothing else are left to overlap);
+        // then the sums.
+        comps.clear();
+        ends.clear();
         for (slots, step, vertical) in [
             (shape.vertical_slots(), w, true),
             (shape.horizontal_slots(), 1, false),
@@ -698,20 +696,35 @@ impl Worker {
                 if rest != 0 {
                     split_mask(rest, w, h, |p| parts.push(p));
                 }
-                ids.clear();
                 for p in parts.iter() {
-                    ids.push(self.lookup(table, values, p)?);
+                    let (canon, sym) = p.canonical_with(Group::Square);
+                    comps.push((canon, sym.swaps_axes()));
                 }
-                let g = match ids.len() {
-                    0 => self.arena.zero(),
-                    1 => ids[0],
-                    _ => self.arena.sum_all(ids)?,
+                ends.push((comps.len(), vertical));
+            }
+        }
+        found.clear();
+        found.extend(comps.iter().map(|(c, _)| table.get(c)));
+        let mut start = 0;
+        for &(end, vertical) in ends.iter() {
+            ids.clear();
+            for (&(canon, swapped), &idx) in comps[start..end].iter().zip(&found[start..end]) {
+                let Some(idx) = idx else {
+                    return Err(AtlasError::MissingComponent(canon.to_text()));
                 };
-                if vertical {
-                    left.push(g);
-                } else {
-                    right.push(g);
-                }
+                let g = self.get(values, idx)?;
+                ids.push(if swapped { self.arena.neg(g) } else { g });
+            }
+            start = end;
+            let g = match ids.len() {
+                0 => self.arena.zero(),
+                1 => ids[0],
+                _ => self.arena.sum_all(ids)?,
+            };
+            if vertical {
+                left.push(g);
+            } else {
+                right.push(g);
             }
         }
         left.sort_unstable();

@@ -143,21 +143,26 @@ pub(crate) fn read_seal(key: &Key, path: &Path) -> Result<Sealed, AtlasError> {
     Ok(s)
 }
 
-/// `key` in words when it is the user's (where its file is, or why this
-/// process has a key of its own); `None` for a key a caller supplied.
-fn key_words(key: &Key) -> Option<String> {
+/// The user's key, where `key` is it (`None` for a key a caller supplied,
+/// as tests give a store).
+fn users(key: &Key) -> Option<&'static partizan_seal::UserKey> {
     let user = partizan_seal::user_key();
-    std::ptr::eq(key, &user.key).then(|| user.describe())
+    std::ptr::eq(key, &user.key).then_some(user)
+}
+
+/// `key` in words when it is the user's (where its file is, or why this
+/// process has a key of its own).
+fn key_words(key: &Key) -> Option<String> {
+    users(key).map(partizan_seal::UserKey::describe)
 }
 
 /// Refuses to seal with `key` when it is a key of this process alone: no
 /// later process would believe what it sealed.
 pub(crate) fn can_seal_with(key: &Key) -> Result<(), AtlasError> {
-    let user = partizan_seal::user_key();
-    if std::ptr::eq(key, &user.key) && !user.is_kept() {
-        return Err(AtlasError::NoKey(user.describe()));
+    match users(key) {
+        Some(user) if !user.is_kept() => Err(AtlasError::NoKey(user.describe())),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// `path`'s bytes, whose seal is `got`, are the ones its seal `want` names.

@@ -97,12 +97,15 @@ pub enum AtlasError {
     /// the file its seal names: written elsewhere, by an older partizan or
     /// by hand, so not believed ([`crate::DirStore::adopt`] checks one and
     /// seals it).
-    #[error("{path} is not believed: {why}; `partizan atlas seal` checks it and seals it with your key, or build it again")]
+    #[error("{path} is not believed: {why}; {advice}")]
     Unsealed {
         /// The file.
         path: String,
         /// Why not.
         why: String,
+        /// What to do: `partizan atlas seal`, or first a key file where
+        /// this process has none (its seals would be refused too).
+        advice: String,
     },
     /// Sealing was asked of a process whose key no later process shares
     /// (no key file could be kept): what it sealed would be refused.

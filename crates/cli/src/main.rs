@@ -213,7 +213,9 @@ pub(crate) fn print_report<T: serde::Serialize>(
 
 /// An error as one line: the chain of causes joined by ": ", each cause
 /// said once (an OS error's text is often repeated by its wrapper), and at
-/// most 400 characters (a bad input is never echoed at length).
+/// most 400 characters (a bad input is never echoed at length). A longer
+/// line loses its middle, not its end: the end is where a message says
+/// what to do.
 fn one_line(e: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
     for cause in e.chain() {
@@ -222,13 +224,22 @@ fn one_line(e: &anyhow::Error) -> String {
             parts.push(text);
         }
     }
-    let msg = shorten_quotes(&parts.join(": "), 200);
-    if msg.chars().count() > 400 {
-        let cut: String = msg.chars().take(400).collect();
-        format!("{cut}…")
-    } else {
-        msg
+    cut_middle(&shorten_quotes(&parts.join(": "), 200), 400)
+}
+
+/// `msg` when it has at most `max` characters; else its first and last
+/// characters, `max` in all, with "…" between.
+fn cut_middle(msg: &str, max: usize) -> String {
+    let n = msg.chars().count();
+    if n <= max {
+        return msg.to_string();
     }
+    let tail = max * 2 / 5;
+    let head = max - tail;
+    let mut out: String = msg.chars().take(head).collect();
+    out.push('…');
+    out.extend(msg.chars().skip(n - tail));
+    out
 }
 
 /// Cut every quoted stretch ('…' or "…") of `msg` longer than `max`
@@ -361,7 +372,24 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::{one_line, shorten_quotes};
+    use super::{cut_middle, one_line, shorten_quotes};
+
+    #[test]
+    fn a_long_line_loses_its_middle_and_keeps_its_advice() {
+        let msg = format!(
+            "{} is not believed: {}; run this",
+            "p".repeat(300),
+            "w".repeat(300)
+        );
+        let cut = cut_middle(&msg, 400);
+        assert_eq!(cut.chars().count(), 401, "{cut}");
+        assert!(cut.starts_with(&"p".repeat(240)), "{cut}");
+        assert!(cut.ends_with("; run this"), "{cut}");
+        assert!(cut.contains('…'), "{cut}");
+        assert_eq!(cut_middle("short", 400), "short");
+        let exact = "é".repeat(400);
+        assert_eq!(cut_middle(&exact, 400), exact);
+    }
 
     #[test]
     fn an_os_error_is_said_once() {

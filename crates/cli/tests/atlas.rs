@@ -505,7 +505,16 @@ fn a_process_without_a_key_file_says_so_and_seals_nothing() {
     assert!(built.status.success());
     assert!(!String::from_utf8_lossy(&built.stderr).contains("warning"));
     let find = ["atlas", "find", "--value", "*", "--max-cells", "5"];
-    support::assert_fails(&find, &run(None, &find), "set PARTIZAN_KEY");
+    let keyless = run(None, &find);
+    support::assert_fails(&find, &keyless, "set PARTIZAN_KEY");
+    // the advice is the key file first, not a seal that would be refused
+    let said = String::from_utf8_lossy(&keyless.stderr);
+    assert!(
+        said.trim_end()
+            .ends_with("then `partizan atlas seal` checks it and seals it"),
+        "{said}"
+    );
+    assert_eq!(said.matches("no key file").count(), 1, "{said}");
     let seals = |name: &str| std::fs::read(d.join("atlas").join(name)).unwrap();
     let before = seals("level-05.pzal.seal");
     let seal = ["atlas", "seal", "--verify", "2"];

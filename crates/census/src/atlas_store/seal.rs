@@ -103,9 +103,20 @@ pub(crate) fn seal_of_file(path: &Path) -> Result<Sealed, AtlasError> {
 }
 
 fn unsealed(path: &Path, why: &str) -> AtlasError {
+    let user = partizan_seal::user_key();
+    let advice = if user.is_kept() {
+        "`partizan atlas seal` checks it and seals it with your key, or build it again".to_string()
+    } else {
+        // `atlas seal` would refuse: first the key file.
+        format!(
+            "{}; then `partizan atlas seal` checks it and seals it",
+            user.describe()
+        )
+    };
     AtlasError::Unsealed {
         path: path.display().to_string(),
         why: why.to_string(),
+        advice,
     }
 }
 
@@ -134,6 +145,7 @@ pub(crate) fn read_seal(key: &Key, path: &Path) -> Result<Sealed, AtlasError> {
         hash,
     };
     if !mac(key, path, &s).verify(&b[48..]) {
+        // A keyless process's words are the advice (`unsealed`).
         let whose = key_words(key).map_or_else(String::new, |w| format!("; {w}"));
         return Err(unsealed(
             path,
@@ -150,10 +162,11 @@ fn users(key: &Key) -> Option<&'static partizan_seal::UserKey> {
     std::ptr::eq(key, &user.key).then_some(user)
 }
 
-/// `key` in words when it is the user's (where its file is, or why this
-/// process has a key of its own).
+/// `key` in words when it is the user's kept key (where its file is).
 fn key_words(key: &Key) -> Option<String> {
-    users(key).map(partizan_seal::UserKey::describe)
+    users(key)
+        .filter(|user| user.is_kept())
+        .map(partizan_seal::UserKey::describe)
 }
 
 /// Refuses to seal with `key` when it is a key of this process alone: no

@@ -882,12 +882,68 @@ impl Src for Reader<'_> {
 
 /// A file read front to back through a buffer, summed as it passes.
 struct StreamSrc {
-    file: std::io::BufReader<Hashing<std::fs::File>>,
+    file: Hashing<std::fs::File>,
+    /// Bytes read ahead: `buf[pos..end]` not yet taken.
     buf: Vec<u8>,
-    sum: Fnv,
+    pos: usize,
+    end: usize,
+    /// Bytes read from the file so far (never past `len`).
+    read: u64,
+    /// The file's FNV checksum of the bytes taken; `None` for a file with
+    /// a seal, whose hash (of every byte) is checked instead.
+    sum: Option<Fnv>,
     at: u64,
     len: u64,
     path: String,
+}
+
+impl StreamSrc {
+    /// Bytes read from the file at a time (a few in this crate's own
+    /// tests, so that entries and values straddle the reads).
+    const CHUNK: usize = if cfg!(test) { 13 } else { 1 << 20 };
+
+    fn new(file: std::fs::File, len: u64, path: &Path, summed: bool) -> StreamSrc {
+        StreamSrc {
+            file: Hashing::new(file),
+            buf: Vec::new(),
+            pos: 0,
+            end: 0,
+            read: 0,
+            sum: summed.then(Fnv::new),
+            at: 0,
+            len,
+            path: path.display().to_string(),
+        }
+    }
+
+    /// The next `n` bytes, not summed (the checksum itself).
+    fn raw(&mut self, n: usize) -> Result<&[u8], AtlasError> {
+        use std::io::Read;
+        if self.end - self.pos < n {
+            self.buf.copy_within(self.pos..self.end, 0);
+            self.end -= self.pos;
+            self.pos = 0;
+            if self.buf.len() < n.max(Self::CHUNK) {
+                self.buf.resize(n.max(Self::CHUNK), 0);
+            }
+            while self.end < n {
+                let room = (self.buf.len() - self.end) as u64;
+                let want = room.min(self.len - self.read) as usize;
+                let got = match self.file.read(&mut self.buf[self.end..self.end + want]) {
+                    Ok(0) => return Err(self.bad("truncated")),
+                    Ok(got) => got,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(self.bad(&format!("read: {e}"))),
+                };
+                self.end += got;
+                self.read += got as u64;
+            }
+        }
+        let s = &self.buf[self.pos..self.pos + n];
+        self.pos += n;
+        self.at += n as u64;
+        Ok(s)
+    }
 }
 
 impl Src for StreamSrc {
@@ -898,18 +954,16 @@ impl Src for StreamSrc {
         }
     }
     fn take(&mut self, n: usize) -> Result<&[u8], AtlasError> {
-        use std::io::Read;
         // the checksum's 8 bytes are not data
         if self.len.saturating_sub(8).saturating_sub(self.at) < n as u64 {
             return Err(self.bad("truncated"));
         }
-        self.buf.resize(n, 0);
-        if let Err(e) = self.file.read_exact(&mut self.buf) {
-            return Err(self.bad(&format!("read: {e}")));
+        self.raw(n)?;
+        let s = &self.buf[self.pos - n..self.pos];
+        if let Some(sum) = &mut self.sum {
+            sum.update(s);
         }
-        self.sum.update(&self.buf);
-        self.at += n as u64;
-        Ok(&self.buf)
+        Ok(s)
     }
 }
 
@@ -965,14 +1019,7 @@ impl ShardStream {
         };
         let sealed = sealed_by.map(|k| read_seal(k, path)).transpose()?;
         let len = file.metadata().map_err(|e| io_err(path, e))?.len();
-        let mut src = StreamSrc {
-            file: std::io::BufReader::with_capacity(1 << 20, Hashing::new(file)),
-            buf: Vec::new(),
-            sum: Fnv::new(),
-            at: 0,
-            len,
-            path: path.display().to_string(),
-        };
+        let mut src = StreamSrc::new(file, len, path, sealed.is_none());
         if len < 16 || src.take(8)? != MAGIC {
             return Err(src.bad("not an atlas file (magic)"));
         }
@@ -1022,7 +1069,18 @@ impl ShardStream {
         let path = PathBuf::from(&self.src.path);
         let got = self.finish_hashed()?;
         match want {
-            Some(w) => seal::check(&path, &w, &got),
+            Some(w) => seal::check(&path, &w, &got).map_err(|unsealed| {
+                // the checksum was not summed (the seal's hash covers every
+                // byte): damage is told from an edit by summing it now
+                match checksum_of_file(&path) {
+                    Ok(false) => AtlasError::Corrupt {
+                        path: path.display().to_string(),
+                        detail: "checksum mismatch".into(),
+                    },
+                    Ok(true) => unsealed,
+                    Err(e) => e,
+                }
+            }),
             None => Ok(()),
         }
     }
@@ -1030,28 +1088,54 @@ impl ShardStream {
     /// [`ShardStream::finish`] without the seal: the length and hash of
     /// the bytes read, for a seal.
     fn finish_hashed(mut self) -> Result<Sealed, AtlasError> {
-        use std::io::Read;
         if self.left != 0 || self.src.at + 8 != self.src.len {
             return Err(self.src.bad("trailing bytes"));
         }
         let mut t = [0u8; 8];
-        self.src
-            .file
-            .read_exact(&mut t)
-            .map_err(|e| self.src.bad(&format!("read: {e}")))?;
-        if self.src.sum.0 != u64::from_le_bytes(t) {
+        t.copy_from_slice(self.src.raw(8)?);
+        if self
+            .src
+            .sum
+            .as_ref()
+            .is_some_and(|sum| sum.0 != u64::from_le_bytes(t))
+        {
             return Err(AtlasError::Corrupt {
                 path: self.src.path,
                 detail: "checksum mismatch".into(),
             });
         }
-        Ok(self.src.file.get_ref().sealed())
+        // every byte of the file has passed the hasher: `len` read
+        Ok(self.src.file.sealed())
     }
 }
 
 /// The level file at `path` streamed: each entry, checked, passed to
 /// `each`, then the checksum; its values as the file holds them, or `None`
 /// when there is no file.
+/// Whether the file at `path` ends with the FNV checksum of the bytes
+/// before it (read through once).
+fn checksum_of_file(path: &Path) -> Result<bool, AtlasError> {
+    use std::io::Read;
+    let io = |e| io_err(path, e);
+    let mut f = std::fs::File::open(path).map_err(io)?;
+    let len = f.metadata().map_err(io)?.len();
+    if len < 8 {
+        return Ok(false);
+    }
+    let mut sum = Fnv::new();
+    let mut left = len - 8;
+    let mut buf = vec![0u8; 1 << 20];
+    while left > 0 {
+        let n = (buf.len() as u64).min(left) as usize;
+        f.read_exact(&mut buf[..n]).map_err(io)?;
+        sum.update(&buf[..n]);
+        left -= n as u64;
+    }
+    let mut t = [0u8; 8];
+    f.read_exact(&mut t).map_err(io)?;
+    Ok(sum.0 == u64::from_le_bytes(t))
+}
+
 fn stream_level_file(
     path: &Path,
     key: &partizan_seal::Key,
@@ -2340,6 +2424,67 @@ mod tests {
         let (slow, _, _) = store.find(&q).unwrap();
         assert_eq!(slow.source, "summaries");
         assert_eq!(slow.regions, ans.regions);
+    }
+
+    /// A level streamed 13 bytes a read: its entries, sealed or not. With
+    /// a seal the checksum is not summed as it streams (the seal's hash
+    /// covers every byte), yet a flipped bit is still called damage (the
+    /// checksum summed once the seal disagrees), the same bytes with their
+    /// checksum made good again an edit (not the file its seal names), and
+    /// a cut file truncated.
+    #[test]
+    fn levels_stream_in_chunks_and_damage_is_told_from_an_edit() {
+        let level = level6();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("level-06.pzal");
+        let key = partizan_seal::Key::from_bytes([7; partizan_seal::KEY_LEN]);
+        let streamed = |sealed: bool| -> Result<Vec<(Shape, u32)>, AtlasError> {
+            let by = sealed.then_some(&key);
+            let (mut st, _) =
+                ShardStream::open_with_values(&path, 6, None, level.value_base, by)?.unwrap();
+            let mut out = Vec::new();
+            while let Some(e) = st.next()? {
+                out.push(e);
+            }
+            st.finish()?;
+            Ok(out)
+        };
+        let good = encode_level(&level, None);
+        std::fs::write(&path, &good).unwrap();
+        assert_eq!(streamed(false).unwrap(), level.entries);
+        write_seal(&key, &path, &seal_of(&good)).unwrap();
+        assert_eq!(streamed(true).unwrap(), level.entries);
+        // the last entry given another class's value: a well-formed file
+        let last = *level.entries.last().unwrap();
+        let other = level.entries.iter().map(|e| e.1).find(|&v| v != last.1);
+        let n = good.len();
+        let mut edited = good.clone();
+        edited[n - 12..n - 8].copy_from_slice(&other.unwrap().to_le_bytes());
+        std::fs::write(&path, &edited).unwrap();
+        let err = streamed(true).unwrap_err();
+        assert!(err.to_string().contains("checksum mismatch"), "{err}");
+        assert!(streamed(false)
+            .unwrap_err()
+            .to_string()
+            .contains("checksum mismatch"));
+        let sum = checksum(&edited[..n - 8]);
+        edited[n - 8..].copy_from_slice(&sum.to_le_bytes());
+        std::fs::write(&path, &edited).unwrap();
+        let err = streamed(true).unwrap_err();
+        assert!(matches!(err, AtlasError::Unsealed { .. }), "{err}");
+        assert_ne!(
+            streamed(false).unwrap(),
+            level.entries,
+            "unsealed, it reads"
+        );
+        std::fs::write(&path, &good[..n - 3]).unwrap();
+        for sealed in [false, true] {
+            let err = streamed(sealed).unwrap_err().to_string();
+            assert!(
+                err.contains("truncated") || err.contains("trailing"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

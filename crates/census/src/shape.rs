@@ -231,11 +231,22 @@ impl Shape {
         if area < 128 && cells >> area != 0 {
             return Err(ShapeError::OutOfBox { width, height });
         }
-        let s = Shape::from_mask(cells, width);
-        if s.width as usize != width || s.height as usize != height {
+        // cropped: a cell in the first and last row and column (what
+        // cropping with `from_mask` would find, without moving a row)
+        let col0 = col0_mask(width, height);
+        let row0 = if width >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << width) - 1
+        };
+        let cropped = cells & row0 != 0
+            && cells >> ((height - 1) * width) != 0
+            && cells & col0 != 0
+            && cells & (col0 << (width - 1)) != 0;
+        if !cropped {
             return Err(ShapeError::NotCropped { width, height });
         }
-        Ok(s)
+        Ok(mk(width, height, cells))
     }
 
     /// Crop an arbitrary non-empty mask of a `w`-wide box (up to
@@ -756,6 +767,55 @@ impl std::str::FromStr for Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Shape::new` accepts a mask exactly when cropping it (its twin,
+    /// `from_mask`) keeps its box, and then gives the cropped shape: sparse
+    /// and dense masks in boxes from 1×1 to 128×1 and 1×128.
+    #[test]
+    fn new_accepts_exactly_the_cropped_masks() {
+        let mut rng = crate::rng::SplitMix64::new(42);
+        let mut accepted = 0;
+        for _ in 0..200_000 {
+            let w = 1 + rng.below(16) as usize;
+            let h = 1 + rng.below(16) as usize;
+            let (w, h) = match rng.below(50) {
+                0 => (128, 1),
+                1 => (1, 128),
+                2 => (8, 16),
+                _ if w * h > 128 => (w, 128 / w),
+                _ => (w, h),
+            };
+            let area = w * h;
+            let inside = if area >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << area) - 1
+            };
+            let r = (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64());
+            let m = match rng.below(3) {
+                0 => r,
+                1 => r & (r >> 3) & (r >> 7),
+                _ => r | (r >> 5),
+            } & inside;
+            if m == 0 {
+                continue;
+            }
+            let twin = Shape::from_mask(m, w);
+            let is_box = usize::from(twin.width) == w && usize::from(twin.height) == h;
+            match Shape::new(w, h, m) {
+                Ok(s) => {
+                    assert!(is_box, "{w}x{h} {m:#x}");
+                    assert_eq!(s, twin);
+                    accepted += 1;
+                }
+                Err(e) => {
+                    assert!(!is_box, "{w}x{h} {m:#x}: {e}");
+                    assert!(matches!(e, ShapeError::NotCropped { .. }), "{e}");
+                }
+            }
+        }
+        assert!(accepted > 10_000, "{accepted}");
+    }
 
     #[test]
     fn parse_and_print_round_trip() {

@@ -1381,6 +1381,45 @@ impl Builder {
         if max < 2 || !(1..max).all(|c| store.has_level(c)) {
             return Ok(None);
         }
+        // The table is filled on a thread of its own, so a size's inserts
+        // (a wait on memory each) go on while the next size is read and
+        // checked; it comes back whole, or with the error.
+        let mut table = std::mem::take(&mut self.table);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<TableWork>(8);
+        let read = std::thread::scope(|scope| {
+            let inserter = scope.spawn(move || {
+                for work in rx {
+                    match work {
+                        TableWork::Reserve(cells, n) => table.reserve(cells, n),
+                        TableWork::Insert(shapes, vals) => {
+                            for (s, v) in shapes.into_iter().zip(vals) {
+                                table.insert(s, v);
+                            }
+                        }
+                    }
+                }
+                table
+            });
+            let read = self.levels_below_from_store(store, max, (k, n), stats, &tx);
+            drop(tx);
+            self.table = inserter
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            read
+        })?;
+        Ok(Some(read))
+    }
+
+    /// [`Builder::below_from_store`]'s sizes one after another, their
+    /// shapes for the table sent to `table`.
+    fn levels_below_from_store<S: AtlasStore>(
+        &mut self,
+        store: &mut S,
+        max: usize,
+        (k, n): (usize, usize),
+        stats: &mut Vec<LevelStats>,
+        table: &std::sync::mpsc::SyncSender<TableWork>,
+    ) -> Result<Vec<Shape>, AtlasError> {
         let mut parents = Vec::new();
         for (cells, &total) in FREE_POLYOMINOES.iter().enumerate().take(max).skip(1) {
             let t0 = std::time::Instant::now();
@@ -1390,25 +1429,28 @@ impl Builder {
                 total * (k as u64 + 1) / n as u64,
             );
             let into_table = cells + 2 <= max;
+            // the inserter stopped only by a panic, which its join raises
+            let send = |work| table.send(work).map_err(|_| AtlasError::Interrupted);
             if into_table {
                 // room first: a map growing by doubling holds its old
                 // buckets beside the new
-                self.table.reserve(cells, total as usize);
+                send(TableWork::Reserve(cells, total as usize))?;
             }
             let mut top_value = 0u32;
             let mut at = 0u64;
-            let (table, pool, stop) = (&mut self.table, self.pool.as_ref(), &self.stop);
+            let (pool, stop) = (self.pool.as_ref(), &self.stop);
             // A pipeline: this thread decodes the file (and keeps the
             // parents), a second checks each batch of shapes against the
-            // catalogue and puts it in the table, so the two overlap.
+            // catalogue and hands it to the table's thread, so the three
+            // overlap.
             let (tx, rx) = std::sync::mpsc::sync_channel::<(Vec<Shape>, Vec<u32>)>(4);
             let values = std::thread::scope(|scope| {
                 let checker = scope.spawn(move || -> Result<(), AtlasError> {
                     let mut check = CatalogueCheck::new(cells);
                     for (shapes, vals) in rx {
                         check.run(&shapes, pool)?;
-                        for (&s, &v) in shapes.iter().zip(&vals) {
-                            table.insert(s, v);
+                        if !vals.is_empty() {
+                            send(TableWork::Insert(shapes, vals))?;
                         }
                     }
                     check.finish()
@@ -1473,8 +1515,16 @@ impl Builder {
                 ..LevelStats::default()
             });
         }
-        Ok(Some(parents))
+        Ok(parents)
     }
+}
+
+/// Work for the thread that fills a shard task's table.
+enum TableWork {
+    /// Room for this many classes of this size.
+    Reserve(usize, usize),
+    /// Shapes and their value indices.
+    Insert(Vec<Shape>, Vec<u32>),
 }
 
 impl Builder {

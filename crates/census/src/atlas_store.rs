@@ -880,7 +880,8 @@ impl Src for Reader<'_> {
     }
 }
 
-/// A file read front to back through a buffer, summed as it passes.
+/// A file read front to back through a buffer of its own, its FNV checksum
+/// summed as it passes (unless the file has a seal, which is checked instead).
 struct StreamSrc {
     file: Hashing<std::fs::File>,
     /// Bytes read ahead: `buf[pos..end]` not yet taken.
@@ -1109,9 +1110,6 @@ impl ShardStream {
     }
 }
 
-/// The level file at `path` streamed: each entry, checked, passed to
-/// `each`, then the checksum; its values as the file holds them, or `None`
-/// when there is no file.
 /// Whether the file at `path` ends with the FNV checksum of the bytes
 /// before it (read through once).
 fn checksum_of_file(path: &Path) -> Result<bool, AtlasError> {
@@ -1136,6 +1134,9 @@ fn checksum_of_file(path: &Path) -> Result<bool, AtlasError> {
     Ok(sum.0 == u64::from_le_bytes(t))
 }
 
+/// The level file at `path` streamed: each entry, checked, passed to
+/// `each`, then the checksum; its values as the file holds them, or `None`
+/// when there is no file.
 fn stream_level_file(
     path: &Path,
     key: &partizan_seal::Key,

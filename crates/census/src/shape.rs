@@ -124,6 +124,16 @@ const fn mk(width: usize, height: usize, cells: u128) -> Shape {
     }
 }
 
+/// The low `n` bits (all 128 from `n = 128` on): a row of an `n`-wide box.
+#[inline]
+fn low_bits(n: usize) -> u128 {
+    if n >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << n) - 1
+    }
+}
+
 /// Bits of the cells in column 0 of a `w`-wide box of `h` rows.
 #[inline]
 fn col0_mask(w: usize, h: usize) -> u128 {
@@ -234,12 +244,7 @@ impl Shape {
         // cropped: a cell in the first and last row and column (what
         // cropping with `from_mask` would find, without moving a row)
         let col0 = col0_mask(width, height);
-        let row0 = if width >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << width) - 1
-        };
-        let cropped = cells & row0 != 0
+        let cropped = cells & low_bits(width) != 0
             && cells >> ((height - 1) * width) != 0
             && cells & col0 != 0
             && cells & (col0 << (width - 1)) != 0;
@@ -255,11 +260,7 @@ impl Shape {
     #[inline]
     pub(crate) fn from_mask(mask: u128, w: usize) -> Shape {
         debug_assert!(mask != 0);
-        let row_mask: u128 = if w >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << w) - 1
-        };
+        let row_mask = low_bits(w);
         let min_r = mask.trailing_zeros() as usize / w;
         let max_r = (127 - mask.leading_zeros() as usize) / w;
         let mut cols = 0u128;
@@ -456,11 +457,7 @@ impl Shape {
     #[inline]
     fn flip_rows(&self) -> Shape {
         let (w, h) = (self.width(), self.height());
-        let row_mask = if w == 128 {
-            u128::MAX
-        } else {
-            (1u128 << w) - 1
-        };
+        let row_mask = low_bits(w);
         let cells = self.cells();
         let mut out = 0u128;
         for r in 0..h {
@@ -786,11 +783,7 @@ mod tests {
                 _ => (w, h),
             };
             let area = w * h;
-            let inside = if area >= 128 {
-                u128::MAX
-            } else {
-                (1u128 << area) - 1
-            };
+            let inside = low_bits(area);
             let r = (u128::from(rng.next_u64()) << 64) | u128::from(rng.next_u64());
             let m = match rng.below(3) {
                 0 => r,
